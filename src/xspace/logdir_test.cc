@@ -1,0 +1,92 @@
+#include "src/xspace/logdir.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "src/base/file_io.h"
+#include "src/xspace/xplane_builder.h"
+#include "src/xspace/xspace_io.h"
+
+namespace stepscope::xspace {
+namespace {
+namespace fs = std::filesystem;
+
+std::string FreshDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("stepscope_logdir_test_" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+XSpace SmallSpace() {
+  XSpace space;
+  XPlaneBuilder plane(space.add_planes());
+  plane.SetName(kHostThreadsPlaneName);
+  XLineBuilder line = plane.GetOrCreateLine(1);
+  line.SetName("main");
+  line.AddEvent(*plane.GetOrCreateEventMetadata("work")).SetDurationPs(1000);
+  return space;
+}
+
+TEST(LogdirTest, WriteListAndReadBack) {
+  std::string logdir = FreshDir("write");
+  auto path = WriteXSpaceToLogdir(logdir, "run1", "10.0.0.1:6009", SmallSpace());
+  ASSERT_TRUE(path.ok()) << path.status().ToString();
+  EXPECT_EQ(*path, logdir + "/plugins/profile/run1/10.0.0.1_6009.xplane.pb");
+  ASSERT_TRUE(WriteXSpaceToLogdir(logdir, "run1", "b", SmallSpace()).ok());
+  ASSERT_TRUE(WriteXSpaceToLogdir(logdir, "", "a", SmallSpace()).ok());
+
+  auto runs = ListRuns(logdir);
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), 2u);
+  const RunInfo& run1 = (*runs)[0].name == "run1" ? (*runs)[0] : (*runs)[1];
+  ASSERT_EQ(run1.hosts.size(), 2u);
+  EXPECT_EQ(run1.hosts[0].host, "10.0.0.1_6009");
+  EXPECT_EQ(run1.hosts[1].host, "b");
+
+  auto space = ReadXSpaceFile(*path);
+  ASSERT_TRUE(space.ok());
+  EXPECT_EQ(space->SerializeAsString(), SmallSpace().SerializeAsString());
+  EXPECT_EQ(*ClassifyProfilePath(logdir), ProfilePathKind::kLogdir);
+  EXPECT_EQ(*ClassifyProfilePath(run1.path), ProfilePathKind::kRunDir);
+  EXPECT_EQ(*ClassifyProfilePath(*path), ProfilePathKind::kXSpaceFile);
+}
+
+TEST(LogdirTest, NestedRunsAreNamedLikeTensorBoard) {
+  std::string logdir = FreshDir("nested");
+  ASSERT_TRUE(WriteXSpaceToLogdir(logdir + "/train", "r", "h", SmallSpace()).ok());
+  auto runs = ListRuns(logdir);
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ((*runs)[0].name, "train/r");
+}
+
+TEST(LogdirTest, BadRunNamesAndEmptyLogdirs) {
+  std::string logdir = FreshDir("bad");
+  EXPECT_EQ(WriteXSpaceToLogdir(logdir, "../escape", "h", SmallSpace()).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(ListRuns(logdir).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(ListRuns(logdir + "/missing").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(SanitizeHostName(".."), "localhost");
+}
+
+TEST(XSpaceIoTest, TruncatedGarbageAndEmptyFilesAreRejected) {
+  std::string dir = FreshDir("io");
+  std::string bytes = SmallSpace().SerializeAsString();
+  EXPECT_EQ(ParseXSpace(bytes.substr(0, bytes.size() - 3), "t").status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(ParseXSpace("", "empty").status().code(), StatusCode::kDataLoss);
+  EXPECT_EQ(ParseXSpace("this is not a protobuf at all", "text").status().code(), StatusCode::kDataLoss);
+  // gzip-compressed files read the same.
+  std::string path = dir + "/x.xplane.pb";
+  ASSERT_TRUE(WriteXSpaceFile(path, SmallSpace(), /*gzip=*/true).ok());
+  auto space = ReadXSpaceFile(path);
+  ASSERT_TRUE(space.ok()) << space.status().ToString();
+  EXPECT_EQ(space->planes(0).name(), "/host:CPU");
+  ReadLimits tiny;
+  tiny.max_file_bytes = 10;
+  EXPECT_EQ(ReadXSpaceFile(path, tiny).status().code(), StatusCode::kResourceExhausted);
+}
+
+}  // namespace
+}  // namespace stepscope::xspace

@@ -1,0 +1,54 @@
+#include "src/xspace/xspace_io.h"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include "src/base/file_io.h"
+#include "src/base/gzip.h"
+#include "src/base/status_macros.h"
+#include "src/xspace/validate.h"
+
+namespace stepscope::xspace {
+
+StatusOr<XSpace> ParseXSpace(std::string_view bytes, std::string_view what, const ReadLimits& limits) {
+  std::string inflated;
+  if (base::IsGzip(bytes)) {
+    auto unpacked = base::GunzipWithLimit(bytes, limits.max_inflated_bytes);
+    if (!unpacked.ok()) return unpacked.status().WithContext(what);
+    inflated = std::move(unpacked).value();
+    bytes = inflated;
+  }
+  if (bytes.size() > limits.max_inflated_bytes) {
+    return ResourceExhaustedError(std::string(what) + ": " + std::to_string(bytes.size()) +
+                                  " bytes is over the XSpace size limit");
+  }
+  XSpace space;
+  google::protobuf::io::ArrayInputStream array(bytes.data(), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream coded(&array);
+  coded.SetTotalBytesLimit(static_cast<int>(std::min<uint64_t>(bytes.size() + 1, INT32_MAX)));
+  coded.SetRecursionLimit(32);  // XSpace nests 5 deep; anything deeper is hostile
+  if (!space.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage()) {
+    return DataLossError(std::string(what) +
+                         ": not a valid XSpace protobuf (truncated or corrupt)");
+  }
+  STEPSCOPE_RETURN_IF_ERROR(ValidateXSpace(space).WithContext(what));
+  return space;
+}
+
+StatusOr<XSpace> ReadXSpaceFile(const std::string& path, const ReadLimits& limits) {
+  STEPSCOPE_ASSIGN_OR_RETURN(std::string bytes, base::ReadFile(path, limits.max_file_bytes));
+  return ParseXSpace(bytes, path, limits);
+}
+
+Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
+  std::string bytes;
+  if (!space.SerializeToString(&bytes)) {
+    return InternalError("cannot serialize XSpace for " + path + " (over 2 GiB?)");
+  }
+  if (gzip) {
+    STEPSCOPE_ASSIGN_OR_RETURN(bytes, base::Gzip(bytes));
+  }
+  return base::WriteFileAtomically(path, bytes);
+}
+
+}  // namespace stepscope::xspace
