@@ -1,0 +1,40 @@
+// Building the profile model of one host, and the entry points the CLI / server use.
+//
+// The model is computed in one pass over the columnar XSpace plus sorts; every interval
+// join is O(n log n). Problems in the data (no steps, dropped events, dangling ids) become
+// ProfileModel::diagnostics, never errors; errors are for unreadable input only.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/xspace/xplane.h"
+#include "stepscope/status.h"
+
+namespace stepscope::analysis {
+
+struct ModelOptions {
+  // Sampling mode (on-demand capture that started and stopped mid-step): drop the first
+  // and the last step when there are more than 5, as XProf's maybe_drop_incomplete_steps.
+  bool drop_incomplete_steps = false;
+  // Host name to use when the file names none (e.g. derived from "<host>.xplane.pb").
+  std::string hostname;
+  // Keep per-thread event trees (ProfileModel::host_threads) and the columnar source.
+  // Off saves ~17 bytes per host event once the model is built.
+  bool keep_event_tree = true;
+};
+
+// Builds the model from columnar data (the fast path). Shares ownership of `space`.
+StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
+                                         const ModelOptions& options = {});
+
+// Converts an in-memory XSpace (tests, small captures) and builds from that, so every
+// input goes through the same code.
+StatusOr<ProfileModel> BuildProfileModelFromXSpace(const xspace::XSpace& space, const ModelOptions& options = {});
+
+// Reads `path` (.xplane.pb, optionally gzip) with the streaming reader and builds.
+// When options.hostname is empty it is derived from the file name.
+StatusOr<ProfileModel> BuildProfileModelFromFile(const std::string& path, const ModelOptions& options = {});
+
+}  // namespace stepscope::analysis

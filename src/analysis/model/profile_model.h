@@ -1,0 +1,387 @@
+// ProfileModel: everything the analysis tools derive from, computed once per host.
+//
+// Built by BuildProfileModel (build_profile_model.h) from one host's XSpace in one pass
+// plus sorts; per-host models of a multi-host run are merged by CombineHostModels
+// (combine_hosts.h). Tools are pure functions of this struct and never re-walk planes for
+// what is here. docs/model.md explains the rules (step finding, breakdown priorities,
+// classification) and where each comes from (TF Profiler / XProf, reference/xspace.md).
+//
+// Conventions for every field:
+//   - Units are in the names: *_ps picoseconds, *_ns nanoseconds, *_bytes bytes.
+//   - Times ("begin_ps") are on the file's timeline: line.timestamp_ns * 1000 + offset_ps.
+//     In files written by TF/stepscope that is ps since the profile start.
+//   - Counts are int64_t. Nothing here is a pointer into the input; the model is a value.
+//   - Vectors are sorted as stated on each field; tools may rely on that order.
+//   - Field names are stable: new fields are added, existing ones are not renamed.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stepscope::xspace {
+struct ColumnarXSpace;
+}
+
+namespace stepscope::analysis {
+
+// ---------------------------------------------------------------------------------------
+// Time categories
+// ---------------------------------------------------------------------------------------
+
+// Fine event types of a step, XProf's EventType. The numeric order IS the priority: when
+// spans of several types overlap, the highest value wins that time (docs/model.md).
+enum class EventType : uint8_t {
+  kUnknownTime = 0,        // step time no event explains
+  kHostCompute,            // host ops that are not one of the below
+  kHostPreprocess,         // (reserved: inference batching; never produced today)
+  kHostPostprocess,        // (reserved)
+  kHostBatchFormation,     // (reserved)
+  kHostRuntime,            // (reserved)
+  kHostCompile,            // XLA / graph compilation on the host
+  kHostToHost,             // MemcpyHToH
+  kHostToDevice,           // MemcpyHToD / InfeedEnqueue on the host; H2D copies on device
+  kHostPrepare,            // kernel launch: host events with correlation_id when a device exists
+  kDeviceCollectives,      // nccl* kernels
+  kHostWaitInput,          // IteratorGetNext*, root input-pipeline stages
+  kDeviceToDevice,         // D2D / P2P copies on device
+  kDeviceToHost,           // D2H copies on device
+  kDeviceCompute32,        // device compute not known to be 16-bit
+  kDeviceCompute16,        // device compute on half / fp16 shapes
+  kDeviceWaitDevice,       // (reserved: TPU)
+  kDeviceWaitHost,         // (reserved: TPU infeed)
+};
+inline constexpr int kNumEventTypes = 18;
+// Lower-case snake name, e.g. "host_wait_input".
+std::string_view EventTypeName(EventType type);
+
+// The categories users see (TF Profiler's generic step-time breakdown).
+enum class TimeCategory : uint8_t {
+  kCompilation = 0,    // kHostCompile
+  kInput,              // kHostWaitInput + kHostToDevice + kDeviceWaitHost
+  kOutput,             // kDeviceToHost
+  kKernelLaunch,       // kHostPrepare
+  kHostCompute,        // kHostCompute (+ the reserved host types)
+  kDeviceToDevice,     // kDeviceToDevice + kDeviceWaitDevice
+  kDeviceCollectives,  // kDeviceCollectives
+  kDeviceCompute,      // kDeviceCompute16 + kDeviceCompute32
+  kOther,              // kUnknownTime
+};
+inline constexpr int kNumTimeCategories = 9;
+// The JSON key of the contract: "compilation", "input", "output", "kernel_launch",
+// "host_compute", "device_to_device", "device_collectives", "device_compute", "other".
+std::string_view TimeCategoryKey(TimeCategory category);
+TimeCategory CategoryOf(EventType type);
+
+// Non-overlapping time per fine type within one step. The entries sum to the step's
+// duration_ps (every ps of the step is attributed to exactly one type).
+struct StepBreakdown {
+  std::array<int64_t, kNumEventTypes> type_ps{};
+
+  int64_t ps(EventType type) const { return type_ps[static_cast<int>(type)]; }
+  int64_t category_ps(TimeCategory category) const;
+  int64_t total_ps() const;
+  // XProf's per-step "input %" numerator: kHostWaitInput + kHostToDevice (device wait
+  // for host is not in it; category_ps(kInput) is).
+  int64_t input_ps() const { return ps(EventType::kHostWaitInput) + ps(EventType::kHostToDevice); }
+  void Add(const StepBreakdown& other);
+};
+
+// ---------------------------------------------------------------------------------------
+// Steps
+// ---------------------------------------------------------------------------------------
+
+enum class StepTimeSource : uint8_t {
+  kHostMarker = 0,  // the longest host step marker of the group
+  kDeviceMarker,    // a device `Steps` event the host marker did not include (XProf rule)
+};
+
+// A step as seen by one host, inside a combined model.
+struct HostStep {
+  int host_index = 0;  // index into ProfileModel::hostnames
+  int64_t begin_ps = 0;
+  int64_t duration_ps = 0;
+  StepBreakdown breakdown;
+};
+
+struct StepInfo {
+  // The step number: the marker's step_num (or iter_num) stat; the group id when absent.
+  int64_t step_number = 0;
+  // The group id events of this step carry (file's group_id stat, or ours when we group).
+  int64_t group_id = 0;
+  // "train 5" style: the marker's step_name stat, else "<marker name> <step_number>".
+  std::string name;
+  int64_t begin_ps = 0;     // start of the step time span
+  int64_t duration_ps = 0;  // the step time (XProf StepTime rule, see StepTimeSource)
+  StepTimeSource time_source = StepTimeSource::kHostMarker;
+  // True when a device event of this group exists.
+  bool has_device_activity = false;
+  StepBreakdown breakdown;  // sums to duration_ps
+  // Combined (multi-host) models only: one entry per host that has this step, in host
+  // order. In a combined model the step's own fields are those of the slowest host.
+  std::vector<HostStep> per_host;
+};
+
+// ---------------------------------------------------------------------------------------
+// Op metrics
+// ---------------------------------------------------------------------------------------
+
+// What kind of op a name is (TF's ParseTfOpFullname categories, plus stepscope's).
+enum class OpCategory : uint8_t {
+  kOther = 0,     // user annotation / runtime event; type == name
+  kTensorFlow,    // "scope/name:Type"
+  kJax,           // "jit(f)/..." style names
+  kTfData,        // "Iterator::..." (tf.data; input ops); type "Iterator"
+  kMemcpyHToD,    // "MemcpyHToD" ops / H2D copies
+  kMemcpyDToH,
+  kMemcpyDToD,
+  kMemcpyHToH,
+  kInfeed,        // "InfeedEnqueue*"
+  kDeviceKernel,  // a device kernel with no framework op attached; type == kernel name
+};
+std::string_view OpCategoryName(OpCategory category);  // "tensorflow", "tf_data", ...
+
+// One row of the op table: all occurrences of one op on one side (host or device).
+struct OpMetrics {
+  // Host: the op name of the event ("model/dense/MatMul", "Iterator::Batch", "forward").
+  // Device: the framework op the kernels ran for (tf_op stat, else the launching host
+  // op); the kernel / memcpy name when neither is known.
+  std::string name;
+  // "MatMul" for "model/dense/MatMul:MatMul"; "Iterator" for tf.data; the name itself
+  // for kOther; "MemcpyHToD" etc. for copies.
+  std::string type;
+  OpCategory category = OpCategory::kOther;
+  bool is_host = true;
+  // True when at least one occurrence was eager (is_eager stat).
+  bool is_eager = false;
+  int64_t occurrences = 0;  // host: events; device: kernels / copies
+  int64_t total_time_ps = 0;
+  // Host: total minus immediate children on the same thread. Device: == total.
+  int64_t self_time_ps = 0;
+  int64_t min_time_ps = 0;  // shortest single occurrence (total time)
+  int64_t max_time_ps = 0;
+  int64_t avg_time_ps() const { return occurrences > 0 ? total_time_ps / occurrences : 0; }
+};
+
+// A table of ops of one side. Sorted by self_time_ps descending, then name.
+struct OpMetricsDb {
+  std::vector<OpMetrics> ops;
+  // Host: sum over threads of the span (first event begin to last event end).
+  // Device: sum over devices with activity of the span (first to last activity).
+  int64_t total_time_ps = 0;
+  // Time inside total_time_ps covered by no op (host: per thread, wall minus the union
+  // of its events; device: no kernel or copy running). Tools add an "IDLE" row from it
+  // when idle time is included.
+  int64_t idle_time_ps = 0;
+  // Sum of self_time_ps over ops (== total minus idle when events do not overlap
+  // across the same side's threads... per thread they never do).
+  int64_t total_self_time_ps = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Host event tree
+// ---------------------------------------------------------------------------------------
+
+// The events of one host thread as a tree (nesting by time on the same line). Stored as
+// parallel arrays in time order (begin ascending, longer first on ties); the times and
+// names live in the columnar source (ProfileModel::source), reached through event_index.
+struct HostThread {
+  int64_t thread_id = 0;  // line id (the OS tid for host lines)
+  std::string name;       // line (thread) name
+  uint32_t plane_index = 0;  // plane / line in ProfileModel::source
+  uint32_t line_index = 0;
+  // Index of the i-th event (time order) in the source plane's event columns.
+  std::vector<uint32_t> event_index;
+  std::vector<int32_t> parent;         // tree parent (time-order index), -1 for roots
+  std::vector<uint8_t> depth;          // 0 for roots; saturates at 255
+  std::vector<int64_t> self_time_ps;   // duration minus immediate children
+  int64_t first_begin_ps = 0;
+  int64_t last_end_ps = 0;
+  int64_t busy_ps = 0;  // union of the roots' spans
+  size_t size() const { return parent.size(); }
+};
+
+// ---------------------------------------------------------------------------------------
+// Device activity
+// ---------------------------------------------------------------------------------------
+
+// Launch parameters from the `kernel_details` stat (current and 2020 formats).
+struct KernelLaunchParams {
+  int64_t registers_per_thread = 0;
+  int64_t static_shared_memory_bytes = 0;   // 2020 format "shm:" lands here
+  int64_t dynamic_shared_memory_bytes = 0;
+  std::array<int64_t, 3> grid{1, 1, 1};
+  std::array<int64_t, 3> block{1, 1, 1};
+  double occupancy_pct = 0.0;  // occ_pct; 0 when the file does not say
+  bool operator==(const KernelLaunchParams&) const = default;
+};
+
+// All launches of one kernel for one op with identical parameters (XProf's KernelReport
+// merge key: name, params, flags, op). Across every device of the model.
+struct KernelStats {
+  std::string kernel_name;
+  std::string op_name;  // framework op name (tf_op name part), empty when unknown
+  KernelLaunchParams params;
+  bool is_kernel_using_tensor_core = false;  // by kernel-name pattern (XProf's list)
+  bool is_op_tensor_core_eligible = false;   // by op name / einsum equation, or uses TC
+  int64_t occurrences = 0;
+  int64_t total_duration_ps = 0;
+  int64_t min_duration_ps = 0;
+  int64_t max_duration_ps = 0;
+};
+
+enum class MemcpyDirection : uint8_t {
+  kHostToDevice = 0,
+  kDeviceToHost,
+  kDeviceToDevice,  // also peer-to-peer
+  kHostToHost,
+  kMemset,
+  kUnknown,
+};
+inline constexpr int kNumMemcpyDirections = 6;
+std::string_view MemcpyDirectionName(MemcpyDirection direction);  // "host_to_device", ...
+
+struct MemcpyStats {
+  int64_t count = 0;
+  int64_t bytes = 0;  // from memcpy_details size / num_bytes; 0 when not recorded
+  int64_t duration_ps = 0;
+};
+
+struct StreamActivity {
+  int64_t stream_id = 0;  // line id
+  std::string name;       // "Stream #7(Compute)"
+  int64_t kernel_count = 0;
+  int64_t kernel_time_ps = 0;
+  int64_t memcpy_count = 0;  // copies and memsets
+  int64_t memcpy_time_ps = 0;
+  int64_t busy_ps = 0;  // union of all activity on the stream
+};
+
+// Plane stats of a device plane (0 / empty when absent).
+struct DeviceCapabilities {
+  int64_t clock_rate_khz = 0;
+  int64_t core_count = 0;  // SMs on GPUs
+  int64_t memory_bandwidth_bytes_per_s = 0;
+  int64_t memory_size_bytes = 0;
+  int64_t compute_capability_major = 0;
+  int64_t compute_capability_minor = 0;
+  std::string vendor;       // "Nvidia", "AMD"
+  std::string device_name;  // gpu_device_name
+};
+
+// One device plane ("/device:GPU:3").
+struct DeviceActivity {
+  std::string plane_name;
+  int64_t device_ordinal = 0;  // the N of /device:GPU:N (plane id otherwise)
+  int host_index = 0;          // index into ProfileModel::hostnames
+  DeviceCapabilities capabilities;
+  std::vector<StreamActivity> streams;  // sorted by stream_id; derived lines excluded
+  std::array<MemcpyStats, kNumMemcpyDirections> memcpy{};  // by MemcpyDirection
+  int64_t kernel_count = 0;
+  int64_t kernel_time_ps = 0;  // sum of kernel durations (overlapping streams add up)
+  int64_t busy_ps = 0;         // union of kernels and copies over all streams
+  int64_t first_begin_ps = 0;  // first and last activity; 0/0 when idle
+  int64_t last_end_ps = 0;
+  int64_t idle_ps() const { return (last_end_ps - first_begin_ps) - busy_ps; }
+  bool has_activity() const { return kernel_count > 0 || busy_ps > 0; }
+};
+
+// ---------------------------------------------------------------------------------------
+// Input pipeline
+// ---------------------------------------------------------------------------------------
+
+// XProf's host-side input breakdown classes.
+enum class InputOpCategory : uint8_t {
+  kDemandedFileRead = 0,  // file source (TFRecord, TextLine, ...) read on demand
+  kAdvancedFileRead,      // file source behind Prefetch/Interleave/ParallelMap/...
+  kPreprocessing,         // every other tf.data op
+  kEnqueue,               // MemcpyHToD / InfeedEnqueue
+  kOther,                 // (unclassified; not produced today)
+};
+inline constexpr int kNumInputOpCategories = 5;
+std::string_view InputOpCategoryName(InputOpCategory category);  // "demanded_file_read", ...
+
+struct InputOp {
+  std::string name;  // op name ("Iterator::Prefetch::Batch::Map", "MemcpyHToD")
+  std::string type;  // op type
+  InputOpCategory category = InputOpCategory::kPreprocessing;
+  int64_t occurrences = 0;
+  int64_t total_time_ps = 0;
+  int64_t self_time_ps = 0;
+};
+
+struct InputPipelineFacts {
+  std::vector<InputOp> ops;  // sorted by self_time_ps descending
+  // Self time of the input ops per category (the host-side breakdown).
+  std::array<int64_t, kNumInputOpCategories> category_self_time_ps{};
+  bool uses_tf_data = false;  // any Iterator:: op
+  // IteratorGetNext* events that fall inside no step (the documented anti-pattern).
+  int64_t get_next_outside_steps = 0;
+  int64_t get_next_count = 0;
+};
+
+// ---------------------------------------------------------------------------------------
+// Run environment and diagnostics
+// ---------------------------------------------------------------------------------------
+
+struct HostEnvironment {
+  std::string hostname;       // XSpace.hostnames[0], else host plane stat host_name, else the caller's
+  int64_t logical_cores = 0;  // host plane stat logical_cores
+  int64_t process_id = 0;     // host plane stat process_id
+  int64_t host_memory_bytes = 0;
+  int64_t dropped_traces = 0;  // host plane stat dropped_traces (events lost while recording)
+  int64_t profile_start_time_ns = 0;  // Task Environment plane (wall ns); 0 when absent
+  int64_t profile_stop_time_ns = 0;
+};
+
+struct RunEnvironment {
+  std::vector<HostEnvironment> hosts;  // one per host, index = host_index
+  std::string device_type;             // "GPU", "TPU" or "CPU" (no device planes)
+  int64_t device_count = 0;            // device planes over all hosts
+  int64_t active_device_count = 0;     // device planes with activity
+  int64_t device_core_count = 0;       // sum of core_count over active devices
+  int64_t dropped_traces = 0;          // sum over hosts
+};
+
+// ---------------------------------------------------------------------------------------
+// The model
+// ---------------------------------------------------------------------------------------
+
+struct ProfileModel {
+  // One entry per host; a single-host model has one. host_index fields index this.
+  std::vector<std::string> hostnames;
+  RunEnvironment run_environment;
+
+  bool has_device = false;  // any device plane with activity
+
+  // Steps sorted by begin_ps (combined models: by step_number). Incomplete first/last
+  // steps are dropped only with ModelOptions::drop_incomplete_steps.
+  std::vector<StepInfo> steps;
+  // Where steps came from, for explanations: "tf_grouped" (group_id in the file),
+  // "step_markers" (`_r` / TraceContext roots grouped by us), "none".
+  std::string step_source;
+
+  OpMetricsDb host_ops;
+  OpMetricsDb device_ops;
+
+  std::vector<KernelStats> kernels;  // sorted by total_duration_ps descending
+  std::vector<DeviceActivity> devices;  // sorted by (host_index, device_ordinal)
+
+  InputPipelineFacts input_pipeline;
+
+  // Host event trees, one per thread line of /host:CPU (single-host models only).
+  std::vector<HostThread> host_threads;
+  // The columnar data host_threads index into. Null in combined models.
+  std::shared_ptr<const xspace::ColumnarXSpace> source;
+
+  // Problems found in the data, in words for users ("no step markers found",
+  // "1234 events were dropped while recording", ...). Never fatal.
+  std::vector<std::string> diagnostics;
+
+  int64_t total_events = 0;  // events read (all planes)
+};
+
+}  // namespace stepscope::analysis
