@@ -1,0 +1,89 @@
+// ReadColumnarXSpaceFile: memory-maps the file and hands consumed pages back while parsing.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "src/base/file_io.h"
+#include "src/base/gzip.h"
+#include "src/xspace/columnar/columnar_reader.h"
+
+namespace stepscope::xspace {
+namespace {
+
+// Granularity of releasing consumed input: large enough that madvise calls are rare.
+constexpr uint64_t kReleaseChunkBytes = 64ull << 20;
+
+class MappedFile {
+ public:
+  ~MappedFile() {
+    if (data_ != nullptr) munmap(data_, size_);
+    if (fd_ >= 0) close(fd_);
+  }
+  Status Open(const std::string& path, uint64_t max_bytes) {
+    fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+      return errno == ENOENT ? NotFoundError(path + ": no such file")
+                             : InvalidArgumentError(path + ": cannot open: " + std::strerror(errno));
+    }
+    struct stat st;
+    if (fstat(fd_, &st) != 0) return InvalidArgumentError(path + ": cannot stat: " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode)) return InvalidArgumentError(path + ": not a regular file");
+    size_ = static_cast<uint64_t>(st.st_size);
+    if (size_ > max_bytes) {
+      return ResourceExhaustedError(path + ": " + std::to_string(size_) + " bytes exceeds the limit of " +
+                                    std::to_string(max_bytes));
+    }
+    if (size_ == 0) return OkStatus();
+    void* mapped = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+    if (mapped == MAP_FAILED) return InvalidArgumentError(path + ": cannot map: " + std::strerror(errno));
+    data_ = static_cast<char*>(mapped);
+    madvise(data_, size_, MADV_SEQUENTIAL);
+    return OkStatus();
+  }
+  std::string_view bytes() const { return {data_, static_cast<size_t>(size_)}; }
+  // Drops the resident pages below `offset` (rounded down to a page); they are never read
+  // again, and being file-backed they cost nothing once dropped.
+  void ReleaseBelow(uint64_t offset) {
+    static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    uint64_t end = offset / page * page;
+    if (end > released_) {
+      madvise(data_ + released_, end - released_, MADV_DONTNEED);
+      released_ = end;
+    }
+  }
+
+ private:
+  int fd_ = -1;
+  char* data_ = nullptr;
+  uint64_t size_ = 0;
+  uint64_t released_ = 0;
+};
+
+}  // namespace
+
+StatusOr<ColumnarXSpace> ReadColumnarXSpaceFile(const std::string& path, const ColumnarReadOptions& options) {
+  MappedFile file;
+  Status status = file.Open(path, options.max_file_bytes);
+  if (!status.ok()) return status;
+  if (base::IsGzip(file.bytes())) {
+    StatusOr<std::string> inflated = base::GunzipWithLimit(file.bytes(), options.max_inflated_bytes);
+    if (!inflated.ok()) return inflated.status().WithContext(path);
+    return ParseColumnarXSpace(*inflated, path);
+  }
+  uint64_t next_release = kReleaseChunkBytes;
+  auto on_progress = [&](uint64_t consumed) {
+    if (consumed >= next_release) {
+      file.ReleaseBelow(consumed);
+      next_release = consumed + kReleaseChunkBytes;
+    }
+  };
+  if (!options.release_input_while_reading) return ParseColumnarXSpace(file.bytes(), path);
+  return ParseColumnarXSpace(file.bytes(), path, on_progress);
+}
+
+}  // namespace stepscope::xspace

@@ -1,0 +1,139 @@
+#include "src/xspace/columnar/columnar_finalize.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace stepscope::xspace {
+namespace {
+
+// Raw id -> dense index. A flat vector when ids are small and dense (what every writer
+// we know produces: sequential from 1), a hash map for anything else.
+class IdTable {
+ public:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+
+  template <typename Entries, typename KeyOf>
+  void Build(const Entries& entries, KeyOf key_of) {
+    int64_t max_key = -1;
+    bool all_small = true;
+    for (const auto& entry : entries) {
+      int64_t key = key_of(entry);
+      if (key < 0) all_small = false;
+      max_key = std::max(max_key, key);
+    }
+    // 4x + 64Ki: a vector no more than a few times the entries' own size.
+    if (all_small && max_key < static_cast<int64_t>(entries.size()) * 4 + 65536) {
+      direct_.assign(static_cast<size_t>(max_key + 1), kAbsent);
+    }
+    for (uint32_t i = 0; i < entries.size(); ++i) Set(key_of(entries[i]), i);  // later duplicates win
+  }
+  uint32_t Find(int64_t raw) const {
+    if (raw >= 0 && static_cast<uint64_t>(raw) < direct_.size()) return direct_[static_cast<size_t>(raw)];
+    auto it = map_.find(raw);
+    return it == map_.end() ? kAbsent : it->second;
+  }
+  void Set(int64_t raw, uint32_t index) {
+    if (raw >= 0 && static_cast<uint64_t>(raw) < direct_.size()) {
+      direct_[static_cast<size_t>(raw)] = index;
+    } else {
+      map_[raw] = index;
+    }
+  }
+
+ private:
+  std::vector<uint32_t> direct_;
+  std::unordered_map<int64_t, uint32_t> map_;
+};
+
+}  // namespace
+
+uint64_t PlaneIds::InternString(std::string_view value, ColumnarPlane* plane) {
+  if (value.size() <= kMaxDedupStringBytes) {
+    auto it = string_index_.find(value);
+    if (it != string_index_.end()) return it->second;
+    string_index_.emplace(std::string(value), static_cast<uint32_t>(plane->strings.size()));
+  }
+  plane->strings.emplace_back(value);
+  return plane->strings.size() - 1;
+}
+
+Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
+  if (ids->overflowed()) return ResourceExhaustedError("too many distinct out-of-range metadata ids");
+
+  // ---- stat metadata ----
+  IdTable stat_ids;
+  stat_ids.Build(plane->stat_metadata, [](const ColumnarStatMetadata& m) { return m.id; });
+  auto resolve_stat = [&](int64_t raw) {
+    uint32_t index = stat_ids.Find(raw);
+    if (index == IdTable::kAbsent) {
+      index = static_cast<uint32_t>(plane->stat_metadata.size());
+      plane->stat_metadata.push_back(ColumnarStatMetadata{.id = raw});
+      stat_ids.Set(raw, index);
+    }
+    return index;
+  };
+  auto remap_stat = [&](ColumnarStat* stat) {
+    stat->metadata_index = resolve_stat(ids->DecodeStatId(stat->metadata_index));
+    if (stat->kind == StatKind::kRef) stat->payload = resolve_stat(static_cast<int64_t>(stat->payload));
+  };
+
+  for (uint32_t i = 0, n = plane->num_stats(); i < n; ++i) {
+    uint32_t key = plane->stat_key[i];
+    ColumnarStat stat{key & ColumnarPlane::kMaxStatMetadata, static_cast<StatKind>(key >> ColumnarPlane::kStatIndexBits),
+                      plane->stat_payload[i]};
+    remap_stat(&stat);
+    plane->stat_key[i] = ColumnarPlane::PackStatKey(stat.metadata_index, stat.kind);
+    plane->stat_payload[i] = stat.payload;
+  }
+
+  // ---- plane stats and event metadata (with their stats) ----
+  plane->other_stats.clear();
+  plane->plane_stats_begin = 0;
+  for (ColumnarStat& stat : ids->plane_stats) {
+    remap_stat(&stat);
+    plane->other_stats.push_back(stat);
+  }
+  plane->plane_stats_end = static_cast<uint32_t>(plane->other_stats.size());
+
+  plane->event_metadata.reserve(ids->event_metadata.size());
+  for (RawEventMetadata& raw : ids->event_metadata) {
+    ColumnarEventMetadata metadata;
+    metadata.id = raw.key;
+    metadata.name = std::move(raw.name);
+    metadata.display_name = std::move(raw.display_name);
+    metadata.stats_begin = static_cast<uint32_t>(plane->other_stats.size());
+    for (ColumnarStat& stat : raw.stats) {
+      remap_stat(&stat);
+      plane->other_stats.push_back(stat);
+    }
+    metadata.stats_end = static_cast<uint32_t>(plane->other_stats.size());
+    plane->event_metadata.push_back(std::move(metadata));
+  }
+  ids->event_metadata.clear();
+  if (plane->stat_metadata.size() > ColumnarPlane::kMaxStatMetadata) {
+    return ResourceExhaustedError("more than 2^29 stat metadata in one plane");
+  }
+
+  // ---- events ----
+  IdTable event_ids;
+  event_ids.Build(plane->event_metadata, [](const ColumnarEventMetadata& m) { return m.id; });
+  for (uint32_t i = 0, n = plane->num_events(); i < n; ++i) {
+    int64_t raw = ids->DecodeEventId(plane->event_metadata_index[i]);
+    uint32_t index = event_ids.Find(raw);
+    if (index == IdTable::kAbsent) {
+      index = static_cast<uint32_t>(plane->event_metadata.size());
+      ColumnarEventMetadata placeholder;
+      placeholder.id = raw;
+      placeholder.stats_begin = placeholder.stats_end = static_cast<uint32_t>(plane->other_stats.size());
+      plane->event_metadata.push_back(std::move(placeholder));
+      event_ids.Set(raw, index);
+    }
+    plane->event_metadata_index[i] = index;
+  }
+  if (!plane->event_stats_begin.push_back(plane->num_stats())) return ResourceExhaustedError("out of memory");
+  plane->aggregated_events = std::move(ids->aggregated);
+  plane->IndexStatTypes();
+  return OkStatus();
+}
+
+}  // namespace stepscope::xspace

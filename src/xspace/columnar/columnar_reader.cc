@@ -1,0 +1,471 @@
+#include "src/xspace/columnar/columnar_reader.h"
+
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "src/xspace/columnar/columnar_finalize.h"
+#include "src/xspace/columnar/wire_format.h"
+
+namespace stepscope::xspace {
+namespace {
+
+using wire::WireCursor;
+
+// How often (in bytes consumed) the progress callback runs. 32 MiB: frequent enough that
+// the released window stays small against multi-GiB files, rare enough to cost nothing.
+constexpr uint64_t kProgressIntervalBytes = 32ull << 20;
+// Line timestamps below this (~11.6 days in ns) are taken as already relative to the
+// profile start, as TF and stepscope save them, and kept as they are. Larger ones are
+// wall-clock ns, whose picoseconds overflow int64, so they are made relative.
+constexpr int64_t kNormalizedLimitNs = 1'000'000'000'000'000;
+
+// Field numbers of proto/stepscope/xplane.proto.
+namespace field {
+constexpr uint32_t kSpacePlanes = 1, kSpaceErrors = 2, kSpaceWarnings = 3, kSpaceHostnames = 4;
+constexpr uint32_t kPlaneId = 1, kPlaneName = 2, kPlaneLines = 3, kPlaneEventMetadata = 4,
+                   kPlaneStatMetadata = 5, kPlaneStats = 6;
+constexpr uint32_t kLineId = 1, kLineName = 2, kLineTimestampNs = 3, kLineEvents = 4, kLineDurationPs = 9,
+                   kLineDisplayId = 10, kLineDisplayName = 11;
+constexpr uint32_t kEventMetadataId = 1, kEventOffsetPs = 2, kEventDurationPs = 3, kEventStats = 4,
+                   kEventNumOccurrences = 5;
+constexpr uint32_t kStatMetadataId = 1, kStatDouble = 2, kStatUint64 = 3, kStatInt64 = 4, kStatStr = 5,
+                   kStatBytes = 6, kStatRef = 7;
+constexpr uint32_t kMapKey = 1, kMapValue = 2;
+constexpr uint32_t kEventMetadataName = 2, kEventMetadataDisplayName = 4, kEventMetadataStats = 5;
+constexpr uint32_t kStatMetadataName = 2;
+}  // namespace field
+
+class Parser {
+ public:
+  Parser(std::string_view bytes, std::string_view what, const std::function<void(uint64_t)>& on_progress)
+      : base_(reinterpret_cast<const uint8_t*>(bytes.data())),
+        size_(bytes.size()),
+        what_(what),
+        on_progress_(on_progress) {
+    next_progress_ = on_progress_ ? base_ + kProgressIntervalBytes : base_ + size_ + 1;
+  }
+
+  Status Run(ColumnarXSpace* space) {
+    space_ = space;
+    if (!ParseSpace(space)) {
+      if (!status_.ok()) return status_;
+      return DataLossError(std::string(what_) + ": truncated or corrupt XSpace at byte " +
+                           std::to_string(error_at_ - base_) + " (" + error_where_ + ")");
+    }
+    return OkStatus();
+  }
+
+ private:
+  bool Fail(const uint8_t* at, const char* where) {
+    error_at_ = at;
+    error_where_ = where;
+    return false;
+  }
+  bool Exhausted(const char* what) {
+    status_ = ResourceExhaustedError(std::string(what_) + ": " + what);
+    return false;
+  }
+
+  // ps of a line's origin on the columnar timeline: (timestamp_ns - time origin) * 1000.
+  // The origin is fixed by the first line of the file (see ColumnarXSpace::time_origin_ns).
+  int64_t LineBasePs(int64_t timestamp_ns) {
+    if (!origin_set_) {
+      origin_set_ = true;
+      origin_ns_ = (timestamp_ns > -kNormalizedLimitNs && timestamp_ns < kNormalizedLimitNs) ? 0 : timestamp_ns;
+      space_->time_origin_ns = origin_ns_;
+    }
+    uint64_t relative_ns = static_cast<uint64_t>(timestamp_ns) - static_cast<uint64_t>(origin_ns_);
+    return static_cast<int64_t>(relative_ns * 1000);
+  }
+
+  void MaybeReportProgress(const uint8_t* p) {
+    if (p >= next_progress_) {
+      on_progress_(static_cast<uint64_t>(p - base_));
+      next_progress_ = p + kProgressIntervalBytes;
+    }
+  }
+
+  bool ReadString(WireCursor& c, std::string* out, const char* where) {
+    const uint8_t* b;
+    size_t n;
+    if (!c.ReadLengthDelimited(&b, &n)) return Fail(c.p, where);
+    out->assign(reinterpret_cast<const char*>(b), n);
+    return true;
+  }
+
+  bool Skip(WireCursor& c, uint32_t wire_type, uint32_t field_number, const uint8_t* key_at, const char* where) {
+    if (!c.SkipField(wire_type, field_number)) return Fail(key_at, where);
+    return true;
+  }
+
+  bool ParseSpace(ColumnarXSpace* space) {
+    WireCursor c{base_, base_ + size_};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "XSpace field key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kLengthDelimited) {
+        if (number == field::kSpacePlanes) {
+          const uint8_t* b;
+          size_t n;
+          if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XSpace.planes length");
+          space->planes.emplace_back();
+          if (!ParsePlane(b, b + n, &space->planes.back())) return false;
+          continue;
+        }
+        std::vector<std::string>* list = number == field::kSpaceErrors     ? &space->errors
+                                         : number == field::kSpaceWarnings ? &space->warnings
+                                         : number == field::kSpaceHostnames ? &space->hostnames
+                                                                            : nullptr;
+        if (list != nullptr) {
+          list->emplace_back();
+          if (!ReadString(c, &list->back(), "XSpace string")) return false;
+          continue;
+        }
+      }
+      if (!Skip(c, type, number, key_at, "XSpace unknown field")) return false;
+    }
+    return true;
+  }
+
+  bool ParsePlane(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane) {
+    PlaneIds ids;
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "XPlane field key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kLengthDelimited) {
+        const uint8_t* b;
+        size_t n;
+        switch (number) {
+          case field::kPlaneName:
+            if (!ReadString(c, &plane->name, "XPlane.name")) return false;
+            continue;
+          case field::kPlaneLines:
+            if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XPlane.lines length");
+            if (!ParseLine(b, b + n, plane, &ids)) return false;
+            continue;
+          case field::kPlaneEventMetadata:
+            if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XPlane.event_metadata length");
+            if (!ParseEventMetadataEntry(b, b + n, plane, &ids)) return false;
+            continue;
+          case field::kPlaneStatMetadata:
+            if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XPlane.stat_metadata length");
+            if (!ParseStatMetadataEntry(b, b + n, plane)) return false;
+            continue;
+          case field::kPlaneStats: {
+            if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XPlane.stats length");
+            ColumnarStat stat;
+            if (!ParseStat(b, b + n, plane, &ids, &stat)) return false;
+            ids.plane_stats.push_back(stat);
+            continue;
+          }
+          default: break;
+        }
+      } else if (type == wire::kVarint && number == field::kPlaneId) {
+        uint64_t v;
+        if (!c.ReadVarint(&v)) return Fail(key_at, "XPlane.id");
+        plane->id = static_cast<int64_t>(v);
+        continue;
+      }
+      if (!Skip(c, type, number, key_at, "XPlane unknown field")) return false;
+    }
+    Status status = FinalizePlane(&ids, plane);
+    if (!status.ok()) {
+      status_ = status.WithContext(std::string(what_) + ": plane '" + plane->name + "'");
+      return false;
+    }
+    return true;
+  }
+
+  bool ParseLine(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane, PlaneIds* ids) {
+    ColumnarLine line;
+    line.event_begin = plane->num_events();
+    bool have_timestamp = false;
+    int64_t base_ps = 0;  // added to offsets while parsing; corrected at the end if needed
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "XLine field key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kLengthDelimited) {
+        if (number == field::kLineEvents) {
+          const uint8_t* b;
+          size_t n;
+          if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XLine.events length");
+          if (!ParseEvent(b, b + n, base_ps, plane, ids)) return false;
+          MaybeReportProgress(c.p);
+          continue;
+        }
+        if (number == field::kLineName) {
+          if (!ReadString(c, &line.name, "XLine.name")) return false;
+          continue;
+        }
+        if (number == field::kLineDisplayName) {
+          if (!ReadString(c, &line.display_name, "XLine.display_name")) return false;
+          continue;
+        }
+      } else if (type == wire::kVarint) {
+        uint64_t v;
+        switch (number) {
+          case field::kLineId:
+          case field::kLineTimestampNs:
+          case field::kLineDurationPs:
+          case field::kLineDisplayId:
+            if (!c.ReadVarint(&v)) return Fail(key_at, "XLine varint field");
+            if (number == field::kLineId) line.id = static_cast<int64_t>(v);
+            if (number == field::kLineDurationPs) line.duration_ps = static_cast<int64_t>(v);
+            if (number == field::kLineDisplayId) line.display_id = static_cast<int64_t>(v);
+            if (number == field::kLineTimestampNs) {
+              line.timestamp_ns = static_cast<int64_t>(v);
+              if (!have_timestamp && plane->num_events() == line.event_begin) base_ps = LineBasePs(line.timestamp_ns);
+              have_timestamp = true;
+            }
+            continue;
+          default: break;
+        }
+      }
+      if (!Skip(c, type, number, key_at, "XLine unknown field")) return false;
+    }
+    // The timestamp came after some events, or twice: move the line's events.
+    int64_t final_base_ps = have_timestamp ? LineBasePs(line.timestamp_ns) : 0;
+    line.event_end = plane->num_events();
+    if (final_base_ps != base_ps) {
+      int64_t delta = static_cast<int64_t>(static_cast<uint64_t>(final_base_ps) - static_cast<uint64_t>(base_ps));
+      for (uint32_t i = line.event_begin; i < line.event_end; ++i) {
+        plane->event_start_ps[i] = static_cast<int64_t>(static_cast<uint64_t>(plane->event_start_ps[i]) + delta);
+      }
+    }
+    plane->lines.push_back(std::move(line));
+    return true;
+  }
+
+  bool ParseEvent(const uint8_t* begin, const uint8_t* end, int64_t base_ps, ColumnarPlane* plane,
+                  PlaneIds* ids) {
+    uint64_t metadata_id = 0, offset_ps = 0, duration_ps = 0, num_occurrences = 0;
+    bool aggregated = false;
+    const uint32_t stats_begin = plane->num_stats();
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "XEvent field key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kVarint) {
+        uint64_t v;
+        if (number <= field::kEventNumOccurrences && number != field::kEventStats) {
+          if (!c.ReadVarint(&v)) return Fail(key_at, "XEvent varint field");
+          switch (number) {
+            case field::kEventMetadataId: metadata_id = v; break;
+            case field::kEventOffsetPs: offset_ps = v; aggregated = false; break;
+            case field::kEventDurationPs: duration_ps = v; break;
+            case field::kEventNumOccurrences: num_occurrences = v; aggregated = true; break;
+            default: break;
+          }
+          continue;
+        }
+      } else if (type == wire::kLengthDelimited && number == field::kEventStats) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XStat length");
+        ColumnarStat stat;
+        if (!ParseStat(b, b + n, plane, ids, &stat)) return false;
+        if (!plane->stat_key.push_back(ColumnarPlane::PackStatKey(stat.metadata_index, stat.kind)) ||
+            !plane->stat_payload.push_back(stat.payload)) {
+          return Exhausted("out of memory for event stats");
+        }
+        continue;
+      }
+      if (!Skip(c, type, number, key_at, "XEvent unknown field")) return false;
+    }
+    if (plane->num_stats() < stats_begin) return Exhausted("more than 2^32 stats in one plane");
+    uint32_t index = plane->num_events();
+    if (index == UINT32_MAX) return Exhausted("more than 2^32 events in one plane");
+    if (aggregated) {
+      offset_ps = 0;
+      ids->aggregated.emplace_back(index, static_cast<int64_t>(num_occurrences));
+    }
+    if (!plane->event_start_ps.push_back(static_cast<int64_t>(offset_ps + static_cast<uint64_t>(base_ps))) ||
+        !plane->event_duration_ps.push_back(static_cast<int64_t>(duration_ps)) ||
+        !plane->event_metadata_index.push_back(ids->EncodeEventId(static_cast<int64_t>(metadata_id))) ||
+        !plane->event_stats_begin.push_back(stats_begin)) {
+      return Exhausted("out of memory for events");
+    }
+    return true;
+  }
+
+  // Parses an XStat. The metadata id is stored encoded (PlaneIds) and, for refs, the
+  // payload is the raw id; FinalizePlane turns both into dense indices.
+  bool ParseStat(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane, PlaneIds* ids, ColumnarStat* stat) {
+    uint64_t metadata_id = 0;
+    stat->kind = StatKind::kNone;
+    stat->payload = 0;
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "XStat field key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      uint64_t v;
+      if (type == wire::kVarint &&
+          (number == field::kStatMetadataId || number == field::kStatUint64 || number == field::kStatInt64 ||
+           number == field::kStatRef)) {
+        if (!c.ReadVarint(&v)) return Fail(key_at, "XStat varint field");
+        if (number == field::kStatMetadataId) {
+          metadata_id = v;
+        } else {
+          stat->kind = number == field::kStatUint64  ? StatKind::kUint64
+                       : number == field::kStatInt64 ? StatKind::kInt64
+                                                     : StatKind::kRef;
+          stat->payload = v;
+        }
+        continue;
+      }
+      if (type == wire::kFixed64 && number == field::kStatDouble) {
+        if (!c.ReadFixed64(&v)) return Fail(key_at, "XStat.double_value");
+        stat->kind = StatKind::kDouble;
+        stat->payload = v;
+        continue;
+      }
+      if (type == wire::kLengthDelimited && (number == field::kStatStr || number == field::kStatBytes)) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XStat string value");
+        stat->kind = number == field::kStatStr ? StatKind::kStr : StatKind::kBytes;
+        stat->payload = ids->InternString(std::string_view(reinterpret_cast<const char*>(b), n), plane);
+        continue;
+      }
+      if (!Skip(c, type, number, key_at, "XStat unknown field")) return false;
+    }
+    stat->metadata_index = ids->EncodeStatId(static_cast<int64_t>(metadata_id));
+    return true;
+  }
+
+  bool ParseEventMetadataEntry(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane, PlaneIds* ids) {
+    RawEventMetadata entry;
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "event_metadata entry key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (number == field::kMapKey && type == wire::kVarint) {
+        uint64_t v;
+        if (!c.ReadVarint(&v)) return Fail(key_at, "event_metadata map key");
+        entry.key = static_cast<int64_t>(v);
+        continue;
+      }
+      if (number == field::kMapValue && type == wire::kLengthDelimited) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XEventMetadata length");
+        if (!ParseEventMetadata(b, b + n, plane, ids, &entry)) return false;
+        continue;
+      }
+      if (!Skip(c, type, number, key_at, "event_metadata entry unknown field")) return false;
+    }
+    ids->event_metadata.push_back(std::move(entry));
+    return true;
+  }
+
+  bool ParseEventMetadata(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane, PlaneIds* ids,
+                          RawEventMetadata* entry) {
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "XEventMetadata field key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kLengthDelimited) {
+        if (number == field::kEventMetadataName) {
+          if (!ReadString(c, &entry->name, "XEventMetadata.name")) return false;
+          continue;
+        }
+        if (number == field::kEventMetadataDisplayName) {
+          if (!ReadString(c, &entry->display_name, "XEventMetadata.display_name")) return false;
+          continue;
+        }
+        if (number == field::kEventMetadataStats) {
+          const uint8_t* b;
+          size_t n;
+          if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XEventMetadata.stats length");
+          ColumnarStat stat;
+          if (!ParseStat(b, b + n, plane, ids, &stat)) return false;
+          entry->stats.push_back(stat);
+          continue;
+        }
+      }
+      if (!Skip(c, type, number, key_at, "XEventMetadata unknown field")) return false;
+    }
+    return true;
+  }
+
+  bool ParseStatMetadataEntry(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane) {
+    ColumnarStatMetadata entry;
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "stat_metadata entry key");
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (number == field::kMapKey && type == wire::kVarint) {
+        uint64_t v;
+        if (!c.ReadVarint(&v)) return Fail(key_at, "stat_metadata map key");
+        entry.id = static_cast<int64_t>(v);
+        continue;
+      }
+      if (number == field::kMapValue && type == wire::kLengthDelimited) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XStatMetadata length");
+        WireCursor value{b, b + n};
+        while (!value.done()) {
+          const uint8_t* value_key_at = value.p;
+          uint64_t value_key;
+          if (!value.ReadVarint(&value_key)) return Fail(value_key_at, "XStatMetadata field key");
+          uint32_t value_number = static_cast<uint32_t>(value_key >> 3), value_type = value_key & 7;
+          if (value_number == field::kStatMetadataName && value_type == wire::kLengthDelimited) {
+            if (!ReadString(value, &entry.name, "XStatMetadata.name")) return false;
+            continue;
+          }
+          if (!Skip(value, value_type, value_number, value_key_at, "XStatMetadata unknown field")) return false;
+        }
+        continue;
+      }
+      if (!Skip(c, type, number, key_at, "stat_metadata entry unknown field")) return false;
+    }
+    plane->stat_metadata.push_back(std::move(entry));
+    return true;
+  }
+
+  const uint8_t* base_;
+  size_t size_;
+  std::string_view what_;
+  const std::function<void(uint64_t)>& on_progress_;
+  const uint8_t* next_progress_;
+  const uint8_t* error_at_ = nullptr;
+  const char* error_where_ = "";
+  Status status_;  // set for non-DataLoss failures (memory, limits)
+  ColumnarXSpace* space_ = nullptr;
+  bool origin_set_ = false;
+  int64_t origin_ns_ = 0;
+};
+
+}  // namespace
+
+StatusOr<ColumnarXSpace> ParseColumnarXSpace(std::string_view bytes, std::string_view what,
+                                             const std::function<void(uint64_t)>& on_progress) {
+  ColumnarXSpace space;
+  Parser parser(bytes, what, on_progress);
+  Status status = parser.Run(&space);
+  if (!status.ok()) return status;
+  return space;
+}
+
+}  // namespace stepscope::xspace

@@ -1,0 +1,357 @@
+#include "src/xspace/columnar/columnar_reader.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "src/base/file_io.h"
+#include "src/base/gzip.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
+#include "src/xspace/xplane_builder.h"
+#include "src/xspace/xplane_visitor.h"
+#include "src/xspace/xspace_io.h"
+
+namespace stepscope::xspace {
+namespace {
+
+// ---- a tiny wire writer for hand-made inputs ----
+std::string Varint(uint64_t v) {
+  std::string out;
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+  return out;
+}
+std::string VarintField(uint32_t number, uint64_t v) { return Varint(number << 3 | 0) + Varint(v); }
+std::string BytesField(uint32_t number, const std::string& bytes) {
+  return Varint(number << 3 | 2) + Varint(bytes.size()) + bytes;
+}
+
+std::string TestDir() {
+  std::string dir = std::filesystem::temp_directory_path() / ("columnar_test_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Builds a plane exercising every stat kind, metadata stats, plane stats, an aggregated
+// event and two lines.
+XSpace MakeSampleSpace() {
+  XSpace space;
+  space.add_hostnames("worker0");
+  space.add_warnings("something odd");
+  XPlaneBuilder plane(space.add_planes());
+  plane.SetName(kHostThreadsPlaneName);
+  plane.SetId(7);
+  plane.AddStatValue(*plane.GetOrCreateStatMetadata("logical_cores"), int64_t{16});
+  XEventMetadata* train = plane.GetOrCreateEventMetadata("train");
+  XEventMetadata* matmul = plane.GetOrCreateEventMetadata("dense/MatMul:MatMul");
+  matmul->set_display_name("MatMul");
+  XStatsBuilder<XEventMetadata>(matmul, &plane).AddStatValue(StatType::kFlops, uint64_t{4096});
+  XLineBuilder line = plane.GetOrCreateLine(101);
+  line.SetName("main");
+  line.SetTimestampNs(1000);
+  XEventBuilder step = line.AddEvent(*train);
+  step.SetTimestampNs(1000);
+  step.SetEndTimestampNs(11000);
+  step.AddStatValue(StatType::kStepNum, int64_t{5});
+  step.AddStatValue(StatType::kIsRoot, int64_t{1});
+  XEventBuilder op = line.AddEvent(*matmul);
+  op.SetTimestampNs(2000);
+  op.SetDurationPs(1234567);
+  op.AddStatValue(*plane.GetOrCreateStatMetadata("ratio"), 0.25);
+  op.AddStatValue(*plane.GetOrCreateStatMetadata("big"), uint64_t{18446744073709551615ull});
+  op.AddStatValue(*plane.GetOrCreateStatMetadata("neg"), int64_t{-3});
+  op.AddStatValue(*plane.GetOrCreateStatMetadata("str"), "hello");
+  op.AddRefStatValue(*plane.GetOrCreateStatMetadata("tf_op"), "dense/MatMul:MatMul");
+  op.AddBytesStatValue(*plane.GetOrCreateStatMetadata("blob"), std::string("\0\1\2", 3));
+  XLineBuilder other = plane.GetOrCreateLine(102);
+  other.SetName("worker");
+  other.SetTimestampNs(500);
+  XEventBuilder aggregated = other.AddEvent(*matmul);
+  aggregated.SetNumOccurrences(42);
+  aggregated.SetDurationPs(99);
+  return space;
+}
+
+TEST(ColumnarReaderTest, ConvertsEveryFieldOfABuiltSpace) {
+  XSpace space = MakeSampleSpace();
+  StatusOr<ColumnarXSpace> columnar = ConvertXSpaceToColumnar(space);
+  ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+  ASSERT_EQ(columnar->planes.size(), 1u);
+  EXPECT_EQ(columnar->hostnames, std::vector<std::string>{"worker0"});
+  EXPECT_EQ(columnar->warnings, std::vector<std::string>{"something odd"});
+  const ColumnarPlane& plane = columnar->planes[0];
+  EXPECT_EQ(plane.name, kHostThreadsPlaneName);
+  EXPECT_EQ(plane.id, 7);
+  ASSERT_EQ(plane.lines.size(), 2u);
+  EXPECT_EQ(plane.lines[0].name, "main");
+  EXPECT_EQ(plane.lines[0].id, 101);
+  ASSERT_EQ(plane.lines[0].num_events(), 2u);
+  ASSERT_EQ(plane.num_events(), 3u);
+
+  EXPECT_EQ(plane.event_name(0), "train");
+  EXPECT_EQ(plane.event_start_ps[0], 1000 * 1000);
+  EXPECT_EQ(plane.event_duration_ps[0], 10000 * 1000);
+  ColumnarStat stat;
+  ASSERT_TRUE(plane.FindStat(0, StatType::kStepNum, &stat));
+  EXPECT_EQ(ColumnarPlane::AsInt64(stat), 5);
+
+  EXPECT_EQ(plane.event_name(1), "dense/MatMul:MatMul");
+  EXPECT_EQ(plane.event_metadata[plane.event_metadata_index[1]].display_name, "MatMul");
+  EXPECT_EQ(plane.event_start_ps[1], 2000 * 1000);
+  EXPECT_EQ(plane.event_duration_ps[1], 1234567);
+  ASSERT_TRUE(plane.FindStat(1, StatType::kFlops, &stat));  // from the metadata
+  EXPECT_EQ(stat.kind, StatKind::kUint64);
+  EXPECT_EQ(stat.payload, 4096u);
+  ASSERT_TRUE(plane.FindStat(1, StatType::kTfOp, &stat));
+  EXPECT_EQ(stat.kind, StatKind::kRef);
+  EXPECT_EQ(plane.AsString(stat), "dense/MatMul:MatMul");
+  std::vector<std::string> rendered;
+  for (uint32_t i = plane.event_stats_begin[1]; i < plane.event_stats_begin[2]; ++i) {
+    ColumnarStat s = plane.event_stat(i);
+    rendered.push_back(std::string(plane.stat_name(s)) + "=" + plane.ToString(s));
+  }
+  EXPECT_EQ(rendered, (std::vector<std::string>{"ratio=0.25", "big=18446744073709551615", "neg=-3", "str=hello",
+                                                "tf_op=dense/MatMul:MatMul", "blob=<3 bytes>"}));
+
+  // Aggregated event: starts at its line's timestamp, listed separately.
+  EXPECT_EQ(plane.event_start_ps[2], 500 * 1000);
+  EXPECT_EQ(plane.event_duration_ps[2], 99);
+  ASSERT_EQ(plane.aggregated_events.size(), 1u);
+  EXPECT_EQ(plane.aggregated_events[0], (std::pair<uint32_t, int64_t>{2, 42}));
+
+  ASSERT_TRUE(plane.FindPlaneStat(StatType::kLogicalCores, &stat));
+  EXPECT_EQ(ColumnarPlane::AsInt64(stat), 16);
+}
+
+TEST(ColumnarReaderTest, AcceptsAnyFieldOrderUnknownFieldsAndMapValueBeforeKey) {
+  // Event with stats first and metadata id last; the line's timestamp after its events;
+  // metadata maps before the lines with value before key; unknown fields of every wire type.
+  std::string stat = VarintField(4, 77) + VarintField(1, 9);  // int64 value before metadata id
+  std::string event = BytesField(4, stat) + VarintField(3, 50) + VarintField(2, 10) + VarintField(1, 3) +
+                      Varint(99 << 3 | 5) + std::string(4, 'x') +  // unknown fixed32
+                      Varint(98 << 3 | 1) + std::string(8, 'y');   // unknown fixed64
+  std::string line = BytesField(4, event) + VarintField(3, 2) + BytesField(2, "t") + VarintField(1, 11) +
+                     Varint(97 << 3 | 3) + VarintField(1, 5) + Varint(97 << 3 | 4);  // unknown group
+  std::string event_md = BytesField(2, BytesField(2, "op")) + VarintField(1, 3);
+  std::string stat_md = BytesField(2, VarintField(1, 9) + BytesField(2, "step_num") + BytesField(3, "desc")) +
+                        VarintField(1, 9);
+  std::string plane = BytesField(4, event_md) + BytesField(5, stat_md) + BytesField(42, "future") +
+                      BytesField(3, line) + BytesField(2, "/host:CPU");
+  std::string space = BytesField(1, plane) + VarintField(17, 1);
+  StatusOr<ColumnarXSpace> columnar = ParseColumnarXSpace(space, "hand-made");
+  ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+  const ColumnarPlane& p = columnar->planes[0];
+  EXPECT_EQ(p.name, "/host:CPU");
+  ASSERT_EQ(p.num_events(), 1u);
+  EXPECT_EQ(p.event_name(0), "op");
+  EXPECT_EQ(p.event_start_ps[0], 2000 + 10);  // timestamp applied although it came later
+  EXPECT_EQ(p.event_duration_ps[0], 50);
+  ColumnarStat s;
+  ASSERT_TRUE(p.FindStat(0, StatType::kStepNum, &s));
+  EXPECT_EQ(ColumnarPlane::AsInt64(s), 77);
+}
+
+TEST(ColumnarReaderTest, UndefinedMetadataIdsGetEmptyNames) {
+  std::string event = VarintField(1, 12345) + BytesField(4, VarintField(1, 555) + VarintField(7, 556));
+  std::string plane = BytesField(3, BytesField(4, event));
+  StatusOr<ColumnarXSpace> columnar = ParseColumnarXSpace(BytesField(1, plane), "dangling");
+  ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+  const ColumnarPlane& p = columnar->planes[0];
+  EXPECT_EQ(p.event_name(0), "");
+  EXPECT_EQ(p.event_metadata[p.event_metadata_index[0]].id, 12345);
+  ColumnarStat s = p.event_stat(0);
+  EXPECT_EQ(p.stat_name(s), "");
+  EXPECT_EQ(p.AsString(s), "");
+}
+
+TEST(ColumnarReaderTest, LargeAndNegativeIdsResolve) {
+  XSpace space;
+  XPlane* plane = space.add_planes();
+  (*plane->mutable_event_metadata())[-5].set_name("negative");
+  (*plane->mutable_event_metadata())[1ll << 40].set_name("huge");
+  (*plane->mutable_stat_metadata())[1ll << 35].set_name("step_num");
+  (*plane->mutable_stat_metadata())[-2].set_name("value string");
+  XLine* line = plane->add_lines();
+  XEvent* a = line->add_events();
+  a->set_metadata_id(-5);
+  XStat* st = a->add_stats();
+  st->set_metadata_id(1ll << 35);
+  st->set_int64_value(3);
+  XStat* ref = a->add_stats();
+  ref->set_metadata_id(1ll << 35);
+  ref->set_ref_value(static_cast<uint64_t>(-2));
+  line->add_events()->set_metadata_id(1ll << 40);
+  StatusOr<ColumnarXSpace> columnar = ConvertXSpaceToColumnar(space);
+  ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+  const ColumnarPlane& p = columnar->planes[0];
+  EXPECT_EQ(p.event_name(0), "negative");
+  EXPECT_EQ(p.event_name(1), "huge");
+  EXPECT_EQ(p.stat_name(p.event_stat(0)), "step_num");
+  EXPECT_EQ(p.AsString(p.event_stat(1)), "value string");
+}
+
+TEST(ColumnarReaderTest, CorruptInputIsDataLossWithOffset) {
+  std::string good = MakeSampleSpace().SerializeAsString();
+  // A length prefix pointing past the end.
+  StatusOr<ColumnarXSpace> bad = ParseColumnarXSpace(BytesField(1, "") + Varint(1 << 3 | 2) + Varint(1000), "x");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(bad.status().message().find("at byte 2"), std::string::npos) << bad.status().message();
+  // An over-long varint.
+  bad = ParseColumnarXSpace(std::string(12, '\xff'), "x");
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
+  // Wire type 7 does not exist.
+  bad = ParseColumnarXSpace(Varint(5 << 3 | 7), "x");
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
+  // An end-group with no start.
+  bad = ParseColumnarXSpace(Varint(5 << 3 | 4), "x");
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
+  EXPECT_TRUE(ParseColumnarXSpace(good, "good").ok());
+  EXPECT_TRUE(ParseColumnarXSpace("", "empty").ok());
+}
+
+TEST(ColumnarReaderTest, ReadsGzipAndReportsMissingFiles) {
+  std::string dir = TestDir();
+  std::string path = dir + "/gz.xplane.pb";
+  ASSERT_TRUE(WriteXSpaceFile(path, MakeSampleSpace(), /*gzip=*/true).ok());
+  StatusOr<ColumnarXSpace> columnar = ReadColumnarXSpaceFile(path);
+  ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+  EXPECT_EQ(columnar->num_events(), 3u);
+  ColumnarReadOptions tight;
+  tight.max_inflated_bytes = 10;
+  EXPECT_FALSE(ReadColumnarXSpaceFile(path, tight).ok());
+  EXPECT_EQ(ReadColumnarXSpaceFile(dir + "/missing.xplane.pb").status().code(), StatusCode::kNotFound);
+  std::filesystem::remove_all(dir);
+}
+
+// A file over 2 GiB (protobuf's message limit): a plane whose bytes straddle the 2 GiB
+// and 4 GiB marks because of a large unknown field. The unknown field's bytes are a hole
+// in a sparse file, so the test costs no disk and no memory: the reader skips them.
+TEST(ColumnarReaderTest, ReadsFilesOverFourGiB) {
+  std::string dir = TestDir();
+  std::string path = dir + "/big.xplane.pb";
+  const uint64_t hole_bytes = (4ull << 30) + 12345;
+  std::string event = VarintField(1, 1) + VarintField(2, 5) + VarintField(3, 6);
+  std::string md = BytesField(4, VarintField(1, 1) + BytesField(2, BytesField(2, "after the hole")));
+  std::string tail = BytesField(3, BytesField(4, event)) + md;  // plane fields after the hole
+  std::string hole_key = Varint(15 << 3 | 2) + Varint(hole_bytes);
+  std::string plane_head = BytesField(2, "/host:CPU");
+  uint64_t plane_len = plane_head.size() + hole_key.size() + hole_bytes + tail.size();
+  std::string head = Varint(1 << 3 | 2) + Varint(plane_len) + plane_head + hole_key;
+  int fd = open(path.c_str(), O_CREAT | O_TRUNC | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(pwrite(fd, head.data(), head.size(), 0), static_cast<ssize_t>(head.size()));
+  off_t tail_at = static_cast<off_t>(head.size() + hole_bytes);
+  ASSERT_EQ(pwrite(fd, tail.data(), tail.size(), tail_at), static_cast<ssize_t>(tail.size()));
+  close(fd);
+  StatusOr<ColumnarXSpace> columnar = ReadColumnarXSpaceFile(path);
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+  ASSERT_EQ(columnar->planes.size(), 1u);
+  ASSERT_EQ(columnar->planes[0].num_events(), 1u);
+  EXPECT_EQ(columnar->planes[0].event_name(0), "after the hole");
+  EXPECT_EQ(columnar->planes[0].event_duration_ps[0], 6);
+}
+
+// ---- real files: same content as the generated-message parse ----
+
+std::vector<std::string> RealXPlaneFiles() {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane")) {
+    if (entry.path().string().ends_with(".xplane.pb")) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(ColumnarReaderTest, RealFilesMatchTheMessageParse) {
+  std::vector<std::string> files = RealXPlaneFiles();
+  ASSERT_GE(files.size(), 3u);
+  for (const std::string& path : files) {
+    SCOPED_TRACE(path);
+    StatusOr<XSpace> message = ReadXSpaceFile(path);
+    ASSERT_TRUE(message.ok()) << message.status().ToString();
+    StatusOr<ColumnarXSpace> columnar = ReadColumnarXSpaceFile(path);
+    ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+    ASSERT_EQ(columnar->planes.size(), static_cast<size_t>(message->planes_size()));
+    EXPECT_EQ(columnar->hostnames.size(), static_cast<size_t>(message->hostnames_size()));
+    EXPECT_EQ(columnar->time_origin_ns, 0) << "test files are normalized";
+    uint64_t events = 0, stats = 0;
+    for (int p = 0; p < message->planes_size(); ++p) {
+      XPlaneVisitor plane(&message->planes(p));
+      const ColumnarPlane& cp = columnar->planes[p];
+      EXPECT_EQ(cp.name, plane.name());
+      EXPECT_EQ(cp.id, plane.id());
+      ASSERT_EQ(cp.lines.size(), static_cast<size_t>(plane.num_lines()));
+      // Plane stats.
+      std::vector<std::string> want_plane_stats, got_plane_stats;
+      plane.ForEachStat([&](const XStatVisitor& s) { want_plane_stats.push_back(std::string(s.name()) + "=" + s.ToString()); });
+      for (uint32_t i = cp.plane_stats_begin; i < cp.plane_stats_end; ++i) {
+        got_plane_stats.push_back(std::string(cp.stat_name(cp.other_stats[i])) + "=" + cp.ToString(cp.other_stats[i]));
+      }
+      EXPECT_EQ(got_plane_stats, want_plane_stats);
+      for (int l = 0; l < plane.num_lines(); ++l) {
+        XLineVisitor line = plane.line(l);
+        const ColumnarLine& cl = cp.lines[l];
+        EXPECT_EQ(cl.name, line.name());
+        EXPECT_EQ(cl.id, line.id());
+        EXPECT_EQ(cl.timestamp_ns, line.timestamp_ns());
+        ASSERT_EQ(cl.num_events(), static_cast<uint32_t>(line.num_events()));
+        for (int e = 0; e < line.num_events(); ++e) {
+          XEventVisitor event = line.event(e);
+          uint32_t ce = cl.event_begin + e;
+          ASSERT_EQ(cp.event_name(ce), event.name());
+          ASSERT_EQ(cp.event_start_ps[ce], event.timestamp_ps());
+          ASSERT_EQ(cp.event_duration_ps[ce], event.duration_ps());
+          uint32_t s = cp.event_stats_begin[ce];
+          for (const XStat& raw : event.raw().stats()) {
+            XStatVisitor want(&plane, &raw);
+            ColumnarStat got = cp.event_stat(s++);
+            ASSERT_EQ(cp.stat_name(got), want.name());
+            ASSERT_EQ(cp.ToString(got), want.ToString());
+            ++stats;
+          }
+          ASSERT_EQ(s, cp.event_stats_begin[ce + 1]);
+          ++events;
+        }
+      }
+    }
+    EXPECT_EQ(columnar->num_events(), events);
+    EXPECT_GT(events, 1000u);
+    EXPECT_GT(stats, 0u);
+  }
+}
+
+TEST(ColumnarReaderTest, TruncationAtEveryFiftiethNeverCrashes) {
+  for (const std::string& path : RealXPlaneFiles()) {
+    SCOPED_TRACE(path);
+    StatusOr<std::string> bytes = base::ReadFile(path, 1 << 30);
+    ASSERT_TRUE(bytes.ok());
+    int failures = 0;
+    for (int k = 1; k < 50; ++k) {
+      size_t cut = bytes->size() * k / 50;
+      // Copy so that AddressSanitizer catches any read past the cut.
+      std::string prefix = bytes->substr(0, cut);
+      StatusOr<ColumnarXSpace> columnar = ParseColumnarXSpace(prefix, "prefix");
+      if (!columnar.ok()) {
+        ++failures;
+        EXPECT_EQ(columnar.status().code(), StatusCode::kDataLoss);
+        EXPECT_NE(columnar.status().message().find("at byte"), std::string::npos);
+      }
+    }
+    // Cutting inside the first (huge) plane message must be noticed.
+    EXPECT_GT(failures, 40);
+  }
+}
+
+}  // namespace
+}  // namespace stepscope::xspace
