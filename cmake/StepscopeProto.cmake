@@ -28,4 +28,8 @@ function(stepscope_add_proto_library target)
   add_library(${target} STATIC ${srcs})
   target_include_directories(${target} SYSTEM PUBLIC ${gen_dir})
   target_link_libraries(${target} PUBLIC protobuf::libprotobuf ${ARG_DEPS})
+  if(ARG_GRPC)
+    # The generated service stubs call into grpc++ (found in the top-level CMakeLists).
+    target_link_libraries(${target} PUBLIC gRPC::grpc++)
+  endif()
 endfunction()
