@@ -1,0 +1,58 @@
+#include "src/cli/command.h"
+
+namespace stepscope::cli {
+
+int ExitCodeFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk:
+      return kExitOk;
+    case StatusCode::kInvalidArgument:
+    case StatusCode::kNotFound:
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kFailedPrecondition:
+    case StatusCode::kResourceExhausted:
+    case StatusCode::kDataLoss:
+    case StatusCode::kUnavailable:
+    case StatusCode::kDeadlineExceeded:
+    case StatusCode::kUnimplemented:
+      return kExitBadInput;
+    case StatusCode::kInternal:
+      return kExitInternalError;
+  }
+  return kExitInternalError;
+}
+
+std::string ProblemWithoutSubject(std::string_view message, std::string_view subject) {
+  std::string text(message);
+  if (!subject.empty()) {
+    const std::string with_colon = std::string(subject) + ": ";
+    const std::string with_space = std::string(subject) + " ";
+    if (text.rfind(with_colon, 0) == 0) {
+      text.erase(0, with_colon.size());
+    } else if (text.rfind(with_space, 0) == 0) {
+      text.erase(0, with_space.size());
+    } else {
+      for (std::string_view suffix_sep : {": ", " "}) {
+        const std::string suffix = std::string(suffix_sep) + std::string(subject);
+        if (text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
+          text.erase(text.size() - suffix.size());
+          break;
+        }
+      }
+    }
+  }
+  // One line, whatever the message holds.
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
+int ReportError(std::ostream& err, std::string_view subject, const Status& status) {
+  std::string problem = ProblemWithoutSubject(status.message(), subject);
+  if (problem.empty()) problem = std::string(StatusCodeName(status.code()));
+  err << "stepscope: " << subject << ": " << problem << "\n";
+  return ExitCodeFor(status);
+}
+
+}  // namespace stepscope::cli

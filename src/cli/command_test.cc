@@ -1,0 +1,35 @@
+#include "src/cli/command.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace stepscope::cli {
+namespace {
+
+TEST(CommandTest, InputProblemsExitTwoAndBugsExitOne) {
+  EXPECT_EQ(ExitCodeFor(OkStatus()), 0);
+  EXPECT_EQ(ExitCodeFor(DataLossError("x")), 2);
+  EXPECT_EQ(ExitCodeFor(NotFoundError("x")), 2);
+  EXPECT_EQ(ExitCodeFor(InvalidArgumentError("x")), 2);
+  EXPECT_EQ(ExitCodeFor(ResourceExhaustedError("x")), 2);
+  EXPECT_EQ(ExitCodeFor(InternalError("x")), 1);
+}
+
+TEST(CommandTest, ReportErrorWritesOneLineNamingThePathOnce) {
+  std::ostringstream err;
+  EXPECT_EQ(ReportError(err, "/a/b.pb", DataLossError("/a/b.pb: not a valid XSpace\nprotobuf")), 2);
+  EXPECT_EQ(err.str(), "stepscope: /a/b.pb: not a valid XSpace protobuf\n");
+
+  EXPECT_EQ(ProblemWithoutSubject("no such file: /a/b.pb", "/a/b.pb"), "no such file");
+  EXPECT_EQ(ProblemWithoutSubject("/a/b.pb is a directory, not a file", "/a/b.pb"), "is a directory, not a file");
+  EXPECT_EQ(ProblemWithoutSubject("cannot open /a/b.pb: denied", "/a/b.pb"), "cannot open /a/b.pb: denied");
+  EXPECT_EQ(ProblemWithoutSubject("plain", ""), "plain");
+
+  std::ostringstream empty;
+  EXPECT_EQ(ReportError(empty, "p", InternalError("")), 1);
+  EXPECT_EQ(empty.str(), "stepscope: p: internal\n");
+}
+
+}  // namespace
+}  // namespace stepscope::cli

@@ -1,0 +1,11 @@
+// Entry points of the subcommands, one file each (info.cc, ...). main.cc lists them in
+// its command table; adding a subcommand = its file, one declaration here, one table row.
+#pragma once
+
+#include "src/cli/command.h"
+
+namespace stepscope::cli {
+
+int RunInfoCommand(CommandContext& context);
+
+}  // namespace stepscope::cli

@@ -1,0 +1,72 @@
+// The `stepscope` command: dispatches to one subcommand per file (see commands.h).
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/cli/command.h"
+#include "src/cli/commands.h"
+
+namespace stepscope::cli {
+namespace {
+
+// The one table of subcommands. `stepscope help` lists exactly these (./dev demo greps the
+// list to decide what to run), so only add a row for a subcommand that works.
+constexpr Command kCommands[] = {
+    {"info", "summarize a profile: planes, lines, events, steps, dropped events, environment",
+     RunInfoCommand},
+};
+
+const Command* FindCommand(std::string_view name) {
+  for (const Command& command : kCommands) {
+    if (command.name == name) return &command;
+  }
+  return nullptr;
+}
+
+void PrintHelp(std::ostream& out) {
+  out << "usage: stepscope <command> [args] [flags]\n\ncommands:\n";
+  size_t width = 4;  // "help"
+  for (const Command& command : kCommands) width = std::max(width, command.name.size());
+  for (const Command& command : kCommands) {
+    out << "  " << command.name << std::string(width - command.name.size() + 2, ' ') << command.summary << "\n";
+  }
+  out << "  help" << std::string(width - 4 + 2, ' ') << "list commands, or `help <command>` for its flags\n"
+      << "\nexit codes: 0 ok, 2 bad input or usage (one line on stderr), 1 internal error\n";
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    PrintHelp(std::cerr);
+    return kExitBadInput;
+  }
+  std::string name = args[0];
+  args.erase(args.begin());
+  if (name == "help" || name == "--help" || name == "-h") {
+    if (args.empty()) {
+      PrintHelp(std::cout);
+      return kExitOk;
+    }
+    name = args[0];
+    args = {"--help"};
+  }
+  const Command* command = FindCommand(name);
+  if (command == nullptr) {
+    std::cerr << "stepscope: " << name << ": unknown command (see stepscope help)\n";
+    return kExitBadInput;
+  }
+  CommandContext context{std::move(args), std::cout, std::cerr};
+  int code = command->run(context);
+  std::cout.flush();
+  if (!std::cout) {
+    std::cerr << "stepscope: " << name << ": cannot write output\n";
+    return kExitInternalError;
+  }
+  return code;
+}
+
+}  // namespace
+}  // namespace stepscope::cli
+
+int main(int argc, char** argv) { return stepscope::cli::Main(argc, argv); }
