@@ -1,0 +1,61 @@
+// The host tracer: turns what threads recorded (annotations, steps, iterators) into the
+// `/host:CPU` plane, one XLine per thread, as TensorFlow's host tracer lays it out:
+//   line id = OS thread id, line name = thread name, line timestamp = session start
+//   (0 after normalisation), events named by the TraceMe name part, with the
+//   "#k=v,...#" metadata and int64 arguments as stats.
+//
+// Window rule: an event is kept iff it started and ended inside [start, stop] of the
+// session. Scopes still open at stop are dropped, not closed at stop: their true end is
+// unknown, and an invented end would turn an unfinished step into a short one and skew
+// step-time statistics. (Recording begins only at the first level check after start, so
+// no event can start before the window; ends after stop belong to no session and are
+// discarded when the next one starts.)
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "src/collect/recorder/thread_registry.h"
+#include "src/collect/tick_clock.h"
+#include "src/collect/tracer.h"
+#include "src/xspace/xplane.h"
+
+namespace stepscope::collect {
+
+struct HostConversionStats {
+  uint64_t events = 0;               // events written to the plane
+  uint64_t outside_window = 0;       // events dropped by the window rule
+  uint64_t dropped_events = 0;       // events lost to full buffers (from the threads)
+  uint64_t unresolved_names = 0;     // dynamic-name events whose definition was missing
+  uint64_t malformed_records = 0;    // records that could not be decoded (a bug if > 0)
+};
+
+// Writes the host events of `threads` into `plane` (which should be named
+// xspace::kHostThreadsPlaneName). Times are relative to times.start_monotonic_ns.
+HostConversionStats ConvertThreadsToHostPlane(const std::vector<DrainedThread>& threads,
+                                              const TickConverter& converter,
+                                              const SessionTimes& times, xspace::XPlane* plane);
+
+// The Tracer that owns the per-thread buffers for a session. The session turns the
+// recording level on after Start() and off before Stop().
+class HostTracer : public Tracer {
+ public:
+  explicit HostTracer(const ProfileOptions& options);
+  const char* name() const override { return "host"; }
+  Status Start() override;
+  Status Stop() override;
+  Status CollectData(const SessionTimes& times, xspace::XSpace* space) override;
+
+  // Valid after Stop().
+  uint64_t dropped_events() const { return dropped_events_; }
+
+ private:
+  ProfileOptions options_;
+  std::vector<DrainedThread> drained_;
+  TickSample stop_sample_;
+  uint64_t dropped_events_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace stepscope::collect
