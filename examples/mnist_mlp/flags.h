@@ -1,0 +1,52 @@
+// Command-line flags of mnist_mlp.
+//
+// Accepted forms: --name=value, --name value, and for booleans --name, --name=true|false
+// and --noname. Unknown flags and malformed or out-of-range values are errors whose
+// message names the flag, the value and what was expected (main exits with code 2).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "examples/mnist_mlp/preprocess.h"
+#include "stepscope/status.h"
+
+namespace mnist_mlp {
+
+struct Flags {
+  // Training.
+  int steps = 100;
+  int batch_size = 64;
+  int hidden_units = 256;
+  float learning_rate = 0.01f;
+  int log_every = 10;  // print the loss every N steps (0: never)
+  uint64_t seed = 1;
+  // Input pipeline.
+  int input_threads = 0;
+  int prefetch = 0;
+  bool cache = false;
+  Augmentation augmentation = Augmentation::kElastic;
+  int input_cost = 1;
+  int read_delay_us = 0;
+  // Dataset.
+  std::string data_dir;  // empty: <directory of the binary>/../mnist_data
+  int train_examples = 60000;
+  int shards = 6;
+  // Profiling.
+  std::string logdir;           // non-empty: profile into this TensorBoard logdir
+  int64_t profile_first_step = -1;  // --profile_steps=first,last; -1: every step
+  int64_t profile_last_step = -1;
+  int host_tracer_level = 2;
+  int profiler_port = 0;  // reserved for the gRPC profiler server (issue 7)
+
+  bool help = false;
+};
+
+// Parses argv[1..]. --help sets flags.help and stops parsing.
+stepscope::StatusOr<Flags> ParseFlags(const std::vector<std::string>& args);
+
+// The --help text.
+std::string FlagsUsage();
+
+}  // namespace mnist_mlp
