@@ -1,0 +1,74 @@
+// On-demand capture: a profiler server inside the training process.
+//
+//   // In main(), before training:
+//   auto server = stepscope::StartProfilerServer(6009);
+//   if (!server.ok()) std::cerr << server.status().ToString() << "\n";  // training goes on
+//   Train();   // the server lives until `server` is destroyed
+//
+//   // Anywhere, any time:
+//   //   stepscope capture grpc://worker0:6009,grpc://worker1:6009 --duration_ms 2000 --logdir DIR
+//   // or TensorBoard's "Capture Profile" / tf.profiler.experimental.client.trace(...).
+//
+// The server speaks tensorflow.ProfilerService over gRPC (insecure, like TensorFlow's:
+// anyone who can reach the port can record this process and, unless disabled, make it
+// write profile files). It binds [::]:port (all interfaces) unless `loopback_only`.
+// A Profile request records for its duration with a stepscope::Session and returns the
+// XSpace (emit_xspace) or saves <repository_root>/<session_id>/<host>.xplane.pb, as
+// TensorFlow's server does; see docs/remote.md for the exact behaviour and limits.
+//
+// Threading: the server runs on its own gRPC threads; training threads are never
+// blocked by it (recording costs what any session costs). One capture at a time per
+// process: a request while a capture (or any other stepscope session) is active gets
+// ALREADY_EXISTS. Thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "stepscope/status.h"
+
+namespace stepscope {
+
+struct ProfilerServerOptions {
+  // 0 = let the system pick a free port (see ProfilerServer::port()).
+  int port = 0;
+  // Bind 127.0.0.1 only instead of every interface.
+  bool loopback_only = false;
+  // Longest accepted capture; longer requests get INVALID_ARGUMENT naming this limit.
+  // 10 minutes: per-thread buffers (8 MiB each by default) fill long before that.
+  uint64_t max_duration_ms = 10 * 60 * 1000;
+  // Largest accepted request message. Real requests are a few hundred bytes.
+  int max_request_bytes = 64 * 1024;
+  // Let clients that do not ask for emit_xspace (TensorFlow's, TensorBoard's) make this
+  // process write <repository_root>/<session_id>/<host>.xplane.pb, as TensorFlow's server
+  // does. When false such requests get PERMISSION_DENIED.
+  bool allow_repository_writes = true;
+  // Also return the saved profile as tool_data "xplane.pb" when the request lists the
+  // tool "xplane.pb" (TensorFlow's client saves it as <host>.xplane.pb on its side, so a
+  // TensorBoard without a shared filesystem still gets the file). TensorFlow's server
+  // does not do this; off by default.
+  bool return_xplane_tool_data = false;
+};
+
+// A running profiler server. Destroying it (or Stop()) ends any capture in progress
+// (that RPC fails with UNAVAILABLE) and shuts the server down.
+class ProfilerServer {
+ public:
+  virtual ~ProfilerServer() = default;
+  // The bound port (the chosen one when options.port was 0).
+  virtual int port() const = 0;
+  // "host:port" a client on this machine can use.
+  virtual std::string address() const = 0;
+  // Idempotent; blocks until in-flight RPCs have returned (at most ~1 s after a capture
+  // is interrupted).
+  virtual void Stop() = 0;
+};
+
+// Starts the server. kInvalidArgument for a port outside 0..65535, kUnavailable when the
+// port cannot be bound (in use, no permission).
+StatusOr<std::unique_ptr<ProfilerServer>> StartProfilerServer(const ProfilerServerOptions& options);
+// TensorFlow's tf.profiler.experimental.server.start(port): every interface.
+StatusOr<std::unique_ptr<ProfilerServer>> StartProfilerServer(int port);
+
+}  // namespace stepscope

@@ -1,0 +1,134 @@
+#include "src/remote/capture_plan.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+#include "src/base/clock.h"
+#include "src/xspace/logdir.h"
+
+namespace stepscope::remote {
+namespace {
+
+// TensorFlow's DefaultOptions() (profiler_session.h), used for version-0 requests.
+constexpr int kDefaultHostTracerLevel = 2;
+constexpr int kDefaultDeviceTracerLevel = 1;
+constexpr int kDefaultPythonTracerLevel = 0;
+// kVerbose, the highest TraceMe level.
+constexpr uint32_t kMaxHostTracerLevel = 3;
+// Device and python levels are small enums; anything above is clamped to keep int casts sane.
+constexpr uint32_t kMaxOtherTracerLevel = 16;
+// Longest file-name component most filesystems accept.
+constexpr size_t kMaxPathComponentBytes = 255;
+
+Status ValidatePathComponent(std::string_view what, std::string_view value) {
+  if (value.empty()) return InvalidArgumentError(std::string(what) + " is empty");
+  if (value.size() > kMaxPathComponentBytes) {
+    return InvalidArgumentError(std::string(what) + " is longer than " +
+                                std::to_string(kMaxPathComponentBytes) + " bytes");
+  }
+  if (value == "." || value == ".." || value.find_first_of(std::string_view("/\\\0", 3)) != std::string_view::npos) {
+    return InvalidArgumentError(std::string(what) + " '" + std::string(value) +
+                                "' must be a single directory name (no '/', '..')");
+  }
+  return OkStatus();
+}
+
+std::string HostForFileName(const tensorflow::ProfileRequest& request, const std::string& default_host) {
+  const tensorflow::ProfileOptions& opts = request.opts();
+  if (!opts.override_hostname().empty()) return opts.override_hostname();
+  auto it = opts.advanced_configuration().find("override_hostname");
+  if (it != opts.advanced_configuration().end() && !it->second.string_value().empty()) {
+    return it->second.string_value();
+  }
+  if (!request.host_name().empty()) return request.host_name();
+  return default_host;
+}
+
+}  // namespace
+
+StatusOr<CapturePlan> PlanCapture(const tensorflow::ProfileRequest& request,
+                                  const ProfilerServerOptions& limits, uint64_t now_wall_ns,
+                                  const std::string& default_host) {
+  const tensorflow::ProfileOptions& opts = request.opts();
+  CapturePlan plan;
+  plan.duration_ms = opts.duration_ms() != 0 ? opts.duration_ms() : request.duration_ms();
+  if (plan.duration_ms == 0) {
+    return InvalidArgumentError(
+        "duration_ms is 0: set ProfileRequest.opts.duration_ms to how long to record");
+  }
+  if (plan.duration_ms > limits.max_duration_ms) {
+    return InvalidArgumentError("duration_ms " + std::to_string(plan.duration_ms) +
+                                " exceeds this server's limit of " +
+                                std::to_string(limits.max_duration_ms) +
+                                " ms; capture a shorter window");
+  }
+
+  if (opts.version() == 0) {
+    plan.options.host_tracer_level = kDefaultHostTracerLevel;
+    plan.options.device_tracer_level = kDefaultDeviceTracerLevel;
+    plan.options.python_tracer_level = kDefaultPythonTracerLevel;
+  } else {
+    plan.options.host_tracer_level = static_cast<int>(std::min(opts.host_tracer_level(), kMaxHostTracerLevel));
+    plan.options.device_tracer_level =
+        static_cast<int>(std::min(opts.device_tracer_level(), kMaxOtherTracerLevel));
+    plan.options.python_tracer_level =
+        static_cast<int>(std::min(opts.python_tracer_level(), kMaxOtherTracerLevel));
+  }
+
+  if (opts.start_timestamp_ns() > now_wall_ns) {
+    uint64_t delay_ms = (opts.start_timestamp_ns() - now_wall_ns) / 1000000;
+    if (delay_ms > limits.max_duration_ms) {
+      return InvalidArgumentError("start_timestamp_ns is " + std::to_string(delay_ms) +
+                                  " ms in the future, more than this server's limit of " +
+                                  std::to_string(limits.max_duration_ms) +
+                                  " ms (is the client's clock far off?)");
+    }
+    plan.start_wall_ns = opts.start_timestamp_ns();
+  }
+
+  plan.session_id = !request.session_id().empty() ? request.session_id() : opts.session_id();
+  plan.emit_xspace = request.emit_xspace();
+  std::string host = xspace::SanitizeHostName(HostForFileName(request, default_host));
+  plan.options.host_name = host;
+  if (!plan.emit_xspace) {
+    if (!limits.allow_repository_writes) {
+      return FailedPreconditionError(
+          "this server does not write profile files (allow_repository_writes is off); "
+          "set emit_xspace in the request to get the profile in the response");
+    }
+    const std::string& root = request.repository_root();
+    if (root.empty()) {
+      return InvalidArgumentError(
+          "neither emit_xspace nor repository_root is set: nowhere to put the profile");
+    }
+    if (root.find("://") != std::string::npos) {
+      return UnimplementedError("repository_root '" + root +
+                                "' is a remote filesystem; this server writes local paths "
+                                "only (or set emit_xspace)");
+    }
+    if (plan.session_id.empty()) plan.session_id = base::LocalTimestampString(now_wall_ns);
+    Status valid = ValidatePathComponent("session_id", plan.session_id);
+    if (!valid.ok()) return valid;
+    valid = ValidatePathComponent("host name", host);
+    if (!valid.ok()) return valid;
+    std::string dir = root;
+    if (dir.back() != '/') dir += '/';
+    plan.save_path = dir + plan.session_id + "/" + host + std::string(xspace::kXPlaneFileSuffix);
+    plan.return_xplane_tool_data =
+        limits.return_xplane_tool_data &&
+        std::find(request.tools().begin(), request.tools().end(), "xplane.pb") != request.tools().end();
+  }
+  return plan;
+}
+
+bool XSpaceHasNoEvents(const tensorflow::profiler::XSpace& space) {
+  for (const auto& plane : space.planes()) {
+    for (const auto& line : plane.lines()) {
+      if (line.events_size() > 0) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace stepscope::remote

@@ -1,0 +1,95 @@
+// stepscope::StartProfilerServer: a grpc::Server hosting ProfilerServiceImpl.
+#include "stepscope/profiler_server.h"
+
+#include <grpcpp/grpcpp.h>
+#include <grpcpp/resource_quota.h>
+
+#include <climits>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "src/remote/profiler_service.h"
+
+namespace stepscope {
+namespace {
+
+// Threads the server may use. A capture holds one for its duration; the rest answer
+// Terminate and refuse concurrent captures. Bounds what a flood of requests can cost
+// the training process (further RPCs get RESOURCE_EXHAUSTED).
+constexpr int kMaxServerThreads = 6;
+// How long Stop() lets in-flight RPCs finish before cancelling them. A capture is woken
+// at once by BeginShutdown, so this only covers collecting and sending a profile.
+constexpr std::chrono::seconds kShutdownGrace{2};
+
+class GrpcProfilerServer final : public ProfilerServer {
+ public:
+  GrpcProfilerServer(std::unique_ptr<remote::ProfilerServiceImpl> service,
+                     std::unique_ptr<grpc::Server> server, int port, bool loopback_only)
+      : service_(std::move(service)), server_(std::move(server)), port_(port), loopback_only_(loopback_only) {}
+  ~GrpcProfilerServer() override { Stop(); }
+
+  int port() const override { return port_; }
+  std::string address() const override {
+    return std::string(loopback_only_ ? "127.0.0.1" : "localhost") + ":" + std::to_string(port_);
+  }
+
+  void Stop() override {
+    std::lock_guard<std::mutex> lock(stop_mu_);
+    if (server_ == nullptr) return;
+    service_->BeginShutdown();
+    server_->Shutdown(std::chrono::system_clock::now() + kShutdownGrace);
+    server_->Wait();
+    server_.reset();
+  }
+
+ private:
+  std::mutex stop_mu_;
+  std::unique_ptr<remote::ProfilerServiceImpl> service_;
+  std::unique_ptr<grpc::Server> server_;  // null once stopped; guarded by stop_mu_
+  const int port_;
+  const bool loopback_only_;
+};
+
+}  // namespace
+
+StatusOr<std::unique_ptr<ProfilerServer>> StartProfilerServer(const ProfilerServerOptions& options) {
+  if (options.port < 0 || options.port > 65535) {
+    return InvalidArgumentError("profiler server port must be 0..65535, got " + std::to_string(options.port));
+  }
+  if (options.max_duration_ms == 0) return InvalidArgumentError("max_duration_ms must be > 0");
+  if (options.max_request_bytes <= 0) return InvalidArgumentError("max_request_bytes must be > 0");
+
+  // TensorFlow binds [::]:port (every interface, IPv4 too on dual-stack hosts).
+  std::string bind_address = std::string(options.loopback_only ? "127.0.0.1" : "[::]") + ":" +
+                             std::to_string(options.port);
+  auto service = std::make_unique<remote::ProfilerServiceImpl>(options);
+  grpc::ServerBuilder builder;
+  int bound_port = 0;
+  builder.AddListeningPort(bind_address, grpc::InsecureServerCredentials(), &bound_port);
+  builder.RegisterService(service.get());
+  builder.SetMaxReceiveMessageSize(options.max_request_bytes);
+  builder.SetMaxSendMessageSize(INT_MAX);
+  // gRPC sets SO_REUSEPORT by default, which would let a second process "bind" the same
+  // port and receive half the connections. A port belongs to one profiler server.
+  builder.AddChannelArgument(GRPC_ARG_ALLOW_REUSEPORT, 0);
+  grpc::ResourceQuota quota("stepscope_profiler_server");
+  quota.SetMaxThreads(kMaxServerThreads);
+  builder.SetResourceQuota(quota);
+  std::unique_ptr<grpc::Server> server = builder.BuildAndStart();
+  if (server == nullptr || bound_port == 0) {
+    return UnavailableError("the profiler server could not listen on " + bind_address +
+                            " (port in use, or not permitted)");
+  }
+  return std::unique_ptr<ProfilerServer>(
+      new GrpcProfilerServer(std::move(service), std::move(server), bound_port, options.loopback_only));
+}
+
+StatusOr<std::unique_ptr<ProfilerServer>> StartProfilerServer(int port) {
+  ProfilerServerOptions options;
+  options.port = port;
+  return StartProfilerServer(options);
+}
+
+}  // namespace stepscope
