@@ -1,0 +1,94 @@
+// The one interface every analysis tool implements, and what a tool run returns.
+//
+// A tool is a pure function of a ProfileModel (one host's, or several hosts combined):
+// it reads the model, computes a result struct, and never re-walks XSpace planes for
+// what the model already holds. Tools are reached only through tool_registry.h, by the
+// CLI (`stepscope analyze --tool <id>`), the HTTP server and the Python module alike.
+//
+// A ToolResult presents itself in three forms with the same numbers:
+//   - JSON: one object whose field names are a documented contract (docs/tools.md);
+//   - tables: every tabular part as an output::Table, exportable as CSV by name;
+//   - text: for people at a terminal.
+// Formatting primitives (escaping, number formats, alignment) live in analysis/output;
+// a tool only decides which fields and tables it has.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/analysis/output/json_writer.h"
+#include "src/analysis/output/table.h"
+#include "stepscope/status.h"
+
+namespace stepscope::analysis {
+
+struct ToolOptions {
+  // framework_op_stats: count idle time as an "IDLE" op in tables and percentages
+  // (TensorBoard's "include idle time" switch). Off by default, as there.
+  bool include_idle = false;
+  // Text output prints at most this many rows per table (0 = all); JSON and CSV always
+  // carry every row.
+  size_t text_max_rows = 20;
+};
+
+class ToolResult {
+ public:
+  virtual ~ToolResult() = default;
+
+  // Writes the result as one JSON object.
+  virtual void WriteJson(output::JsonWriter* writer) const = 0;
+  // Every table of the result, in a fixed order; names are unique within a result.
+  virtual std::vector<output::Table> Tables() const = 0;
+  // A human-readable report (summary blocks and the most useful tables).
+  virtual std::string FormatText(const ToolOptions& options) const = 0;
+
+  // Convenience: the JSON object as text (pretty = two-space indent), newline-terminated.
+  std::string ToJson(bool pretty) const;
+  // The table `name` as CSV; kNotFound naming the tables that exist otherwise.
+  StatusOr<std::string> TableCsv(std::string_view name) const;
+  // Names of Tables(), in order.
+  std::vector<std::string> TableNames() const;
+};
+
+class Tool {
+ public:
+  virtual ~Tool() = default;
+
+  // The TensorBoard tool id, e.g. "overview_page". Stable.
+  virtual std::string_view id() const = 0;
+  // One line for `stepscope analyze --help` and the UI's tool list.
+  virtual std::string_view description() const = 0;
+  // Whether the tool has anything to say about this profile (kernel_stats needs a GPU
+  // plane, as in XProf's tool list). Unavailable tools are not listed by the UI.
+  virtual bool IsAvailable(const ProfileModel& model) const { return true; }
+  // What IsAvailable needs, for the error when a tool is asked for anyway
+  // ("a /device:GPU: plane"). Empty for tools that always apply.
+  virtual std::string_view requirement() const { return {}; }
+  // Runs the tool. Errors only for unusable options; thin data gives an (honestly)
+  // empty result, with the reason in the result's diagnostics.
+  virtual StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model,
+                                                    const ToolOptions& options) const = 0;
+};
+
+// Adapts a result struct T to ToolResult. T's tool file provides, findable by ADL:
+//   void WriteResultJson(const T&, output::JsonWriter*);
+//   std::vector<output::Table> BuildTables(const T&);
+//   std::string FormatResultText(const T&, const ToolOptions&);
+template <typename T>
+class StructToolResult final : public ToolResult {
+ public:
+  explicit StructToolResult(T value) : value_(std::move(value)) {}
+  const T& value() const { return value_; }
+
+  void WriteJson(output::JsonWriter* writer) const override { WriteResultJson(value_, writer); }
+  std::vector<output::Table> Tables() const override { return BuildTables(value_); }
+  std::string FormatText(const ToolOptions& options) const override { return FormatResultText(value_, options); }
+
+ private:
+  T value_;
+};
+
+}  // namespace stepscope::analysis

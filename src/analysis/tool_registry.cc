@@ -1,0 +1,61 @@
+#include "src/analysis/tool_registry.h"
+
+#include "src/analysis/tools/advisor.h"
+#include "src/analysis/tools/framework_op_stats.h"
+#include "src/analysis/tools/input_pipeline.h"
+#include "src/analysis/tools/kernel_stats.h"
+#include "src/analysis/tools/overview_page.h"
+
+namespace stepscope::analysis {
+
+const std::vector<const Tool*>& AllTools() {
+  // The table. Built once, never freed (tools are stateless and live for the program).
+  static const std::vector<const Tool*>* const tools = [] {
+    auto* list = new std::vector<const Tool*>;
+    list->push_back(MakeOverviewPageTool().release());
+    list->push_back(MakeInputPipelineTool().release());
+    list->push_back(MakeFrameworkOpStatsTool().release());
+    list->push_back(MakeKernelStatsTool().release());
+    list->push_back(MakeAdvisorTool().release());
+    return list;
+  }();
+  return *tools;
+}
+
+std::string ToolIdList() {
+  std::string ids;
+  for (const Tool* tool : AllTools()) {
+    if (!ids.empty()) ids += ", ";
+    ids += tool->id();
+  }
+  return ids;
+}
+
+StatusOr<const Tool*> FindTool(std::string_view id) {
+  for (const Tool* tool : AllTools()) {
+    if (tool->id() == id) return tool;
+  }
+  return NotFoundError("unknown tool '" + std::string(id) + "'; valid tools: " + ToolIdList());
+}
+
+std::vector<const Tool*> AvailableTools(const ProfileModel& model) {
+  std::vector<const Tool*> available;
+  for (const Tool* tool : AllTools()) {
+    if (tool->IsAvailable(model)) available.push_back(tool);
+  }
+  return available;
+}
+
+StatusOr<std::unique_ptr<ToolResult>> RunTool(std::string_view id, const ProfileModel& model,
+                                              const ToolOptions& options) {
+  auto tool = FindTool(id);
+  if (!tool.ok()) return tool.status();
+  if (!(*tool)->IsAvailable(model)) {
+    std::string message = "tool '" + std::string(id) + "' does not apply to this profile";
+    if (!(*tool)->requirement().empty()) message += " (it needs " + std::string((*tool)->requirement()) + ")";
+    return FailedPreconditionError(message);
+  }
+  return (*tool)->Run(model, options);
+}
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,60 @@
+#include "src/analysis/tool_registry.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+namespace stepscope::analysis {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(ToolRegistryTest, ToolIdsAreTensorBoardsAndInOrder) {
+  std::vector<std::string_view> ids;
+  for (const Tool* tool : AllTools()) {
+    ids.push_back(tool->id());
+    EXPECT_FALSE(tool->description().empty()) << tool->id();
+  }
+  EXPECT_THAT(ids, ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "kernel_stats",
+                               "advisor"));
+}
+
+TEST(ToolRegistryTest, UnknownToolListsTheValidIds) {
+  auto tool = FindTool("overview");
+  ASSERT_FALSE(tool.ok());
+  EXPECT_EQ(tool.status().code(), StatusCode::kNotFound);
+  EXPECT_THAT(tool.status().message(),
+              HasSubstr("valid tools: overview_page, input_pipeline_analyzer, framework_op_stats, kernel_stats, advisor"));
+  EXPECT_TRUE(FindTool("kernel_stats").ok());
+}
+
+TEST(ToolRegistryTest, KernelStatsIsUnavailableWithoutAGpu) {
+  ProfileModel cpu;
+  std::vector<std::string_view> available;
+  for (const Tool* tool : AvailableTools(cpu)) available.push_back(tool->id());
+  EXPECT_THAT(available, ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "advisor"));
+  auto result = RunTool("kernel_stats", cpu);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(result.status().message(), HasSubstr("/device:GPU:"));
+}
+
+TEST(ToolRegistryTest, EveryToolRunsOnAnEmptyModelAndRendersAllForms) {
+  ProfileModel empty;
+  DeviceActivity gpu;
+  gpu.plane_name = "/device:GPU:0";
+  empty.devices.push_back(gpu);
+  for (const Tool* tool : AllTools()) {
+    auto result = tool->Run(empty, {});
+    ASSERT_TRUE(result.ok()) << tool->id();
+    std::string json = (*result)->ToJson(/*pretty=*/false);
+    EXPECT_THAT(json, HasSubstr("\"tool\":\"" + std::string(tool->id()) + "\"")) << tool->id();
+    EXPECT_FALSE((*result)->FormatText({}).empty()) << tool->id();
+    for (const std::string& name : (*result)->TableNames()) {
+      EXPECT_TRUE((*result)->TableCsv(name).ok()) << tool->id() << " " << name;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace stepscope::analysis

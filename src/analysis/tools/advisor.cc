@@ -1,0 +1,483 @@
+#include "src/analysis/tools/advisor.h"
+
+#include <algorithm>
+
+#include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/framework_op_stats.h"
+#include "src/analysis/tools/input_pipeline.h"
+#include "src/analysis/tools/kernel_stats.h"
+#include "src/analysis/tools/tool_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using output::ColumnType;
+using output::FormatFixed;
+using output::Table;
+
+std::string Pct(double percent) { return FormatFixed(percent, 1) + " %"; }
+std::string Ms(double ms) { return FormatFixed(ms, 2) + " ms"; }
+std::string Us(double us) { return FormatFixed(us, 1) + " us"; }
+std::string Num(int64_t n) { return std::to_string(n); }
+
+// Everything the rules read, computed once.
+struct Context {
+  const ProfileModel& model;
+  StepTimeSummary steps;
+  InputPipelineAnalysis input;
+  KernelSummary kernels;
+  OpPlacement placement;
+};
+
+class Rules {
+ public:
+  explicit Rules(const Context& c) : c_(c) {}
+
+  AdvisorReport Run() {
+    NoSteps();
+    InputBound();
+    GetNextOutsideSteps();
+    OutputBound();
+    LaunchBound();
+    TinyKernels();
+    HostOpPlacement();
+    No16BitCompute();
+    TensorCoresUnused();
+    CopyHeavy();
+    StepGaps();
+    UnexplainedTime();
+    DroppedEvents();
+    std::stable_sort(report_.findings.begin(), report_.findings.end(), [](const Finding& a, const Finding& b) {
+      if (a.severity != b.severity) return a.severity < b.severity;
+      return a.impact_percent > b.impact_percent;
+    });
+    return std::move(report_);
+  }
+
+ private:
+  void Check(std::string id, bool fired, std::string detail) {
+    report_.checks.push_back({std::move(id), fired, std::move(detail)});
+  }
+  void Fire(Finding f) {
+    Check(f.id, true, f.evidence);
+    report_.findings.push_back(std::move(f));
+  }
+  bool HasSteps() const { return c_.steps.step_count > 0; }
+
+  void NoSteps() {
+    if (HasSteps()) {
+      Check("no_steps", false, Num(c_.steps.step_count) + " steps found");
+      return;
+    }
+    Fire({"no_steps", Severity::kHigh, "No training steps were found",
+          "the profile has no step markers (" + Num(c_.model.total_events) +
+              " events read), so step time and its breakdown cannot be computed",
+          {{"steps", 0, ""}},
+          "Wrap your loop body in stepscope::Step step(\"train\", step_number); (C++) or "
+          "`with tf.profiler.experimental.Trace('train', step_num=step, _r=1):` (Python).",
+          "overview_page", 100});
+  }
+
+  void InputBound() {
+    const StepTimeSummary& s = c_.steps;
+    if (!HasSteps()) {
+      Check("input_bound", false, "not applicable: no steps");
+      return;
+    }
+    const std::string numbers = "input " + Pct(s.input_percent) + " of step time (" +
+                                Ms(s.input_time_ms.mean) + " of " + Ms(s.avg_step_time_ms) + " per step)";
+    if (s.verdict == InputBoundVerdict::kHighly || s.verdict == InputBoundVerdict::kModerately) {
+      const bool highly = s.verdict == InputBoundVerdict::kHighly;
+      Fire({"input_bound", highly ? Severity::kHigh : Severity::kMedium,
+            std::string(highly ? "Highly" : "Moderately") + " input bound: input is " + Pct(s.input_percent) +
+                " of step time",
+            numbers,
+            {{"input_percent", s.input_percent, "%"}, {"input_ms_per_step", s.input_time_ms.mean, "ms"}},
+            c_.input.recommendation, "input_pipeline_analyzer", s.input_percent});
+    } else if (s.potentially_input_bound) {
+      Fire({"input_bound", Severity::kLow,
+            "Possibly input bound: " + Pct(s.all_other_percent) + " of step time is unexplained",
+            numbers + "; " + Pct(s.all_other_percent) + " of step time is covered by no recorded event",
+            {{"input_percent", s.input_percent, "%"}, {"all_other_percent", s.all_other_percent, "%"}},
+            c_.input.recommendation, "input_pipeline_analyzer", s.all_other_percent});
+    } else {
+      Check("input_bound", false, numbers + " < " + Pct(kModeratelyInputBoundThresholdPercent));
+    }
+  }
+
+  void GetNextOutsideSteps() {
+    const InputPipelineFacts& f = c_.model.input_pipeline;
+    if (f.get_next_outside_steps <= 0 || !HasSteps()) {
+      Check("get_next_outside_step", false,
+            Num(f.get_next_outside_steps) + " of " + Num(f.get_next_count) + " input fetches outside steps");
+      return;
+    }
+    Fire({"get_next_outside_step", Severity::kMedium, "The dataset iterator is fetched outside the step",
+          Num(f.get_next_outside_steps) + " of " + Num(f.get_next_count) +
+              " IteratorGetNext calls happen outside any step, so their wait is missing from the step breakdown "
+              "and the input share is understated",
+          {{"get_next_outside_steps", static_cast<double>(f.get_next_outside_steps), ""},
+           {"get_next_count", static_cast<double>(f.get_next_count), ""}},
+          "Fetch the next batch inside the step scope: `with tf.profiler.experimental.Trace('train', "
+          "step_num=step, _r=1): batch = next(iterator)` (Python) or inside stepscope::Step (C++).",
+          "input_pipeline_analyzer", 0});
+  }
+
+  void OutputBound() {
+    const double p = c_.steps.output_percent;
+    if (!HasSteps() || p < kOutputBoundModeratePercent) {
+      Check("output_bound", false, "device-to-host " + Pct(p) + " of step time < " + Pct(kOutputBoundModeratePercent));
+      return;
+    }
+    Fire({"output_bound", p >= kOutputBoundHighPercent ? Severity::kHigh : Severity::kMedium,
+          "Output (device-to-host) is " + Pct(p) + " of step time",
+          "device-to-host copies take " + Pct(p) + " of step time (" +
+              Ms(c_.steps.avg_category_ms[static_cast<int>(TimeCategory::kOutput)]) + " per step)",
+          {{"output_percent", p, "%"}},
+          "Copy less back to the host each step: keep metrics on the device and fetch them every N steps, and "
+          "avoid per-step .numpy() / .item() calls.",
+          "overview_page", p});
+  }
+
+  void LaunchBound() {
+    const double p = c_.steps.kernel_launch_percent;
+    if (!c_.model.has_device || !HasSteps()) {
+      Check("launch_bound", false, "not applicable: no device or no steps");
+      return;
+    }
+    if (p < kLaunchBoundModeratePercent) {
+      Check("launch_bound", false, "kernel launch " + Pct(p) + " of step time < " + Pct(kLaunchBoundModeratePercent));
+      return;
+    }
+    std::string advice =
+        "Launch fewer, larger kernels: fuse ops (XLA jit_compile / torch.compile), enlarge the batch so each "
+        "kernel does more work, or capture the step in a CUDA graph.";
+    if (c_.model.input_pipeline.uses_tf_data) {
+      advice += " tf.data threads compete with the launching thread: try TF_GPU_THREAD_MODE=gpu_private.";
+    }
+    Fire({"launch_bound", p >= kLaunchBoundHighPercent ? Severity::kHigh : Severity::kMedium,
+          "Kernel launch is " + Pct(p) + " of step time",
+          "kernel launch " + Pct(p) + " of step time and median kernel " + Us(c_.kernels.median_duration_us) +
+              " over " + Num(c_.kernels.launches) + " launches",
+          {{"kernel_launch_percent", p, "%"}, {"median_kernel_us", c_.kernels.median_duration_us, "us"}},
+          advice, "overview_page", p});
+  }
+
+  void TinyKernels() {
+    const KernelSummary& k = c_.kernels;
+    if (k.launches < kMinLaunchesForKernelFindings || k.tiny_launch_percent < kTinyKernelLaunchPercent) {
+      Check("tiny_kernels", false,
+            Pct(k.tiny_launch_percent) + " of " + Num(k.launches) + " launches under " +
+                FormatFixed(kTinyKernelThresholdUs, 0) + " us (fires at " + Pct(kTinyKernelLaunchPercent) +
+                " with >= " + Num(kMinLaunchesForKernelFindings) + " launches)");
+      return;
+    }
+    Fire({"tiny_kernels", Severity::kLow, "Most kernels are tiny",
+          Pct(k.tiny_launch_percent) + " of " + Num(k.launches) + " kernel launches average under " +
+              FormatFixed(kTinyKernelThresholdUs, 0) + " us (median " + Us(k.median_duration_us) + ")",
+          {{"tiny_launch_percent", k.tiny_launch_percent, "%"}, {"median_kernel_us", k.median_duration_us, "us"}},
+          "Tiny kernels cost more to launch than to run: fuse element-wise ops (XLA / torch.compile) and use "
+          "larger batches.",
+          "kernel_stats", k.tiny_launch_percent * c_.steps.kernel_launch_percent / 100.0});
+  }
+
+  void HostOpPlacement() {
+    const OpPlacement& p = c_.placement;
+    if (!c_.model.has_device) {
+      Check("host_op_placement", false, "not applicable: no device");
+      return;
+    }
+    if (p.host_percent < kHostOpPlacementPercent) {
+      Check("host_op_placement", false,
+            "host ops " + Pct(p.host_percent) + " of op time < " + Pct(kHostOpPlacementPercent));
+      return;
+    }
+    Fire({"host_op_placement", Severity::kMedium, "Host ops are " + Pct(p.host_percent) + " of op time",
+          "framework ops that launched no device work take " + Ms(p.host_time_ms) + " on the host against " +
+              Ms(p.device_time_ms) + " on the device (" + Pct(p.host_percent) + " host)",
+          {{"host_op_percent", p.host_percent, "%"}, {"host_op_time_ms", p.host_time_ms, "ms"}},
+          "Move these ops to the device: look for ops without a GPU kernel (soft placement), NumPy/Python work "
+          "inside the step, and preprocessing that could run in the input pipeline instead.",
+          "framework_op_stats", p.host_percent});
+  }
+
+  void No16BitCompute() {
+    const auto& pct16 = c_.steps.device_compute_16bit_percent;
+    if (!pct16.has_value()) {
+      Check("no_16bit_compute", false, "not applicable: no device compute in steps");
+      return;
+    }
+    if (*pct16 >= k16BitComputeTipPercent) {
+      Check("no_16bit_compute", false, Pct(*pct16) + " 16-bit compute >= " + Pct(k16BitComputeTipPercent));
+      return;
+    }
+    const double dc = c_.steps.device_compute_percent;
+    Fire({"no_16bit_compute", dc >= 50 ? Severity::kMedium : Severity::kLow,
+          Pct(*pct16) + " 16-bit compute",
+          Pct(*pct16) + " of device compute time runs in 16-bit precision; device compute is " + Pct(dc) +
+              " of step time",
+          {{"device_compute_16bit_percent", *pct16, "%"}, {"device_compute_percent", dc, "%"}},
+          "Use mixed precision (tf.keras.mixed_precision.set_global_policy('mixed_float16'), torch.autocast): "
+          "16-bit math runs on Tensor Cores and halves memory traffic.",
+          "overview_page", dc});
+  }
+
+  bool DeviceMayHaveTensorCores() const {
+    for (const DeviceActivity& d : c_.model.devices) {
+      if (!d.has_activity()) continue;
+      if (d.capabilities.vendor == "AMD") return false;  // the pattern list names NVIDIA kernels
+      if (d.capabilities.compute_capability_major > 0 && d.capabilities.compute_capability_major < 7) return false;
+    }
+    return true;
+  }
+
+  void TensorCoresUnused() {
+    const KernelSummary& k = c_.kernels;
+    if (k.launches == 0 || !DeviceMayHaveTensorCores()) {
+      Check("tensor_cores_unused", false, "not applicable: no kernels, or a GPU without Tensor Cores");
+      return;
+    }
+    if (k.eligible_without_tensor_core_percent < kTensorCoreUnusedPercent) {
+      Check("tensor_cores_unused", false,
+            "eligible kernels without Tensor Cores " + Pct(k.eligible_without_tensor_core_percent) +
+                " of kernel time < " + Pct(kTensorCoreUnusedPercent));
+      return;
+    }
+    Fire({"tensor_cores_unused", Severity::kMedium,
+          "Tensor-Core-eligible ops run without Tensor Cores",
+          Num(k.eligible_without_tensor_core_kernels) + " kernels of Tensor-Core-eligible ops take " +
+              Ms(k.eligible_without_tensor_core_time_ms) + " (" + Pct(k.eligible_without_tensor_core_percent) +
+              " of kernel time) without using Tensor Cores",
+          {{"eligible_without_tensor_core_percent", k.eligible_without_tensor_core_percent, "%"},
+           {"eligible_without_tensor_core_ms", k.eligible_without_tensor_core_time_ms, "ms"}},
+          "Run these ops in fp16/bf16 (mixed precision) and keep matrix dimensions and channels multiples of 8 "
+          "so cuBLAS/cuDNN choose Tensor Core kernels.",
+          "kernel_stats", k.eligible_without_tensor_core_percent * c_.steps.device_compute_percent / 100.0});
+  }
+
+  void CopyHeavy() {
+    const DeviceActivity* worst = nullptr;
+    double worst_percent = 0;
+    for (const DeviceActivity& d : c_.model.devices) {
+      if (d.busy_ps <= 0) continue;
+      int64_t copy_ps = 0;
+      for (const StreamActivity& s : d.streams) copy_ps += s.memcpy_time_ps;
+      const double percent = std::min(100.0, Percent(copy_ps, d.busy_ps));
+      if (percent > worst_percent) {
+        worst_percent = percent;
+        worst = &d;
+      }
+    }
+    if (worst == nullptr || worst_percent < kCopyHeavyPercent) {
+      Check("copy_heavy_streams", false,
+            "largest copy share of a device's busy time " + Pct(worst_percent) + " < " + Pct(kCopyHeavyPercent));
+      return;
+    }
+    const StreamActivity* stream = nullptr;
+    for (const StreamActivity& s : worst->streams) {
+      if (stream == nullptr || s.memcpy_time_ps > stream->memcpy_time_ps) stream = &s;
+    }
+    const MemcpyStats& h2d = worst->memcpy[static_cast<int>(MemcpyDirection::kHostToDevice)];
+    const MemcpyStats& d2h = worst->memcpy[static_cast<int>(MemcpyDirection::kDeviceToHost)];
+    std::string evidence = worst->plane_name + ": copies take " + Pct(worst_percent) + " of busy time (H2D " +
+                           Num(h2d.count) + " copies, " + FormatFixed(h2d.bytes / 1e6, 1) + " MB; D2H " +
+                           Num(d2h.count) + " copies, " + FormatFixed(d2h.bytes / 1e6, 1) + " MB)";
+    if (stream != nullptr && stream->memcpy_time_ps > 0) {
+      evidence += "; busiest copy stream " + stream->name + " with " + Ms(PsToMs(stream->memcpy_time_ps));
+    }
+    Fire({"copy_heavy_streams", Severity::kMedium, "Copies take " + Pct(worst_percent) + " of device busy time",
+          evidence, {{"copy_percent_of_busy", worst_percent, "%"}},
+          "Keep data on the device between steps, prefetch to the device so copies overlap compute, use pinned "
+          "host memory, and avoid fetching results every step.",
+          "overview_page", worst_percent * (100.0 - c_.steps.idle_percent) / 100.0});
+  }
+
+  void StepGaps() {
+    const auto& steps = c_.model.steps;
+    if (steps.size() < 2) {
+      Check("step_gaps", false, "not applicable: fewer than 2 steps");
+      return;
+    }
+    int64_t gap_ps = 0, largest_gap_ps = 0, largest_after = 0, gaps = 0;
+    int64_t first = steps.front().begin_ps, last_end = steps.front().begin_ps + steps.front().duration_ps;
+    for (size_t i = 0; i + 1 < steps.size(); ++i) {
+      const int64_t end = steps[i].begin_ps + steps[i].duration_ps;
+      const int64_t gap = steps[i + 1].begin_ps - end;
+      first = std::min(first, steps[i + 1].begin_ps);
+      last_end = std::max(last_end, steps[i + 1].begin_ps + steps[i + 1].duration_ps);
+      if (gap <= 0) continue;
+      gap_ps += gap;
+      ++gaps;
+      if (gap > largest_gap_ps) {
+        largest_gap_ps = gap;
+        largest_after = steps[i].step_number;
+      }
+    }
+    const double percent = Percent(gap_ps, last_end - first);
+    if (percent < kStepGapPercent) {
+      Check("step_gaps", false, "time between steps " + Pct(percent) + " < " + Pct(kStepGapPercent));
+      return;
+    }
+    const double avg_gap_ms = PsToMs(gap_ps) / std::max<int64_t>(1, gaps);
+    Fire({"step_gaps", percent >= 25 ? Severity::kMedium : Severity::kLow,
+          "Gaps between steps: " + Pct(percent) + " of the time",
+          Pct(percent) + " of the time from the first step to the last is between steps (" + Num(gaps) +
+              " gaps, average " + Ms(avg_gap_ms) + ", largest " + Ms(PsToMs(largest_gap_ps)) + " after step " +
+              Num(largest_after) + ")",
+          {{"step_gap_percent", percent, "%"}, {"avg_gap_ms", avg_gap_ms, "ms"}},
+          "Work between steps is invisible in step time: logging, checkpoints, summaries, metric fetches or a "
+          "batch fetched outside the step. Do it less often or asynchronously, or move it inside the step.",
+          "overview_page", percent});
+  }
+
+  void UnexplainedTime() {
+    const double p = c_.steps.all_other_percent;
+    if (!HasSteps() || p < kUnexplainedTimeHighPercent || c_.steps.potentially_input_bound) {
+      Check("unexplained_step_time", false,
+            "unexplained " + Pct(p) + " of step time" +
+                (c_.steps.potentially_input_bound ? " (reported as possibly input bound)"
+                                                  : " < " + Pct(kUnexplainedTimeHighPercent)));
+      return;
+    }
+    Fire({"unexplained_step_time", Severity::kLow, Pct(p) + " of step time is unexplained",
+          Pct(p) + " of step time is covered by no recorded op, copy or kernel",
+          {{"all_other_percent", p, "%"}},
+          "Annotate the missing work (stepscope::ScopedAnnotation / tf.profiler.experimental.Trace) or raise "
+          "host_tracer_level; the usual culprits are Python overhead, eager ops and synchronisation.",
+          "overview_page", p});
+  }
+
+  void DroppedEvents() {
+    const int64_t dropped = c_.model.run_environment.dropped_traces;
+    if (dropped <= 0) {
+      Check("dropped_events", false, "no events dropped while recording");
+      return;
+    }
+    const double percent = Percent(dropped, dropped + c_.model.total_events);
+    Fire({"dropped_events", percent >= 1 ? Severity::kHigh : Severity::kMedium,
+          Num(dropped) + " events were dropped while recording",
+          Num(dropped) + " events (" + Pct(percent) +
+              " of those recorded) were lost to full per-thread buffers; times and counts here undercount",
+          {{"dropped_events", static_cast<double>(dropped), ""}, {"dropped_percent", percent, "%"}},
+          "Record a shorter window, lower host_tracer_level, or raise ProfileOptions::per_thread_buffer_bytes.",
+          "overview_page", percent});
+  }
+
+  const Context& c_;
+  AdvisorReport report_;
+};
+
+Table FindingsTable(const std::vector<Finding>& findings) {
+  Table t;
+  t.name = "findings";
+  t.title = "Findings";
+  t.columns = {{"id", "Id"},
+               {"severity", "Severity"},
+               {"title", "Title", ColumnType::kString, 2, 60},
+               {"evidence", "Evidence"},
+               {"advice", "Advice"},
+               {"tool", "Tool"},
+               {"impact_percent", "Impact %", ColumnType::kDouble, 1}};
+  for (const Finding& f : findings) {
+    t.AddRow({f.id, std::string(SeverityName(f.severity)), f.title, f.evidence, f.advice, f.tool, f.impact_percent});
+  }
+  return t;
+}
+
+Table ChecksTable(const std::vector<CheckOutcome>& checks) {
+  Table t;
+  t.name = "checks";
+  t.title = "Checks";
+  t.columns = {{"id", "Check"}, {"fired", "Fired", ColumnType::kBool}, {"detail", "Detail", ColumnType::kString, 2, 100}};
+  for (const CheckOutcome& c : checks) t.AddRow({c.id, c.fired, c.detail});
+  return t;
+}
+
+}  // namespace
+
+std::string_view SeverityName(Severity severity) {
+  switch (severity) {
+    case Severity::kHigh: return "high";
+    case Severity::kMedium: return "medium";
+    case Severity::kLow: return "low";
+  }
+  return "low";
+}
+
+AdvisorReport ComputeAdvice(const ProfileModel& model) {
+  Context context{model, SummarizeSteps(model), ComputeInputPipelineAnalysis(model), SummarizeKernels(model),
+                  ComputeOpPlacement(model)};
+  return Rules(context).Run();
+}
+
+void WriteFindingsJson(const std::vector<Finding>& findings, output::JsonWriter* w) {
+  w->BeginArray();
+  for (const Finding& f : findings) {
+    w->BeginObject();
+    w->Field("id", f.id);
+    w->Field("severity", SeverityName(f.severity));
+    w->Field("title", f.title);
+    w->Field("evidence", f.evidence);
+    w->Key("numbers");
+    w->BeginObject();
+    for (const EvidenceValue& v : f.numbers) w->Field(v.name, v.value);
+    w->EndObject();
+    w->Field("advice", f.advice);
+    w->Field("tool", f.tool);
+    w->Field("impact_percent", f.impact_percent);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+void WriteResultJson(const AdvisorReport& r, output::JsonWriter* w) {
+  w->BeginObject();
+  w->Field("tool", "advisor");
+  w->Key("findings");
+  WriteFindingsJson(r.findings, w);
+  w->Key("checks");
+  output::WriteTableRowsJson(ChecksTable(r.checks), w);
+  w->EndObject();
+}
+
+std::vector<Table> BuildTables(const AdvisorReport& r) { return {FindingsTable(r.findings), ChecksTable(r.checks)}; }
+
+std::string FormatFindingsText(const std::vector<Finding>& findings) {
+  if (findings.empty()) return "  No problems found by the advisor's checks.\n";
+  std::string out;
+  int n = 0;
+  for (const Finding& f : findings) {
+    out += "  " + std::to_string(++n) + ". [" + std::string(SeverityName(f.severity)) + "] " +
+           output::SanitizeForTerminal(f.title) + "\n";
+    out += "     evidence: " + output::SanitizeForTerminal(f.evidence) + "\n";
+    out += "     advice:   " + output::SanitizeForTerminal(f.advice) + "\n";
+    out += "     see:      " + f.tool + "\n";
+  }
+  return out;
+}
+
+std::string FormatResultText(const AdvisorReport& r, const ToolOptions&) {
+  std::string out = "Advisor findings\n" + FormatFindingsText(r.findings) + "\n";
+  Table checks = ChecksTable(r.checks);
+  out += output::FormatTextTable(checks);
+  return out;
+}
+
+namespace {
+
+class AdvisorTool final : public Tool {
+ public:
+  std::string_view id() const override { return "advisor"; }
+  std::string_view description() const override {
+    return "Recommendations from the TF performance guides, each tied to the numbers that triggered it.";
+  }
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<AdvisorReport>>(ComputeAdvice(model)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> MakeAdvisorTool() { return std::make_unique<AdvisorTool>(); }
+
+}  // namespace stepscope::analysis

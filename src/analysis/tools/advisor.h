@@ -1,0 +1,96 @@
+// advisor: the recommendations of the TensorFlow performance guides, each fired only by
+// evidence in the model and citing that evidence with its numbers.
+//
+// Every rule is evaluated and reported in `checks` (fired or not, with the measured value
+// against its threshold), so a user can see why a recommendation is absent as well as
+// why one is present. Findings are ordered by severity, then by the share of step time
+// they concern.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/analysis/tool.h"
+
+namespace stepscope::analysis {
+
+// Thresholds, with why. Input/output/launch/all-other use the TF Profiler's values so
+// the advice agrees with TensorBoard's overview page.
+// Kernel launch >= 15 % of step time: TF Profiler's "high" launch overhead.
+inline constexpr double kLaunchBoundHighPercent = 15.0;
+// >= 3 %: TF Profiler's "moderate" launch overhead, worth fusing ops for.
+inline constexpr double kLaunchBoundModeratePercent = 3.0;
+// Device-to-host >= 20 % / >= 5 %: TF Profiler's output-bound thresholds.
+inline constexpr double kOutputBoundHighPercent = 20.0;
+inline constexpr double kOutputBoundModeratePercent = 5.0;
+// Step time no event explains >= 15 %: TF Profiler's "high" all-other time.
+inline constexpr double kUnexplainedTimeHighPercent = 15.0;
+// Less than 10 % of device compute in 16-bit: TF Profiler's overview shows its
+// mixed-precision tip below this share.
+inline constexpr double k16BitComputeTipPercent = 10.0;
+// Framework ops placed on the host take >= 20 % of op time: enough host work inside a
+// GPU step to keep the device waiting (a fifth of op time is a cost worth a look).
+inline constexpr double kHostOpPlacementPercent = 20.0;
+// >= 10 % of kernel time in eligible ops without Tensor Cores: enough that mixed
+// precision / aligned shapes could visibly shorten device compute.
+inline constexpr double kTensorCoreUnusedPercent = 10.0;
+// Half or more of launches are tiny kernels (< kTinyKernelThresholdUs): launch overhead
+// rather than math sets the pace.
+inline constexpr double kTinyKernelLaunchPercent = 50.0;
+// Fewer launches than this say nothing about kernel sizes (warm-up, one-off kernels).
+inline constexpr int64_t kMinLaunchesForKernelFindings = 100;
+// >= 10 % of the time from the first step's start to the last step's end is between
+// steps: work outside the measured steps that the step time hides.
+inline constexpr double kStepGapPercent = 10.0;
+// Copies take >= 30 % of a device's busy time: data movement rivals compute.
+inline constexpr double kCopyHeavyPercent = 30.0;
+
+enum class Severity { kHigh, kMedium, kLow };
+std::string_view SeverityName(Severity severity);  // "high", "medium", "low"
+
+// One number behind a finding, e.g. {"input_percent", 62.0, "%"}.
+struct EvidenceValue {
+  std::string name;
+  double value = 0;
+  std::string unit;
+};
+
+struct Finding {
+  std::string id;  // stable, e.g. "input_bound"
+  Severity severity = Severity::kLow;
+  std::string title;     // short, with the key number: "Input is 62.0 % of step time"
+  std::string evidence;  // the numbers that fired the rule, in words
+  std::vector<EvidenceValue> numbers;
+  std::string advice;  // what to change
+  std::string tool;    // the tool id that shows the evidence
+  double impact_percent = 0;  // share of step (or device) time concerned; for ordering
+};
+
+// Outcome of one rule, fired or not.
+struct CheckOutcome {
+  std::string id;
+  bool fired = false;
+  std::string detail;  // the measured value against the threshold, or why not applicable
+};
+
+struct AdvisorReport {
+  std::vector<Finding> findings;  // by severity, then impact
+  std::vector<CheckOutcome> checks;  // every rule, in evaluation order
+};
+
+AdvisorReport ComputeAdvice(const ProfileModel& model);
+
+void WriteResultJson(const AdvisorReport& report, output::JsonWriter* writer);
+// The "findings" array alone (the overview page's "recommendations").
+void WriteFindingsJson(const std::vector<Finding>& findings, output::JsonWriter* writer);
+std::vector<output::Table> BuildTables(const AdvisorReport& report);
+std::string FormatResultText(const AdvisorReport& report, const ToolOptions& options);
+// "Findings" as text (also used by the overview page).
+std::string FormatFindingsText(const std::vector<Finding>& findings);
+
+std::unique_ptr<Tool> MakeAdvisorTool();
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,282 @@
+#include "src/analysis/tools/framework_op_stats.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_set>
+
+#include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/tool_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using output::ColumnType;
+using output::Table;
+
+// Rows of one side, sorted by self time, with percentages of `denominator_ps`.
+std::vector<OpStatsRow> OpRows(const OpMetricsDb& db, bool is_host, bool include_idle) {
+  std::vector<OpStatsRow> rows;
+  rows.reserve(db.ops.size() + 1);
+  for (const OpMetrics& op : db.ops) {
+    OpStatsRow row;
+    row.is_host = is_host;
+    row.type = op.type;
+    row.name = op.name;
+    row.category = std::string(OpCategoryName(op.category));
+    row.occurrences = op.occurrences;
+    row.total_time_ms = PsToMs(op.total_time_ps);
+    row.total_self_time_ms = PsToMs(op.self_time_ps);
+    row.is_eager = op.is_eager;
+    rows.push_back(std::move(row));
+  }
+  if (include_idle && db.idle_time_ps > 0) {
+    OpStatsRow idle;
+    idle.is_host = is_host;
+    idle.type = std::string(kIdleOpName);
+    idle.name = std::string(kIdleOpName);
+    idle.category = "idle";
+    idle.total_time_ms = PsToMs(db.idle_time_ps);
+    idle.total_self_time_ms = idle.total_time_ms;
+    idle.is_idle = true;
+    rows.push_back(std::move(idle));
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const OpStatsRow& a, const OpStatsRow& b) {
+    if (a.total_self_time_ms != b.total_self_time_ms) return a.total_self_time_ms > b.total_self_time_ms;
+    return a.name < b.name;
+  });
+  const double denominator_ms = PsToMs(db.total_self_time_ps + (include_idle ? db.idle_time_ps : 0));
+  double cumulative = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].rank = static_cast<int64_t>(i + 1);
+    rows[i].self_time_percent = Percent(rows[i].total_self_time_ms, denominator_ms);
+    cumulative += rows[i].self_time_percent;
+    rows[i].cumulative_self_time_percent = std::min(cumulative, 100.0);
+  }
+  return rows;
+}
+
+std::vector<OpTypeRow> TypeRows(const std::vector<OpStatsRow>& ops, bool is_host) {
+  std::map<std::string, OpTypeRow> by_type;
+  for (const OpStatsRow& op : ops) {
+    OpTypeRow& row = by_type[op.type];
+    row.is_host = is_host;
+    row.type = op.type;
+    row.op_count += 1;
+    row.occurrences += op.occurrences;
+    row.total_time_ms += op.total_time_ms;
+    row.total_self_time_ms += op.total_self_time_ms;
+    row.self_time_percent += op.self_time_percent;
+  }
+  std::vector<OpTypeRow> rows;
+  for (auto& [type, row] : by_type) rows.push_back(std::move(row));
+  std::stable_sort(rows.begin(), rows.end(), [](const OpTypeRow& a, const OpTypeRow& b) {
+    return a.total_self_time_ms > b.total_self_time_ms;
+  });
+  double cumulative = 0;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].rank = static_cast<int64_t>(i + 1);
+    cumulative += rows[i].self_time_percent;
+    rows[i].cumulative_self_time_percent = std::min(cumulative, 100.0);
+  }
+  return rows;
+}
+
+template <typename Row, typename LabelFn>
+std::vector<PieSlice> Pie(const std::vector<Row>& rows, LabelFn label) {
+  std::vector<PieSlice> slices;
+  PieSlice rest{"(other)", 0, 0};
+  for (const Row& row : rows) {  // rows are sorted by self time already
+    if (slices.size() < kPieChartMaxSlices) {
+      slices.push_back({label(row), row.total_self_time_ms, row.self_time_percent});
+    } else {
+      rest.self_time_ms += row.total_self_time_ms;
+      rest.percent += row.self_time_percent;
+    }
+  }
+  if (rest.self_time_ms > 0) slices.push_back(rest);
+  return slices;
+}
+
+Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string title) {
+  Table t;
+  t.name = std::move(name);
+  t.title = std::move(title);
+  t.columns = {{"rank", "Rank", ColumnType::kInt},
+               {"host_or_device", "Where", ColumnType::kString},
+               {"type", "Type", ColumnType::kString, 2, 24},
+               {"name", "Operation", ColumnType::kString, 2, 60},
+               {"category", "Category", ColumnType::kString},
+               {"occurrences", "Count", ColumnType::kInt},
+               {"total_time_ms", "Total (ms)", ColumnType::kDouble, 3},
+               {"avg_time_ms", "Avg (ms)", ColumnType::kDouble, 3},
+               {"total_self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
+               {"avg_self_time_ms", "Avg self (ms)", ColumnType::kDouble, 3},
+               {"self_time_percent", "Self %", ColumnType::kDouble, 1},
+               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1},
+               {"is_eager", "Eager", ColumnType::kBool}};
+  for (const OpStatsRow& r : rows) {
+    output::Cell avg_total, avg_self;
+    if (r.occurrences > 0) {
+      avg_total = r.total_time_ms / r.occurrences;
+      avg_self = r.total_self_time_ms / r.occurrences;
+    }
+    t.AddRow({r.rank, std::string(r.is_host ? "host" : "device"), r.type, r.name, r.category, r.occurrences,
+              r.total_time_ms, avg_total, r.total_self_time_ms, avg_self, r.self_time_percent,
+              r.cumulative_self_time_percent, r.is_eager});
+  }
+  return t;
+}
+
+Table TypeTable(const std::vector<OpTypeRow>& rows, std::string name, std::string title) {
+  Table t;
+  t.name = std::move(name);
+  t.title = std::move(title);
+  t.columns = {{"rank", "Rank", ColumnType::kInt},
+               {"host_or_device", "Where", ColumnType::kString},
+               {"type", "Type", ColumnType::kString, 2, 40},
+               {"op_count", "Ops", ColumnType::kInt},
+               {"occurrences", "Count", ColumnType::kInt},
+               {"total_time_ms", "Total (ms)", ColumnType::kDouble, 3},
+               {"total_self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
+               {"self_time_percent", "Self %", ColumnType::kDouble, 1},
+               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1}};
+  for (const OpTypeRow& r : rows) {
+    t.AddRow({r.rank, std::string(r.is_host ? "host" : "device"), r.type, r.op_count, r.occurrences,
+              r.total_time_ms, r.total_self_time_ms, r.self_time_percent, r.cumulative_self_time_percent});
+  }
+  return t;
+}
+
+void WritePie(const std::vector<PieSlice>& slices, output::JsonWriter* w) {
+  w->BeginArray();
+  for (const PieSlice& s : slices) {
+    w->BeginObject();
+    w->Field("label", s.label);
+    w->Field("self_time_ms", s.self_time_ms);
+    w->Field("percent", s.percent);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+}  // namespace
+
+OpPlacement ComputeOpPlacement(const ProfileModel& model) {
+  OpPlacement p;
+  if (!model.has_device) {
+    p.host_time_ms = PsToMs(model.host_ops.total_self_time_ps);
+    p.host_percent = p.host_time_ms > 0 ? 100.0 : 0.0;
+    return p;
+  }
+  std::unordered_set<std::string_view> device_op_names;
+  for (const OpMetrics& op : model.device_ops.ops) device_op_names.insert(op.name);
+  int64_t host_ps = 0;
+  for (const OpMetrics& op : model.host_ops.ops) {
+    const bool framework_op = op.category == OpCategory::kTensorFlow || op.category == OpCategory::kJax;
+    if (framework_op && !device_op_names.count(op.name)) host_ps += op.self_time_ps;
+  }
+  const int64_t device_ps = model.device_ops.total_self_time_ps;
+  p.host_time_ms = PsToMs(host_ps);
+  p.device_time_ms = PsToMs(device_ps);
+  p.host_percent = Percent(host_ps, host_ps + device_ps);
+  p.device_percent = Percent(device_ps, host_ps + device_ps);
+  return p;
+}
+
+FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include_idle) {
+  FrameworkOpStats s;
+  s.include_idle = include_idle;
+  s.host_ops = OpRows(model.host_ops, /*is_host=*/true, include_idle);
+  s.device_ops = OpRows(model.device_ops, /*is_host=*/false, include_idle);
+  s.host_op_types = TypeRows(s.host_ops, true);
+  s.device_op_types = TypeRows(s.device_ops, false);
+  s.host_total_self_time_ms = PsToMs(model.host_ops.total_self_time_ps);
+  s.device_total_self_time_ms = PsToMs(model.device_ops.total_self_time_ps);
+  s.host_idle_time_ms = PsToMs(model.host_ops.idle_time_ps);
+  s.device_idle_time_ms = PsToMs(model.device_ops.idle_time_ps);
+  auto op_label = [](const OpStatsRow& r) { return r.name; };
+  auto type_label = [](const OpTypeRow& r) { return r.type; };
+  s.host_op_type_pie = Pie(s.host_op_types, type_label);
+  s.host_op_pie = Pie(s.host_ops, op_label);
+  s.device_op_type_pie = Pie(s.device_op_types, type_label);
+  s.device_op_pie = Pie(s.device_ops, op_label);
+  s.placement = ComputeOpPlacement(model);
+  return s;
+}
+
+std::vector<Table> BuildTables(const FrameworkOpStats& s) {
+  return {OpTable(s.host_ops, "host_ops", "Host ops"), OpTable(s.device_ops, "device_ops", "Device ops"),
+          TypeTable(s.host_op_types, "host_op_types", "Host op types"),
+          TypeTable(s.device_op_types, "device_op_types", "Device op types")};
+}
+
+void WriteResultJson(const FrameworkOpStats& s, output::JsonWriter* w) {
+  w->BeginObject();
+  w->Field("tool", "framework_op_stats");
+  w->Field("include_idle", s.include_idle);
+  w->Field("host_total_self_time_ms", s.host_total_self_time_ms);
+  w->Field("device_total_self_time_ms", s.device_total_self_time_ms);
+  w->Field("host_idle_time_ms", s.host_idle_time_ms);
+  w->Field("device_idle_time_ms", s.device_idle_time_ms);
+  w->Key("op_placement");
+  w->BeginObject();
+  w->Field("host_time_ms", s.placement.host_time_ms);
+  w->Field("device_time_ms", s.placement.device_time_ms);
+  w->Field("host_percent", s.placement.host_percent);
+  w->Field("device_percent", s.placement.device_percent);
+  w->EndObject();
+  for (const Table& t : BuildTables(s)) {
+    w->Key(t.name);
+    output::WriteTableRowsJson(t, w);
+  }
+  w->Key("pie_charts");
+  w->BeginObject();
+  w->Key("host_op_type");
+  WritePie(s.host_op_type_pie, w);
+  w->Key("host_op");
+  WritePie(s.host_op_pie, w);
+  w->Key("device_op_type");
+  WritePie(s.device_op_type_pie, w);
+  w->Key("device_op");
+  WritePie(s.device_op_pie, w);
+  w->EndObject();
+  w->EndObject();
+}
+
+std::string FormatResultText(const FrameworkOpStats& s, const ToolOptions& options) {
+  std::string out = output::FormatKeyValues(
+      "Framework op stats" + std::string(s.include_idle ? " (idle time included)" : " (idle time excluded)"),
+      {{"Host op self time", output::FormatFixed(s.host_total_self_time_ms, 3) + " ms (idle " +
+                                 output::FormatFixed(s.host_idle_time_ms, 3) + " ms)"},
+       {"Device op self time", output::FormatFixed(s.device_total_self_time_ms, 3) + " ms (idle " +
+                                   output::FormatFixed(s.device_idle_time_ms, 3) + " ms)"},
+       {"Op placement", output::FormatFixed(s.placement.host_percent, 1) + " % host, " +
+                            output::FormatFixed(s.placement.device_percent, 1) + " % device"}});
+  out += "\n";
+  const output::TextTableOptions table_options{options.text_max_rows};
+  for (const Table& t : BuildTables(s)) {
+    if (t.rows.empty() && !t.name.starts_with("host")) continue;  // no device: skip empty device tables
+    out += output::FormatTextTable(t, table_options) + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+class FrameworkOpStatsTool final : public Tool {
+ public:
+  std::string_view id() const override { return "framework_op_stats"; }
+  std::string_view description() const override {
+    return "Per op and op type, host and device: count, total and self time, percentages (TensorFlow Stats).";
+  }
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<FrameworkOpStats>>(
+        ComputeFrameworkOpStats(model, options.include_idle)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> MakeFrameworkOpStatsTool() { return std::make_unique<FrameworkOpStatsTool>(); }
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,141 @@
+// input_pipeline_analyzer: is the program input bound, by how much, and where the input
+// time goes on the host (TF Profiler's input-pipeline analyzer).
+//
+// Also home of the step-time summary (average step, breakdown by category, input-bound
+// verdict, bottleneck percentages): the overview page and the advisor call
+// SummarizeSteps() rather than computing their own copy.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/analysis/tool.h"
+
+namespace stepscope::analysis {
+
+// Input-bound thresholds, TF Profiler's (XProf ComputeBottleneckAnalysis) values, so a
+// profile gets the same verdict in stepscope and in TensorBoard:
+// At >= 20 % of step time waiting for input, input is the first thing to fix.
+inline constexpr double kHighlyInputBoundThresholdPercent = 20.0;
+// At >= 5 % input matters, but other time dominates: fix both.
+inline constexpr double kModeratelyInputBoundThresholdPercent = 5.0;
+// Below 5 % input, >= 3 % of unexplained ("all other") step time may still be input
+// work the profile cannot see (Python, I/O outside instrumented ops): "potentially".
+inline constexpr double kAllOtherThresholdPercent = 3.0;
+
+enum class InputBoundVerdict { kHighly, kModerately, kNot, kUnknown };
+// "highly", "moderately", "not"; "unknown" only when there are no steps.
+std::string_view InputBoundVerdictName(InputBoundVerdict verdict);
+
+// Mean, population standard deviation (divides by n), min and max.
+struct SummaryStats {
+  int64_t count = 0;
+  double mean = 0;
+  double stddev = 0;
+  double min = 0;
+  double max = 0;
+};
+SummaryStats ComputeSummaryStats(const std::vector<double>& values);
+
+// Everything derived from the per-step breakdowns.
+struct StepTimeSummary {
+  int64_t step_count = 0;
+  int64_t total_step_time_ps = 0;
+  StepBreakdown total;  // summed over steps
+  double avg_step_time_ms = 0;
+  // Average per step, indexed by TimeCategory.
+  std::array<double, kNumTimeCategories> avg_category_ms{};
+  // Share of total step time, indexed by TimeCategory.
+  std::array<double, kNumTimeCategories> category_percent{};
+
+  // XProf's bottleneck numbers, percent of total step time.
+  double input_percent = 0;          // (wait for input + host-to-device) / step time
+  double output_percent = 0;         // device-to-host
+  double device_compute_percent = 0;
+  double device_collectives_percent = 0;
+  double kernel_launch_percent = 0;  // host_prepare
+  double all_other_percent = 0;      // time no event explains
+  // max(0, 100 - input - output - device compute - collectives): the device's idle share.
+  double idle_percent = 0;
+
+  InputBoundVerdict verdict = InputBoundVerdict::kUnknown;
+  // Input < 5 % but all-other >= 3 %: the verdict stays "not", with this caveat.
+  bool potentially_input_bound = false;
+  // XProf's classification: "host" (highly), "both" (moderately/potentially), "device"
+  // (not), "unknown" (no steps).
+  std::string classification = "unknown";
+  // One sentence explaining the verdict with its numbers.
+  std::string statement;
+
+  SummaryStats step_time_ms;   // over steps
+  SummaryStats input_time_ms;  // per-step wait for input + host-to-device
+
+  // Share of device compute time spent in 16-bit ops; nullopt without device compute.
+  std::optional<double> device_compute_16bit_percent;
+};
+StepTimeSummary SummarizeSteps(const ProfileModel& model);
+
+// One step of the step-time graph (overview page) and the step table (this tool).
+struct StepTimeRow {
+  int64_t step_number = 0;
+  std::string name;
+  double step_time_ms = 0;
+  double input_ms = 0;  // XProf's per-step input: wait for input + host-to-device
+  std::array<double, kNumTimeCategories> category_ms{};  // indexed by TimeCategory
+};
+std::vector<StepTimeRow> ComputeStepTimeRows(const ProfileModel& model);
+// Table "steps": step_number, step_name, step_time_ms, input_ms, then one
+// "<category>_ms" column per TimeCategory.
+output::Table StepTimeTable(const std::vector<StepTimeRow>& rows);
+
+// The host-side input breakdown keys, in order ("enqueue_to_device" is MemcpyHToD /
+// InfeedEnqueue).
+inline constexpr std::array<std::string_view, kNumInputOpCategories> kHostBreakdownKeys = {
+    "demanded_file_read", "advanced_file_read", "preprocessing", "enqueue_to_device", "other"};
+
+struct InputOpRow {
+  std::string name;
+  std::string type;
+  std::string category;  // one of kHostBreakdownKeys
+  int64_t count = 0;
+  double total_time_ms = 0;
+  double total_time_percent = 0;  // of all host op time (idle excluded), as XProf
+  double self_time_ms = 0;
+  double self_time_percent = 0;
+};
+
+struct InputPipelineAnalysis {
+  StepTimeSummary summary;
+  std::vector<StepTimeRow> steps;
+  // Total self time over the profile per host input category (kHostBreakdownKeys order).
+  std::array<double, kNumInputOpCategories> host_breakdown_ms{};
+  std::vector<InputOpRow> input_ops;  // by self time, descending
+  bool uses_tf_data = false;
+  int64_t get_next_count = 0;
+  int64_t get_next_outside_steps = 0;
+  std::string recommendation;
+  std::vector<std::string> diagnostics;  // the model's, plus this tool's
+};
+
+InputPipelineAnalysis ComputeInputPipelineAnalysis(const ProfileModel& model);
+
+void WriteResultJson(const InputPipelineAnalysis& analysis, output::JsonWriter* writer);
+std::vector<output::Table> BuildTables(const InputPipelineAnalysis& analysis);
+std::string FormatResultText(const InputPipelineAnalysis& analysis, const ToolOptions& options);
+
+// Writes the summary fields shared by overview_page and input_pipeline_analyzer JSON
+// ("steps", "avg_step_time_ms", "input_bound_*", ...) into the current object.
+void WriteStepSummaryJson(const StepTimeSummary& summary, output::JsonWriter* writer);
+// The "step_time_breakdown_ms" object: average ms per step by category key.
+void WriteStepBreakdownJson(const StepTimeSummary& summary, output::JsonWriter* writer);
+// "{mean, stddev, min, max}" in the current value position.
+void WriteSummaryStatsJson(const SummaryStats& stats, output::JsonWriter* writer);
+
+std::unique_ptr<Tool> MakeInputPipelineTool();
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,189 @@
+#include "src/analysis/tools/kernel_stats.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/tool_util.h"
+#include "src/xspace/schema.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using output::ColumnType;
+using output::Table;
+
+std::string Dims(const std::array<int64_t, 3>& d) {
+  return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
+}
+
+Table KernelTable(const KernelStatsResult& r) {
+  Table t;
+  t.name = "kernels";
+  t.title = "GPU kernels by total time";
+  t.columns = {{"rank", "Rank", ColumnType::kInt},
+               {"kernel_name", "Kernel", ColumnType::kString, 2, 50},
+               {"registers_per_thread", "Regs", ColumnType::kInt},
+               {"shmem_bytes", "Shmem (B)", ColumnType::kInt},
+               {"block_dim", "Block", ColumnType::kString},
+               {"grid_dim", "Grid", ColumnType::kString},
+               {"occupancy_pct", "Occ %", ColumnType::kDouble, 1},
+               {"is_op_tensor_core_eligible", "TC eligible", ColumnType::kBool},
+               {"is_kernel_using_tensor_core", "Uses TC", ColumnType::kBool},
+               {"op_name", "Op", ColumnType::kString, 2, 40},
+               {"occurrences", "Count", ColumnType::kInt},
+               {"total_duration_us", "Total (us)", ColumnType::kDouble, 1},
+               {"avg_duration_us", "Avg (us)", ColumnType::kDouble, 2},
+               {"min_duration_us", "Min (us)", ColumnType::kDouble, 2},
+               {"max_duration_us", "Max (us)", ColumnType::kDouble, 2}};
+  for (const KernelRow& k : r.kernels) {
+    t.AddRow({k.rank, k.kernel_name, k.registers_per_thread, k.shared_memory_bytes, k.block_dim, k.grid_dim,
+              k.occupancy_pct, k.is_op_tensor_core_eligible, k.is_kernel_using_tensor_core, k.op_name,
+              k.occurrences, k.total_duration_us, k.avg_duration_us, k.min_duration_us, k.max_duration_us});
+  }
+  return t;
+}
+
+}  // namespace
+
+bool HasGpuPlane(const ProfileModel& model) {
+  for (const DeviceActivity& device : model.devices) {
+    if (xspace::IsGpuPlaneName(device.plane_name)) return true;
+  }
+  return false;
+}
+
+KernelSummary SummarizeKernels(const ProfileModel& model) {
+  KernelSummary s;
+  int64_t total_ps = 0, tensor_core_ps = 0, eligible_without_ps = 0;
+  std::vector<std::pair<int64_t, int64_t>> avg_and_count;  // (avg ps, launches)
+  for (const KernelStats& k : model.kernels) {
+    s.distinct_kernels += 1;
+    s.launches += k.occurrences;
+    total_ps += k.total_duration_ps;
+    if (k.is_kernel_using_tensor_core) tensor_core_ps += k.total_duration_ps;
+    if (k.is_op_tensor_core_eligible && !k.is_kernel_using_tensor_core) {
+      eligible_without_ps += k.total_duration_ps;
+      s.eligible_without_tensor_core_kernels += 1;
+    }
+    if (k.occurrences > 0) {
+      const int64_t avg_ps = k.total_duration_ps / k.occurrences;
+      avg_and_count.emplace_back(avg_ps, k.occurrences);
+      if (PsToUs(avg_ps) < kTinyKernelThresholdUs) s.tiny_launches += k.occurrences;
+    }
+  }
+  s.total_time_ms = PsToMs(total_ps);
+  s.tensor_core_time_percent = Percent(tensor_core_ps, total_ps);
+  s.eligible_without_tensor_core_time_ms = PsToMs(eligible_without_ps);
+  s.eligible_without_tensor_core_percent = Percent(eligible_without_ps, total_ps);
+  s.tiny_launch_percent = Percent(s.tiny_launches, s.launches);
+  // Weighted median: the duration below which half of all launches fall.
+  std::sort(avg_and_count.begin(), avg_and_count.end());
+  int64_t seen = 0;
+  for (const auto& [avg_ps, count] : avg_and_count) {
+    seen += count;
+    if (2 * seen >= s.launches) {
+      s.median_duration_us = PsToUs(avg_ps);
+      break;
+    }
+  }
+  return s;
+}
+
+KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
+  KernelStatsResult r;
+  r.summary = SummarizeKernels(model);
+  std::vector<const KernelStats*> sorted;
+  sorted.reserve(model.kernels.size());
+  for (const KernelStats& k : model.kernels) sorted.push_back(&k);
+  // The model sorts by total time already; a stable sort with tie-breaks keeps the rank
+  // deterministic whatever order equal kernels arrive in.
+  std::stable_sort(sorted.begin(), sorted.end(), [](const KernelStats* a, const KernelStats* b) {
+    if (a->total_duration_ps != b->total_duration_ps) return a->total_duration_ps > b->total_duration_ps;
+    if (a->kernel_name != b->kernel_name) return a->kernel_name < b->kernel_name;
+    return a->op_name < b->op_name;
+  });
+  if (sorted.size() > kMaxKernelRows) sorted.resize(kMaxKernelRows);
+  for (const KernelStats* k : sorted) {
+    KernelRow row;
+    row.rank = static_cast<int64_t>(r.kernels.size() + 1);
+    row.kernel_name = k->kernel_name;
+    row.op_name = k->op_name;
+    row.registers_per_thread = k->params.registers_per_thread;
+    row.shared_memory_bytes = k->params.static_shared_memory_bytes + k->params.dynamic_shared_memory_bytes;
+    row.block_dim = Dims(k->params.block);
+    row.grid_dim = Dims(k->params.grid);
+    row.occupancy_pct = k->params.occupancy_pct;
+    row.is_op_tensor_core_eligible = k->is_op_tensor_core_eligible;
+    row.is_kernel_using_tensor_core = k->is_kernel_using_tensor_core;
+    row.occurrences = k->occurrences;
+    row.total_duration_us = PsToUs(k->total_duration_ps);
+    row.avg_duration_us = k->occurrences > 0 ? row.total_duration_us / k->occurrences : 0;
+    row.min_duration_us = PsToUs(k->min_duration_ps);
+    row.max_duration_us = PsToUs(k->max_duration_ps);
+    r.kernels.push_back(std::move(row));
+  }
+  return r;
+}
+
+std::vector<Table> BuildTables(const KernelStatsResult& r) { return {KernelTable(r)}; }
+
+void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
+  const KernelSummary& s = r.summary;
+  w->BeginObject();
+  w->Field("tool", "kernel_stats");
+  w->Key("summary");
+  w->BeginObject();
+  w->Field("distinct_kernels", s.distinct_kernels);
+  w->Field("launches", s.launches);
+  w->Field("total_time_ms", s.total_time_ms);
+  w->Field("median_duration_us", s.median_duration_us);
+  w->Field("tiny_launches", s.tiny_launches);
+  w->Field("tiny_launch_percent", s.tiny_launch_percent);
+  w->Field("tensor_core_time_percent", s.tensor_core_time_percent);
+  w->Field("eligible_without_tensor_core_kernels", s.eligible_without_tensor_core_kernels);
+  w->Field("eligible_without_tensor_core_time_ms", s.eligible_without_tensor_core_time_ms);
+  w->Field("eligible_without_tensor_core_percent", s.eligible_without_tensor_core_percent);
+  w->EndObject();
+  w->Field("truncated", s.distinct_kernels > static_cast<int64_t>(r.kernels.size()));
+  w->Key("kernels");
+  output::WriteTableRowsJson(KernelTable(r), w);
+  w->EndObject();
+}
+
+std::string FormatResultText(const KernelStatsResult& r, const ToolOptions& options) {
+  const KernelSummary& s = r.summary;
+  std::string out = output::FormatKeyValues(
+      "GPU kernel stats",
+      {{"Kernels", std::to_string(s.distinct_kernels) + " distinct, " + std::to_string(s.launches) + " launches, " +
+                       output::FormatFixed(s.total_time_ms, 3) + " ms"},
+       {"Median kernel", output::FormatFixed(s.median_duration_us, 2) + " us"},
+       {"Tiny kernels (< 10 us)", output::FormatFixed(s.tiny_launch_percent, 1) + " % of launches"},
+       {"Tensor Core time", output::FormatFixed(s.tensor_core_time_percent, 1) + " % of kernel time"},
+       {"Eligible, no Tensor Cores", output::FormatFixed(s.eligible_without_tensor_core_percent, 1) +
+                                         " % of kernel time (" +
+                                         std::to_string(s.eligible_without_tensor_core_kernels) + " kernels)"}});
+  out += "\n" + output::FormatTextTable(KernelTable(r), {options.text_max_rows});
+  return out;
+}
+
+namespace {
+
+class KernelStatsTool final : public Tool {
+ public:
+  std::string_view id() const override { return "kernel_stats"; }
+  std::string_view description() const override {
+    return "GPU kernels per op: time, launch parameters, occupancy, Tensor Core eligibility and use.";
+  }
+  bool IsAvailable(const ProfileModel& model) const override { return HasGpuPlane(model); }
+  std::string_view requirement() const override { return "a /device:GPU: plane"; }
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<KernelStatsResult>>(ComputeKernelStats(model)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> MakeKernelStatsTool() { return std::make_unique<KernelStatsTool>(); }
+
+}  // namespace stepscope::analysis

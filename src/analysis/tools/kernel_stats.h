@@ -1,0 +1,77 @@
+// kernel_stats: per GPU kernel and the op it ran for, ranked by total time, with launch
+// parameters, occupancy, Tensor Core eligibility and use (XProf's kernel_stats tool).
+// The kernel reports themselves (merge key, Tensor Core rules) live in the model; this
+// tool ranks, converts units and summarises.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/analysis/tool.h"
+
+namespace stepscope::analysis {
+
+// XProf keeps the 1000 kernels with the largest total time; a longer table is noise in a
+// UI and the summary numbers below still cover every kernel.
+inline constexpr size_t kMaxKernelRows = 1000;
+// A kernel whose average run is shorter than this does less work than its launch costs
+// on current GPUs (a launch takes ~5-10 us of host and driver time), so many of them
+// make a step launch bound.
+inline constexpr double kTinyKernelThresholdUs = 10.0;
+
+struct KernelRow {
+  int64_t rank = 0;
+  std::string kernel_name;
+  std::string op_name;
+  int64_t registers_per_thread = 0;
+  int64_t shared_memory_bytes = 0;  // static + dynamic
+  std::string block_dim;  // "x,y,z"
+  std::string grid_dim;
+  double occupancy_pct = 0;  // 0 when the profile does not say
+  bool is_op_tensor_core_eligible = false;
+  bool is_kernel_using_tensor_core = false;
+  int64_t occurrences = 0;
+  double total_duration_us = 0;
+  double avg_duration_us = 0;
+  double min_duration_us = 0;
+  double max_duration_us = 0;
+};
+
+// Numbers about all kernels of the profile (not only the listed top 1000). The advisor
+// uses these for launch-bound, tiny-kernel and Tensor Core findings.
+struct KernelSummary {
+  int64_t distinct_kernels = 0;  // kernel-op-params groups
+  int64_t launches = 0;
+  double total_time_ms = 0;
+  // Median kernel duration over launches, taking each group's average for its launches
+  // (the model keeps per-group totals, not every duration).
+  double median_duration_us = 0;
+  int64_t tiny_launches = 0;  // launches of groups averaging < kTinyKernelThresholdUs
+  double tiny_launch_percent = 0;
+  double tensor_core_time_percent = 0;  // time in kernels that use Tensor Cores
+  // Time in kernels of Tensor-Core-eligible ops that do not use them.
+  double eligible_without_tensor_core_time_ms = 0;
+  double eligible_without_tensor_core_percent = 0;
+  int64_t eligible_without_tensor_core_kernels = 0;
+};
+KernelSummary SummarizeKernels(const ProfileModel& model);
+
+struct KernelStatsResult {
+  KernelSummary summary;
+  std::vector<KernelRow> kernels;  // at most kMaxKernelRows, by total time
+};
+
+KernelStatsResult ComputeKernelStats(const ProfileModel& model);
+// True when the profile has a GPU device plane (XProf lists the tool only then).
+bool HasGpuPlane(const ProfileModel& model);
+
+void WriteResultJson(const KernelStatsResult& result, output::JsonWriter* writer);
+std::vector<output::Table> BuildTables(const KernelStatsResult& result);
+std::string FormatResultText(const KernelStatsResult& result, const ToolOptions& options);
+
+std::unique_ptr<Tool> MakeKernelStatsTool();
+
+}  // namespace stepscope::analysis

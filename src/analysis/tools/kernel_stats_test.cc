@@ -1,0 +1,86 @@
+#include "src/analysis/tools/kernel_stats.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "src/analysis/tools/test_model_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::MakeGpu;
+using testing::MakeKernel;
+
+TEST(KernelStatsTest, RanksByTotalTimeAndConvertsUnits) {
+  ProfileModel m;
+  m.devices.push_back(MakeGpu(0, 10));
+  KernelStats gemm = MakeKernel("volta_h884gemm_64x64", "dense/MatMul", 4, 400, /*uses_tc=*/true);
+  gemm.params.registers_per_thread = 128;
+  gemm.params.static_shared_memory_bytes = 1024;
+  gemm.params.dynamic_shared_memory_bytes = 512;
+  gemm.params.grid = {160, 2, 1};
+  gemm.params.block = {256, 1, 1};
+  gemm.params.occupancy_pct = 37.5;
+  gemm.min_duration_ps = 90'000'000;
+  gemm.max_duration_ps = 110'000'000;
+  m.kernels = {MakeKernel("relu", "dense/Relu", 100, 300), gemm};
+  KernelStatsResult r = ComputeKernelStats(m);
+  ASSERT_EQ(r.kernels.size(), 2u);
+  const KernelRow& top = r.kernels[0];
+  EXPECT_EQ(top.rank, 1);
+  EXPECT_EQ(top.kernel_name, "volta_h884gemm_64x64");
+  EXPECT_EQ(top.shared_memory_bytes, 1536);
+  EXPECT_EQ(top.grid_dim, "160,2,1");
+  EXPECT_EQ(top.block_dim, "256,1,1");
+  EXPECT_NEAR(top.total_duration_us, 400, 1e-9);
+  EXPECT_NEAR(top.avg_duration_us, 100, 1e-9);
+  EXPECT_NEAR(top.min_duration_us, 90, 1e-9);
+  EXPECT_NEAR(top.max_duration_us, 110, 1e-9);
+  EXPECT_TRUE(top.is_kernel_using_tensor_core);
+  EXPECT_TRUE(top.is_op_tensor_core_eligible);
+  EXPECT_EQ(r.kernels[1].rank, 2);
+}
+
+TEST(KernelStatsTest, SummaryMedianTinyAndTensorCoreShares) {
+  ProfileModel m;
+  // 100 launches of 3 us, 10 of 100 us (eligible, no TC), 10 of 200 us (TC).
+  m.kernels = {MakeKernel("elementwise", "Add", 100, 300), MakeKernel("sgemm", "MatMul", 10, 1000, false, true),
+               MakeKernel("h884gemm", "MatMul", 10, 2000, true)};
+  KernelSummary s = SummarizeKernels(m);
+  EXPECT_EQ(s.launches, 120);
+  EXPECT_EQ(s.distinct_kernels, 3);
+  EXPECT_NEAR(s.median_duration_us, 3.0, 1e-9);
+  EXPECT_EQ(s.tiny_launches, 100);
+  EXPECT_NEAR(s.tiny_launch_percent, 100.0 * 100 / 120, 1e-9);
+  EXPECT_NEAR(s.total_time_ms, 3.3, 1e-9);
+  EXPECT_NEAR(s.tensor_core_time_percent, 100.0 * 2000 / 3300, 1e-9);
+  EXPECT_NEAR(s.eligible_without_tensor_core_percent, 100.0 * 1000 / 3300, 1e-9);
+  EXPECT_EQ(s.eligible_without_tensor_core_kernels, 1);
+}
+
+TEST(KernelStatsTest, KeepsTheTop1000) {
+  ProfileModel m;
+  for (int i = 0; i < 1005; ++i) m.kernels.push_back(MakeKernel("k" + std::to_string(i), "", 1, 2000 - i));
+  KernelStatsResult r = ComputeKernelStats(m);
+  EXPECT_EQ(r.kernels.size(), kMaxKernelRows);
+  EXPECT_EQ(r.kernels.back().kernel_name, "k999");
+  EXPECT_EQ(r.summary.distinct_kernels, 1005);
+  std::string json;
+  output::JsonWriter w(&json);
+  WriteResultJson(r, &w);
+  EXPECT_THAT(json, HasSubstr("\"truncated\":true"));
+}
+
+TEST(KernelStatsTest, AvailableOnlyWithAGpuPlane) {
+  ProfileModel m;
+  EXPECT_FALSE(HasGpuPlane(m));
+  m.devices.push_back(MakeGpu(3, 0));  // even an idle GPU plane, as XProf lists it
+  EXPECT_TRUE(HasGpuPlane(m));
+  auto tool = MakeKernelStatsTool();
+  EXPECT_TRUE(tool->IsAvailable(m));
+  EXPECT_EQ(tool->id(), "kernel_stats");
+}
+
+}  // namespace
+}  // namespace stepscope::analysis

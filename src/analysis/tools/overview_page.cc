@@ -1,0 +1,221 @@
+#include "src/analysis/tools/overview_page.h"
+
+#include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/tool_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using output::ColumnType;
+using output::FormatFixed;
+using output::Table;
+
+std::string Pct(double percent) { return FormatFixed(percent, 1) + " %"; }
+
+Table TopDeviceOpsTable(const std::vector<TopDeviceOp>& ops) {
+  Table t;
+  t.name = "top_device_ops";
+  t.title = "Top " + std::to_string(kTopDeviceOps) + " device ops by self time";
+  t.columns = {{"rank", "Rank", ColumnType::kInt},
+               {"name", "Operation", ColumnType::kString, 2, 60},
+               {"type", "Type", ColumnType::kString, 2, 24},
+               {"category", "Category"},
+               {"occurrences", "Count", ColumnType::kInt},
+               {"self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
+               {"self_time_percent", "Self %", ColumnType::kDouble, 1},
+               {"cumulative_percent", "Cum. %", ColumnType::kDouble, 1}};
+  for (const TopDeviceOp& op : ops) {
+    t.AddRow({op.rank, op.name, op.type, op.category, op.occurrences, op.self_time_ms, op.self_time_percent,
+              op.cumulative_percent});
+  }
+  return t;
+}
+
+Table HostsTable(const OverviewPage& p) {
+  Table t;
+  t.name = "hosts";
+  t.title = "Hosts";
+  t.columns = {{"hostname", "Host"},
+               {"logical_cores", "Cores", ColumnType::kInt},
+               {"process_id", "PID", ColumnType::kInt},
+               {"host_memory_bytes", "Memory (B)", ColumnType::kInt},
+               {"dropped_events", "Dropped", ColumnType::kInt}};
+  for (const HostEnvironment& h : p.run_environment.hosts) {
+    t.AddRow({h.hostname, h.logical_cores, h.process_id, h.host_memory_bytes, h.dropped_traces});
+  }
+  return t;
+}
+
+Table BreakdownTable(const StepTimeSummary& s) {
+  Table t;
+  t.name = "step_time_breakdown";
+  t.title = "Average step time breakdown";
+  t.columns = {{"category", "Category"},
+               {"avg_ms", "Avg (ms)", ColumnType::kDouble, 3},
+               {"percent", "% of step", ColumnType::kDouble, 1}};
+  for (int c = 0; c < kNumTimeCategories; ++c) {
+    t.AddRow({std::string(TimeCategoryKey(static_cast<TimeCategory>(c))), s.avg_category_ms[c], s.category_percent[c]});
+  }
+  return t;
+}
+
+std::string NextStep(const OverviewPage& p) {
+  if (!p.recommendations.empty()) {
+    const Finding& top = p.recommendations.front();
+    return top.title + ". " + top.advice;
+  }
+  return p.summary.statement;
+}
+
+}  // namespace
+
+OverviewPage ComputeOverviewPage(const ProfileModel& model) {
+  OverviewPage p;
+  p.summary = SummarizeSteps(model);
+  p.steps = ComputeStepTimeRows(model);
+  p.run_environment = model.run_environment;
+  p.hostnames = model.hostnames;
+  p.has_device = model.has_device;
+  p.placement = ComputeOpPlacement(model);
+  p.diagnostics = model.diagnostics;
+
+  const double device_self_ps = static_cast<double>(model.device_ops.total_self_time_ps);
+  double cumulative = 0;
+  for (const OpMetrics& op : model.device_ops.ops) {  // sorted by self time, descending
+    if (p.top_device_ops.size() == kTopDeviceOps) break;
+    TopDeviceOp top;
+    top.rank = static_cast<int64_t>(p.top_device_ops.size() + 1);
+    top.name = op.name;
+    top.type = op.type;
+    top.category = std::string(OpCategoryName(op.category));
+    top.occurrences = op.occurrences;
+    top.self_time_ms = PsToMs(op.self_time_ps);
+    top.self_time_percent = Percent(op.self_time_ps, device_self_ps);
+    cumulative += top.self_time_percent;
+    top.cumulative_percent = std::min(cumulative, 100.0);
+    p.top_device_ops.push_back(std::move(top));
+  }
+  p.recommendations = ComputeAdvice(model).findings;
+  p.next_step = NextStep(p);
+  return p;
+}
+
+std::vector<Table> BuildTables(const OverviewPage& p) {
+  return {BreakdownTable(p.summary), StepTimeTable(p.steps), TopDeviceOpsTable(p.top_device_ops), HostsTable(p)};
+}
+
+void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
+  const StepTimeSummary& s = p.summary;
+  w->BeginObject();
+  w->Field("tool", "overview_page");
+  WriteStepSummaryJson(s, w);
+  w->Key("step_time_breakdown_ms");
+  WriteStepBreakdownJson(s, w);
+  w->Key("step_time_breakdown_percent");
+  w->BeginObject();
+  for (int c = 0; c < kNumTimeCategories; ++c) {
+    w->Field(TimeCategoryKey(static_cast<TimeCategory>(c)), s.category_percent[c]);
+  }
+  w->EndObject();
+  w->Key("step_time_stats_ms");
+  WriteSummaryStatsJson(s.step_time_ms, w);
+  w->Key("device_compute_precision");
+  w->BeginObject();
+  if (s.device_compute_16bit_percent.has_value()) {
+    w->Field("bit16_percent", *s.device_compute_16bit_percent);
+    w->Field("bit32_percent", 100.0 - *s.device_compute_16bit_percent);
+  } else {
+    w->Key("bit16_percent");
+    w->Null();
+    w->Key("bit32_percent");
+    w->Null();
+  }
+  w->EndObject();
+  w->Key("step_time_graph");
+  output::WriteTableRowsJson(StepTimeTable(p.steps), w);
+  w->Key("top_device_ops");
+  output::WriteTableRowsJson(TopDeviceOpsTable(p.top_device_ops), w);
+
+  const RunEnvironment& env = p.run_environment;
+  w->Key("run_environment");
+  w->BeginObject();
+  w->Field("host_count", static_cast<int64_t>(env.hosts.size()));
+  w->Key("hosts");
+  output::WriteTableRowsJson(HostsTable(p), w);
+  w->Field("device_type", env.device_type);
+  w->Field("device_count", env.device_count);
+  w->Field("active_device_count", env.active_device_count);
+  w->Field("device_core_count", env.device_core_count);
+  w->Field("dropped_events", env.dropped_traces);
+  w->EndObject();
+
+  w->Key("op_placement");
+  w->BeginObject();
+  w->Field("host_percent", p.placement.host_percent);
+  w->Field("device_percent", p.placement.device_percent);
+  w->Field("host_time_ms", p.placement.host_time_ms);
+  w->Field("device_time_ms", p.placement.device_time_ms);
+  w->EndObject();
+
+  w->Key("recommendations");
+  WriteFindingsJson(p.recommendations, w);
+  w->Field("next_step", p.next_step);
+  w->Key("diagnostics");
+  w->BeginArray();
+  for (const std::string& d : p.diagnostics) w->String(d);
+  w->EndArray();
+  w->EndObject();
+}
+
+std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) {
+  const StepTimeSummary& s = p.summary;
+  const RunEnvironment& env = p.run_environment;
+  std::string precision = "unknown (no device compute)";
+  if (s.device_compute_16bit_percent.has_value()) {
+    precision = Pct(*s.device_compute_16bit_percent) + " 16-bit, " + Pct(100.0 - *s.device_compute_16bit_percent) +
+                " 32-bit";
+  }
+  std::string hosts;
+  for (const std::string& h : p.hostnames) hosts += (hosts.empty() ? "" : ", ") + h;
+  std::string out = output::FormatKeyValues(
+      "Performance summary",
+      {{"Steps", std::to_string(s.step_count)},
+       {"Average step time", FormatFixed(s.avg_step_time_ms, 3) + " ms (stddev " +
+                                 FormatFixed(s.step_time_ms.stddev, 3) + " ms, min " +
+                                 FormatFixed(s.step_time_ms.min, 3) + ", max " + FormatFixed(s.step_time_ms.max, 3) +
+                                 ")"},
+       {"Input bound", std::string(InputBoundVerdictName(s.verdict)) + " (" + Pct(s.input_percent) + ")"},
+       {"Device compute precision", precision},
+       {"Op placement", Pct(p.placement.host_percent) + " host, " + Pct(p.placement.device_percent) + " device"}});
+  out += "\n" + output::FormatTextTable(BreakdownTable(s)) + "\n";
+  out += output::FormatKeyValues(
+      "Run environment",
+      {{"Hosts", std::to_string(env.hosts.size()) + (hosts.empty() ? "" : " (" + hosts + ")")},
+       {"Device type", env.device_type.empty() ? "CPU" : env.device_type},
+       {"Devices", std::to_string(env.active_device_count) + " active of " + std::to_string(env.device_count)},
+       {"Device cores", std::to_string(env.device_core_count)}});
+  out += "\n";
+  if (p.has_device) out += output::FormatTextTable(TopDeviceOpsTable(p.top_device_ops), {options.text_max_rows}) + "\n";
+  out += "Recommendation for the next step\n  " + output::SanitizeForTerminal(p.next_step) + "\n";
+  for (const std::string& d : p.diagnostics) out += "  note: " + output::SanitizeForTerminal(d) + "\n";
+  return out;
+}
+
+namespace {
+
+class OverviewPageTool final : public Tool {
+ public:
+  std::string_view id() const override { return "overview_page"; }
+  std::string_view description() const override {
+    return "Step time and its breakdown, step graph, top device ops, run environment, recommendation.";
+  }
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<OverviewPage>>(ComputeOverviewPage(model)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> MakeOverviewPageTool() { return std::make_unique<OverviewPageTool>(); }
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,60 @@
+// overview_page: the first page a user sees (TF Profiler's overview): performance
+// summary (average step time and its breakdown, device compute precision), the step-time
+// graph, top device ops, run environment, op placement and the recommendation for the
+// next step.
+//
+// It computes nothing the other tools own: the step summary and input verdict come from
+// input_pipeline.h, op placement from framework_op_stats.h, recommendations from
+// advisor.h.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/analysis/tool.h"
+#include "src/analysis/tools/advisor.h"
+#include "src/analysis/tools/framework_op_stats.h"
+#include "src/analysis/tools/input_pipeline.h"
+
+namespace stepscope::analysis {
+
+// The overview lists the ten most expensive device ops, as TensorBoard does.
+inline constexpr size_t kTopDeviceOps = 10;
+
+struct TopDeviceOp {
+  int64_t rank = 0;
+  std::string name;
+  std::string type;
+  std::string category;
+  int64_t occurrences = 0;
+  double self_time_ms = 0;
+  double self_time_percent = 0;   // of all device op self time
+  double cumulative_percent = 0;
+};
+
+struct OverviewPage {
+  StepTimeSummary summary;
+  std::vector<StepTimeRow> steps;
+  std::vector<TopDeviceOp> top_device_ops;
+  RunEnvironment run_environment;
+  std::vector<std::string> hostnames;
+  bool has_device = false;
+  OpPlacement placement;
+  std::vector<Finding> recommendations;  // the advisor's findings, most important first
+  std::string next_step;                 // one sentence: what to do first
+  std::vector<std::string> diagnostics;
+};
+
+OverviewPage ComputeOverviewPage(const ProfileModel& model);
+
+void WriteResultJson(const OverviewPage& page, output::JsonWriter* writer);
+std::vector<output::Table> BuildTables(const OverviewPage& page);
+std::string FormatResultText(const OverviewPage& page, const ToolOptions& options);
+
+std::unique_ptr<Tool> MakeOverviewPageTool();
+
+}  // namespace stepscope::analysis
