@@ -1,31 +1,168 @@
 #include "src/analysis/model/build_profile_model.h"
 
+#include <algorithm>
+#include <filesystem>
+#include <string>
 #include <utility>
 
-namespace stepscope::analysis {
+#include "src/analysis/model/device_analysis.h"
+#include "src/analysis/model/host_analysis.h"
+#include "src/analysis/model/model_builder.h"
+#include "src/analysis/model/op_metrics.h"
+#include "src/analysis/model/step_breakdown.h"
+#include "src/xspace/columnar/columnar_reader.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
+#include "src/xspace/schema.h"
 
-// First increment: a placeholder so tools can be written against the header. The real
-// builder replaces this file's body (see docs/model.md).
+namespace stepscope::analysis {
+namespace {
+
+using xspace::ColumnarPlane;
+using xspace::StatType;
+
+// Planes whose lines are host threads. TF merges all of these into /host:CPU when it
+// saves; unmerged ones (raw captures) are read the same way.
+bool IsHostThreadsPlane(std::string_view name) {
+  return name == xspace::kHostThreadsPlaneName || name == xspace::kCuptiDriverApiPlaneName ||
+         name == xspace::kPythonTracerPlaneName || name == "/host:TPU-runtime" || name == "/host:ROCTRACER";
+}
+
+bool IsAcceleratorPlane(std::string_view name) {
+  return name.starts_with(xspace::kGpuPlanePrefix) || name.starts_with(xspace::kTpuPlanePrefix);
+}
+
+int64_t PlaneInt(const ColumnarPlane& plane, StatType type) {
+  xspace::ColumnarStat stat;
+  return plane.FindPlaneStat(type, &stat) ? ColumnarPlane::AsInt64(stat) : 0;
+}
+
+HostEnvironment ReadHostEnvironment(const xspace::ColumnarXSpace& space, const std::vector<uint32_t>& host_planes,
+                                    const ModelOptions& options) {
+  HostEnvironment env;
+  for (uint32_t p : host_planes) {
+    const ColumnarPlane& plane = space.planes[p];
+    xspace::ColumnarStat stat;
+    if (env.hostname.empty() && plane.FindPlaneStat(StatType::kHostName, &stat)) {
+      env.hostname = std::string(plane.AsString(stat));
+    }
+    env.logical_cores = std::max(env.logical_cores, PlaneInt(plane, StatType::kLogicalCores));
+    if (env.process_id == 0) env.process_id = PlaneInt(plane, StatType::kProcessId);
+    env.host_memory_bytes = std::max(env.host_memory_bytes, PlaneInt(plane, StatType::kHostMemoryBytes));
+    env.dropped_traces += PlaneInt(plane, StatType::kDroppedTraces);
+  }
+  if (!space.hostnames.empty()) env.hostname = space.hostnames[0];
+  if (env.hostname.empty()) env.hostname = options.hostname;
+  if (const ColumnarPlane* task = space.FindPlane(xspace::kTaskEnvPlaneName)) {
+    env.profile_start_time_ns = PlaneInt(*task, StatType::kProfileStartTime);
+    env.profile_stop_time_ns = PlaneInt(*task, StatType::kProfileStopTime);
+  }
+  return env;
+}
+
+void AddDiagnostics(const xspace::ColumnarXSpace& space, const internal::HostAnalysis& host,
+                    const internal::DeviceAnalysis& device, ProfileModel* model) {
+  std::vector<std::string>& out = model->diagnostics;
+  for (const std::string& d : host.diagnostics) out.push_back(d);
+  for (const std::string& e : space.errors) out.push_back("profile error: " + e);
+  for (const std::string& w : space.warnings) out.push_back("profile warning: " + w);
+  if (model->steps.empty()) {
+    out.push_back(host.markers.empty() && device.markers.empty()
+                      ? "no step markers found: mark each training step (stepscope::Step, or "
+                        "tf.profiler.experimental.Trace('train', step_num=n, _r=1)) to get per-step analyses"
+                      : "step markers were found, but no step had activity on a device");
+  }
+  int64_t dropped = model->run_environment.dropped_traces;
+  if (dropped > 0) {
+    out.push_back(std::to_string(dropped) +
+                  " events were dropped while recording (buffers full): totals undercount; raise "
+                  "per_thread_buffer_bytes or profile fewer steps");
+  }
+  if (!model->steps.empty() && device.unattributed_events > 0) {
+    out.push_back(std::to_string(device.unattributed_events) +
+                  " device events could not be tied to a step (no group_id and no host launch with their "
+                  "correlation_id); they count in device totals but not in step breakdowns");
+  }
+  const InputPipelineFacts& input = model->input_pipeline;
+  if (input.get_next_outside_steps > 0) {
+    out.push_back(std::to_string(input.get_next_outside_steps) + " of " + std::to_string(input.get_next_count) +
+                  " IteratorGetNext events ran outside every step: the data iterator is fetched outside the step "
+                  "scope, so input time is missing from the step breakdown");
+  }
+}
+
+}  // namespace
+
 StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
                                          const ModelOptions& options) {
+  if (space == nullptr) return InvalidArgumentError("BuildProfileModel: no XSpace");
+  const xspace::ColumnarXSpace& s = *space;
+  std::vector<uint32_t> host_planes, device_planes;
+  for (uint32_t p = 0; p < s.planes.size(); ++p) {
+    if (IsHostThreadsPlane(s.planes[p].name)) host_planes.push_back(p);
+    if (IsAcceleratorPlane(s.planes[p].name)) device_planes.push_back(p);
+  }
+  if (s.planes.size() > UINT16_MAX) return ResourceExhaustedError("more than 65535 planes in one XSpace");
+
   ProfileModel model;
-  model.hostnames.push_back(options.hostname);
-  model.run_environment.hosts.push_back(HostEnvironment{.hostname = options.hostname});
-  model.run_environment.device_type = "CPU";
-  model.step_source = "none";
-  model.diagnostics.push_back("profile model builder not implemented yet");
-  model.source = std::move(space);
+  model.total_events = static_cast<int64_t>(s.num_events());
+  internal::HostAnalysis host;
+  internal::AnalyzeHost(s, host_planes, &host);
+  internal::DeviceAnalysis device;
+  internal::AnalyzeDevices(s, device_planes, &host, &device);
+
+  HostEnvironment env = ReadHostEnvironment(s, host_planes, options);
+  model.hostnames.push_back(env.hostname);
+  RunEnvironment& run = model.run_environment;
+  run.dropped_traces = env.dropped_traces;
+  run.hosts.push_back(std::move(env));
+  run.device_count = static_cast<int64_t>(device_planes.size());
+  bool any_tpu = false;
+  for (uint32_t p : device_planes) any_tpu = any_tpu || s.planes[p].name.starts_with(xspace::kTpuPlanePrefix);
+  run.device_type = device_planes.empty() ? "CPU" : any_tpu ? "TPU" : "GPU";
+  for (const DeviceActivity& d : device.devices) {
+    if (d.has_activity()) {
+      model.has_device = true;
+      ++run.active_device_count;
+    }
+  }
+  run.device_core_count = run.active_device_count;
+
+  model.step_source = host.step_source;
+  if (model.step_source == "none" && !device.markers.empty()) model.step_source = "tf_grouped";
+  internal::BuildSteps(s, options, model.has_device, &host, &device, &model);
+  internal::BuildHostOpMetrics(s, host, &model);
+  model.device_ops = std::move(device.ops);
+  model.kernels = std::move(device.kernels);
+  model.devices = std::move(device.devices);
+  AddDiagnostics(s, host, device, &model);
+  if (options.keep_event_tree) {
+    model.host_threads = std::move(host.threads);
+    model.source = std::move(space);
+  }
   return model;
 }
 
 StatusOr<ProfileModel> BuildProfileModelFromXSpace(const xspace::XSpace& space, const ModelOptions& options) {
-  ModelOptions with_host = options;
-  if (with_host.hostname.empty() && space.hostnames_size() > 0) with_host.hostname = space.hostnames(0);
-  return BuildProfileModel(nullptr, with_host);
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ConvertXSpaceToColumnar(space);
+  if (!columnar.ok()) return columnar.status();
+  return BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*columnar)), options);
 }
 
 StatusOr<ProfileModel> BuildProfileModelFromFile(const std::string& path, const ModelOptions& options) {
-  return UnimplementedError(path + ": profile model builder not implemented yet");
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ReadColumnarXSpaceFile(path);
+  if (!columnar.ok()) return columnar.status();
+  ModelOptions with_host = options;
+  if (with_host.hostname.empty()) {
+    std::string file = std::filesystem::path(path).filename().string();
+    for (std::string_view suffix : {".xplane.pb.gz", ".xplane.pb"}) {
+      if (file.ends_with(suffix)) {
+        file.resize(file.size() - suffix.size());
+        break;
+      }
+    }
+    with_host.hostname = file;
+  }
+  return BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*columnar)), with_host);
 }
 
 }  // namespace stepscope::analysis

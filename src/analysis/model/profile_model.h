@@ -147,11 +147,13 @@ std::string_view OpCategoryName(OpCategory category);  // "tensorflow", "tf_data
 // One row of the op table: all occurrences of one op on one side (host or device).
 struct OpMetrics {
   // Host: the op name of the event ("model/dense/MatMul", "Iterator::Batch", "forward").
-  // Device: the framework op the kernels ran for (tf_op stat, else the launching host
-  // op); the kernel / memcpy name when neither is known.
+  // Device: the framework op the kernels ran for: the tf_op stat when it is a framework
+  // op name, else the hlo_op stat (XLA/JAX), else the outermost level of the legacy
+  // `annotation` stat; the kernel / memcpy name when none is known.
   std::string name;
-  // "MatMul" for "model/dense/MatMul:MatMul"; "Iterator" for tf.data; the name itself
-  // for kOther; "MemcpyHToD" etc. for copies.
+  // "MatMul" for "model/dense/MatMul:MatMul"; "Iterator" for tf.data; "MemcpyHToD" etc.
+  // for copies; for HLO ops the instruction kind ("fusion" for "fusion.12"); the name
+  // itself for kOther and kDeviceKernel.
   std::string type;
   OpCategory category = OpCategory::kOther;
   bool is_host = true;
@@ -176,8 +178,10 @@ struct OpMetricsDb {
   // of its events; device: no kernel or copy running). Tools add an "IDLE" row from it
   // when idle time is included.
   int64_t idle_time_ps = 0;
-  // Sum of self_time_ps over ops (== total minus idle when events do not overlap
-  // across the same side's threads... per thread they never do).
+  // Sum of self_time_ps over ops. Host: total_time_ps - idle_time_ps minus the self
+  // time of step markers (per thread, self times tile the busy time, and markers are not
+  // ops). Device: kernels on concurrent streams overlap, so it
+  // can exceed total_time_ps - idle_time_ps.
   int64_t total_self_time_ps = 0;
 };
 
@@ -318,7 +322,10 @@ struct InputPipelineFacts {
   // Self time of the input ops per category (the host-side breakdown).
   std::array<int64_t, kNumInputOpCategories> category_self_time_ps{};
   bool uses_tf_data = false;  // any Iterator:: op
-  // IteratorGetNext* events that fall inside no step (the documented anti-pattern).
+  // IteratorGetNext* events (host) and, when steps come from step markers
+  // (step_source == "step_markers"), how many of them overlap no step: the iterator is
+  // fetched outside the step scope (the documented anti-pattern). Files TF grouped
+  // attribute GetNext to steps themselves, so the check is not made for them (0).
   int64_t get_next_outside_steps = 0;
   int64_t get_next_count = 0;
 };
@@ -342,7 +349,9 @@ struct RunEnvironment {
   std::string device_type;             // "GPU", "TPU" or "CPU" (no device planes)
   int64_t device_count = 0;            // device planes over all hosts
   int64_t active_device_count = 0;     // device planes with activity
-  int64_t device_core_count = 0;       // sum of core_count over active devices
+  // XProf's "device core count": one per active device (a GPU counts as one core; SMs
+  // are in DeviceCapabilities::core_count).
+  int64_t device_core_count = 0;
   int64_t dropped_traces = 0;          // sum over hosts
 };
 
@@ -361,7 +370,8 @@ struct ProfileModel {
   // steps are dropped only with ModelOptions::drop_incomplete_steps.
   std::vector<StepInfo> steps;
   // Where steps came from, for explanations: "tf_grouped" (group_id in the file),
-  // "step_markers" (`_r` / TraceContext roots grouped by us), "none".
+  // "step_markers" (`_r` / TraceContext roots grouped by us), "none" (no markers; steps
+  // is empty and diagnostics says so).
   std::string step_source;
 
   OpMetricsDb host_ops;

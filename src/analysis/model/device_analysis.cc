@@ -1,0 +1,399 @@
+#include "src/analysis/model/device_analysis.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <queue>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "src/analysis/model/device_event_details.h"
+#include "src/analysis/model/event_stats.h"
+#include "src/analysis/model/op_name.h"
+#include "src/xspace/schema.h"
+
+namespace stepscope::analysis::internal {
+namespace {
+
+using xspace::ColumnarPlane;
+using xspace::StatType;
+
+// Sources of a device op name, in order of preference; tags keep their cache keys apart.
+enum OpSource : uint64_t { kFromTfOp = 0, kFromHloOp = 1, kFromAnnotation = 2, kFromEventName = 3 };
+
+struct OpAgg {
+  OpMetrics metrics;
+};
+
+struct KernelAgg {
+  uint32_t metadata;
+  uint64_t details_key;
+  uint32_t op;  // index into the plane's op list
+  KernelLaunchParams params;
+  bool op_eligible = false;
+  int64_t occurrences = 0, total_ps = 0, min_ps = INT64_MAX, max_ps = 0;
+};
+
+int64_t PlaneStatInt(const ColumnarPlane& plane, StatType type) {
+  xspace::ColumnarStat stat;
+  return plane.FindPlaneStat(type, &stat) ? ColumnarPlane::AsInt64(stat) : 0;
+}
+std::string PlaneStatString(const ColumnarPlane& plane, StatType type) {
+  xspace::ColumnarStat stat;
+  return plane.FindPlaneStat(type, &stat) ? std::string(plane.AsString(stat)) : std::string();
+}
+
+// "replica/dense/MatMul:MatMul#k=v#::inner" -> "replica/dense/MatMul:MatMul" (outermost level).
+std::string_view OutermostAnnotation(std::string_view annotation) {
+  annotation = annotation.substr(0, annotation.find("::"));
+  return annotation.substr(0, annotation.find('#'));
+}
+
+// "fusion.12" -> "fusion": the op kind of an HLO instruction name.
+std::string_view HloOpType(std::string_view hlo_op) {
+  size_t dot = hlo_op.rfind('.');
+  if (dot != std::string_view::npos && dot + 1 < hlo_op.size() &&
+      std::all_of(hlo_op.begin() + dot + 1, hlo_op.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return hlo_op.substr(0, dot);
+  }
+  return hlo_op;
+}
+
+class DeviceAnalyzer {
+ public:
+  DeviceAnalyzer(const xspace::ColumnarXSpace& space, HostAnalysis* host, DeviceAnalysis* out)
+      : space_(space), host_(host), out_(out) {}
+
+  void Run(const std::vector<uint32_t>& device_planes) {
+    for (uint32_t p : device_planes) AnalyzePlane(p);
+    FinishOps();
+    FinishKernels();
+    std::sort(out_->devices.begin(), out_->devices.end(), [](const DeviceActivity& a, const DeviceActivity& b) {
+      return a.device_ordinal < b.device_ordinal;
+    });
+  }
+
+ private:
+  struct PlaneState {
+    FlatUint64Map op_cache;  // tagged source value -> global op index
+    FlatUint64Map kernel_index;
+    std::vector<KernelAgg> kernels;
+  };
+
+  void MarkGroupOnDevice(int32_t group) {
+    if (group < 0) return;
+    if (out_->group_on_device.size() <= static_cast<size_t>(group)) out_->group_on_device.resize(group + 1);
+    out_->group_on_device[group] = true;
+  }
+
+  void AnalyzePlane(uint32_t plane_index) {
+    const ColumnarPlane& plane = space_.planes[plane_index];
+    DeviceActivity& device = out_->devices.emplace_back();
+    device.plane_name = plane.name;
+    std::optional<int> ordinal = xspace::GpuOrdinalFromPlaneName(plane.name);
+    device.device_ordinal = ordinal ? *ordinal : plane.id;
+    DeviceCapabilities& caps = device.capabilities;
+    caps.clock_rate_khz = PlaneStatInt(plane, StatType::kDevCapClockRateKHz);
+    caps.core_count = PlaneStatInt(plane, StatType::kDevCapCoreCount);
+    caps.memory_bandwidth_bytes_per_s = PlaneStatInt(plane, StatType::kDevCapMemoryBandwidth);
+    caps.memory_size_bytes = PlaneStatInt(plane, StatType::kDevCapMemorySize);
+    caps.compute_capability_major = PlaneStatInt(plane, StatType::kDevCapComputeCapMajor);
+    caps.compute_capability_minor = PlaneStatInt(plane, StatType::kDevCapComputeCapMinor);
+    caps.vendor = PlaneStatString(plane, StatType::kDevVendor);
+    caps.device_name = PlaneStatString(plane, StatType::kGpuDeviceName);
+
+    PlaneStatReader reader(plane);
+    PlaneState state;
+    std::vector<std::vector<uint32_t>> stream_orders;  // per stream line, events by begin
+    for (uint32_t l = 0; l < plane.lines.size(); ++l) {
+      const xspace::ColumnarLine& line = plane.lines[l];
+      if (line.name == xspace::kStepLineName) {
+        ReadDeviceSteps(plane, line, reader);
+        continue;
+      }
+      if (xspace::IsDerivedLineName(line.name) || line.id == xspace::kCounterEventsLineId) continue;
+      StreamActivity& stream = device.streams.emplace_back();
+      stream.stream_id = line.id;
+      stream.name = line.name;
+      std::vector<uint32_t>& order = stream_orders.emplace_back(line.num_events());
+      std::iota(order.begin(), order.end(), line.event_begin);
+      auto by_begin = [&](uint32_t a, uint32_t b) { return plane.event_start_ps[a] < plane.event_start_ps[b]; };
+      if (!std::is_sorted(order.begin(), order.end(), by_begin)) std::stable_sort(order.begin(), order.end(), by_begin);
+      int64_t busy_end = INT64_MIN;
+      for (uint32_t e : order) {
+        AnalyzeEvent(plane_index, plane, reader, e, &device, &stream, &state);
+        int64_t begin = plane.event_start_ps[e], end = plane.event_end_ps(e);
+        if (end > busy_end) {
+          stream.busy_ps += end - std::max(begin, busy_end);
+          busy_end = end;
+        }
+      }
+    }
+    std::sort(device.streams.begin(), device.streams.end(),
+              [](const StreamActivity& a, const StreamActivity& b) { return a.stream_id < b.stream_id; });
+    ComputeDeviceBusy(plane, stream_orders, &device);
+    MergePlaneKernels(plane, &state);
+  }
+
+  void ReadDeviceSteps(const ColumnarPlane& plane, const xspace::ColumnarLine& line, const PlaneStatReader& reader) {
+    EventStats stats;
+    for (uint32_t e = line.event_begin; e < line.event_end; ++e) {
+      reader.Read(e, &stats);
+      if (!stats.has_group_id) continue;
+      StepMarker marker;
+      marker.group = host_->groups.Dense(stats.group_id);
+      marker.begin_ps = plane.event_start_ps[e];
+      marker.duration_ps = plane.event_duration_ps[e];
+      marker.on_device = true;
+      marker.name = std::string(plane.event_name(e));
+      marker.step_name = std::string(stats.step_name);
+      marker.has_step_number = stats.has_step_num || stats.has_iter_num;
+      marker.step_number = stats.has_iter_num ? stats.iter_num : stats.step_num;
+      MarkGroupOnDevice(marker.group);
+      out_->markers.push_back(std::move(marker));
+    }
+  }
+
+  // The op a device event belongs to, cached per distinct source value: the tf_op stat
+  // when it parses as a framework op, else hlo_op, else the outermost level of the legacy
+  // annotation stat, else the event (kernel / copy) name.
+  uint32_t OpOf(const ColumnarPlane& plane, uint32_t event, const EventStats& stats, MemcpyDirection copy,
+                PlaneState* state) {
+    constexpr uint32_t kNotAnOp = UINT32_MAX - 1;
+    if (!stats.tf_op.empty()) {
+      uint64_t key = stats.tf_op_key << 2 | kFromTfOp;
+      uint32_t op = state->op_cache.Find(key);
+      if (op == FlatUint64Map::kAbsent) {
+        op = ParseOpName(stats.tf_op).category != OpCategory::kOther ? GlobalOp(stats.tf_op, kFromTfOp, copy)
+                                                                      : kNotAnOp;
+        state->op_cache.Set(key, op);
+      }
+      if (op != kNotAnOp) return op;
+    }
+    if (!stats.hlo_op.empty()) {
+      uint64_t key = stats.hlo_op_key << 2 | kFromHloOp;
+      uint32_t op = state->op_cache.Find(key);
+      if (op == FlatUint64Map::kAbsent) {
+        op = GlobalOp(stats.hlo_op, kFromHloOp, copy);
+        state->op_cache.Set(key, op);
+      }
+      return op;
+    }
+    if (!stats.annotation.empty()) return GlobalOp(OutermostAnnotation(stats.annotation), kFromAnnotation, copy);
+    uint64_t key = static_cast<uint64_t>(plane.event_metadata_index[event]) << 2 | kFromEventName;
+    uint32_t op = state->op_cache.Find(key);
+    if (op == FlatUint64Map::kAbsent) {
+      op = GlobalOp(plane.event_name(event), kFromEventName, copy);
+      state->op_cache.Set(key, op);
+    }
+    return op;
+  }
+
+  uint32_t GlobalOp(std::string_view source, OpSource from, MemcpyDirection copy) {
+    ParsedOpName parsed = ParseOpName(source);
+    std::string name(parsed.name), type(parsed.type);
+    OpCategory category = parsed.category;
+    if (from == kFromHloOp) {
+      type = std::string(HloOpType(source));
+    } else if (from == kFromEventName && category == OpCategory::kOther) {
+      category = copy == MemcpyDirection::kUnknown ? OpCategory::kDeviceKernel : OpCategory::kOther;
+    }
+    auto [it, inserted] = op_index_.try_emplace(name, static_cast<uint32_t>(ops_.size()));
+    if (inserted) {
+      OpMetrics& op = ops_.emplace_back();
+      op.name = std::move(name);
+      op.type = std::move(type);
+      op.category = category;
+      op.is_host = false;
+      op.min_time_ps = INT64_MAX;
+    }
+    return it->second;
+  }
+
+  void AnalyzeEvent(uint32_t plane_index, const ColumnarPlane& plane, const PlaneStatReader& reader, uint32_t e,
+                    DeviceActivity* device, StreamActivity* stream, PlaneState* state) {
+    EventStats stats;
+    reader.Read(e, &stats);
+    std::string_view name = plane.event_name(e);
+    const int64_t duration = plane.event_duration_ps[e];
+    MemcpyDirection direction = MemcpyDirectionFromName(name);
+    bool is_copy = direction != MemcpyDirection::kUnknown || name.starts_with("Memcpy");
+    if (!stats.memcpy_details.empty() && (is_copy || stats.kernel_details.empty())) {
+      MemcpyDetails details = ParseMemcpyDetails(stats.memcpy_details);
+      if (direction == MemcpyDirection::kUnknown) direction = details.direction;
+      is_copy = true;
+      device->memcpy[static_cast<int>(direction)].bytes += details.bytes;
+    }
+    if (is_copy) {
+      MemcpyStats& copy = device->memcpy[static_cast<int>(direction)];
+      ++copy.count;
+      copy.duration_ps += duration;
+      ++stream->memcpy_count;
+      stream->memcpy_time_ps += duration;
+    } else {
+      ++device->kernel_count;
+      device->kernel_time_ps += duration;
+      ++stream->kernel_count;
+      stream->kernel_time_ps += duration;
+    }
+
+    uint32_t op = OpOf(plane, e, stats, is_copy ? direction : MemcpyDirection::kUnknown, state);
+    OpMetrics& metrics = ops_[op];
+    ++metrics.occurrences;
+    metrics.total_time_ps += duration;
+    metrics.min_time_ps = std::min(metrics.min_time_ps, duration);
+    metrics.max_time_ps = std::max(metrics.max_time_ps, duration);
+    metrics.is_eager = metrics.is_eager || stats.is_eager;
+
+    if (!is_copy && !stats.kernel_details.empty() && duration > 0) AddKernel(plane, e, stats, op, duration, state);
+
+    // Step group: the event's own group_id, else the launching host event's.
+    int32_t group = kNoGroup;
+    if (stats.has_group_id) {
+      group = host_->groups.Dense(stats.group_id);
+    } else if (stats.has_correlation_id) {
+      uint32_t found = host_->correlation_to_group.Find(stats.correlation_id);
+      if (found != FlatUint64Map::kAbsent) group = static_cast<int32_t>(found);
+    }
+    if (group == kNoGroup) {
+      ++out_->unattributed_events;
+      return;
+    }
+    MarkGroupOnDevice(group);
+    EventType type;
+    if (is_copy && direction == MemcpyDirection::kHostToDevice) {
+      type = EventType::kHostToDevice;
+    } else if (is_copy && direction == MemcpyDirection::kDeviceToHost) {
+      type = EventType::kDeviceToHost;
+    } else if (is_copy && direction == MemcpyDirection::kDeviceToDevice) {
+      type = EventType::kDeviceToDevice;
+    } else if (StartsWithIgnoreCase(name, "nccl")) {
+      type = EventType::kDeviceCollectives;
+    } else {
+      type = Is16BitCompute(name, stats.shape) ? EventType::kDeviceCompute16 : EventType::kDeviceCompute32;
+    }
+    if (!out_->spans.push_back(StepSpan{static_cast<uint32_t>(group), e, static_cast<uint16_t>(plane_index),
+                                        static_cast<uint8_t>(type)})) {
+      out_->unattributed_events++;  // out of memory: the span is lost, counted
+    }
+  }
+
+  void AddKernel(const ColumnarPlane& plane, uint32_t e, const EventStats& stats, uint32_t op, int64_t duration,
+                 PlaneState* state) {
+    uint64_t first = (static_cast<uint64_t>(plane.event_metadata_index[e]) << 32) ^ (stats.kernel_details_key << 1);
+    uint64_t key = first * 0x9e3779b97f4a7c15ull ^ op;
+    uint32_t index = state->kernel_index.FindOrInsert(key, static_cast<uint32_t>(state->kernels.size()));
+    if (index == state->kernels.size()) {
+      KernelAgg& agg = state->kernels.emplace_back();
+      agg.metadata = plane.event_metadata_index[e];
+      agg.details_key = stats.kernel_details_key;
+      agg.op = op;
+      agg.params = ParseKernelDetails(stats.kernel_details);
+    }
+    KernelAgg& agg = state->kernels[index];
+    agg.op_eligible = agg.op_eligible || IsEinsumTensorCoreEligible(stats.equation);
+    ++agg.occurrences;
+    agg.total_ps += duration;
+    agg.min_ps = std::min(agg.min_ps, duration);
+    agg.max_ps = std::max(agg.max_ps, duration);
+  }
+
+  void MergePlaneKernels(const ColumnarPlane& plane, PlaneState* state) {
+    for (const KernelAgg& agg : state->kernels) {
+      const OpMetrics& op = ops_[agg.op];
+      std::string op_name = op.category == OpCategory::kDeviceKernel ? std::string() : op.name;
+      const std::string& kernel_name = plane.event_metadata[agg.metadata].name;
+      const KernelLaunchParams& p = agg.params;
+      auto key = std::make_tuple(kernel_name, op_name, p.registers_per_thread, p.static_shared_memory_bytes,
+                                 p.dynamic_shared_memory_bytes, p.grid, p.block);
+      auto [it, inserted] = kernel_by_key_.try_emplace(key, out_->kernels.size());
+      if (inserted) {
+        KernelStats& k = out_->kernels.emplace_back();
+        k.kernel_name = kernel_name;
+        k.op_name = op_name;
+        k.params = p;
+        k.is_kernel_using_tensor_core = IsKernelUsingTensorCore(kernel_name);
+        k.min_duration_ps = INT64_MAX;
+      }
+      KernelStats& k = out_->kernels[it->second];
+      k.is_op_tensor_core_eligible = k.is_op_tensor_core_eligible || agg.op_eligible ||
+                                     IsOpTensorCoreEligible(op_name) || k.is_kernel_using_tensor_core;
+      k.occurrences += agg.occurrences;
+      k.total_duration_ps += agg.total_ps;
+      k.min_duration_ps = std::min(k.min_duration_ps, agg.min_ps);
+      k.max_duration_ps = std::max(k.max_duration_ps, agg.max_ps);
+    }
+  }
+
+  // Union of activity over all streams: a heap merge of the per-stream begin orders.
+  void ComputeDeviceBusy(const ColumnarPlane& plane, const std::vector<std::vector<uint32_t>>& orders,
+                         DeviceActivity* device) {
+    using Cursor = std::pair<int64_t, std::pair<uint32_t, uint32_t>>;  // (begin, (stream, position))
+    std::priority_queue<Cursor, std::vector<Cursor>, std::greater<>> heap;
+    for (uint32_t s = 0; s < orders.size(); ++s) {
+      if (!orders[s].empty()) heap.push({plane.event_start_ps[orders[s][0]], {s, 0}});
+    }
+    bool any = false;
+    int64_t busy_end = INT64_MIN;
+    while (!heap.empty()) {
+      auto [begin, where] = heap.top();
+      heap.pop();
+      auto [s, i] = where;
+      int64_t end = plane.event_end_ps(orders[s][i]);
+      if (!any) device->first_begin_ps = begin;
+      any = true;
+      device->last_end_ps = std::max(device->last_end_ps, end);
+      if (end > busy_end) {
+        device->busy_ps += end - std::max(begin, busy_end);
+        busy_end = end;
+      }
+      if (i + 1 < orders[s].size()) heap.push({plane.event_start_ps[orders[s][i + 1]], {s, i + 1}});
+    }
+  }
+
+  void FinishOps() {
+    OpMetricsDb& db = out_->ops;
+    for (OpMetrics& op : ops_) {
+      if (op.occurrences == 0) continue;
+      op.self_time_ps = op.total_time_ps;
+      db.total_self_time_ps += op.self_time_ps;
+      db.ops.push_back(std::move(op));
+    }
+    for (const DeviceActivity& device : out_->devices) {
+      if (!device.has_activity()) continue;
+      db.total_time_ps += device.last_end_ps - device.first_begin_ps;
+      db.idle_time_ps += device.idle_ps();
+    }
+    std::sort(db.ops.begin(), db.ops.end(), [](const OpMetrics& a, const OpMetrics& b) {
+      return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;
+    });
+  }
+
+  void FinishKernels() {
+    std::sort(out_->kernels.begin(), out_->kernels.end(), [](const KernelStats& a, const KernelStats& b) {
+      if (a.total_duration_ps != b.total_duration_ps) return a.total_duration_ps > b.total_duration_ps;
+      return std::tie(a.kernel_name, a.op_name) < std::tie(b.kernel_name, b.op_name);
+    });
+  }
+
+  const xspace::ColumnarXSpace& space_;
+  HostAnalysis* host_;
+  DeviceAnalysis* out_;
+  std::vector<OpMetrics> ops_;
+  std::unordered_map<std::string, uint32_t> op_index_;
+  std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,
+                      std::array<int64_t, 3>>,
+           size_t>
+      kernel_by_key_;
+};
+
+}  // namespace
+
+void AnalyzeDevices(const xspace::ColumnarXSpace& space, const std::vector<uint32_t>& device_planes,
+                    HostAnalysis* host, DeviceAnalysis* out) {
+  DeviceAnalyzer(space, host, out).Run(device_planes);
+}
+
+}  // namespace stepscope::analysis::internal

@@ -1,0 +1,133 @@
+#include "src/analysis/model/device_event_details.h"
+
+#include <array>
+#include <charconv>
+
+#include "src/analysis/model/op_name.h"
+
+namespace stepscope::analysis {
+namespace {
+
+template <typename T>
+bool ParseNumber(std::string_view text, T* out) {
+  T value{};
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return false;
+  *out = value;
+  return true;
+}
+
+void ParseDims(std::string_view text, std::array<int64_t, 3>* dims) {
+  std::array<int64_t, 3> parsed{1, 1, 1};
+  for (int i = 0; i < 3 && !text.empty(); ++i) {
+    size_t comma = text.find(',');
+    if (!ParseNumber(text.substr(0, comma), &parsed[i])) return;
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+  }
+  *dims = parsed;
+}
+
+// Calls fn(key, value) for each "key:value" token separated by spaces or newlines.
+template <typename Fn>
+void ForEachKeyValue(std::string_view details, Fn fn) {
+  while (!details.empty()) {
+    size_t sep = details.find_first_of(" \n");
+    std::string_view token = details.substr(0, sep);
+    details = sep == std::string_view::npos ? std::string_view() : details.substr(sep + 1);
+    size_t colon = token.find(':');
+    if (colon == std::string_view::npos) continue;
+    fn(token.substr(0, colon), token.substr(colon + 1));
+  }
+}
+
+bool IsDeviceKind(std::string_view kind) {
+  return ContainsIgnoreCase(kind, "device") || ContainsIgnoreCase(kind, "array") || kind == "d";
+}
+
+}  // namespace
+
+KernelLaunchParams ParseKernelDetails(std::string_view details) {
+  KernelLaunchParams params;
+  ForEachKeyValue(details, [&](std::string_view key, std::string_view value) {
+    if (key == "regs") {
+      ParseNumber(value, &params.registers_per_thread);
+    } else if (key == "static_shared" || key == "shm" || key == "group_mem") {
+      ParseNumber(value, &params.static_shared_memory_bytes);
+    } else if (key == "dynamic_shared") {
+      ParseNumber(value, &params.dynamic_shared_memory_bytes);
+    } else if (key == "grid") {
+      ParseDims(value, &params.grid);
+    } else if (key == "block") {
+      ParseDims(value, &params.block);
+    } else if (key == "occ_pct") {
+      ParseNumber(value, &params.occupancy_pct);
+    }
+  });
+  return params;
+}
+
+MemcpyDetails ParseMemcpyDetails(std::string_view details) {
+  MemcpyDetails result;
+  std::string_view src, dst;
+  ForEachKeyValue(details, [&](std::string_view key, std::string_view value) {
+    if (key == "size" || key == "num_bytes") {
+      ParseNumber(value, &result.bytes);
+    } else if (key == "kind_src") {
+      src = value;
+    } else if (key == "kind_dst") {
+      dst = value;
+    }
+  });
+  if (!src.empty() && !dst.empty()) {
+    bool src_device = IsDeviceKind(src), dst_device = IsDeviceKind(dst);
+    result.direction = src_device && dst_device   ? MemcpyDirection::kDeviceToDevice
+                       : src_device               ? MemcpyDirection::kDeviceToHost
+                       : dst_device               ? MemcpyDirection::kHostToDevice
+                                                  : MemcpyDirection::kHostToHost;
+  }
+  return result;
+}
+
+bool IsKernelUsingTensorCore(std::string_view kernel_name) {
+  static constexpr std::array<std::string_view, 19> kPatterns = {
+      "16816", "c1688", "conv1x1", "conv2d_c1_k1", "dgrad_1x1_stride_2x2", "direct_group",
+      "first_layer_wgrad_kernel", "h1688", "h884", "hmma", "i16832", "i8816", "s884", "s1688",
+      "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_sparse_gemm",
+      "xmma_warp_specialized_implicit_gemm"};
+  for (std::string_view pattern : kPatterns) {
+    if (kernel_name.find(pattern) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool IsOpTensorCoreEligible(std::string_view op_name) {
+  static constexpr std::array<std::string_view, 12> kSuffixes = {
+      "Conv2D", "Conv2DBackpropFilter", "Conv2DBackpropInput", "Conv3D", "DepthwiseConv2dNative",
+      "DepthwiseConv2dNativeBackpropFilter", "DepthwiseConv2dNativeBackpropInput", "/MatMul", "FusedMatMul",
+      "/CudnnRNN", "XlaDot", "XlaDotV2"};
+  static constexpr std::array<std::string_view, 4> kInfixes = {"BatchMatMul", "CudnnRNNV", "CudnnRNNForward",
+                                                               "CudnnRNNBackprop"};
+  for (std::string_view suffix : kSuffixes) {
+    if (op_name.ends_with(suffix)) return true;
+  }
+  for (std::string_view infix : kInfixes) {
+    if (op_name.find(infix) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool IsEinsumTensorCoreEligible(std::string_view equation) {
+  size_t arrow = equation.find("->");
+  if (equation.empty() || arrow == std::string_view::npos) return false;
+  std::string_view inputs = equation.substr(0, arrow);
+  size_t comma = inputs.find(',');
+  return comma != std::string_view::npos && inputs.find(',', comma + 1) == std::string_view::npos;
+}
+
+bool Is16BitCompute(std::string_view kernel_name, std::string_view shape) {
+  if (!shape.empty()) return shape.find("half") != std::string_view::npos || shape.find("bfloat16") != std::string_view::npos;
+  return ContainsIgnoreCase(kernel_name, "half") || ContainsIgnoreCase(kernel_name, "fp16") ||
+         ContainsIgnoreCase(kernel_name, "bf16");
+}
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,66 @@
+// EventStats: the stats of one event that the model uses, read in one pass over the
+// event's stats (metadata stats merged; the event's own stats win).
+//
+// A PlaneStatReader maps each stat-metadata index of a plane to the role it plays once,
+// so reading an event costs one table lookup per stat, not one name comparison.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "src/xspace/columnar/columnar_xspace.h"
+
+namespace stepscope::analysis {
+
+struct EventStats {
+  bool has_group_id = false;
+  int64_t group_id = 0;
+  int64_t root_level = 0;  // `_r` value; 0 when not a root
+  bool has_step_num = false;
+  int64_t step_num = 0;
+  bool has_iter_num = false;
+  int64_t iter_num = 0;
+  std::string_view step_name;
+  bool has_correlation_id = false;
+  uint64_t correlation_id = 0;
+  bool has_producer = false;  // (_pt, _p)
+  int64_t producer_type = 0;
+  uint64_t producer_id = 0;
+  bool has_consumer = false;  // (_ct, _c)
+  int64_t consumer_type = 0;
+  uint64_t consumer_id = 0;
+  bool is_eager = false;
+  bool is_input_pipeline_stage = false;  // has `_ipl_stage_name`
+  // String stats, and for tf_op/hlo_op/kernel_details a stable integer id of the value
+  // within the plane (same value -> same id), used to cache per-value work.
+  std::string_view tf_op;
+  uint64_t tf_op_key = 0;
+  std::string_view hlo_op;
+  uint64_t hlo_op_key = 0;
+  std::string_view annotation;
+  std::string_view kernel_details;
+  uint64_t kernel_details_key = 0;
+  std::string_view memcpy_details;  // memcpy_details, memset or memalloc details
+  std::string_view shape;
+  std::string_view equation;
+};
+
+class PlaneStatReader {
+ public:
+  explicit PlaneStatReader(const xspace::ColumnarPlane& plane);
+
+  // Fills `out` (reset first) from the event's stats and its metadata's stats.
+  void Read(uint32_t event, EventStats* out) const;
+  // True when any stat of this plane carries a group_id (TF already grouped the file).
+  bool has_group_id_stat() const { return has_group_id_stat_; }
+
+ private:
+  void Apply(const xspace::ColumnarStat& stat, EventStats* out) const;
+
+  const xspace::ColumnarPlane& plane_;
+  std::vector<uint8_t> role_;  // by dense stat-metadata index
+  bool has_group_id_stat_ = false;
+};
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,26 @@
+// The event tree of one host thread: events nest by time on their line.
+//
+// Order: begin ascending, longer first on equal begins (so a parent precedes the
+// children that start with it), file order last. Parent = the innermost earlier event
+// still open at the child's begin. Self time = duration minus the immediate children's
+// time inside it. A child that sticks out of its parent (malformed input) still counts as
+// its child, clipped for self time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/xspace/columnar/columnar_xspace.h"
+
+namespace stepscope::analysis {
+
+// Builds the tree of `plane.lines[line_index]`. Aggregated events (no time position) are
+// left out. O(n log n) for unsorted lines, O(n) for lines already in order.
+HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_index, uint32_t line_index);
+
+// One past the last descendant of each event (time-order indices): the subtree of i is
+// [i, subtree_end[i]).
+std::vector<uint32_t> ComputeSubtreeEnds(const HostThread& thread);
+
+}  // namespace stepscope::analysis

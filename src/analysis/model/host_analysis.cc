@@ -1,0 +1,225 @@
+#include "src/analysis/model/host_analysis.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "src/analysis/model/event_stats.h"
+#include "src/analysis/model/event_tree.h"
+#include "src/analysis/model/op_name.h"
+
+namespace stepscope::analysis::internal {
+namespace {
+
+using xspace::ColumnarPlane;
+
+struct Root {
+  int64_t level;
+  int64_t begin_ps;
+  uint32_t thread;
+  uint32_t pos;
+  bool has_step_number;
+  int64_t step_number;
+};
+
+struct Connection {
+  int64_t type;
+  uint64_t id;
+  uint32_t thread;
+  uint32_t pos;
+};
+
+// Consumers join their producer's group; chains (producer itself a consumer) need a few
+// rounds. Three covers TF's executor -> function -> tf.data chains.
+constexpr int kConnectionRounds = 3;
+
+class HostGrouper {
+ public:
+  HostGrouper(const xspace::ColumnarXSpace& space, HostAnalysis* out) : space_(space), out_(out) {}
+
+  void Run(const std::vector<uint32_t>& host_planes) {
+    bool file_grouped = false;
+    std::vector<PlaneStatReader> readers;
+    readers.reserve(host_planes.size());
+    for (uint32_t p : host_planes) {
+      readers.emplace_back(space_.planes[p]);
+      file_grouped = file_grouped || readers.back().has_group_id_stat();
+    }
+    for (size_t i = 0; i < host_planes.size(); ++i) ReadPlane(host_planes[i], readers[i], file_grouped);
+
+    if (file_grouped) {
+      out_->step_source = "tf_grouped";
+    } else if (has_loop_ops_ && !roots_.empty()) {
+      out_->step_source = "none";
+      out_->diagnostics.push_back(
+          "TensorFlow loop ops (WhileOp/ForOp) were found: steps are not grouped, as in TensorFlow");
+    } else if (!roots_.empty()) {
+      GroupByRoots();
+      PropagateToConsumers();
+      out_->step_source = "step_markers";
+    } else {
+      out_->step_source = "none";
+    }
+    BuildCorrelationMap(host_planes, readers);
+  }
+
+ private:
+  void ReadPlane(uint32_t plane_index, const PlaneStatReader& reader, bool file_grouped) {
+    const ColumnarPlane& plane = space_.planes[plane_index];
+    EventStats stats;
+    for (uint32_t l = 0; l < plane.lines.size(); ++l) {
+      uint32_t t = static_cast<uint32_t>(out_->threads.size());
+      out_->threads.push_back(BuildHostThread(plane, plane_index, l));
+      const HostThread& thread = out_->threads.back();
+      HostThreadFacts& facts = out_->facts.emplace_back();
+      facts.group.assign(thread.size(), kNoGroup);
+      facts.flags.assign(thread.size(), 0);
+      for (uint32_t i = 0; i < thread.size(); ++i) {
+        uint32_t e = thread.event_index[i];
+        reader.Read(e, &stats);
+        uint8_t flags = 0;
+        if (stats.has_correlation_id) flags |= kHasCorrelation;
+        if (stats.is_eager) flags |= kIsEager;
+        if (stats.is_input_pipeline_stage) flags |= kIsInputStage;
+        std::string_view name = plane.event_name(e);
+        if (file_grouped) {
+          if (stats.has_group_id) {
+            facts.group[i] = out_->groups.Dense(stats.group_id);
+            if (IsExplicitStepMarkerName(name) || !stats.step_name.empty()) {
+              flags |= kIsStepMarker;
+              AddMarker(plane, e, facts.group[i], stats, std::string(stats.step_name));
+            }
+          }
+        } else {
+          int64_t level = stats.root_level > 0 ? stats.root_level : (name == "TraceContext" ? 1 : 0);
+          if (level > 0) {
+            bool has_number = stats.has_iter_num || stats.has_step_num;
+            int64_t number = stats.has_iter_num ? stats.iter_num : stats.step_num;
+            roots_.push_back({level, plane.event_start_ps[e], t, i, has_number, number});
+          }
+          if (stats.has_producer) producers_.push_back({stats.producer_type, stats.producer_id, t, i});
+          if (stats.has_consumer) consumers_.push_back({stats.consumer_type, stats.consumer_id, t, i});
+          if (IsTfLoopOpName(name)) has_loop_ops_ = true;
+        }
+        facts.flags[i] = flags;
+      }
+    }
+  }
+
+  void AddMarker(const ColumnarPlane& plane, uint32_t event, int32_t group, const EventStats& stats,
+                 std::string step_name) {
+    StepMarker marker;
+    marker.group = group;
+    marker.begin_ps = plane.event_start_ps[event];
+    marker.duration_ps = plane.event_duration_ps[event];
+    marker.name = std::string(plane.event_name(event));
+    marker.has_step_number = stats.has_iter_num || stats.has_step_num;
+    marker.step_number = stats.has_iter_num ? stats.iter_num : stats.step_num;
+    marker.step_name = std::move(step_name);
+    out_->markers.push_back(std::move(marker));
+  }
+
+  const std::vector<uint32_t>& SubtreeEnds(uint32_t t) {
+    auto [it, inserted] = subtree_ends_.try_emplace(t);
+    if (inserted) it->second = ComputeSubtreeEnds(out_->threads[t]);
+    return it->second;
+  }
+
+  void AssignSubtree(uint32_t t, uint32_t pos, int32_t group) {
+    const std::vector<uint32_t>& ends = SubtreeEnds(t);
+    std::vector<int32_t>& groups = out_->facts[t].group;
+    for (uint32_t i = pos; i < ends[pos]; ++i) {
+      if (groups[i] == kNoGroup) groups[i] = group;
+    }
+  }
+
+  void GroupByRoots() {
+    std::sort(roots_.begin(), roots_.end(), [](const Root& a, const Root& b) {
+      return std::tie(b.level, a.begin_ps, a.thread, a.pos) < std::tie(a.level, b.begin_ps, b.thread, b.pos);
+    });
+    std::map<std::pair<std::string, int64_t>, int64_t> group_by_key;
+    int64_t next_group_id = 0;
+    for (const Root& root : roots_) {
+      std::vector<int32_t>& groups = out_->facts[root.thread].group;
+      if (groups[root.pos] != kNoGroup) continue;  // inside a higher-level (or earlier) group
+      const HostThread& thread = out_->threads[root.thread];
+      const ColumnarPlane& plane = space_.planes[thread.plane_index];
+      uint32_t e = thread.event_index[root.pos];
+      std::string name(plane.event_name(e));
+      int64_t group_id;
+      if (root.has_step_number) {
+        auto [it, inserted] = group_by_key.try_emplace({name, root.step_number}, next_group_id);
+        if (inserted) ++next_group_id;
+        group_id = it->second;
+      } else {
+        group_id = next_group_id++;
+      }
+      int32_t group = out_->groups.Dense(group_id);
+      AssignSubtree(root.thread, root.pos, group);
+      out_->facts[root.thread].flags[root.pos] |= kIsStepMarker;
+      StepMarker marker;
+      marker.group = group;
+      marker.begin_ps = plane.event_start_ps[e];
+      marker.duration_ps = plane.event_duration_ps[e];
+      marker.name = std::move(name);
+      marker.has_step_number = root.has_step_number;
+      marker.step_number = root.step_number;
+      out_->markers.push_back(std::move(marker));
+    }
+  }
+
+  void PropagateToConsumers() {
+    if (consumers_.empty() || producers_.empty()) return;
+    for (int round = 0; round < kConnectionRounds; ++round) {
+      std::map<std::pair<int64_t, uint64_t>, int32_t> producer_group;
+      for (const Connection& p : producers_) {
+        int32_t group = out_->facts[p.thread].group[p.pos];
+        if (group != kNoGroup) producer_group.try_emplace({p.type, p.id}, group);
+      }
+      bool changed = false;
+      for (const Connection& c : consumers_) {
+        if (out_->facts[c.thread].group[c.pos] != kNoGroup) continue;
+        auto it = producer_group.find({c.type, c.id});
+        if (it == producer_group.end()) continue;
+        AssignSubtree(c.thread, c.pos, it->second);
+        changed = true;
+      }
+      if (!changed) break;
+    }
+  }
+
+  void BuildCorrelationMap(const std::vector<uint32_t>& host_planes, const std::vector<PlaneStatReader>& readers) {
+    for (uint32_t t = 0; t < out_->threads.size(); ++t) {
+      const HostThread& thread = out_->threads[t];
+      const HostThreadFacts& facts = out_->facts[t];
+      const ColumnarPlane& plane = space_.planes[thread.plane_index];
+      uint32_t index = plane.stat_index(xspace::StatType::kCorrelationId);
+      for (uint32_t i = 0; i < thread.size(); ++i) {
+        if (!(facts.flags[i] & kHasCorrelation) || facts.group[i] == kNoGroup) continue;
+        xspace::ColumnarStat stat;
+        if (plane.FindEventStat(thread.event_index[i], index, &stat)) {
+          out_->correlation_to_group.Set(static_cast<uint64_t>(ColumnarPlane::AsInt64(stat)),
+                                         static_cast<uint32_t>(facts.group[i]));
+        }
+      }
+    }
+  }
+
+  const xspace::ColumnarXSpace& space_;
+  HostAnalysis* out_;
+  std::vector<Root> roots_;
+  std::vector<Connection> producers_;
+  std::vector<Connection> consumers_;
+  bool has_loop_ops_ = false;
+  std::map<uint32_t, std::vector<uint32_t>> subtree_ends_;
+};
+
+}  // namespace
+
+void AnalyzeHost(const xspace::ColumnarXSpace& space, const std::vector<uint32_t>& host_planes, HostAnalysis* out) {
+  HostGrouper(space, out).Run(host_planes);
+}
+
+}  // namespace stepscope::analysis::internal

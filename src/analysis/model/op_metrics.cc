@@ -1,0 +1,130 @@
+#include "src/analysis/model/op_metrics.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+
+#include "src/analysis/model/op_name.h"
+
+namespace stepscope::analysis::internal {
+namespace {
+
+using xspace::ColumnarPlane;
+
+struct Agg {
+  int64_t occurrences = 0;
+  int64_t total_ps = 0;
+  int64_t self_ps = 0;
+  int64_t min_ps = INT64_MAX;
+  int64_t max_ps = 0;
+  bool eager = false;
+};
+
+enum class NameKind : int8_t { kUnset = -1, kOp, kSkip, kGetNext };
+
+// True when [begin, end) overlaps a step (steps sorted by begin).
+bool OverlapsAStep(const std::vector<StepInfo>& steps, int64_t begin, int64_t end) {
+  auto it = std::upper_bound(steps.begin(), steps.end(), std::max(end, begin + 1),
+                             [](int64_t t, const StepInfo& s) { return t <= s.begin_ps; });
+  // `it` is the first step starting at or after `end`; look at the few before it.
+  for (int k = 0; k < 2 && it != steps.begin(); ++k) {
+    --it;
+    if (it->begin_ps + it->duration_ps > begin) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis& host, ProfileModel* model) {
+  std::vector<std::vector<Agg>> aggs(space.planes.size());
+  std::vector<std::vector<NameKind>> kinds(space.planes.size());
+  OpMetricsDb& db = model->host_ops;
+  InputPipelineFacts& input = model->input_pipeline;
+  const bool check_outside = !model->steps.empty() && model->step_source == "step_markers";
+  for (size_t t = 0; t < host.threads.size(); ++t) {
+    const HostThread& thread = host.threads[t];
+    const HostThreadFacts& facts = host.facts[t];
+    const ColumnarPlane& plane = space.planes[thread.plane_index];
+    std::vector<Agg>& agg = aggs[thread.plane_index];
+    std::vector<NameKind>& kind = kinds[thread.plane_index];
+    if (agg.empty()) {
+      agg.resize(plane.event_metadata.size());
+      kind.assign(plane.event_metadata.size(), NameKind::kUnset);
+    }
+    if (thread.size() > 0) {
+      db.total_time_ps += thread.last_end_ps - thread.first_begin_ps;
+      db.idle_time_ps += (thread.last_end_ps - thread.first_begin_ps) - thread.busy_ps;
+    }
+    for (uint32_t i = 0; i < thread.size(); ++i) {
+      if (facts.flags[i] & kIsStepMarker) continue;
+      uint32_t e = thread.event_index[i];
+      uint32_t m = plane.event_metadata_index[e];
+      if (kind[m] == NameKind::kUnset) {
+        std::string_view name = plane.event_name(e);
+        kind[m] = IsMemoryEventName(name)       ? NameKind::kSkip
+                  : IsIteratorGetNextName(name) ? NameKind::kGetNext
+                                                : NameKind::kOp;
+      }
+      if (kind[m] == NameKind::kSkip) continue;
+      const int64_t duration = plane.event_duration_ps[e];
+      if (kind[m] == NameKind::kGetNext) {
+        ++input.get_next_count;
+        if (check_outside && !OverlapsAStep(model->steps, plane.event_start_ps[e], plane.event_start_ps[e] + duration)) {
+          ++input.get_next_outside_steps;
+        }
+      }
+      Agg& a = agg[m];
+      ++a.occurrences;
+      a.total_ps += duration;
+      a.self_ps += std::max<int64_t>(thread.self_time_ps[i], 0);
+      a.min_ps = std::min(a.min_ps, duration);
+      a.max_ps = std::max(a.max_ps, duration);
+      a.eager = a.eager || (facts.flags[i] & kIsEager);
+    }
+  }
+
+  std::unordered_map<std::string, size_t> by_name;
+  for (size_t p = 0; p < aggs.size(); ++p) {
+    for (size_t m = 0; m < aggs[p].size(); ++m) {
+      const Agg& a = aggs[p][m];
+      if (a.occurrences == 0) continue;
+      ParsedOpName parsed = ParseOpName(space.planes[p].event_metadata[m].name);
+      auto [it, inserted] = by_name.try_emplace(std::string(parsed.name), db.ops.size());
+      if (inserted) {
+        OpMetrics& op = db.ops.emplace_back();
+        op.name = std::string(parsed.name);
+        op.type = std::string(parsed.type);
+        op.category = parsed.category;
+        op.is_host = true;
+        op.min_time_ps = INT64_MAX;
+      }
+      OpMetrics& op = db.ops[it->second];
+      op.occurrences += a.occurrences;
+      op.total_time_ps += a.total_ps;
+      op.self_time_ps += a.self_ps;
+      op.min_time_ps = std::min(op.min_time_ps, a.min_ps);
+      op.max_time_ps = std::max(op.max_time_ps, a.max_ps);
+      op.is_eager = op.is_eager || a.eager;
+      db.total_self_time_ps += a.self_ps;
+    }
+  }
+  std::sort(db.ops.begin(), db.ops.end(), [](const OpMetrics& a, const OpMetrics& b) {
+    return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;
+  });
+
+  for (const OpMetrics& op : db.ops) {
+    if (!IsInputOpCategory(op.category)) continue;
+    InputOp& in = input.ops.emplace_back();
+    in.name = op.name;
+    in.type = op.type;
+    in.category = ClassifyInputOp(op.category, op.name);
+    in.occurrences = op.occurrences;
+    in.total_time_ps = op.total_time_ps;
+    in.self_time_ps = op.self_time_ps;
+    input.category_self_time_ps[static_cast<int>(in.category)] += op.self_time_ps;
+    if (op.category == OpCategory::kTfData) input.uses_tf_data = true;
+  }
+}
+
+}  // namespace stepscope::analysis::internal

@@ -1,0 +1,157 @@
+#include "src/analysis/model/op_name.h"
+
+#include <array>
+#include <cctype>
+
+namespace stepscope::analysis {
+namespace {
+
+bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
+bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsAlnum(char c) { return IsUpper(c) || IsLower(c) || IsDigit(c); }
+
+// TF op type: [A-Z_][a-zA-Z0-9_]*
+bool IsTfOpType(std::string_view s) {
+  if (s.empty() || !(IsUpper(s[0]) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(IsAlnum(c) || c == '_')) return false;
+  }
+  return true;
+}
+
+// TF op name: [A-Za-z0-9._][A-Za-z0-9_.\/>-]* (TF's pattern also admits the leading '_'
+// of internal nodes such as _SOURCE or _send_*, which real files contain).
+bool IsTfOpName(std::string_view s) {
+  if (s.empty() || !(IsAlnum(s[0]) || s[0] == '.' || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(IsAlnum(c) || c == '_' || c == '.' || c == '\\' || c == '/' || c == '>' || c == '-')) return false;
+  }
+  return true;
+}
+
+// JAX op type: [a-z_][a-z0-9_]* optionally followed by [...]
+bool IsJaxOpType(std::string_view s) {
+  if (s.empty() || !(IsLower(s[0]) || s[0] == '_')) return false;
+  size_t i = 0;
+  while (i < s.size() && (IsLower(s[i]) || IsDigit(s[i]) || s[i] == '_')) ++i;
+  if (i == s.size()) return true;
+  return s[i] == '[' && s.back() == ']';
+}
+
+bool EqualsIgnoreCase(char a, char b) {
+  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+}
+
+}  // namespace
+
+bool ContainsIgnoreCase(std::string_view text, std::string_view needle) {
+  if (needle.size() > text.size()) return false;
+  for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
+    if (StartsWithIgnoreCase(text.substr(i), needle)) return true;
+  }
+  return false;
+}
+
+bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
+  if (prefix.size() > text.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    if (!EqualsIgnoreCase(text[i], prefix[i])) return false;
+  }
+  return true;
+}
+
+MemcpyDirection MemcpyDirectionFromName(std::string_view name) {
+  // Both spellings occur: XProf's op names (MemcpyHToD) and CUPTI/ROCm event names (MemcpyH2D).
+  struct Prefix {
+    std::string_view prefix;
+    MemcpyDirection direction;
+  };
+  static constexpr std::array<Prefix, 10> kPrefixes = {{
+      {"MemcpyHToD", MemcpyDirection::kHostToDevice},
+      {"MemcpyH2D", MemcpyDirection::kHostToDevice},
+      {"MemcpyDToH", MemcpyDirection::kDeviceToHost},
+      {"MemcpyD2H", MemcpyDirection::kDeviceToHost},
+      {"MemcpyDToD", MemcpyDirection::kDeviceToDevice},
+      {"MemcpyD2D", MemcpyDirection::kDeviceToDevice},
+      {"MemcpyP2P", MemcpyDirection::kDeviceToDevice},
+      {"MemcpyHToH", MemcpyDirection::kHostToHost},
+      {"MemcpyH2H", MemcpyDirection::kHostToHost},
+      {"Memset", MemcpyDirection::kMemset},
+  }};
+  for (const Prefix& p : kPrefixes) {
+    if (StartsWithIgnoreCase(name, p.prefix)) return p.direction;
+  }
+  return MemcpyDirection::kUnknown;
+}
+
+ParsedOpName ParseOpName(std::string_view full_name) {
+  ParsedOpName op{OpCategory::kOther, full_name, full_name};
+  if (full_name.starts_with("Iterator::")) return {OpCategory::kTfData, full_name, "Iterator"};
+  switch (MemcpyDirectionFromName(full_name)) {
+    case MemcpyDirection::kHostToDevice: return {OpCategory::kMemcpyHToD, full_name, "MemcpyHToD"};
+    case MemcpyDirection::kDeviceToHost: return {OpCategory::kMemcpyDToH, full_name, "MemcpyDToH"};
+    case MemcpyDirection::kDeviceToDevice: return {OpCategory::kMemcpyDToD, full_name, "MemcpyDToD"};
+    case MemcpyDirection::kHostToHost: return {OpCategory::kMemcpyHToH, full_name, "MemcpyHToH"};
+    default: break;
+  }
+  size_t colon = full_name.find(':');
+  if (colon == std::string_view::npos) return op;
+  std::string_view name = full_name.substr(0, colon);
+  std::string_view type = full_name.substr(colon + 1);
+  if (IsTfOpName(name) && IsTfOpType(type)) {
+    OpCategory category = type.starts_with("InfeedEnqueue") ? OpCategory::kInfeed : OpCategory::kTensorFlow;
+    return {category, name, type};
+  }
+  if (!name.empty() && IsJaxOpType(type)) return {OpCategory::kJax, name, type};
+  return op;
+}
+
+bool IsExplicitStepMarkerName(std::string_view name) {
+  return (name.starts_with("train") || name.starts_with("test") || name.starts_with("TraceContext")) &&
+         name.find('/') == std::string_view::npos;
+}
+
+bool IsIteratorGetNextName(std::string_view name) { return StartsWithIgnoreCase(name, "IteratorGetNext"); }
+
+bool IsNotRealComputeName(std::string_view name) {
+  return name.starts_with("EagerExecute") || name == "EagerLocalExecute" || name == "EagerKernelExecute" ||
+         name == "FunctionRun";
+}
+
+bool IsExecutorProcessName(std::string_view name) { return StartsWithIgnoreCase(name, "ExecutorState::Process"); }
+
+bool IsMemoryEventName(std::string_view name) { return name == "MemoryAllocation" || name == "MemoryDeallocation"; }
+
+bool IsCompileName(std::string_view name) {
+  return name.starts_with("XlaCompile") || name.starts_with("BackendCompile") || name.starts_with("PjRtCompile") ||
+         name.starts_with("PjitCompile") || name == "Compile";
+}
+
+bool IsTfLoopOpName(std::string_view name) {
+  return name == "WhileOp-EvalCond" || name == "WhileOp-StartBody" || name == "ForOp" || name == "ParallelForOp" ||
+         name == "ForeverOp";
+}
+
+bool IsInputOpCategory(OpCategory category) {
+  return category == OpCategory::kTfData || category == OpCategory::kMemcpyHToD || category == OpCategory::kInfeed;
+}
+
+InputOpCategory ClassifyInputOp(OpCategory category, std::string_view name) {
+  if (category == OpCategory::kInfeed || category == OpCategory::kMemcpyHToD) return InputOpCategory::kEnqueue;
+  static constexpr std::array<std::string_view, 6> kFileSources = {
+      "::TFRecord", "::TextLine", "::FixedLengthRecord", "::SSTable", "::RecordIO", "::ArrayRecord"};
+  static constexpr std::array<std::string_view, 5> kAdvancedReaders = {
+      "::MemoryReader", "::MemoryWriter", "::Interleave", "::Prefetch", "::ParallelMap"};
+  for (std::string_view source : kFileSources) {
+    if (name.ends_with(source)) {
+      for (std::string_view reader : kAdvancedReaders) {
+        if (name.find(reader) != std::string_view::npos) return InputOpCategory::kAdvancedFileRead;
+      }
+      return InputOpCategory::kDemandedFileRead;
+    }
+  }
+  return InputOpCategory::kPreprocessing;
+}
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,51 @@
+// Classifying events by name: framework op names, step markers, input-pipeline ops.
+//
+// The rules are the TF Profiler's (XProf tf_op_utils / xplane_to_step_events /
+// op_stats_to_input_pipeline_analysis; summarised in reference/xspace.md §2, §3, §6),
+// re-expressed here; docs/model.md lists them with their sources.
+#pragma once
+
+#include <string_view>
+
+#include "src/analysis/model/profile_model.h"
+
+namespace stepscope::analysis {
+
+// An op name split into name and type with its category ("a/b/MatMul:MatMul" ->
+// {kTensorFlow, "a/b/MatMul", "MatMul"}). Views into the input.
+struct ParsedOpName {
+  OpCategory category = OpCategory::kOther;
+  std::string_view name;
+  std::string_view type;
+};
+ParsedOpName ParseOpName(std::string_view full_name);
+
+// "train", "test..." or "TraceContext..." without '/': TF's explicit step markers.
+bool IsExplicitStepMarkerName(std::string_view name);
+// IteratorGetNext* (case-insensitive): the step waiting for input.
+bool IsIteratorGetNextName(std::string_view name);
+// Events XProf does not count as real host compute (EagerExecute*, EagerLocalExecute,
+// EagerKernelExecute, FunctionRun).
+bool IsNotRealComputeName(std::string_view name);
+// ExecutorState::Process* (case-insensitive): counts as kernel launch when a device exists.
+bool IsExecutorProcessName(std::string_view name);
+// MemoryAllocation / MemoryDeallocation instants (memory profile data, not ops).
+bool IsMemoryEventName(std::string_view name);
+// Host-side compilation (XLA / PjRt compile events): stepscope's source of kHostCompile.
+bool IsCompileName(std::string_view name);
+// TF loop ops whose presence makes TF skip grouping (CheckLoopOp).
+bool IsTfLoopOpName(std::string_view name);
+
+// Memcpy direction implied by a name ("MemcpyHToD", "MemcpyH2D", "MemcpyP2P", "Memset..."),
+// kUnknown when the name says nothing.
+MemcpyDirection MemcpyDirectionFromName(std::string_view name);
+
+// XProf's host input-op classes for an input op (kTfData, kMemcpyHToD or kInfeed).
+InputOpCategory ClassifyInputOp(OpCategory category, std::string_view name);
+bool IsInputOpCategory(OpCategory category);
+
+// Case-insensitive prefix / substring tests.
+bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix);
+bool ContainsIgnoreCase(std::string_view text, std::string_view needle);
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,96 @@
+#include "src/analysis/model/op_name.h"
+
+#include <gtest/gtest.h>
+
+#include "src/analysis/model/device_event_details.h"
+
+namespace stepscope::analysis {
+namespace {
+
+TEST(OpNameTest, ParsesFrameworkOpNames) {
+  ParsedOpName tf = ParseOpName("model/dense/MatMul:MatMul");
+  EXPECT_EQ(tf.category, OpCategory::kTensorFlow);
+  EXPECT_EQ(tf.name, "model/dense/MatMul");
+  EXPECT_EQ(tf.type, "MatMul");
+  EXPECT_EQ(ParseOpName("_SOURCE:_NoOp").category, OpCategory::kTensorFlow);
+  EXPECT_EQ(ParseOpName("InfeedEnqueueTuple:InfeedEnqueueTuple").category, OpCategory::kInfeed);
+  ParsedOpName jax = ParseOpName("jit(train_step)/dot_general:dot_general");
+  EXPECT_EQ(jax.category, OpCategory::kJax);
+  EXPECT_EQ(jax.type, "dot_general");
+  ParsedOpName data = ParseOpName("Iterator::Prefetch::Map");
+  EXPECT_EQ(data.category, OpCategory::kTfData);
+  EXPECT_EQ(data.name, "Iterator::Prefetch::Map");
+  EXPECT_EQ(ParseOpName("MemcpyH2D").category, OpCategory::kMemcpyHToD);
+  EXPECT_EQ(ParseOpName("MemcpyDToH").category, OpCategory::kMemcpyDToH);
+  ParsedOpName plain = ParseOpName("forward");
+  EXPECT_EQ(plain.category, OpCategory::kOther);
+  EXPECT_EQ(plain.type, "forward");
+  EXPECT_EQ(ParseOpName("XlaModule: name=jit(f)/x").category, OpCategory::kOther);
+  EXPECT_EQ(ParseOpName("a b:C").category, OpCategory::kOther);
+}
+
+TEST(OpNameTest, StepMarkerAndInputNames) {
+  EXPECT_TRUE(IsExplicitStepMarkerName("train"));
+  EXPECT_TRUE(IsExplicitStepMarkerName("test_step"));
+  EXPECT_TRUE(IsExplicitStepMarkerName("TraceContext"));
+  EXPECT_FALSE(IsExplicitStepMarkerName("train/loop"));
+  EXPECT_FALSE(IsExplicitStepMarkerName("Train"));
+  EXPECT_TRUE(IsIteratorGetNextName("IteratorGetNextOp::DoCompute"));
+  EXPECT_TRUE(IsIteratorGetNextName("iteratorgetnext"));
+  EXPECT_FALSE(IsIteratorGetNextName("GetNext"));
+  EXPECT_EQ(ClassifyInputOp(OpCategory::kTfData, "Iterator::Batch::TFRecord"), InputOpCategory::kDemandedFileRead);
+  EXPECT_EQ(ClassifyInputOp(OpCategory::kTfData, "Iterator::Prefetch::Interleave::TFRecord"),
+            InputOpCategory::kAdvancedFileRead);
+  EXPECT_EQ(ClassifyInputOp(OpCategory::kTfData, "Iterator::Batch::Map"), InputOpCategory::kPreprocessing);
+  EXPECT_EQ(ClassifyInputOp(OpCategory::kMemcpyHToD, "MemcpyHToD"), InputOpCategory::kEnqueue);
+  EXPECT_EQ(MemcpyDirectionFromName("MemcpyP2P"), MemcpyDirection::kDeviceToDevice);
+  EXPECT_EQ(MemcpyDirectionFromName("Memset"), MemcpyDirection::kMemset);
+  EXPECT_EQ(MemcpyDirectionFromName("volta_sgemm"), MemcpyDirection::kUnknown);
+}
+
+TEST(DeviceEventDetailsTest, KernelDetailsInEveryFormat) {
+  KernelLaunchParams current = ParseKernelDetails(
+      "regs:32 static_shared:2048 dynamic_shared:512 grid:10,2,1 block:128,4,1 occ_pct:62.5");
+  EXPECT_EQ(current.registers_per_thread, 32);
+  EXPECT_EQ(current.static_shared_memory_bytes, 2048);
+  EXPECT_EQ(current.dynamic_shared_memory_bytes, 512);
+  EXPECT_EQ(current.grid, (std::array<int64_t, 3>{10, 2, 1}));
+  EXPECT_EQ(current.block, (std::array<int64_t, 3>{128, 4, 1}));
+  EXPECT_DOUBLE_EQ(current.occupancy_pct, 62.5);
+  KernelLaunchParams legacy = ParseKernelDetails("regs:38 shm:16 grid:160,1,1 block:1024,1,1");
+  EXPECT_EQ(legacy.registers_per_thread, 38);
+  EXPECT_EQ(legacy.static_shared_memory_bytes, 16);
+  EXPECT_EQ(legacy.grid, (std::array<int64_t, 3>{160, 1, 1}));
+  KernelLaunchParams rocm = ParseKernelDetails(" grid:1280,1,1 block:256,1,1 private_mem:0 group_mem:2112 occ_pct:0");
+  EXPECT_EQ(rocm.static_shared_memory_bytes, 2112);
+  EXPECT_EQ(rocm.grid[0], 1280);
+  KernelLaunchParams junk = ParseKernelDetails("regs:x grid:a,b block:");
+  EXPECT_EQ(junk.registers_per_thread, 0);
+  EXPECT_EQ(junk.grid, (std::array<int64_t, 3>{1, 1, 1}));
+}
+
+TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
+  MemcpyDetails current = ParseMemcpyDetails("kind_src:device kind_dst:pinned size:4096 dest:0 async:1");
+  EXPECT_EQ(current.bytes, 4096);
+  EXPECT_EQ(current.direction, MemcpyDirection::kDeviceToHost);
+  EXPECT_EQ(ParseMemcpyDetails("kind_src:pageable kind_dst:device size:1").direction, MemcpyDirection::kHostToDevice);
+  MemcpyDetails legacy = ParseMemcpyDetails("size:112 dest:4 async:0");
+  EXPECT_EQ(legacy.bytes, 112);
+  EXPECT_EQ(legacy.direction, MemcpyDirection::kUnknown);
+  EXPECT_EQ(ParseMemcpyDetails("kind:device num_bytes:77").bytes, 77);
+  EXPECT_TRUE(IsKernelUsingTensorCore("volta_h884gemm_256x128_ldg8_nn"));
+  EXPECT_FALSE(IsKernelUsingTensorCore("volta_sgemm_128x64_nn"));
+  EXPECT_TRUE(IsOpTensorCoreEligible("model/conv1/Conv2D"));
+  EXPECT_TRUE(IsOpTensorCoreEligible("model/dense/MatMul"));
+  EXPECT_TRUE(IsOpTensorCoreEligible("x/BatchMatMulV2"));
+  EXPECT_FALSE(IsOpTensorCoreEligible("model/Relu"));
+  EXPECT_TRUE(IsEinsumTensorCoreEligible("ab,bc->ac"));
+  EXPECT_FALSE(IsEinsumTensorCoreEligible("ab->ba"));
+  EXPECT_FALSE(IsEinsumTensorCoreEligible("a,b,c->abc"));
+  EXPECT_TRUE(Is16BitCompute("kernel", "(half[32,32])"));
+  EXPECT_FALSE(Is16BitCompute("half_kernel", "(float[32])")) << "the shape decides when present";
+  EXPECT_TRUE(Is16BitCompute("my_fp16_gemm", ""));
+}
+
+}  // namespace
+}  // namespace stepscope::analysis

@@ -1,0 +1,268 @@
+#include "src/analysis/model/step_breakdown.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <string>
+#include <utility>
+
+#include "src/analysis/model/op_name.h"
+
+namespace stepscope::analysis::internal {
+namespace {
+
+using xspace::ColumnarPlane;
+
+// Drop the first and last step in sampling mode only when more than this many remain
+// (XProf maybe_drop_incomplete_steps).
+constexpr size_t kMinStepsToDropIncomplete = 5;
+
+// Name-only part of the host classification, cached per event metadata.
+enum class HostNameClass : int8_t {
+  kUnset = -1,
+  kSkip,          // not real compute, or a memory instant
+  kToDevice,
+  kHostToHost,
+  kExecutor,      // kHostPrepare with a device, else compute
+  kCompile,
+  kWaitInput,
+  kCompute,
+};
+
+HostNameClass ClassifyHostName(std::string_view name) {
+  if (IsNotRealComputeName(name) || IsMemoryEventName(name)) return HostNameClass::kSkip;
+  ParsedOpName op = ParseOpName(name);
+  if (op.category == OpCategory::kMemcpyHToD || op.category == OpCategory::kInfeed) return HostNameClass::kToDevice;
+  if (op.category == OpCategory::kMemcpyHToH) return HostNameClass::kHostToHost;
+  if (IsExecutorProcessName(name)) return HostNameClass::kExecutor;
+  if (IsCompileName(name)) return HostNameClass::kCompile;
+  if (IsIteratorGetNextName(name)) return HostNameClass::kWaitInput;
+  return HostNameClass::kCompute;
+}
+
+struct GroupMarkers {
+  const StepMarker* host = nullptr;    // longest host marker
+  const StepMarker* device = nullptr;  // longest device marker
+  const StepMarker* numbered = nullptr;  // first marker with a step number
+  const StepMarker* named = nullptr;     // first marker with a step_name
+};
+
+class StepBuilder {
+ public:
+  StepBuilder(const xspace::ColumnarXSpace& space, const ModelOptions& options, bool has_device, HostAnalysis* host,
+              DeviceAnalysis* device, ProfileModel* model)
+      : space_(space), options_(options), has_device_(has_device), host_(host), device_(device), model_(model) {}
+
+  void Run() {
+    MakeSteps();
+    if (model_->steps.empty()) return;
+    AddHostSpans();
+    Sweep();
+  }
+
+ private:
+  void MakeSteps() {
+    const int32_t num_groups = host_->groups.size();
+    std::vector<GroupMarkers> markers(num_groups);
+    auto consider = [&](const StepMarker& m) {
+      GroupMarkers& g = markers[m.group];
+      const StepMarker*& longest = m.on_device ? g.device : g.host;
+      if (longest == nullptr || m.duration_ps > longest->duration_ps) longest = &m;
+      if (m.has_step_number && g.numbered == nullptr) g.numbered = &m;
+      if (!m.step_name.empty() && g.named == nullptr) g.named = &m;
+    };
+    for (const StepMarker& m : host_->markers) consider(m);
+    for (const StepMarker& m : device_->markers) consider(m);
+
+    std::vector<bool>& on_device = device_->group_on_device;
+    on_device.resize(num_groups);
+    require_device_ = has_device_ && std::find(on_device.begin(), on_device.end(), true) != on_device.end();
+    if (has_device_ && !require_device_ && !host_->markers.empty()) {
+      model_->diagnostics.push_back(
+          "no device activity could be tied to a step (device events carry neither group_id nor a correlation_id "
+          "of a host launch): steps use host time only");
+    }
+
+    for (int32_t g = 0; g < num_groups; ++g) {
+      const GroupMarkers& m = markers[g];
+      if (m.host == nullptr && m.device == nullptr) continue;
+      if (require_device_ && !on_device[g]) continue;
+      StepInfo step;
+      step.group_id = host_->groups.id(g);
+      step.has_device_activity = on_device[g];
+      const StepMarker* chosen = m.host;
+      step.time_source = StepTimeSource::kHostMarker;
+      if (m.device != nullptr) {
+        bool includes = m.host != nullptr && m.host->begin_ps <= m.device->begin_ps &&
+                        m.device->begin_ps + m.device->duration_ps <= m.host->begin_ps + m.host->duration_ps;
+        if (!includes) {
+          chosen = m.device;
+          step.time_source = StepTimeSource::kDeviceMarker;
+        }
+      }
+      step.begin_ps = chosen->begin_ps;
+      step.duration_ps = std::max<int64_t>(chosen->duration_ps, 0);
+      step.step_number = m.numbered != nullptr ? m.numbered->step_number : step.group_id;
+      if (m.named != nullptr) {
+        step.name = m.named->step_name;
+      } else {
+        const StepMarker* base = m.host != nullptr ? m.host : m.device;
+        step.name = base->name + " " + std::to_string(step.step_number);
+      }
+      model_->steps.push_back(std::move(step));
+    }
+    std::sort(model_->steps.begin(), model_->steps.end(), [](const StepInfo& a, const StepInfo& b) {
+      return a.begin_ps != b.begin_ps ? a.begin_ps < b.begin_ps : a.group_id < b.group_id;
+    });
+    if (options_.drop_incomplete_steps && model_->steps.size() > kMinStepsToDropIncomplete) {
+      model_->steps.erase(model_->steps.begin());
+      model_->steps.pop_back();
+    }
+    step_of_group_.assign(num_groups, -1);
+    for (size_t s = 0; s < model_->steps.size(); ++s) {
+      step_of_group_[host_->groups.Find(model_->steps[s].group_id)] = static_cast<int32_t>(s);
+    }
+  }
+
+  void AddHostSpans() {
+    std::vector<std::vector<HostNameClass>> name_class(space_.planes.size());
+    std::vector<int8_t> effective;  // highest type emitted by an event or its same-group ancestors
+    for (size_t t = 0; t < host_->threads.size(); ++t) {
+      const HostThread& thread = host_->threads[t];
+      const HostThreadFacts& facts = host_->facts[t];
+      const ColumnarPlane& plane = space_.planes[thread.plane_index];
+      std::vector<HostNameClass>& classes = name_class[thread.plane_index];
+      if (classes.empty()) classes.assign(plane.event_metadata.size(), HostNameClass::kUnset);
+      effective.assign(thread.size(), -1);
+      for (uint32_t i = 0; i < thread.size(); ++i) {
+        const int32_t group = facts.group[i];
+        const int32_t parent = thread.parent[i];
+        const uint32_t e = thread.event_index[i];
+        int8_t covered = -1;
+        if (parent >= 0 && facts.group[parent] == group) {
+          uint32_t p = thread.event_index[parent];
+          if (plane.event_end_ps(e) <= plane.event_end_ps(p)) covered = effective[parent];
+        }
+        effective[i] = covered;
+        if (group == kNoGroup || step_of_group_[group] < 0 || (facts.flags[i] & kIsStepMarker)) continue;
+        uint32_t metadata = plane.event_metadata_index[e];
+        if (classes[metadata] == HostNameClass::kUnset) classes[metadata] = ClassifyHostName(plane.event_name(e));
+        EventType type;
+        switch (classes[metadata]) {
+          case HostNameClass::kSkip: continue;
+          case HostNameClass::kToDevice: type = EventType::kHostToDevice; break;
+          case HostNameClass::kHostToHost: type = EventType::kHostToHost; break;
+          default: {
+            HostNameClass c = classes[metadata];
+            if (has_device_ && ((facts.flags[i] & kHasCorrelation) || c == HostNameClass::kExecutor)) {
+              type = EventType::kHostPrepare;
+            } else if (c == HostNameClass::kCompile) {
+              type = EventType::kHostCompile;
+            } else if (c == HostNameClass::kWaitInput || (facts.flags[i] & kIsInputStage)) {
+              type = EventType::kHostWaitInput;
+            } else {
+              type = EventType::kHostCompute;
+            }
+          }
+        }
+        if (static_cast<int8_t>(type) <= covered) continue;
+        effective[i] = static_cast<int8_t>(type);
+        if (!device_->spans.push_back(StepSpan{static_cast<uint32_t>(group), e,
+                                               static_cast<uint16_t>(thread.plane_index),
+                                               static_cast<uint8_t>(type)})) {
+          model_->diagnostics.push_back("out of memory while building the step breakdown");
+          return;
+        }
+      }
+    }
+  }
+
+  void Sweep() {
+    // Bucket the spans by step (counting sort), then flatten each step.
+    const size_t num_steps = model_->steps.size();
+    std::vector<uint32_t> bucket_begin(num_steps + 1, 0);
+    const xspace::PodArray<StepSpan>& spans = device_->spans;
+    for (const StepSpan& span : spans) {
+      int32_t s = step_of_group_[span.group];
+      if (s >= 0) ++bucket_begin[s + 1];
+    }
+    for (size_t s = 0; s < num_steps; ++s) bucket_begin[s + 1] += bucket_begin[s];
+    std::vector<uint32_t> cursor(bucket_begin.begin(), bucket_begin.end() - 1);
+    std::vector<StepSpan> sorted(bucket_begin[num_steps]);
+    for (const StepSpan& span : spans) {
+      int32_t s = step_of_group_[span.group];
+      if (s >= 0) sorted[cursor[s]++] = span;
+    }
+    device_->spans = xspace::PodArray<StepSpan>();  // release before the sweep
+
+    struct Interval {
+      int64_t begin;
+      int64_t end;
+      uint8_t type;
+    };
+    std::vector<Interval> intervals;
+    std::vector<std::pair<int64_t, uint8_t>> active;  // min-heap by end
+    for (size_t s = 0; s < num_steps; ++s) {
+      StepInfo& step = model_->steps[s];
+      const int64_t window_begin = step.begin_ps, window_end = step.begin_ps + step.duration_ps;
+      intervals.clear();
+      for (uint32_t k = bucket_begin[s]; k < bucket_begin[s + 1]; ++k) {
+        const StepSpan& span = sorted[k];
+        const ColumnarPlane& plane = space_.planes[span.plane];
+        int64_t begin = std::max(plane.event_start_ps[span.event], window_begin);
+        int64_t end = std::min(plane.event_end_ps(span.event), window_end);
+        if (end > begin) intervals.push_back({begin, end, span.type});
+      }
+      auto by_begin = [](const Interval& a, const Interval& b) { return a.begin < b.begin; };
+      if (!std::is_sorted(intervals.begin(), intervals.end(), by_begin)) {
+        std::sort(intervals.begin(), intervals.end(), by_begin);
+      }
+      std::array<int32_t, kNumEventTypes> count{};
+      uint32_t mask = 0;
+      int64_t now = window_begin;
+      StepBreakdown& out = step.breakdown;
+      auto advance = [&](int64_t to) {
+        if (to <= now) return;
+        int type = mask == 0 ? static_cast<int>(EventType::kUnknownTime) : 31 - std::countl_zero(mask);
+        out.type_ps[type] += to - now;
+        now = to;
+      };
+      auto pop_until = [&](int64_t time) {
+        while (!active.empty() && active.front().first <= time) {
+          std::pop_heap(active.begin(), active.end(), std::greater<>());
+          auto [end, type] = active.back();
+          active.pop_back();
+          advance(end);
+          if (--count[type] == 0) mask &= ~(1u << type);
+        }
+      };
+      for (const Interval& interval : intervals) {
+        pop_until(interval.begin);
+        advance(interval.begin);
+        active.push_back({interval.end, interval.type});
+        std::push_heap(active.begin(), active.end(), std::greater<>());
+        if (count[interval.type]++ == 0) mask |= 1u << interval.type;
+      }
+      pop_until(window_end);
+      advance(window_end);
+    }
+  }
+
+  const xspace::ColumnarXSpace& space_;
+  const ModelOptions& options_;
+  const bool has_device_;
+  HostAnalysis* host_;
+  DeviceAnalysis* device_;
+  ProfileModel* model_;
+  bool require_device_ = false;
+  std::vector<int32_t> step_of_group_;
+};
+
+}  // namespace
+
+void BuildSteps(const xspace::ColumnarXSpace& space, const ModelOptions& options, bool has_device, HostAnalysis* host,
+                DeviceAnalysis* device, ProfileModel* model) {
+  StepBuilder(space, options, has_device, host, device, model).Run();
+}
+
+}  // namespace stepscope::analysis::internal
