@@ -1,0 +1,235 @@
+#include "src/remote/capture_client.h"
+
+#include <grpcpp/grpcpp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <filesystem>
+#include <memory>
+#include <thread>
+
+#include "proto/stepscope/profiler_service.grpc.pb.h"
+#include "src/base/clock.h"
+#include "src/base/file_io.h"
+#include "src/remote/grpc_status.h"
+#include "src/remote/service_address.h"
+#include "src/xspace/logdir.h"
+
+namespace stepscope::remote {
+namespace {
+
+// TensorFlow's client asks for at most this many events (servers may ignore it).
+constexpr uint64_t kMaxEvents = 1000000;
+// TensorFlow's max_session_duration floor: a short capture still gets a minute.
+constexpr uint64_t kMinDeadlineMs = 60000;
+// The tools TensorFlow's client lists; TPU servers use them, others ignore all but
+// "xplane.pb". Sent as-is so servers see the request they expect.
+constexpr const char* kRequestedTools[] = {"trace_viewer",   "op_profile",    "input_pipeline",
+                                           "kernel_stats",   "memory_viewer", "memory_profile",
+                                           "overview_page",  "pod_viewer",    "tensorflow_stats",
+                                           "xplane.pb"};
+
+using SystemClock = std::chrono::system_clock;
+
+bool ShouldRetry(const grpc::Status& status) {
+  return status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+         status.error_code() == grpc::StatusCode::ALREADY_EXISTS ||
+         // A worker that restarted can answer UNKNOWN "Stream removed" (TensorFlow retries too).
+         (status.error_code() == grpc::StatusCode::UNKNOWN && status.error_message() == "Stream removed");
+}
+
+uint64_t CountEvents(const tensorflow::profiler::XSpace& space) {
+  uint64_t events = 0;
+  for (const auto& plane : space.planes()) {
+    for (const auto& line : plane.lines()) events += static_cast<uint64_t>(line.events_size());
+  }
+  return events;
+}
+
+// Waits until the channel is connected or has failed to connect. Failure to connect is
+// left to the RPC, which fails at once with gRPC's own explanation ("Connection
+// refused", a DNS error); only a connection attempt that hangs (a host that drops
+// packets) is cut here.
+grpc::Status AwaitConnection(grpc::Channel& channel, const std::string& address, uint64_t timeout_ms) {
+  auto deadline = SystemClock::now() + std::chrono::milliseconds(timeout_ms);
+  grpc_connectivity_state state = channel.GetState(/*try_to_connect=*/true);
+  while (state == GRPC_CHANNEL_IDLE || state == GRPC_CHANNEL_CONNECTING) {
+    if (!channel.WaitForStateChange(state, deadline)) {
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "no connection to " + address + " within " + std::to_string(timeout_ms) +
+                              " ms (host down or unreachable?)");
+    }
+    state = channel.GetState(/*try_to_connect=*/true);
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status ProfileOnce(const std::string& address, const tensorflow::ProfileRequest& request,
+                         const CaptureOptions& options, tensorflow::ProfileResponse* response) {
+  auto attempt_start = SystemClock::now();
+  grpc::ChannelArguments args;
+  args.SetMaxReceiveMessageSize(INT_MAX);  // profiles are large; TensorFlow's client does the same
+  // A fresh connection per attempt: a shared subchannel of a worker that died would still
+  // be in reconnect backoff when the worker is back.
+  args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
+  std::shared_ptr<grpc::Channel> channel =
+      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+  grpc::Status connected = AwaitConnection(*channel, address, options.connect_timeout_ms);
+  if (!connected.ok()) return connected;
+  auto stub = tensorflow::ProfilerService::NewStub(channel);
+  grpc::ClientContext context;
+  context.set_deadline(attempt_start + std::chrono::milliseconds(CaptureDeadlineMs(options)));
+  return stub->Profile(&context, request, response);
+}
+
+bool IsSafeFileNamePart(const std::string& name) {
+  return !name.empty() && name.find('/') == std::string::npos && name.find("..") == std::string::npos;
+}
+
+// Saves what a successful, non-empty response carries. Sets path/bytes/events/note.
+Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOptions& options,
+                    const std::string& run, WorkerCapture* worker) {
+  std::string run_dir = xspace::ProfileRootDir(options.logdir) + "/" + run;
+  std::string expected_path = run_dir + "/" + worker->host + std::string(xspace::kXPlaneFileSuffix);
+  if (response.has_xspace()) {
+    StatusOr<std::string> path = xspace::WriteXSpaceToLogdir(options.logdir, run, worker->host, response.xspace());
+    if (!path.ok()) return path.status();
+    worker->path = *path;
+    worker->event_count = CountEvents(response.xspace());
+  } else if (response.tool_data_size() > 0) {
+    // A server that returns files instead of an XSpace; TensorFlow's client saves each
+    // as <host>.<name>.
+    Status created = base::CreateDirectories(run_dir);
+    if (!created.ok()) return created;
+    for (const tensorflow::ProfileToolData& tool : response.tool_data()) {
+      if (!IsSafeFileNamePart(tool.name())) {
+        return DataLossError("the server sent tool data with an unusable name '" + tool.name() + "'");
+      }
+      std::string path = run_dir + "/" + worker->host + "." + tool.name();
+      Status written = base::WriteFileAtomically(path, tool.data());
+      if (!written.ok()) return written;
+      if (path == expected_path || worker->path.empty()) worker->path = path;
+    }
+    worker->note = "saved from the server's tool data";
+  } else {
+    // Older servers ignore emit_xspace and save into repository_root themselves.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(expected_path, ec)) {
+      return UnimplementedError("the server neither returned the profile nor saved it where this machine can "
+                                "see it (" + expected_path + "); it may have saved it on its own filesystem");
+    }
+    worker->path = expected_path;
+    worker->note = "saved by the server";
+  }
+  std::error_code ec;
+  worker->file_bytes = std::filesystem::file_size(worker->path, ec);
+  return OkStatus();
+}
+
+}  // namespace
+
+uint64_t CaptureDeadlineMs(const CaptureOptions& options) {
+  return std::max(kMinDeadlineMs, 2 * options.duration_ms) + options.delay_ms;
+}
+
+Status ValidateCaptureOptions(const CaptureOptions& options) {
+  if (options.logdir.empty()) return InvalidArgumentError("no logdir given (--logdir DIR)");
+  if (options.duration_ms == 0) return InvalidArgumentError("duration_ms must be > 0");
+  if (options.duration_ms > kMaxCaptureDurationMs) {
+    return InvalidArgumentError("duration_ms " + std::to_string(options.duration_ms) + " is over the limit of " +
+                                std::to_string(kMaxCaptureDurationMs) + " ms");
+  }
+  if (options.delay_ms > kMaxCaptureDurationMs) {
+    return InvalidArgumentError("delay_ms is over the limit of " + std::to_string(kMaxCaptureDurationMs) + " ms");
+  }
+  if (options.host_tracer_level < 0 || options.host_tracer_level > 3) {
+    return InvalidArgumentError("host_tracer_level must be 0..3");
+  }
+  if (options.device_tracer_level < 0 || options.device_tracer_level > 2) {
+    return InvalidArgumentError("device_tracer_level must be 0..2");
+  }
+  if (options.python_tracer_level < 0 || options.python_tracer_level > 1) {
+    return InvalidArgumentError("python_tracer_level must be 0 or 1");
+  }
+  if (options.retries < 0 || options.retries > 100) return InvalidArgumentError("retries must be 0..100");
+  if (options.connect_timeout_ms == 0) return InvalidArgumentError("connect_timeout_ms must be > 0");
+  if (!options.run.empty() && (options.run.find('/') != std::string::npos || options.run == "." ||
+                               options.run == "..")) {
+    return InvalidArgumentError("run name '" + options.run + "' must be a single directory name");
+  }
+  return OkStatus();
+}
+
+tensorflow::ProfileRequest BuildProfileRequest(std::string_view address, const CaptureOptions& options,
+                                               std::string_view run, uint64_t start_wall_ns) {
+  tensorflow::ProfileRequest request;
+  request.set_duration_ms(options.duration_ms);  // legacy field, still read by old servers
+  request.set_max_events(kMaxEvents);
+  for (const char* tool : kRequestedTools) request.add_tools(tool);
+  request.set_repository_root(xspace::ProfileRootDir(options.logdir));
+  request.set_session_id(std::string(run));
+  request.set_host_name(std::string(address));
+  request.set_emit_xspace(true);
+  tensorflow::ProfileOptions* opts = request.mutable_opts();
+  opts->set_version(1);
+  opts->set_include_dataset_ops(true);
+  opts->set_host_tracer_level(static_cast<uint32_t>(options.host_tracer_level));
+  opts->set_device_tracer_level(static_cast<uint32_t>(options.device_tracer_level));
+  opts->set_python_tracer_level(static_cast<uint32_t>(options.python_tracer_level));
+  opts->set_enable_hlo_proto(true);
+  opts->set_duration_ms(options.duration_ms);
+  opts->set_start_timestamp_ns(start_wall_ns);
+  opts->set_repository_path(options.logdir);
+  opts->set_session_id(std::string(run));
+  return request;
+}
+
+WorkerCapture CaptureWorker(const std::string& address, const CaptureOptions& options, const std::string& run,
+                            uint64_t start_wall_ns) {
+  WorkerCapture worker;
+  worker.address = address;
+  worker.host = xspace::SanitizeHostName(address);
+  const int max_attempts = 1 + std::max(0, options.retries);
+  std::string last_problem;
+  for (int attempt = 1; attempt <= max_attempts; ++attempt) {
+    worker.attempts = attempt;
+    uint64_t start_ns = attempt == 1 || options.delay_ms == 0
+                            ? start_wall_ns
+                            : base::WallNowNs() + options.delay_ms * 1000000;
+    tensorflow::ProfileRequest request = BuildProfileRequest(address, options, run, start_ns);
+    tensorflow::ProfileResponse response;
+    grpc::Status rpc = ProfileOnce(address, request, options, &response);
+    bool retry = false;
+    if (!rpc.ok()) {
+      worker.status = FromGrpcStatus(rpc);
+      last_problem = worker.status.message();
+      retry = ShouldRetry(rpc);
+    } else if (response.empty_trace()) {
+      worker.status = UnavailableError("the capture came back empty (no events were recorded: is the program "
+                                       "instrumented and running steps?)");
+      last_problem = worker.status.message();
+      retry = true;
+    } else {
+      worker.status = SaveResponse(response, options, run, &worker);
+      if (worker.status.ok()) return worker;
+      worker.status = worker.status.WithContext("saving the profile");
+      return worker;
+    }
+    if (!retry || attempt == max_attempts) break;
+    if (options.progress) {
+      options.progress(address + ": attempt " + std::to_string(attempt) + " of " + std::to_string(max_attempts) +
+                       " failed: " + last_problem + "; retrying");
+    }
+    if (rpc.error_code() != grpc::StatusCode::OK) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(options.retry_backoff_ms));
+    }
+  }
+  if (worker.attempts > 1) {
+    worker.status = Status(worker.status.code(), worker.status.message() + " (after " +
+                                                      std::to_string(worker.attempts) + " attempts)");
+  }
+  return worker;
+}
+
+}  // namespace stepscope::remote

@@ -1,0 +1,86 @@
+// The capture client: asks profiler services (ours, TensorFlow's, JAX's) for a profile
+// and saves it as <logdir>/plugins/profile/<run>/<host>.xplane.pb.
+//
+// Many workers at once: see multi_worker_capture.h (CaptureWorkers).
+//
+// Behaviour follows TensorFlow's client (tf.profiler.experimental.client.trace), with
+// the differences stated in docs/remote.md:
+//   - each worker gets one Profile RPC per attempt, all workers concurrently (one thread
+//     each); the request asks for emit_xspace and the client writes the file itself, so
+//     the worker's filesystem need not be shared. A server that does not honour
+//     emit_xspace (older TensorFlow) saves into repository_root itself; the client then
+//     accepts the file if it can see it, or tool_data if the server sent some.
+//   - a worker is retried (up to `retries` extra attempts, independently of the others)
+//     when its answer is UNAVAILABLE, ALREADY_EXISTS (busy), UNKNOWN "Stream removed",
+//     or an empty trace. Other errors are final.
+//   - per attempt: a connection must be up within connect_timeout_ms, and the RPC
+//     deadline is max(60 s, 2 x duration) + delay, so a dead or unreachable worker fails
+//     in bounded time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "proto/stepscope/profiler_service.pb.h"
+#include "stepscope/status.h"
+
+namespace stepscope::remote {
+
+struct CaptureOptions {
+  std::string logdir;  // required
+  // Run directory shared by every worker; default: local time YYYY_MM_DD_HH_MM_SS.
+  std::string run;
+  uint64_t duration_ms = 2000;
+  int host_tracer_level = 2;    // 0..3, TensorFlow's meaning
+  int device_tracer_level = 1;  // 0 off, 1 on
+  int python_tracer_level = 0;  // 0 off, 1 on
+  int retries = 3;              // extra attempts per worker (XProf's num_retry)
+  // Recording starts this long after the request (start_timestamp_ns), on every worker
+  // at the same wall-clock time. 0 = each worker starts when its request arrives.
+  uint64_t delay_ms = 0;
+  uint64_t connect_timeout_ms = 10000;
+  // Pause before retrying after UNAVAILABLE/ALREADY_EXISTS (an empty trace is retried at
+  // once): a worker restarting or finishing another capture needs a moment.
+  uint64_t retry_backoff_ms = 1000;
+  // Progress lines ("127.0.0.1:6009: attempt 1 of 4 failed: ..., retrying"). Optional;
+  // called from worker threads, one call at a time.
+  std::function<void(std::string_view line)> progress;
+};
+
+struct WorkerCapture {
+  std::string address;  // host:port as given (without grpc://)
+  std::string host;     // file-name host: the address with ':' -> '_'
+  Status status;        // ok when the profile was saved
+  int attempts = 0;
+  std::string path;     // the saved <host>.xplane.pb
+  uint64_t file_bytes = 0;
+  uint64_t event_count = 0;  // events in the saved XSpace (0 when the server saved it)
+  std::string note;          // how the file got there when it is not the usual way
+};
+
+// Longest duration the client asks for (the same as the server's default limit).
+inline constexpr uint64_t kMaxCaptureDurationMs = 10 * 60 * 1000;
+
+// kInvalidArgument for bad options (duration 0 or over the limit, no logdir, levels out
+// of range, bad addresses). Worker failures are reported per worker, not here.
+Status ValidateCaptureOptions(const CaptureOptions& options);
+
+// Captures one worker into <logdir>/plugins/profile/<run>/<host>.xplane.pb, with the
+// retries above. `start_wall_ns` is the agreed recording start (0 = at once) for the
+// first attempt; retries start `delay_ms` after they are sent. Blocks; thread-safe.
+WorkerCapture CaptureWorker(const std::string& address, const CaptureOptions& options, const std::string& run,
+                            uint64_t start_wall_ns);
+
+// The Profile request sent to `address` (exposed for tests): TensorFlow's request
+// (max_events 1,000,000, its tool list, repository_root <logdir>/plugins/profile,
+// session_id = run, host_name = address) plus emit_xspace.
+tensorflow::ProfileRequest BuildProfileRequest(std::string_view address, const CaptureOptions& options,
+                                               std::string_view run, uint64_t start_wall_ns);
+
+// max(60 s, 2 x duration) + delay, TensorFlow's max_session_duration_ms.
+uint64_t CaptureDeadlineMs(const CaptureOptions& options);
+
+}  // namespace stepscope::remote

@@ -1,0 +1,56 @@
+#include "src/remote/multi_worker_capture.h"
+
+#include <mutex>
+#include <string_view>
+#include <thread>
+
+#include "src/base/clock.h"
+#include "src/remote/service_address.h"
+#include "src/xspace/logdir.h"
+
+namespace stepscope::remote {
+
+int CaptureResult::succeeded() const {
+  int count = 0;
+  for (const WorkerCapture& worker : workers) count += worker.status.ok() ? 1 : 0;
+  return count;
+}
+
+StatusOr<CaptureResult> CaptureWorkers(const std::vector<std::string>& addresses, const CaptureOptions& options) {
+  Status valid = ValidateCaptureOptions(options);
+  if (!valid.ok()) return valid;
+  if (addresses.empty()) return InvalidArgumentError("no service address given");
+  for (const std::string& address : addresses) {
+    valid = ValidateServiceAddress(address);
+    if (!valid.ok()) return valid;
+  }
+
+  uint64_t now_ns = base::WallNowNs();
+  CaptureResult result;
+  result.run = options.run.empty() ? base::LocalTimestampString(now_ns) : options.run;
+  result.run_dir = xspace::ProfileRootDir(options.logdir) + "/" + result.run;
+  // One agreed start so the workers' windows line up (TensorFlow's start_timestamp_ns).
+  uint64_t start_wall_ns = options.delay_ms > 0 ? now_ns + options.delay_ms * 1000000 : 0;
+
+  // Progress lines from several threads, one at a time.
+  std::mutex progress_mu;
+  CaptureOptions worker_options = options;
+  if (options.progress) {
+    worker_options.progress = [&](std::string_view line) {
+      std::lock_guard<std::mutex> lock(progress_mu);
+      options.progress(line);
+    };
+  }
+  result.workers.resize(addresses.size());
+  std::vector<std::thread> threads;
+  threads.reserve(addresses.size());
+  for (size_t i = 0; i < addresses.size(); ++i) {
+    threads.emplace_back([&, i] {
+      result.workers[i] = CaptureWorker(addresses[i], worker_options, result.run, start_wall_ns);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  return result;
+}
+
+}  // namespace stepscope::remote
