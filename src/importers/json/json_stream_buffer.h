@@ -1,0 +1,83 @@
+// A refillable window over a ByteSource, shaped for simdjson: one writable byte before
+// the data (the tokenizer puts a '[' there to make a window of array elements a document
+// of its own) and padding after it (simdjson reads up to SIMDJSON_PADDING bytes past the
+// end). Also the small scalar scanners the tokenizer needs outside the event array:
+// whitespace, string tokens and the extent of a whole value.
+//
+// Memory: the buffer holds at most `max_capacity` bytes plus padding, whatever the size of
+// the input, so a 10 GB trace is read through a window of a few megabytes.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "src/importers/byte_source.h"
+#include "stepscope/status.h"
+
+namespace stepscope::importers {
+
+class JsonStreamBuffer {
+ public:
+  // Bytes reserved after the data: simdjson's padding plus room for a 3-byte suffix.
+  static constexpr size_t kTailBytes = 64 + 16;
+
+  JsonStreamBuffer(ByteSource* source, size_t initial_capacity, size_t max_capacity);
+
+  // The unconsumed data. data()[-1] is writable (the prefix slot) and data()[size()...]
+  // has kTailBytes of writable padding.
+  char* data() { return storage_.get() + begin_; }
+  size_t size() const { return end_ - begin_; }
+  bool empty() const { return begin_ == end_; }
+  size_t capacity() const { return capacity_; }
+  // True once the source has no more bytes: everything left is in the buffer.
+  bool at_eof() const { return eof_; }
+  // Offset in the stream of data()[0].
+  uint64_t offset() const { return consumed_; }
+  // The error that ended reading early (a truncated .gz), or ok.
+  const Status& source_error() const { return source_error_; }
+
+  void Consume(size_t n) {
+    begin_ += n;
+    consumed_ += n;
+  }
+
+  // Moves the data to the front and reads until the buffer is full or the source ends.
+  // A source error ends the data (at_eof) and is kept in source_error(); it is returned
+  // only if it is not DataLoss (which the caller reports as truncation).
+  Status Fill();
+  // Doubles the capacity (up to max_capacity), then fills. kResourceExhausted at the max.
+  Status Grow();
+  // Fills until at least `n` bytes are available or the source ends.
+  Status EnsureAvailable(size_t n);
+
+  // Skips JSON whitespace (and a UTF-8 byte order mark at offset 0), refilling as needed.
+  // Returns the next byte, or -1 at the end of the data.
+  StatusOr<int> SkipWhitespaceAndPeek();
+
+  // Reads a string token starting at the opening quote and consumes it. The unescaped
+  // content goes to `*out`. kDataLoss if the data ends inside it.
+  Status ReadString(std::string* out, size_t max_bytes);
+
+  // Consumes one JSON value of any kind (scalar, string, array, object) by scanning for
+  // its end, with strings and nesting respected but nothing validated. When `out` is not
+  // null and the value is at most `max_keep_bytes`, its text is stored there and `*kept`
+  // is set. kDataLoss if the data ends inside the value.
+  Status SkipValue(std::string* out, size_t max_keep_bytes, bool* kept);
+
+ private:
+  Status ReadMore();
+
+  ByteSource* source_;
+  std::unique_ptr<char[]> storage_;
+  size_t capacity_;
+  size_t max_capacity_;
+  size_t begin_ = 1;  // storage_[0] is the prefix slot
+  size_t end_ = 1;
+  uint64_t consumed_ = 0;
+  bool eof_ = false;
+  Status source_error_;
+};
+
+}  // namespace stepscope::importers

@@ -1,0 +1,344 @@
+#include "src/importers/json/json_text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace stepscope::importers {
+namespace {
+
+// Picoseconds per microsecond: the six fraction digits a microsecond timestamp can carry
+// without going below the XSpace resolution.
+constexpr int kPicosFractionDigits = 6;
+constexpr int64_t kPicosPerMicro = 1'000'000;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Multiplies-and-adds with overflow detection.
+bool AccumulateDigit(int64_t* value, int digit) {
+  if (*value > (std::numeric_limits<int64_t>::max() - digit) / 10) return false;
+  *value = *value * 10 + digit;
+  return true;
+}
+
+void AppendUtf8(uint32_t code_point, std::string* out) {
+  if (code_point < 0x80) {
+    out->push_back(static_cast<char>(code_point));
+  } else if (code_point < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (code_point >> 6)));
+    out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else if (code_point < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (code_point >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (code_point >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((code_point >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((code_point >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (code_point & 0x3F)));
+  }
+}
+
+std::optional<uint32_t> ParseHex4(std::string_view text) {
+  if (text.size() < 4) return std::nullopt;
+  uint32_t value = 0;
+  for (int i = 0; i < 4; ++i) {
+    char c = text[i];
+    uint32_t digit;
+    if (c >= '0' && c <= '9') {
+      digit = c - '0';
+    } else if (c >= 'a' && c <= 'f') {
+      digit = c - 'a' + 10;
+    } else if (c >= 'A' && c <= 'F') {
+      digit = c - 'A' + 10;
+    } else {
+      return std::nullopt;
+    }
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+// Length of the valid UTF-8 sequence starting at data[0], or 0 if invalid.
+size_t ValidUtf8SequenceLength(const unsigned char* data, size_t size) {
+  unsigned char c = data[0];
+  if (c < 0x80) return 1;
+  size_t length;
+  uint32_t min_code_point;
+  if ((c & 0xE0) == 0xC0) {
+    length = 2, min_code_point = 0x80;
+  } else if ((c & 0xF0) == 0xE0) {
+    length = 3, min_code_point = 0x800;
+  } else if ((c & 0xF8) == 0xF0) {
+    length = 4, min_code_point = 0x10000;
+  } else {
+    return 0;
+  }
+  if (size < length) return 0;
+  uint32_t code_point = c & (0x7F >> length);
+  for (size_t i = 1; i < length; ++i) {
+    if ((data[i] & 0xC0) != 0x80) return 0;
+    code_point = (code_point << 6) | (data[i] & 0x3F);
+  }
+  if (code_point < min_code_point || code_point > 0x10FFFF) return 0;
+  if (code_point >= 0xD800 && code_point <= 0xDFFF) return 0;
+  return length;
+}
+
+}  // namespace
+
+namespace {
+
+struct ParsedMicros {
+  bool negative = false;
+  int64_t micros = 0;          // magnitude of the integer part
+  int64_t fraction_picos = 0;  // magnitude of the fraction, in ps (0..999999, rounded)
+  bool exponent = false;       // exponent form: use `value` instead
+  long double value = 0;
+};
+
+std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
+  ParsedMicros parsed;
+  size_t i = 0;
+  if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
+    parsed.negative = text[i] == '-';
+    ++i;
+  }
+  size_t integer_digits = 0;
+  while (i < text.size() && IsDigit(text[i])) {
+    if (!AccumulateDigit(&parsed.micros, text[i] - '0')) return std::nullopt;
+    ++i, ++integer_digits;
+  }
+  size_t fraction_digits = 0;
+  bool round_up = false;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    while (i < text.size() && IsDigit(text[i])) {
+      if (fraction_digits < kPicosFractionDigits) {
+        parsed.fraction_picos = parsed.fraction_picos * 10 + (text[i] - '0');
+      } else if (fraction_digits == kPicosFractionDigits) {
+        round_up = text[i] >= '5';
+      }
+      ++i, ++fraction_digits;
+    }
+  }
+  if (integer_digits + fraction_digits == 0) return std::nullopt;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    // Rare; exactness is not promised for exponent forms.
+    std::string copy(text);
+    char* end = nullptr;
+    parsed.value = std::strtold(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(parsed.value)) return std::nullopt;
+    parsed.exponent = true;
+    return parsed;
+  }
+  if (i != text.size()) return std::nullopt;
+  for (size_t d = fraction_digits; d < kPicosFractionDigits; ++d) parsed.fraction_picos *= 10;
+  if (round_up) ++parsed.fraction_picos;
+  if (parsed.fraction_picos == kPicosPerMicro) {  // .9999995 rounds up to the next us
+    parsed.fraction_picos = 0;
+    if (parsed.micros == std::numeric_limits<int64_t>::max()) return std::nullopt;
+    ++parsed.micros;
+  }
+  return parsed;
+}
+
+}  // namespace
+
+std::optional<int64_t> ParseMicrosToPicos(std::string_view text, int64_t base_micros) {
+  std::optional<ParsedMicros> parsed = ParseMicrosText(text);
+  if (!parsed) return std::nullopt;
+  if (parsed->exponent) {
+    long double picos = std::nearbyint((parsed->value - static_cast<long double>(base_micros)) * 1e6L);
+    if (picos > static_cast<long double>(std::numeric_limits<int64_t>::max()) ||
+        picos < static_cast<long double>(std::numeric_limits<int64_t>::min())) {
+      return std::nullopt;
+    }
+    return static_cast<int64_t>(picos);
+  }
+  int64_t signed_micros = parsed->negative ? -parsed->micros : parsed->micros;
+  int64_t signed_fraction = parsed->negative ? -parsed->fraction_picos : parsed->fraction_picos;
+  int64_t micros = 0;
+  int64_t picos = 0;
+  if (__builtin_sub_overflow(signed_micros, base_micros, &micros) ||
+      __builtin_mul_overflow(micros, kPicosPerMicro, &picos) ||
+      __builtin_add_overflow(picos, signed_fraction, &picos)) {
+    return std::nullopt;
+  }
+  return picos;
+}
+
+std::optional<int64_t> ParseMicrosFloor(std::string_view text) {
+  std::optional<ParsedMicros> parsed = ParseMicrosText(text);
+  if (!parsed) return std::nullopt;
+  if (parsed->exponent) {
+    long double floor = std::floor(parsed->value);
+    if (floor > 9.2e18L || floor < -9.2e18L) return std::nullopt;
+    return static_cast<int64_t>(floor);
+  }
+  if (!parsed->negative) return parsed->micros;
+  return -parsed->micros - (parsed->fraction_picos > 0 ? 1 : 0);
+}
+
+JsonNumber ParseJsonNumber(std::string_view text) {
+  JsonNumber number;
+  if (text.empty()) return number;
+  const char* begin = text.data();
+  const char* end = text.data() + text.size();
+  bool integer_syntax = true;
+  for (char c : text) {
+    if (!(IsDigit(c) || c == '-')) {
+      integer_syntax = false;
+      break;
+    }
+  }
+  if (integer_syntax) {
+    auto [ptr, ec] = std::from_chars(begin, end, number.int_value);
+    if (ec == std::errc() && ptr == end) {
+      number.kind = JsonNumberKind::kInt64;
+      return number;
+    }
+    auto [uptr, uec] = std::from_chars(begin, end, number.uint_value);
+    if (uec == std::errc() && uptr == end) {
+      number.kind = JsonNumberKind::kUint64;
+      return number;
+    }
+  }
+  if (text == "NaN" || text == "-NaN") {
+    number.kind = JsonNumberKind::kDouble;
+    number.double_value = std::numeric_limits<double>::quiet_NaN();
+    return number;
+  }
+  if (text == "Infinity" || text == "-Infinity") {
+    number.kind = JsonNumberKind::kDouble;
+    number.double_value = text[0] == '-' ? -std::numeric_limits<double>::infinity()
+                                         : std::numeric_limits<double>::infinity();
+    return number;
+  }
+  // Only JSON number syntax from here on: [-]digits[.digits][e[+-]digits].
+  if (!(IsDigit(text[0]) || (text[0] == '-' && text.size() > 1 && IsDigit(text[1])))) return number;
+  auto [ptr, ec] = std::from_chars(begin, end, number.double_value);
+  if (ptr == end && (ec == std::errc() || ec == std::errc::result_out_of_range)) {
+    number.kind = JsonNumberKind::kDouble;
+  }
+  return number;
+}
+
+std::optional<int64_t> ParseJsonInteger(std::string_view text) {
+  JsonNumber number = ParseJsonNumber(text);
+  switch (number.kind) {
+    case JsonNumberKind::kInt64:
+      return number.int_value;
+    case JsonNumberKind::kDouble:
+      if (std::isfinite(number.double_value) && number.double_value == std::trunc(number.double_value) &&
+          std::fabs(number.double_value) < 9.2e18) {
+        return static_cast<int64_t>(number.double_value);
+      }
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+size_t FindJsonStringEnd(std::string_view text, bool* has_escape) {
+  *has_escape = false;
+  size_t i = 0;
+  while (i < text.size()) {
+    const void* hit = std::memchr(text.data() + i, '"', text.size() - i);
+    if (hit == nullptr) return std::string_view::npos;
+    size_t quote = static_cast<const char*>(hit) - text.data();
+    // The quote is escaped iff an odd number of backslashes precede it.
+    size_t backslashes = 0;
+    while (quote > backslashes && text[quote - 1 - backslashes] == '\\') ++backslashes;
+    if (backslashes > 0 || std::memchr(text.data() + i, '\\', quote - i) != nullptr) *has_escape = true;
+    if (backslashes % 2 == 0) return quote;
+    i = quote + 1;
+  }
+  return std::string_view::npos;
+}
+
+std::string_view UnescapeJsonStringLenient(std::string_view escaped, std::string* scratch) {
+  size_t first = escaped.find('\\');
+  if (first == std::string_view::npos) return escaped;
+  scratch->clear();
+  scratch->reserve(escaped.size());
+  scratch->append(escaped.substr(0, first));
+  size_t i = first;
+  while (i < escaped.size()) {
+    char c = escaped[i];
+    if (c != '\\' || i + 1 >= escaped.size()) {
+      scratch->push_back(c);
+      ++i;
+      continue;
+    }
+    char e = escaped[i + 1];
+    switch (e) {
+      case '"': scratch->push_back('"'); i += 2; continue;
+      case '\\': scratch->push_back('\\'); i += 2; continue;
+      case '/': scratch->push_back('/'); i += 2; continue;
+      case 'b': scratch->push_back('\b'); i += 2; continue;
+      case 'f': scratch->push_back('\f'); i += 2; continue;
+      case 'n': scratch->push_back('\n'); i += 2; continue;
+      case 'r': scratch->push_back('\r'); i += 2; continue;
+      case 't': scratch->push_back('\t'); i += 2; continue;
+      case 'u': {
+        std::optional<uint32_t> unit = ParseHex4(escaped.substr(i + 2));
+        if (!unit) break;
+        uint32_t code_point = *unit;
+        size_t consumed = 6;
+        if (code_point >= 0xD800 && code_point <= 0xDBFF) {
+          // A high surrogate must be followed by \uDC00..\uDFFF.
+          std::optional<uint32_t> low;
+          if (escaped.substr(i + 6, 2) == "\\u") low = ParseHex4(escaped.substr(i + 8));
+          if (!low || *low < 0xDC00 || *low > 0xDFFF) break;
+          code_point = 0x10000 + ((code_point - 0xD800) << 10) + (*low - 0xDC00);
+          consumed = 12;
+        } else if (code_point >= 0xDC00 && code_point <= 0xDFFF) {
+          break;  // a lone low surrogate
+        }
+        AppendUtf8(code_point, scratch);
+        i += consumed;
+        continue;
+      }
+      default:
+        break;
+    }
+    // Not a valid escape: keep the backslash and go on with the next character.
+    scratch->push_back('\\');
+    ++i;
+  }
+  return *scratch;
+}
+
+uint64_t SanitizeUtf8InPlace(char* data, size_t size) {
+  uint64_t replaced = 0;
+  auto* bytes = reinterpret_cast<unsigned char*>(data);
+  size_t i = 0;
+  while (i < size) {
+    size_t length = ValidUtf8SequenceLength(bytes + i, size - i);
+    if (length == 0) {
+      bytes[i] = '?';
+      ++replaced;
+      length = 1;
+    }
+    i += length;
+  }
+  return replaced;
+}
+
+std::optional<int64_t> TrailingInteger(std::string_view text) {
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  size_t end = text.size();
+  size_t begin = end;
+  while (begin > 0 && IsDigit(text[begin - 1])) --begin;
+  if (begin == end) return std::nullopt;
+  if (begin > 0 && text[begin - 1] == '-') --begin;
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(text.data() + begin, text.data() + end, value);
+  if (ec != std::errc()) return std::nullopt;
+  return value;
+}
+
+}  // namespace stepscope::importers

@@ -1,0 +1,78 @@
+// One element of a trace's event array, as the tokenizer hands it to a parser: the fields
+// every trace-event dialect uses, as views of their JSON text. Nothing is converted here;
+// parsers decide what a field means (Perfetto's tokenizer/parser split).
+//
+// Lifetime: every view points into the tokenizer's window and is valid only during the
+// TraceJsonSink::OnEvent call that receives it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stepscope::importers {
+
+enum class JsonKind : uint8_t { kAbsent, kString, kNumber, kBool, kNull, kArray, kObject, kOther };
+
+struct JsonToken {
+  JsonKind kind = JsonKind::kAbsent;
+  // kString: the content between the quotes, still escaped: pass it through
+  // UnescapeJsonStringLenient (which returns it unchanged when it has no backslash).
+  // kNumber/kBool/kNull/kOther: the token text ("12.5", "true", "NaN").
+  // kArray/kObject: the whole value as JSON text.
+  std::string_view text;
+
+  bool present() const { return kind != JsonKind::kAbsent; }
+  bool is_string() const { return kind == JsonKind::kString; }
+  bool is_number() const { return kind == JsonKind::kNumber; }
+};
+
+struct JsonArg {
+  std::string_view key;  // key text, still escaped
+  JsonToken value;
+};
+
+struct RawTraceEvent {
+  JsonToken ph;
+  JsonToken name;
+  JsonToken cat;
+  JsonToken pid;
+  JsonToken tid;
+  JsonToken ts;
+  JsonToken dur;
+  JsonToken id;     // flow / async id: number or string ("0x402")
+  JsonToken id2;    // {"local": ...} / {"global": ...}
+  JsonToken bp;     // flow binding point ("e" = enclosing slice)
+  JsonToken scope;  // "s": instant-event scope (t, p, g)
+  JsonToken bind_id;   // flow v2
+  JsonToken flow_in;   // flow v2
+  JsonToken flow_out;  // flow v2
+  bool has_args = false;
+  std::vector<JsonArg> args;  // in file order
+  uint64_t byte_offset = 0;  // of the element in the (inflated) JSON text
+
+  // Resets every field, keeping the args vector's capacity.
+  void Clear() {
+    ph = name = cat = pid = tid = ts = dur = id = id2 = bp = scope = bind_id = flow_in = flow_out = JsonToken{};
+    has_args = false;
+    args.clear();
+    byte_offset = 0;
+  }
+};
+
+// Receives the tokenizer's output. Called on the tokenizer's thread, in file order.
+class TraceJsonSink {
+ public:
+  virtual ~TraceJsonSink() = default;
+  // One element of the event array that is a JSON object (possibly empty: `{}`).
+  virtual void OnEvent(const RawTraceEvent& event) = 0;
+  // An element of the event array that is not an object (a number, string, array, ...).
+  virtual void OnNonObjectEvent(uint64_t byte_offset) {}
+  // A member of the top-level object other than the event array ("deviceProperties",
+  // "displayTimeUnit", ...), with its value as JSON text. Values larger than the reader's
+  // limit are skipped and not reported.
+  virtual void OnTopLevelField(std::string_view key, std::string_view raw_json) {}
+};
+
+}  // namespace stepscope::importers
