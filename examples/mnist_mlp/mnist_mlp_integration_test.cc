@@ -118,6 +118,9 @@ struct HostEvents {
   std::map<std::string, int> count_by_name;
   std::map<std::string, std::set<std::string>> lines_by_event;  // event name -> line names
   std::set<std::string> line_names;
+  // Iterator event name -> the distinct (id, parent_id) pairs it was recorded with
+  // (-1 when the stat is absent).
+  std::map<std::string, std::set<std::pair<int64_t, int64_t>>> iterator_ids;
   int duplicate_steps = 0;
 };
 
@@ -136,6 +139,11 @@ HostEvents CollectHostEvents(const stepscope::xspace::XSpace& space) {
       ++events.count_by_name[name];
       events.lines_by_event[name].insert(std::string(line.name()));
       const Interval interval{event.timestamp_ps(), event.end_timestamp_ps()};
+      if (name.rfind("Iterator::", 0) == 0) {
+        const auto id = event.GetStat(StatType::kStepId);
+        const auto parent = event.GetStat(StatType::kParentId);
+        events.iterator_ids[name].insert({id ? id->IntValue() : -1, parent ? parent->IntValue() : -1});
+      }
       if (name == "train") {
         const auto step_num = event.GetStat(StatType::kStepNum);
         const auto root = event.GetStat(StatType::kIsRoot);
@@ -234,6 +242,24 @@ TEST_F(MnistMlpBinaryTest, FastConfigurationRunsThePipelineOnNamedThreads) {
   EXPECT_EQ(events.lines_by_event["Iterator::Prefetch::Batch::ParallelMap::FixedLengthRecord"],
             (std::set<std::string>{"input_worker/0", "input_worker/1"}));
   EXPECT_EQ(events.count_by_name["Iterator::Prefetch"], 8);
+
+  // Each stage names the stage consuming its output as parent (tf.data's id/parent_id),
+  // which is how analyses link the worker threads' events to the pipeline.
+  auto only = [&](const std::string& name) {
+    const auto& ids = events.iterator_ids[name];
+    EXPECT_EQ(ids.size(), 1u) << name << " must be one iterator";
+    return ids.empty() ? std::pair<int64_t, int64_t>{-2, -2} : *ids.begin();
+  };
+  const auto root = only("Iterator::Prefetch");
+  const auto batch = only("Iterator::Prefetch::Batch");
+  const auto map = only("Iterator::Prefetch::Batch::ParallelMap");
+  const auto read = only("Iterator::Prefetch::Batch::ParallelMap::FixedLengthRecord");
+  EXPECT_GT(root.first, 0);
+  EXPECT_EQ(root.second, -1) << "the root iterator has no parent";
+  EXPECT_EQ(batch.second, root.first);
+  EXPECT_EQ(map.second, batch.first);
+  EXPECT_EQ(read.second, map.first);
+  EXPECT_EQ((std::set<int64_t>{root.first, batch.first, map.first, read.first}).size(), 4u);
 }
 
 TEST_F(MnistMlpBinaryTest, LevelOneRecordsStepsButNotIterators) {

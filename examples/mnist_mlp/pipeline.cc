@@ -78,6 +78,20 @@ InputPipeline::IteratorNames InputPipeline::NamesFor(const PipelineOptions& opti
   return {"Iterator::Batch", "Iterator::Batch", "Iterator::Batch::Map", "Iterator::Batch::Map::FixedLengthRecord"};
 }
 
+InputPipeline::IteratorIds InputPipeline::IdsFor(const PipelineOptions& options) {
+  // Ids are unique per process (as tf.data's, which are iterator addresses): each
+  // pipeline takes a block of kIdsPerPipeline.
+  constexpr int64_t kIdsPerPipeline = 8;
+  static std::atomic<int64_t> next_pipeline{1};
+  const int64_t base = next_pipeline.fetch_add(1) * kIdsPerPipeline;
+  if (options.prefetch > 0) {
+    return {.root = base + 1, .batch = base + 2, .map = base + 3, .read = base + 4, .batch_parent = base + 1};
+  }
+  // Without prefetch, Batch is the root iterator.
+  return {.root = base + 1, .batch = base + 1, .map = base + 2, .read = base + 3,
+          .batch_parent = stepscope::ScopedIterator::kNoId};
+}
+
 StatusOr<std::unique_ptr<InputPipeline>> InputPipeline::Create(const Dataset* dataset,
                                                                const PipelineOptions& options) {
   auto check = [](int value, int lo, int hi, const char* name) -> Status {
@@ -104,6 +118,7 @@ InputPipeline::InputPipeline(const Dataset* dataset, const PipelineOptions& opti
     : dataset_(dataset),
       options_(options),
       names_(NamesFor(options)),
+      ids_(IdsFor(options)),
       order_(dataset->num_examples(), options.seed, options.shuffle),
       scratch_(options.input_threads + 1) {
   if (options.cache) cache_ = std::make_unique<DecodedCache>(dataset->num_examples());
@@ -131,7 +146,7 @@ Status InputPipeline::GetNext(Batch* batch) {
     // records it, on the caller's thread.
     return BuildBatch(next_batch_++, batch);
   }
-  stepscope::ScopedIterator root(names_.root);
+  stepscope::ScopedIterator root(names_.root, ids_.root);
   std::unique_lock<std::mutex> lock(mutex_);
   queue_changed_.wait(lock, [this] { return !ready_.empty() || !error_.ok(); });
   if (ready_.empty()) return error_;
@@ -175,7 +190,7 @@ void InputPipeline::PrefetchLoop() {
 }
 
 Status InputPipeline::BuildBatch(int64_t index, Batch* batch) {
-  stepscope::ScopedIterator batch_iterator(names_.batch);
+  stepscope::ScopedIterator batch_iterator(names_.batch, ids_.batch, ids_.batch_parent);
   const int size = options_.batch_size;
   batch->index = index;
   batch->images.resize(static_cast<size_t>(size) * kImagePixels);
@@ -203,7 +218,7 @@ Status InputPipeline::BuildBatch(int64_t index, Batch* batch) {
 }
 
 Status InputPipeline::BuildExample(uint64_t position, int row, Batch* batch, PreprocessScratch* scratch) {
-  stepscope::ScopedIterator map_iterator(names_.map);
+  stepscope::ScopedIterator map_iterator(names_.map, ids_.map, ids_.batch);
   const uint32_t id = order_.ExampleAt(position);
   float* decoded = scratch->decoded.data();
   uint8_t label = 0;
@@ -212,7 +227,7 @@ Status InputPipeline::BuildExample(uint64_t position, int row, Batch* batch, Pre
     cache_hits_.fetch_add(1, std::memory_order_relaxed);
   } else {
     {
-      stepscope::ScopedIterator read_iterator(names_.read);
+      stepscope::ScopedIterator read_iterator(names_.read, ids_.read, ids_.map);
       if (Status status = dataset_->Read(id, scratch->raw.data(), &label); !status.ok()) return status;
       if (options_.read_delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(options_.read_delay_us));
     }

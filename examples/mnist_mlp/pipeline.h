@@ -84,17 +84,24 @@ class InputPipeline {
   const PipelineOptions& options() const { return options_; }
 
  private:
-  // Names of the iterator events for this configuration (static strings).
+  // Names of the iterator events for this configuration (static strings), and the
+  // iterator ids recorded with them (tf.data's `id` / `parent_id` stats: each stage's
+  // parent is the stage that consumes its output; the root has no parent).
   struct IteratorNames {
     const char* root;   // the consumer side, on the training thread
     const char* batch;
     const char* map;
     const char* read;
   };
+  struct IteratorIds {
+    int64_t root, batch, map, read;
+    int64_t batch_parent;  // ScopedIterator::kNoId when Batch is the root
+  };
   class DecodedCache;
 
   InputPipeline(const Dataset* dataset, const PipelineOptions& options);
   static IteratorNames NamesFor(const PipelineOptions& options);
+  static IteratorIds IdsFor(const PipelineOptions& options);
 
   // Fills `batch` with batch number `index`. Runs on the batching thread (the caller of
   // GetNext, or the prefetch thread).
@@ -107,6 +114,7 @@ class InputPipeline {
   const Dataset* dataset_;
   PipelineOptions options_;
   IteratorNames names_;
+  IteratorIds ids_;
   ExampleOrder order_;
   std::unique_ptr<DecodedCache> cache_;
   std::unique_ptr<WorkerPool> workers_;
