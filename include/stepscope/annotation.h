@@ -30,7 +30,6 @@
 
 #include <cstdint>
 #include <initializer_list>
-#include <new>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -95,69 +94,56 @@ class ScopedAnnotation {
   // `name` must have static storage duration (stored by pointer).
   explicit ScopedAnnotation(const char* name, int level = internal::kLevelCritical) {
     if (__builtin_expect(internal::IsLevelEnabled(level), 0)) {
-      static_name_ = name;
-      kind_ = Kind::kStatic;
+      head_ = reinterpret_cast<uintptr_t>(name);
       start_ticks_ = internal::ReadTicks();
     }
   }
 
-  // Copies `name` when profiling is on. Prefer the lambda form when building the name
-  // costs anything: it is skipped entirely when off.
+  // Interns `name` when profiling is on (no copy kept). Prefer the lambda form when
+  // building the name costs anything: it is skipped entirely when off.
   explicit ScopedAnnotation(std::string_view name, int level = internal::kLevelCritical) {
-    if (__builtin_expect(internal::IsLevelEnabled(level), 0)) {
-      StartDynamic(std::string(name));
-    }
+    if (__builtin_expect(internal::IsLevelEnabled(level), 0)) StartDynamic(name);
   }
   // A temporary std::string would be built even when profiling is off; pass a lambda
   // returning the string instead.
   explicit ScopedAnnotation(std::string&& name, int level = internal::kLevelCritical) = delete;
 
-  // `name_generator()` returns something convertible to std::string; it runs only when
-  // profiling is on at this level.
+  // `name_generator()` returns something convertible to std::string_view (e.g. a
+  // std::string); it runs only when profiling is on at this level.
   template <typename NameGenerator,
             std::enable_if_t<std::is_invocable_v<NameGenerator&>, int> = 0>
   explicit ScopedAnnotation(NameGenerator&& name_generator, int level = internal::kLevelCritical) {
     if (__builtin_expect(internal::IsLevelEnabled(level), 0)) {
-      StartDynamic(std::string(name_generator()));
+      const auto& name = name_generator();
+      StartDynamic(std::string_view(name));
     }
   }
 
   ~ScopedAnnotation() {
-    if (__builtin_expect(kind_ != Kind::kOff, 0)) End();
+    if (__builtin_expect(head_ != 0, 0)) {
+      internal::RecordEvent(head_, start_ticks_, internal::ReadTicks());
+    }
   }
 
   ScopedAnnotation(const ScopedAnnotation&) = delete;
   ScopedAnnotation& operator=(const ScopedAnnotation&) = delete;
 
   // True when this scope is being recorded.
-  bool is_recording() const { return kind_ != Kind::kOff; }
+  bool is_recording() const { return head_ != 0; }
 
  private:
-  enum class Kind : uint8_t { kOff, kStatic, kDynamic };
-
-  void StartDynamic(std::string&& name) {
-    new (&dynamic_name_) std::string(std::move(name));
-    kind_ = Kind::kDynamic;
-    start_ticks_ = internal::ReadTicks();
+  void StartDynamic(std::string_view name) {
+    // The name goes into this thread's buffer now (once per distinct name and session);
+    // the scope keeps only its id. 0 when the buffer is full: not recorded.
+    head_ = internal::InternDynamicName(name.data(), name.size());
+    if (head_ != 0) start_ticks_ = internal::ReadTicks();
   }
 
-  void End() {
-    uint64_t end_ticks = internal::ReadTicks();
-    if (kind_ == Kind::kStatic) {
-      internal::RecordStaticEvent(static_name_, start_ticks_, end_ticks);
-    } else {
-      internal::RecordDynamicEvent(dynamic_name_.data(), dynamic_name_.size(), start_ticks_,
-                                   end_ticks);
-      dynamic_name_.~basic_string();
-    }
-  }
-
-  Kind kind_ = Kind::kOff;
-  uint64_t start_ticks_;
-  union {
-    const char* static_name_;
-    std::string dynamic_name_;
-  };
+  // The record head this scope ends with: the static name pointer or a dynamic-name
+  // event head; 0 when not recording. Trivial members only, so on the off path the
+  // compiler keeps nothing but the level check.
+  uint64_t head_ = 0;
+  uint64_t start_ticks_ = 0;
 };
 
 }  // namespace stepscope

@@ -120,14 +120,20 @@ inline void CommitRecords(size_t count) {
   buffer->published.store(buffer->written, std::memory_order_release);
 }
 
-// Records a complete event whose name is a string with static storage duration.
-inline void RecordStaticEvent(const char* name, uint64_t start_ticks, uint64_t end_ticks) {
+// Records a complete event. `head` is a static name pointer (kStaticEvent) or the
+// kDynamicEvent head returned by InternDynamicName.
+inline void RecordEvent(uint64_t head, uint64_t start_ticks, uint64_t end_ticks) {
   Record* record = ReserveRecords(1);
   if (record == nullptr) return;
-  record->head = reinterpret_cast<uintptr_t>(name);
+  record->head = head;
   record->a = start_ticks;
   record->b = end_ticks;
   CommitRecords(1);
+}
+
+// Records a complete event whose name is a string with static storage duration.
+inline void RecordStaticEvent(const char* name, uint64_t start_ticks, uint64_t end_ticks) {
+  RecordEvent(reinterpret_cast<uintptr_t>(name), start_ticks, end_ticks);
 }
 
 // Records a complete event with a static name and int64 arguments with static keys,
@@ -153,9 +159,17 @@ inline void RecordStaticEventWithArgs(const char* name, uint64_t start_ticks,
   CommitRecords(1 + arg_count);
 }
 
-// Records a complete event whose name was built at run time (TraceMe-encoded metadata
-// allowed). The name is interned in a per-thread table; out of line because it hashes.
-void RecordDynamicEvent(const char* name, size_t name_size, uint64_t start_ticks,
-                        uint64_t end_ticks);
+// Interns a name built at run time (TraceMe-encoded metadata allowed) in this thread's
+// table, writing its definition into the buffer on first use in the session. Returns
+// the kDynamicEvent record head to end the event with, or 0 when the buffer is full
+// (counted as a dropped event). Out of line because it hashes.
+uint64_t InternDynamicName(const char* name, size_t name_size);
+
+// Records a complete event whose name was built at run time.
+inline void RecordDynamicEvent(const char* name, size_t name_size, uint64_t start_ticks,
+                               uint64_t end_ticks) {
+  uint64_t head = InternDynamicName(name, name_size);
+  if (head != 0) RecordEvent(head, start_ticks, end_ticks);
+}
 
 }  // namespace stepscope::internal

@@ -124,30 +124,25 @@ Record* ReserveRecordsSlow(size_t count) {
   return buffer->ReserveSlow(count, registry.max_blocks_per_thread());
 }
 
-void RecordDynamicEvent(const char* name, size_t name_size, uint64_t start_ticks,
-                        uint64_t end_ticks) {
+uint64_t InternDynamicName(const char* name, size_t name_size) {
   auto& registry = collect::ThreadRegistry::Get();
   collect::ThreadBuffer* buffer = registry.CurrentThreadBuffer();
-  if (buffer == nullptr) return;
+  if (buffer == nullptr) return 0;
   name_size = std::min(name_size, collect::kMaxDynamicNameBytes);
   collect::ThreadBuffer::InternResult interned =
       buffer->InternName(name, name_size, registry.generation());
-  const size_t definition_count =
-      interned.needs_definition ? collect::NameDefinitionRecordCount(name_size) : 0;
-  Record* records = ReserveRecords(definition_count + 1);
-  if (records == nullptr) return;  // counted as dropped
   if (interned.needs_definition) {
+    const size_t count = collect::NameDefinitionRecordCount(name_size);
+    Record* records = ReserveRecords(count);
+    if (records == nullptr) return 0;  // counted as dropped
     records[0].head = MakeRecordHead(RecordKind::kNameDefinition, interned.id);
     records[0].a = name_size;
     records[0].b = 0;
     std::memcpy(&records[1], name, name_size);
+    CommitRecords(count);
+    buffer->ConfirmName(name, name_size, interned.id);
   }
-  Record& event = records[definition_count];
-  event.head = MakeRecordHead(RecordKind::kDynamicEvent, interned.id);
-  event.a = start_ticks;
-  event.b = end_ticks;
-  CommitRecords(definition_count + 1);
-  if (interned.needs_definition) buffer->ConfirmName(name, name_size, interned.id);
+  return MakeRecordHead(RecordKind::kDynamicEvent, interned.id);
 }
 
 }  // namespace stepscope::internal
