@@ -1,0 +1,85 @@
+#include "src/importers/assembler/line_nesting.h"
+
+#include <algorithm>
+
+namespace stepscope::importers {
+
+void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, NestingResult* result) {
+  std::sort(events->begin(), events->end(), [](const PendingEvent& a, const PendingEvent& b) {
+    if (a.timestamp_ps != b.timestamp_ps) return a.timestamp_ps < b.timestamp_ps;
+    if (a.duration_ps != b.duration_ps) return a.duration_ps > b.duration_ps;
+    return a.seq < b.seq;
+  });
+  std::vector<PendingEvent>& kept = *events;
+  std::vector<int32_t>& parents = result->parents;
+  parents.assign(kept.size(), -1);
+  std::vector<int32_t> stack;  // indices into `kept` of the open events, outermost first
+  size_t out = 0;              // events are compacted in place when some move to overflow
+  for (size_t in = 0; in < kept.size(); ++in) {
+    PendingEvent event = kept[in];
+    int64_t start = event.timestamp_ps;
+    while (!stack.empty() && kept[stack.back()].end_ps() <= start) stack.pop_back();
+    if (stack.empty() || event.end_ps() <= kept[stack.back()].end_ps()) {
+      parents[out] = stack.empty() ? -1 : stack.back();
+      kept[out] = event;
+      stack.push_back(static_cast<int32_t>(out++));
+      continue;
+    }
+    // Partial overlap. Open events end no later than their parents, so the ones that end
+    // before `event` does form the top of the stack: stack[first_conflict..].
+    size_t first_conflict = stack.size();
+    while (first_conflict > 0 && kept[stack[first_conflict - 1]].end_ps() < event.end_ps()) --first_conflict;
+    int64_t cost_trim_event = event.end_ps() - kept[stack.back()].end_ps();
+    int64_t cost_trim_enclosing = 0;
+    bool enclosing_protected = false;
+    for (size_t i = first_conflict; i < stack.size(); ++i) {
+      const PendingEvent& open = kept[stack[i]];
+      cost_trim_enclosing += open.end_ps() - start;
+      enclosing_protected = enclosing_protected || (open.flags & kEventStepMarker) != 0;
+    }
+    bool event_protected = (event.flags & kEventStepMarker) != 0;
+    if (!allow_overflow) event_protected = enclosing_protected = false;
+    if (event_protected && enclosing_protected) {
+      result->overflow.push_back(event);
+      continue;
+    }
+    bool trim_event = enclosing_protected || (!event_protected && cost_trim_event <= cost_trim_enclosing);
+    if (trim_event) {
+      event.duration_ps = kept[stack.back()].end_ps() - start;
+      result->trimmed_ps += cost_trim_event;
+      ++result->trimmed_event;
+    } else {
+      for (size_t i = first_conflict; i < stack.size(); ++i) {
+        PendingEvent& open = kept[stack[i]];
+        open.duration_ps = start - open.timestamp_ps;
+      }
+      stack.resize(first_conflict);
+      result->trimmed_ps += cost_trim_enclosing;
+      ++result->trimmed_enclosing;
+    }
+    parents[out] = stack.empty() ? -1 : stack.back();
+    kept[out] = event;
+    stack.push_back(static_cast<int32_t>(out++));
+  }
+  kept.resize(out);
+  parents.resize(out);
+}
+
+int32_t FindEnclosingEvent(const std::vector<PendingEvent>& events, const std::vector<int32_t>& parents,
+                           int64_t timestamp_ps) {
+  // The last event starting at or before the time is the innermost enclosing event or
+  // one of its descendants; walk up to the first one that still contains the time.
+  auto it = std::upper_bound(events.begin(), events.end(), timestamp_ps,
+                             [](int64_t t, const PendingEvent& e) { return t < e.timestamp_ps; });
+  int32_t index = static_cast<int32_t>(it - events.begin()) - 1;
+  while (index >= 0 && events[index].end_ps() < timestamp_ps) index = parents[index];
+  return index;
+}
+
+int32_t FindNextEvent(const std::vector<PendingEvent>& events, int64_t timestamp_ps) {
+  auto it = std::lower_bound(events.begin(), events.end(), timestamp_ps,
+                             [](const PendingEvent& e, int64_t t) { return e.timestamp_ps < t; });
+  return it == events.end() ? -1 : static_cast<int32_t>(it - events.begin());
+}
+
+}  // namespace stepscope::importers

@@ -1,0 +1,370 @@
+#include "src/importers/assembler/trace_assembler.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "src/importers/assembler/line_nesting.h"
+#include "src/importers/json/json_text.h"
+#include "src/xspace/schema.h"
+
+namespace stepscope::importers {
+namespace {
+
+// Overflow lines for events that overlap step markers on both sides. After this many
+// levels the remaining conflicts are trimmed like any other (a pathological trace).
+constexpr int kMaxOverflowLevels = 4;
+// Overflow line k of line L gets id L + k * kOverflowLineIdStride: far above any thread
+// id or stream id, so it cannot collide with a real line.
+constexpr int64_t kOverflowLineIdStride = int64_t{1} << 40;
+constexpr uint16_t kMaxInlineStats = std::numeric_limits<uint16_t>::max();
+
+int64_t FloorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+// Sort key for planes: host planes, then device planes (by kind, then ordinal), then the
+// rest, by name.
+struct PlaneOrder {
+  int rank;
+  std::string prefix;
+  int64_t ordinal;
+  std::string name;
+  bool operator<(const PlaneOrder& o) const {
+    return std::tie(rank, prefix, ordinal, name) < std::tie(o.rank, o.prefix, o.ordinal, o.name);
+  }
+};
+
+PlaneOrder OrderOf(const std::string& name) {
+  if (name.rfind("/host:", 0) == 0) return {0, "", 0, name};
+  if (name.rfind("/device:", 0) == 0) {
+    std::optional<int64_t> ordinal = TrailingInteger(name);
+    if (ordinal) {
+      std::string prefix = name.substr(0, name.size() - std::to_string(*ordinal).size());
+      return {1, prefix, *ordinal, name};
+    }
+    return {1, name, 0, name};
+  }
+  return {2, "", 0, name};
+}
+
+}  // namespace
+
+// Writes one plane's metadata maps as events and stats refer to them.
+class TraceAssembler::PlaneWriter {
+ public:
+  PlaneWriter(const StringTable& strings, xspace::XPlane* plane) : strings_(strings), plane_(plane) {}
+
+  int64_t EventMetadataId(uint32_t name_id, uint32_t display_name_id) {
+    uint64_t key = (static_cast<uint64_t>(name_id) << 32) | display_name_id;
+    auto [it, inserted] = event_metadata_.try_emplace(key, 0);
+    if (inserted) {
+      it->second = static_cast<int64_t>(event_metadata_.size());
+      xspace::XEventMetadata& metadata = (*plane_->mutable_event_metadata())[it->second];
+      metadata.set_id(it->second);
+      metadata.set_name(std::string(strings_.Get(name_id)));
+      if (display_name_id != 0) metadata.set_display_name(std::string(strings_.Get(display_name_id)));
+    }
+    return it->second;
+  }
+
+  int64_t StatMetadataId(uint32_t string_id) {
+    auto [it, inserted] = stat_metadata_.try_emplace(string_id, 0);
+    if (inserted) {
+      it->second = static_cast<int64_t>(stat_metadata_.size());
+      xspace::XStatMetadata& metadata = (*plane_->mutable_stat_metadata())[it->second];
+      metadata.set_id(it->second);
+      metadata.set_name(std::string(strings_.Get(string_id)));
+    }
+    return it->second;
+  }
+
+  // Writes `events` (sorted) into `out`; their inline stats live in `storage`, late ones
+  // in `late_sorted` (sorted by seq). Returns the number of events written.
+  uint64_t WriteEvents(const std::vector<PendingEvent>& events, const PendingLine& storage,
+                       const std::vector<LateStat>& late_sorted, int64_t origin_ps, xspace::XLine* out) {
+    out->mutable_events()->Reserve(static_cast<int>(events.size()));
+    for (const PendingEvent& event : events) {
+      xspace::XEvent* xevent = out->add_events();
+      xevent->set_metadata_id(EventMetadataId(event.name_id, event.display_name_id));
+      xevent->set_offset_ps(event.timestamp_ps - origin_ps);
+      xevent->set_duration_ps(event.duration_ps);
+      auto late = late_sorted.empty()
+                      ? std::make_pair(late_sorted.end(), late_sorted.end())
+                      : std::equal_range(late_sorted.begin(), late_sorted.end(), LateStat{event.seq, {}},
+                                         [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
+      int total = event.stats_count + static_cast<int>(late.second - late.first);
+      if (total == 0) continue;
+      xevent->mutable_stats()->Reserve(total);
+      for (uint32_t i = 0; i < event.stats_count; ++i) SetStat(xevent->add_stats(), storage.stats[event.stats_begin + i]);
+      for (auto it = late.first; it != late.second; ++it) SetStat(xevent->add_stats(), it->stat);
+    }
+    return events.size();
+  }
+
+  void SetStat(xspace::XStat* out, const PendingStat& stat) {
+    out->set_metadata_id(StatMetadataId(stat.key_id));
+    switch (stat.kind) {
+      case StatKind::kInt64:
+        out->set_int64_value(static_cast<int64_t>(stat.bits));
+        break;
+      case StatKind::kUint64:
+        out->set_uint64_value(stat.bits);
+        break;
+      case StatKind::kDouble: {
+        double value;
+        std::memcpy(&value, &stat.bits, sizeof(value));
+        out->set_double_value(value);
+        break;
+      }
+      case StatKind::kRef:
+        out->set_ref_value(static_cast<uint64_t>(StatMetadataId(static_cast<uint32_t>(stat.bits))));
+        break;
+      case StatKind::kStr:
+        out->set_str_value(std::string(strings_.Get(static_cast<uint32_t>(stat.bits))));
+        break;
+    }
+  }
+
+ private:
+  const StringTable& strings_;
+  xspace::XPlane* plane_;
+  std::unordered_map<uint64_t, int64_t> event_metadata_;
+  std::unordered_map<uint32_t, int64_t> stat_metadata_;
+};
+
+uint32_t TraceAssembler::GetOrCreatePlane(std::string_view name, int64_t id) {
+  auto [it, inserted] = plane_index_.try_emplace(std::string(name), 0);
+  if (inserted) {
+    it->second = static_cast<uint32_t>(planes_.size());
+    Plane& plane = planes_.emplace_back();
+    plane.name = std::string(name);
+    plane.id = id;
+  }
+  return it->second;
+}
+
+std::optional<uint32_t> TraceAssembler::FindPlane(std::string_view name) const {
+  auto it = plane_index_.find(std::string(name));
+  if (it == plane_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+LineRef TraceAssembler::GetOrCreateLine(uint32_t plane_index, int64_t line_id) {
+  Plane& plane = planes_[plane_index];
+  auto [it, inserted] = plane.line_index.try_emplace(line_id, 0);
+  if (inserted) {
+    it->second = static_cast<uint32_t>(plane.lines.size());
+    plane.lines.emplace_back().id = line_id;
+  }
+  return {plane_index, it->second};
+}
+
+void TraceAssembler::SetLineName(LineRef line, std::string_view name) {
+  planes_[line.plane].lines[line.line].name_id = Intern(name);
+}
+
+void TraceAssembler::SetLineDisplayName(LineRef line, std::string_view name) {
+  planes_[line.plane].lines[line.line].display_name_id = Intern(name);
+}
+
+void TraceAssembler::SetLineNests(LineRef line, bool nests) { planes_[line.plane].lines[line.line].nest = nests; }
+
+bool TraceAssembler::LineHasName(LineRef line) const { return planes_[line.plane].lines[line.line].name_id != 0; }
+
+EventRef TraceAssembler::AddEvent(LineRef line_ref, uint32_t name_id, int64_t timestamp_ps, int64_t duration_ps,
+                                  uint8_t flags) {
+  PendingLine& line = planes_[line_ref.plane].lines[line_ref.line];
+  PendingEvent& event = line.events.emplace_back();
+  event.timestamp_ps = timestamp_ps;
+  event.duration_ps = duration_ps;
+  event.name_id = name_id;
+  event.stats_begin = static_cast<uint32_t>(line.stats.size());
+  event.flags = flags;
+  event.seq = static_cast<uint32_t>(line.events.size() - 1);
+  return {line_ref.plane, line_ref.line, event.seq};
+}
+
+void TraceAssembler::AddStat(EventRef ref, uint32_t key_id, StatKind kind, uint64_t bits) {
+  PendingLine& line = planes_[ref.plane].lines[ref.line];
+  PendingEvent& event = line.events[ref.index];
+  if (ref.index + 1 == line.events.size() && event.stats_begin + event.stats_count == line.stats.size() &&
+      event.stats_count < kMaxInlineStats) {
+    line.stats.push_back({key_id, kind, bits});
+    ++event.stats_count;
+  } else {
+    line.late_stats.push_back({event.seq, {key_id, kind, bits}});
+  }
+}
+
+void TraceAssembler::AddDouble(EventRef ref, uint32_t key_id, double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  AddStat(ref, key_id, StatKind::kDouble, bits);
+}
+
+void TraceAssembler::AddPlaneStat(uint32_t plane, uint32_t key_id, StatKind kind, uint64_t bits) {
+  std::vector<PendingStat>& stats = planes_[plane].stats;
+  for (PendingStat& stat : stats) {
+    if (stat.key_id == key_id) {  // one stat per name on a plane: the last one wins
+      stat = {key_id, kind, bits};
+      return;
+    }
+  }
+  stats.push_back({key_id, kind, bits});
+}
+
+void TraceAssembler::AddPlaneInt(uint32_t plane, std::string_view key, int64_t value) {
+  AddPlaneStat(plane, Intern(key), StatKind::kInt64, static_cast<uint64_t>(value));
+}
+void TraceAssembler::AddPlaneUint(uint32_t plane, std::string_view key, uint64_t value) {
+  AddPlaneStat(plane, Intern(key), StatKind::kUint64, value);
+}
+void TraceAssembler::AddPlaneDouble(uint32_t plane, std::string_view key, double value) {
+  uint64_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  AddPlaneStat(plane, Intern(key), StatKind::kDouble, bits);
+}
+void TraceAssembler::AddPlaneStr(uint32_t plane, std::string_view key, std::string_view value) {
+  AddPlaneStat(plane, Intern(key), StatKind::kStr, Intern(value));
+}
+
+void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane* out) {
+  out->set_id(plane.id);
+  out->set_name(plane.name);
+  PlaneWriter writer(strings_, out);
+  for (const PendingStat& stat : plane.stats) writer.SetStat(out->add_stats(), stat);
+
+  std::vector<uint32_t> order(plane.lines.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  bool by_name = plane.name == xspace::kHostThreadsPlaneName;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    const PendingLine& x = plane.lines[a];
+    const PendingLine& y = plane.lines[b];
+    if (by_name && x.name_id != y.name_id) return strings_.Get(x.name_id) < strings_.Get(y.name_id);
+    return x.id < y.id;
+  });
+
+  uint32_t flow_key = Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow));
+  for (uint32_t index : order) {
+    PendingLine& line = plane.lines[index];
+    std::erase_if(line.events, [](const PendingEvent& e) { return (e.flags & kEventDropped) != 0; });
+    NestingResult nesting;
+    if (line.nest) {
+      NestLineEvents(&line.events, /*allow_overflow=*/true, &nesting);
+    } else {
+      std::stable_sort(line.events.begin(), line.events.end(),
+                       [](const PendingEvent& a, const PendingEvent& b) { return a.timestamp_ps < b.timestamp_ps; });
+    }
+    for (const PendingFlowPoint& point : line.flows) {
+      int32_t target = -1;
+      if (line.nest && point.binding == FlowBinding::kEnclosing) {
+        target = FindEnclosingEvent(line.events, nesting.parents, point.timestamp_ps);
+      } else {
+        target = FindNextEvent(line.events, point.timestamp_ps);
+      }
+      if (target < 0) {
+        --stats_->flow_events;
+        stats_->Drop("flow point with no slice to bind to on its thread");
+        continue;
+      }
+      uint64_t packed = (static_cast<uint64_t>(point.category & 0x3F) << 58) |
+                        ((point.flow_id & ((uint64_t{1} << 56) - 1)) << 2) |
+                        static_cast<uint64_t>(point.direction);
+      line.late_stats.push_back({line.events[target].seq, {flow_key, StatKind::kUint64, packed}});
+    }
+    std::stable_sort(line.late_stats.begin(), line.late_stats.end(),
+                     [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
+
+    auto write_line = [&](const std::vector<PendingEvent>& events, int64_t id, int level) {
+      xspace::XLine* xline = out->add_lines();
+      xline->set_id(id);
+      std::string name(strings_.Get(line.name_id));
+      if (level > 0) name += " (overlapping " + std::to_string(level) + ")";
+      xline->set_name(name);
+      if (line.display_name_id != 0) {
+        std::string display(strings_.Get(line.display_name_id));
+        if (level > 0) display += " (overlapping " + std::to_string(level) + ")";
+        xline->set_display_name(display);
+      }
+      xline->set_timestamp_ns(0);
+      stats_->xevents_written += writer.WriteEvents(events, line, line.late_stats, origin_ps, xline);
+    };
+    write_line(line.events, line.id, 0);
+    CountNestingFixes(nesting);
+    std::vector<PendingEvent> overflow = std::move(nesting.overflow);
+    for (int level = 1; !overflow.empty(); ++level) {
+      NestingResult next;
+      NestLineEvents(&overflow, level < kMaxOverflowLevels, &next);
+      stats_->Fix("slices overlapping step markers on both sides moved to an overflow line", overflow.size());
+      write_line(overflow, line.id + level * kOverflowLineIdStride, level);
+      CountNestingFixes(next);
+      overflow = std::move(next.overflow);
+    }
+    // Free this line's records before the next one is written.
+    std::vector<PendingEvent>().swap(line.events);
+    std::vector<PendingStat>().swap(line.stats);
+    std::vector<LateStat>().swap(line.late_stats);
+    std::vector<PendingFlowPoint>().swap(line.flows);
+  }
+}
+
+void TraceAssembler::CountNestingFixes(const NestingResult& nesting) {
+  stats_->Fix("partially overlapping slices on one line: the later slice was trimmed to end with the one "
+              "enclosing it",
+              nesting.trimmed_event);
+  stats_->Fix("partially overlapping slices on one line: the enclosing slices were trimmed to end where the "
+              "later one starts (less time to cut, or the later one is a step marker)",
+              nesting.trimmed_enclosing);
+  stats_->trimmed_ps += nesting.trimmed_ps;
+}
+
+Status TraceAssembler::Finish(xspace::XSpace* space) {
+  int64_t min_ps = std::numeric_limits<int64_t>::max();
+  int64_t max_ps = std::numeric_limits<int64_t>::min();
+  for (const Plane& plane : planes_) {
+    for (const PendingLine& line : plane.lines) {
+      for (const PendingEvent& event : line.events) {
+        if (event.flags & kEventDropped) continue;
+        min_ps = std::min(min_ps, event.timestamp_ps);
+        max_ps = std::max(max_ps, event.end_ps());
+      }
+    }
+  }
+  bool has_events = min_ps <= max_ps;
+  int64_t origin_ps = has_events ? FloorDiv(min_ps, 1000) * 1000 : 0;
+
+  std::vector<uint32_t> order(planes_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return OrderOf(planes_[a].name) < OrderOf(planes_[b].name); });
+  for (uint32_t index : order) {
+    WritePlane(planes_[index], origin_ps, space->add_planes());
+    planes_[index].lines.clear();
+  }
+
+  if (has_events) {
+    xspace::XPlane* task = space->add_planes();
+    task->set_id(static_cast<int64_t>(space->planes_size() - 1));
+    task->set_name(std::string(xspace::kTaskEnvPlaneName));
+    Plane env;
+    env.name = task->name();
+    if (wall_clock_of_zero_ns_) {
+      int64_t start_ns = *wall_clock_of_zero_ns_ + origin_ps / 1000;
+      int64_t stop_ns = *wall_clock_of_zero_ns_ + FloorDiv(max_ps + 999, 1000);
+      env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStartTime)), StatKind::kUint64,
+                           static_cast<uint64_t>(start_ns)});
+      env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStopTime)), StatKind::kUint64,
+                           static_cast<uint64_t>(stop_ns)});
+    }
+    PlaneWriter writer(strings_, task);
+    for (const PendingStat& stat : env.stats) writer.SetStat(task->add_stats(), stat);
+  }
+  for (const std::string& host : hostnames_) space->add_hostnames(host);
+  for (const std::string& warning : warnings_) space->add_warnings(warning);
+  for (const std::string& warning : stats_->Warnings()) space->add_warnings(warning);
+  return OkStatus();
+}
+
+}  // namespace stepscope::importers
