@@ -20,7 +20,7 @@ using stepscope::StatusOr;
 
 constexpr char kManifestName[] = "MANIFEST";
 // Bump when RenderExample or the file layout changes, so old datasets are regenerated.
-constexpr int kGeneratorVersion = 1;
+constexpr int kGeneratorVersion = 2;
 
 std::string ShardPrefix(const std::string& dir, const DatasetSpec& spec, uint32_t shard) {
   char name[64];

@@ -66,42 +66,58 @@ uint8_t RenderExample(uint64_t seed, uint64_t index, uint8_t* image) {
   Random random(DeriveSeed(seed, kGeneratorStream, index));
   const uint8_t label = static_cast<uint8_t>(random.UniformInt(kNumClasses));
 
-  // Affine jitter, drawn in the unit square around its centre: image point q maps back to
-  // template point p = inverse(A) (q - c - t) + c.
+  // Affine jitter around the centre of the unit square: template point p lands on image
+  // point q = A (p - c) + c + t, with A = R(angle) * [[scale_x, shear], [0, scale_y]].
   const float angle = random.Uniform(-0.25f, 0.25f);  // about +-14 degrees
   const float scale_x = random.Uniform(0.8f, 1.15f);
   const float scale_y = random.Uniform(0.85f, 1.15f);
   const float shear = random.Uniform(-0.25f, 0.25f);
   const float shift_x = random.Uniform(-0.08f, 0.08f);
   const float shift_y = random.Uniform(-0.06f, 0.06f);
-  const float half_width = random.Uniform(0.035f, 0.07f);  // stroke half-width, unit square
+  const float half_width_px = random.Uniform(0.035f, 0.07f) * kImageCols;  // pen half-width
   const float ink = random.Uniform(0.75f, 1.0f);
-  // A = R(angle) * [[sx, shear], [0, sy]]; its inverse is applied per pixel.
   const float c = std::cos(angle), s = std::sin(angle);
   const float a00 = c * scale_x, a01 = c * shear - s * scale_y;
   const float a10 = s * scale_x, a11 = s * shear + c * scale_y;
-  const float det = a00 * a11 - a01 * a10;
-  const float i00 = a11 / det, i01 = -a01 / det, i10 = -a10 / det, i11 = a00 / det;
+  // Template point -> pixel coordinates (pixel centres at integer + 0.5, as in rendering).
+  auto to_pixels = [&](Point p) {
+    const float x = a00 * (p.x - 0.5f) + a01 * (p.y - 0.5f) + 0.5f + shift_x;
+    const float y = a10 * (p.x - 0.5f) + a11 * (p.y - 0.5f) + 0.5f + shift_y;
+    return Point{x * kImageCols, y * kImageRows};
+  };
 
-  const std::vector<Polyline>& strokes = DigitTemplates()[label];
-  for (int row = 0; row < kImageRows; ++row) {
-    for (int col = 0; col < kImageCols; ++col) {
-      const float qx = (static_cast<float>(col) + 0.5f) / kImageCols - 0.5f - shift_x;
-      const float qy = (static_cast<float>(row) + 0.5f) / kImageRows - 0.5f - shift_y;
-      const Point p{i00 * qx + i01 * qy + 0.5f, i10 * qx + i11 * qy + 0.5f};
-      float squared = 1.0f;
-      for (const Polyline& line : strokes) {
-        for (size_t k = 1; k < line.size(); ++k) {
-          squared = std::min(squared, SquaredDistanceToSegment(p, line[k - 1], line[k]));
+  // Squared distance from each pixel centre to the nearest stroke segment. Each segment
+  // only visits the pixels its ink can reach (its bounding box grown by the pen), which
+  // keeps generation at a few microseconds per image instead of visiting every pixel for
+  // every segment.
+  constexpr float kEdgePixels = 1.0f;  // soft anti-aliased edge
+  const float reach = half_width_px + kEdgePixels;
+  std::array<float, kImagePixels> squared;
+  squared.fill(reach * reach);
+  for (const Polyline& line : DigitTemplates()[label]) {
+    for (size_t k = 1; k < line.size(); ++k) {
+      const Point a = to_pixels(line[k - 1]), b = to_pixels(line[k]);
+      const int col_lo = std::max(0, static_cast<int>(std::floor(std::min(a.x, b.x) - reach)));
+      const int col_hi = std::min(kImageCols - 1, static_cast<int>(std::ceil(std::max(a.x, b.x) + reach)));
+      const int row_lo = std::max(0, static_cast<int>(std::floor(std::min(a.y, b.y) - reach)));
+      const int row_hi = std::min(kImageRows - 1, static_cast<int>(std::ceil(std::max(a.y, b.y) + reach)));
+      for (int row = row_lo; row <= row_hi; ++row) {
+        for (int col = col_lo; col <= col_hi; ++col) {
+          const Point p{static_cast<float>(col) + 0.5f, static_cast<float>(row) + 0.5f};
+          float& best = squared[row * kImageCols + col];
+          best = std::min(best, SquaredDistanceToSegment(p, a, b));
         }
       }
-      const float distance = std::sqrt(squared);
-      // Full ink inside the stroke, a soft edge about one pixel wide outside it.
-      const float edge = 1.0f / kImageCols;
-      float value = ink * std::clamp((half_width + edge - distance) / edge, 0.0f, 1.0f);
-      value += 0.08f * random.Normal();  // sensor noise
-      image[row * kImageCols + col] = static_cast<uint8_t>(std::lround(std::clamp(value, 0.0f, 1.0f) * 255.0f));
     }
+  }
+  for (int i = 0; i < kImagePixels; ++i) {
+    // Full ink inside the pen, a soft edge one pixel wide outside it, sensor noise.
+    const float distance = std::sqrt(squared[i]);
+    float value = ink * std::clamp((half_width_px + kEdgePixels - distance) / kEdgePixels, 0.0f, 1.0f);
+    // Triangular noise with standard deviation 0.08 (variance of u1 + u2 - 1 is 1/6):
+    // as good as Gaussian for this purpose at a tenth of the cost.
+    value += 0.08f * 2.449f * (random.Uniform() + random.Uniform() - 1.0f);
+    image[i] = static_cast<uint8_t>(std::lround(std::clamp(value, 0.0f, 1.0f) * 255.0f));
   }
   return label;
 }
