@@ -7,5 +7,6 @@
 namespace stepscope::cli {
 
 int RunInfoCommand(CommandContext& context);
+int RunCaptureCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

@@ -15,6 +15,7 @@ namespace {
 constexpr Command kCommands[] = {
     {"info", "summarize a profile: planes, lines, events, steps, dropped events, environment",
      RunInfoCommand},
+    {"capture", "record running workers over gRPC (grpc://host:port,...) into one run", RunCaptureCommand},
 };
 
 const Command* FindCommand(std::string_view name) {

@@ -1,0 +1,136 @@
+// `stepscope capture grpc://host:port[,grpc://host:port...] --logdir DIR`: on-demand capture
+// from running profiler servers (stepscope's, TensorFlow's, JAX's) into one run.
+//
+// Output: one line per worker on stdout (ok with the file written, or FAILED with the
+// exact problem), then a summary. Exit 0 when at least one worker was captured, 2 when
+// none was (one line on stderr) or the arguments are wrong.
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "src/cli/command.h"
+#include "src/cli/commands.h"
+#include "src/cli/flags.h"
+#include "src/remote/multi_worker_capture.h"
+#include "src/remote/service_address.h"
+
+namespace stepscope::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: stepscope capture <grpc://host:port[,grpc://host:port...]> --logdir DIR [flags]\n"
+    "\n"
+    "Records --duration_ms of every listed worker at once (a program started with a\n"
+    "profiler server: stepscope::StartProfilerServer, tf.profiler.experimental.server.start,\n"
+    "jax.profiler.start_server) and saves <logdir>/plugins/profile/<run>/<host>.xplane.pb per\n"
+    "worker, host = the address with ':' -> '_'. A worker whose capture fails with\n"
+    "UNAVAILABLE or busy, or comes back empty, is retried up to --retries more times.\n"
+    "Exit code 0 when at least one worker was captured.\n"
+    "\n"
+    "flags:\n";
+
+std::string FormatBytes(uint64_t bytes) {
+  char text[32];
+  if (bytes >= (1u << 20)) {
+    std::snprintf(text, sizeof(text), "%.1f MiB", static_cast<double>(bytes) / (1u << 20));
+  } else {
+    std::snprintf(text, sizeof(text), "%.1f KiB", static_cast<double>(bytes) / 1024);
+  }
+  return text;
+}
+
+std::string Attempts(int attempts) {
+  return std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts");
+}
+
+}  // namespace
+
+int RunCaptureCommand(CommandContext& context) {
+  remote::CaptureOptions options;
+  int64_t duration_ms = 2000;
+  int64_t host_level = options.host_tracer_level;
+  int64_t device_level = options.device_tracer_level;
+  int64_t python_level = options.python_tracer_level;
+  int64_t retries = options.retries;
+  int64_t delay_ms = 0;
+  int64_t connect_timeout_ms = static_cast<int64_t>(options.connect_timeout_ms);
+  FlagSet flags;
+  flags.AddString("logdir", &options.logdir, "TensorBoard logdir to write the run into (required)");
+  flags.AddInt("duration_ms", &duration_ms, "how long to record",
+               1, static_cast<int64_t>(remote::kMaxCaptureDurationMs));
+  flags.AddString("run", &options.run, "run directory name (default: local time YYYY_MM_DD_HH_MM_SS)");
+  flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose", 0, 3);
+  flags.AddInt("device_tracer_level", &device_level, "0 off, 1 on", 0, 2);
+  flags.AddInt("python_tracer_level", &python_level, "0 off, 1 on", 0, 1);
+  flags.AddInt("retries", &retries, "extra attempts per worker after UNAVAILABLE, busy or an empty capture", 0, 100);
+  flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once",
+               0, static_cast<int64_t>(remote::kMaxCaptureDurationMs));
+  flags.AddInt("connect_timeout_ms", &connect_timeout_ms, "give up on a worker that does not accept a connection",
+               1, 600000);
+  std::vector<std::string> positional;
+  Status parsed = flags.Parse(context.args, &positional);
+  if (!parsed.ok()) {
+    context.err << "stepscope: capture: " << parsed.message() << " (see stepscope help capture)\n";
+    return kExitBadInput;
+  }
+  if (flags.help_requested()) {
+    context.out << kUsage << flags.Usage();
+    return kExitOk;
+  }
+  if (positional.empty()) {
+    context.err << "stepscope: capture: expected the service addresses, e.g. grpc://10.0.0.1:6009 "
+                   "(see stepscope help capture)\n";
+    return kExitBadInput;
+  }
+  std::string joined;
+  for (const std::string& part : positional) joined += (joined.empty() ? "" : ",") + part;
+  StatusOr<std::vector<std::string>> addresses = remote::ParseServiceAddresses(joined);
+  if (!addresses.ok()) return ReportError(context.err, "capture", addresses.status());
+
+  options.duration_ms = static_cast<uint64_t>(duration_ms);
+  options.host_tracer_level = static_cast<int>(host_level);
+  options.device_tracer_level = static_cast<int>(device_level);
+  options.python_tracer_level = static_cast<int>(python_level);
+  options.retries = static_cast<int>(retries);
+  options.delay_ms = static_cast<uint64_t>(delay_ms);
+  options.connect_timeout_ms = static_cast<uint64_t>(connect_timeout_ms);
+  std::ostream& out = context.out;
+  options.progress = [&out](std::string_view line) { out << "  " << line << "\n" << std::flush; };
+  Status valid = remote::ValidateCaptureOptions(options);
+  if (!valid.ok()) return ReportError(context.err, "capture", valid);
+
+  out << "Capturing " << addresses->size() << (addresses->size() == 1 ? " worker" : " workers") << " for "
+      << options.duration_ms << " ms" << (options.delay_ms > 0 ? " after " + std::to_string(options.delay_ms) + " ms" : "")
+      << " ...\n"
+      << std::flush;
+  StatusOr<remote::CaptureResult> result = remote::CaptureWorkers(*addresses, options);
+  if (!result.ok()) return ReportError(context.err, "capture", result.status());
+
+  for (const remote::WorkerCapture& worker : result->workers) {
+    if (worker.status.ok()) {
+      out << "  " << worker.address << "  ok      " << Attempts(worker.attempts) << "  "
+          << FormatBytes(worker.file_bytes);
+      if (worker.event_count > 0) out << "  " << worker.event_count << " events";
+      out << "  " << worker.path;
+      if (!worker.note.empty()) out << "  (" << worker.note << ")";
+      out << "\n";
+    } else {
+      out << "  " << worker.address << "  FAILED  " << Attempts(worker.attempts) << "  "
+          << ProblemWithoutSubject(worker.status.message(), worker.address) << "\n";
+    }
+  }
+  int succeeded = result->succeeded();
+  int total = static_cast<int>(result->workers.size());
+  out << succeeded << " of " << total << " workers captured";
+  if (succeeded > 0) out << " into run " << result->run << " (" << result->run_dir << ")";
+  out << "\n";
+  if (succeeded == 0) {
+    return ReportError(context.err, "capture",
+                       UnavailableError("no worker was captured (" + std::to_string(total) +
+                                        " failed; the lines above say why)"));
+  }
+  return kExitOk;
+}
+
+}  // namespace stepscope::cli
