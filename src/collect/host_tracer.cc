@@ -39,7 +39,12 @@ struct DecodedName {
   std::string text;  // the full recorded name; decoded views point into it
   const xspace::XEventMetadata* metadata = nullptr;
   std::vector<std::pair<const xspace::XStatMetadata*, std::string>> stats;
+  bool is_step = false;      // carries the root marker `_r` in its metadata
+  bool is_get_next = false;  // an input fetch (IteratorGetNext...)
 };
+
+constexpr std::string_view kRootStatName = "_r";
+constexpr std::string_view kGetNextPrefix = "IteratorGetNext";
 
 class Decoder {
  public:
@@ -117,8 +122,19 @@ class Decoder {
       return a.sequence > b.sequence;
     });
     line->ReserveEvents(static_cast<int>(events->size()));
+    bool line_has_steps = false;
+    int64_t latest_step_end_ns = -1;  // events are in start order: a fetch is inside a
+                                      // step iff some earlier-starting step ends after it
+    uint64_t get_next = 0, get_next_outside = 0;
     for (const RawEvent& raw : *events) {
       const DecodedName& name = names_[raw.name_index];
+      if (IsStep(raw, name)) {
+        line_has_steps = true;
+        latest_step_end_ns = std::max(latest_step_end_ns, raw.end_ns);
+      } else if (name.is_get_next) {
+        ++get_next;
+        if (latest_step_end_ns < raw.end_ns) ++get_next_outside;
+      }
       xspace::XEventBuilder event = line->AddEvent(*name.metadata);
       event.SetOffsetPs(raw.start_ns * 1000);
       event.SetDurationPs((raw.end_ns - raw.start_ns) * 1000);
@@ -128,9 +144,21 @@ class Decoder {
       }
       ++stats_->events;
     }
+    if (line_has_steps) {
+      stats_->get_next_events += get_next;
+      stats_->get_next_outside_step += get_next_outside;
+    }
   }
 
  private:
+  bool IsStep(const RawEvent& raw, const DecodedName& name) const {
+    if (name.is_step) return true;
+    for (uint32_t i = raw.args_begin; i < raw.args_end; ++i) {
+      if (int_args_[i].metadata->name() == kRootStatName) return true;
+    }
+    return false;
+  }
+
   // Appends the event if it lies inside the session window; returns whether it did.
   bool AddEvent(uint32_t name_index, uint64_t start_ticks, uint64_t end_ticks,
                 std::vector<RawEvent>* events) {
@@ -163,8 +191,10 @@ class Decoder {
     decoded.text = text;
     DecodedTraceMeName parts = DecodeTraceMeName(decoded.text);
     decoded.metadata = plane_->GetOrCreateEventMetadata(parts.name);
+    decoded.is_get_next = parts.name.substr(0, kGetNextPrefix.size()) == kGetNextPrefix;
     for (const TraceMeArg& arg : parts.args) {
       decoded.stats.emplace_back(plane_->GetOrCreateStatMetadata(arg.key), std::string(arg.value));
+      decoded.is_step = decoded.is_step || arg.key == kRootStatName;
     }
     uint32_t index = static_cast<uint32_t>(names_.size());
     names_.push_back(std::move(decoded));
@@ -273,6 +303,13 @@ Status HostTracer::CollectData(const SessionTimes& times, xspace::XSpace* space)
                         " events with unknown names and " +
                         std::to_string(stats.malformed_records) +
                         " malformed records were skipped (a stepscope bug; please report)");
+  }
+  if (stats.get_next_outside_step > 0) {
+    space->add_warnings(std::to_string(stats.get_next_outside_step) + " of " +
+                        std::to_string(stats.get_next_events) +
+                        " input fetches (IteratorGetNext) happened outside a step marker: "
+                        "fetch the batch inside stepscope::Step so the time spent waiting "
+                        "for input counts toward the step");
   }
   xspace::XPlaneBuilder builder(plane);
   builder.AddStatValue(xspace::StatType::kDroppedTraces, static_cast<int64_t>(stats.dropped_events));

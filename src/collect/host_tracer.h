@@ -29,6 +29,11 @@ struct HostConversionStats {
   uint64_t dropped_events = 0;       // events lost to full buffers (from the threads)
   uint64_t unresolved_names = 0;     // dynamic-name events whose definition was missing
   uint64_t malformed_records = 0;    // records that could not be decoded (a bug if > 0)
+  // On threads that record steps: input fetches (events named IteratorGetNext*) and
+  // how many of them were not inside a step marker (the anti-pattern TensorFlow's
+  // guide warns about: input time outside the step is invisible to step analysis).
+  uint64_t get_next_events = 0;
+  uint64_t get_next_outside_step = 0;
 };
 
 // Writes the host events of `threads` into `plane` (which should be named

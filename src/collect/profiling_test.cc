@@ -27,13 +27,24 @@ using xspace::XEventVisitor;
 using xspace::XLineVisitor;
 using xspace::XPlaneVisitor;
 
-// A fresh directory per test.
-std::string NewLogdir(const std::string& name) {
-  fs::path dir = fs::path(testing::TempDir()) /
-                 ("stepscope_profiling_test_" + std::to_string(getpid()) + "_" + name);
-  fs::remove_all(dir);
-  return dir.string();
-}
+// Hands out fresh logdirs and removes them after the test.
+class ProfilingTest : public testing::Test {
+ protected:
+  std::string NewLogdir(const std::string& name) {
+    fs::path dir = fs::path(testing::TempDir()) /
+                   ("stepscope_profiling_test_" + std::to_string(getpid()) + "_" + name);
+    fs::remove_all(dir);
+    dirs_.push_back(dir);
+    return dir.string();
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    for (const fs::path& dir : dirs_) fs::remove_all(dir, ignored);
+  }
+
+ private:
+  std::vector<fs::path> dirs_;
+};
 
 std::vector<std::string> FlushOrDie() {
   std::vector<std::string> paths;
@@ -62,7 +73,7 @@ std::vector<int64_t> TrainSteps(const xspace::XSpace& space) {
   return steps;
 }
 
-TEST(ProfilingTest, StopHandsOffAndFlushWritesALogdirFileThatRoundTrips) {
+TEST_F(ProfilingTest, StopHandsOffAndFlushWritesALogdirFileThatRoundTrips) {
   const std::string logdir = NewLogdir("roundtrip");
   ProfileOptions options;
   options.run_name = "run_a";
@@ -93,7 +104,7 @@ TEST(ProfilingTest, StopHandsOffAndFlushWritesALogdirFileThatRoundTrips) {
   EXPECT_TRUE(FlushOrDie().empty()) << "paths are reported once";
 }
 
-TEST(ProfilingTest, StopWithoutStartAndDoubleStartAreErrors) {
+TEST_F(ProfilingTest, StopWithoutStartAndDoubleStartAreErrors) {
   EXPECT_EQ(StopProfiling().code(), StatusCode::kFailedPrecondition);
   const std::string logdir = NewLogdir("double");
   ASSERT_TRUE(StartProfiling(logdir).ok());
@@ -104,7 +115,7 @@ TEST(ProfilingTest, StopWithoutStartAndDoubleStartAreErrors) {
   FlushOrDie();
 }
 
-TEST(ProfilingTest, BadLogdirFailsAtStart) {
+TEST_F(ProfilingTest, BadLogdirFailsAtStart) {
   EXPECT_EQ(StartProfiling("").code(), StatusCode::kInvalidArgument);
   const std::string logdir = NewLogdir("bad");
   fs::create_directories(logdir);
@@ -115,7 +126,7 @@ TEST(ProfilingTest, BadLogdirFailsAtStart) {
   EXPECT_FALSE(IsProfiling());
 }
 
-TEST(ProfilingTest, ScopedProfileWritesWhenItGoesOutOfScope) {
+TEST_F(ProfilingTest, ScopedProfileWritesWhenItGoesOutOfScope) {
   const std::string logdir = NewLogdir("scoped");
   {
     ScopedProfile profile(logdir);
@@ -128,7 +139,7 @@ TEST(ProfilingTest, ScopedProfileWritesWhenItGoesOutOfScope) {
   EXPECT_THAT(TrainSteps(ReadOrDie(paths[0])), testing::ElementsAre(42));
 }
 
-TEST(ProfilingTest, DefaultRunNamesOfQuickSessionsDoNotCollide) {
+TEST_F(ProfilingTest, DefaultRunNamesOfQuickSessionsDoNotCollide) {
   const std::string logdir = NewLogdir("runs");
   for (int64_t n = 0; n < 3; ++n) {
     ASSERT_TRUE(StartProfiling(logdir).ok());
@@ -143,7 +154,7 @@ TEST(ProfilingTest, DefaultRunNamesOfQuickSessionsDoNotCollide) {
   }
 }
 
-TEST(ProfilingTest, StepRangeRecordsExactlyTheRequestedSteps) {
+TEST_F(ProfilingTest, StepRangeRecordsExactlyTheRequestedSteps) {
   const std::string logdir = NewLogdir("range");
   ProfileOptions options;
   options.run_name = "range";
@@ -166,7 +177,7 @@ TEST(ProfilingTest, StepRangeRecordsExactlyTheRequestedSteps) {
   EXPECT_TRUE(FlushOrDie().empty());
 }
 
-TEST(ProfilingTest, StepRangeStopsBeforeAStepPastTheRange) {
+TEST_F(ProfilingTest, StepRangeStopsBeforeAStepPastTheRange) {
   const std::string logdir = NewLogdir("range_skip");
   ASSERT_TRUE(ProfileStepRange(logdir, 2, 4).ok());
   // Step numbers jump over the last step of the range.
@@ -176,7 +187,7 @@ TEST(ProfilingTest, StepRangeStopsBeforeAStepPastTheRange) {
   EXPECT_THAT(TrainSteps(ReadOrDie(paths[0])), testing::ElementsAre(2, 3));
 }
 
-TEST(ProfilingTest, StepRangeArgumentsAndConflictsAreChecked) {
+TEST_F(ProfilingTest, StepRangeArgumentsAndConflictsAreChecked) {
   const std::string logdir = NewLogdir("range_args");
   EXPECT_EQ(ProfileStepRange(logdir, 5, 3).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(ProfileStepRange(logdir, -1, 3).code(), StatusCode::kInvalidArgument);
@@ -193,7 +204,7 @@ TEST(ProfilingTest, StepRangeArgumentsAndConflictsAreChecked) {
   FlushOrDie();
 }
 
-TEST(ProfilingTest, WriteFailuresReachFlush) {
+TEST_F(ProfilingTest, WriteFailuresReachFlush) {
   const std::string logdir = NewLogdir("unwritable");
   ASSERT_TRUE(StartProfiling(logdir).ok());
   { Step step("train", 1); }

@@ -266,6 +266,34 @@ TEST(SessionTest, IteratorsAndGetNextCarryTheirIds) {
   EXPECT_EQ(CountEvents(plane, "IteratorGetNext"), 1);
 }
 
+bool HasWarningContaining(const xspace::XSpace& space, std::string_view text) {
+  for (const std::string& warning : space.warnings()) {
+    if (warning.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(SessionTest, WarnsWhenInputIsFetchedOutsideTheStep) {
+  xspace::XSpace outside = Record([] {
+    for (int64_t n = 0; n < 3; ++n) {
+      { ScopedGetNext get_next; }  // the anti-pattern: fetch, then open the step
+      Step step("train", n);
+    }
+  });
+  EXPECT_TRUE(HasWarningContaining(outside, "3 of 3 input fetches (IteratorGetNext) happened outside a step"));
+
+  xspace::XSpace inside = Record([] {
+    for (int64_t n = 0; n < 3; ++n) {
+      Step step("train", n);
+      ScopedGetNext get_next;
+    }
+  });
+  EXPECT_FALSE(HasWarningContaining(inside, "outside a step"));
+
+  xspace::XSpace no_steps = Record([] { ScopedGetNext get_next; });
+  EXPECT_FALSE(HasWarningContaining(no_steps, "outside a step")) << "nothing to compare against";
+}
+
 TEST(SessionTest, SecondSessionIsRejected) {
   StatusOr<std::unique_ptr<Session>> first = Session::Start();
   ASSERT_TRUE(first.ok());
