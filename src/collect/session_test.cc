@@ -3,6 +3,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -441,6 +442,60 @@ TEST(SessionTest, SerializedXSpaceParses) {
   xspace::XSpace parsed;
   ASSERT_TRUE(parsed.ParseFromString(bytes));
   EXPECT_EQ(CountEvents(XPlaneVisitor(&HostPlane(parsed)), "train"), 1);
+}
+
+TEST(SessionTest, SessionsCycleWhileThreadsKeepRecording) {
+  // Scopes straddle every start and stop, threads come and go, dynamic names are
+  // re-interned each session: every session must still come out well-formed.
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 3; ++w) {
+    workers.emplace_back([&stop, w] {
+      SetCurrentThreadName("stress_" + std::to_string(w));
+      for (int64_t i = 0; !stop.load(std::memory_order_relaxed); ++i) {
+        Step step("train", i);
+        STEPSCOPE_ANNOTATE("outer");
+        {
+          ScopedAnnotation dynamic([&] { return EncodeMetadata("dyn", {{"k", i % 300}}); });
+          STEPSCOPE_ANNOTATE("inner");
+        }
+        if (i % 500 == 0) {
+          std::thread([] { STEPSCOPE_ANNOTATE("short_lived"); }).join();
+        }
+      }
+    });
+  }
+  const std::set<std::string> known = {"train", "outer", "dyn", "inner", "short_lived"};
+  uint64_t total_events = 0;
+  for (int cycle = 0; cycle < 20; ++cycle) {
+    xspace::XSpace space = Record([] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); });
+    for (const std::string& warning : space.warnings()) {
+      EXPECT_EQ(warning.find("malformed"), std::string::npos) << warning;
+    }
+    XPlaneVisitor plane(&HostPlane(space));
+    plane.ForEachLine([&](const XLineVisitor& line) {
+      std::vector<int64_t> open_ends;  // ends of the enclosing events
+      int64_t previous_start = -1;
+      line.ForEachEvent([&](const XEventVisitor& event) {
+        ++total_events;
+        EXPECT_TRUE(known.count(std::string(event.name()))) << event.name();
+        EXPECT_GE(event.timestamp_ps(), previous_start);
+        previous_start = event.timestamp_ps();
+        while (!open_ends.empty() && open_ends.back() <= event.timestamp_ps()) open_ends.pop_back();
+        if (!open_ends.empty()) {
+          EXPECT_LE(event.end_timestamp_ps(), open_ends.back()) << "events overlap without nesting";
+        }
+        open_ends.push_back(event.end_timestamp_ps());
+        if (event.name() == "dyn") {
+          std::optional<xspace::XStatVisitor> k = event.GetStat("k");
+          EXPECT_TRUE(k.has_value() && k->IntValue() >= 0 && k->IntValue() < 300);
+        }
+      });
+    });
+  }
+  stop.store(true);
+  for (std::thread& worker : workers) worker.join();
+  EXPECT_GT(total_events, 0u);
 }
 
 }  // namespace
