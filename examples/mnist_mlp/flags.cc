@@ -207,7 +207,7 @@ Profiling
   --logdir DIR           profile into DIR/plugins/profile/<run>/<host>.xplane.pb
   --profile_steps A,B    record only steps A..B (0-based, inclusive); default: every step
   --host_tracer_level N  0 off, 1 user annotations, 2 +info, 3 +verbose (default 2)
-  --profiler_port P      reserved: the gRPC profiler server is not available yet
+  --profiler_port P      serve on-demand capture (gRPC, tensorflow.ProfilerService) on port P
 
 Slow (input bound):  mnist_mlp --input_threads 0 --prefetch 0
 Fast:                mnist_mlp --input_threads 4 --prefetch 4 --cache

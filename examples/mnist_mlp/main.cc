@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <memory>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -23,6 +24,7 @@
 #include "examples/mnist_mlp/model.h"
 #include "examples/mnist_mlp/pipeline.h"
 #include "examples/mnist_mlp/trainer.h"
+#include "stepscope/profiler_server.h"
 #include "stepscope/stepscope.h"
 
 namespace mnist_mlp {
@@ -45,14 +47,23 @@ int Fail(const stepscope::Status& status) {
   return kExitFailure;
 }
 
-// The hook for on-demand capture. Issue 7 brings a gRPC profiler server
-// (include/stepscope/profiler_server.h); until then the port is accepted and reported.
-void MaybeStartProfilerServer(int port) {
-  if (port == 0) return;
-  std::fprintf(stderr,
-               "mnist_mlp: --profiler_port %d: the gRPC profiler server is not available yet; "
-               "training continues without it\n",
-               port);
+// On-demand capture (docs/remote.md): a gRPC profiler server that `stepscope capture`,
+// TensorBoard's "Capture Profile" or tf.profiler.experimental.client.trace can record
+// this process through at any time. A port that cannot be bound is reported and
+// training goes on without the server, as TensorFlow's server.start does.
+std::unique_ptr<stepscope::ProfilerServer> MaybeStartProfilerServer(int port) {
+  if (port == 0) return nullptr;
+  stepscope::StatusOr<std::unique_ptr<stepscope::ProfilerServer>> server = stepscope::StartProfilerServer(port);
+  if (!server.ok()) {
+    std::fprintf(stderr, "mnist_mlp: --profiler_port %d: %s; training continues without it\n", port,
+                 server.status().ToString().c_str());
+    return nullptr;
+  }
+  std::printf("mnist_mlp: profiler server listening on port %d (capture with: stepscope capture "
+              "grpc://localhost:%d --logdir DIR)\n",
+              (*server)->port(), (*server)->port());
+  std::fflush(stdout);
+  return std::move(server).value();
 }
 
 int Run(const Flags& flags) {
@@ -91,7 +102,7 @@ int Run(const Flags& flags) {
   model_config.seed = flags.seed;
   Mlp model(model_config);
 
-  MaybeStartProfilerServer(flags.profiler_port);
+  const std::unique_ptr<stepscope::ProfilerServer> profiler_server = MaybeStartProfilerServer(flags.profiler_port);
   const bool profile_window = flags.profile_first_step >= 0;
   if (!flags.logdir.empty()) {
     stepscope::ProfileOptions options;

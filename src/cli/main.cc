@@ -1,4 +1,6 @@
 // The `stepscope` command: dispatches to one subcommand per file (see commands.h).
+#include <google/protobuf/stubs/logging.h>
+
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -37,6 +39,9 @@ void PrintHelp(std::ostream& out) {
 }
 
 int Main(int argc, char** argv) {
+  // Every problem reaches the user as one "stepscope: ..." line; protobuf's own log lines
+  // (e.g. invalid UTF-8 in a corrupt file's strings) would be a second, confusing one.
+  google::protobuf::SetLogHandler(nullptr);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     PrintHelp(std::cerr);
