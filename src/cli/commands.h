@@ -8,5 +8,6 @@ namespace stepscope::cli {
 
 int RunInfoCommand(CommandContext& context);
 int RunCaptureCommand(CommandContext& context);
+int RunAnalyzeCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

@@ -256,21 +256,29 @@ class Rules {
   }
 
   void CopyHeavy() {
+    if (!HasSteps()) {
+      Check("copy_heavy_streams", false, "not applicable: no steps to weigh copies against");
+      return;
+    }
     const DeviceActivity* worst = nullptr;
-    double worst_percent = 0;
+    double worst_percent = 0, worst_step_percent = 0;
     for (const DeviceActivity& d : c_.model.devices) {
       if (d.busy_ps <= 0) continue;
       int64_t copy_ps = 0;
       for (const StreamActivity& s : d.streams) copy_ps += s.memcpy_time_ps;
       const double percent = std::min(100.0, Percent(copy_ps, d.busy_ps));
+      const double step_percent = Percent(copy_ps, c_.steps.total_step_time_ps);
+      if (step_percent < kCopyHeavyMinStepPercent) continue;
       if (percent > worst_percent) {
         worst_percent = percent;
+        worst_step_percent = step_percent;
         worst = &d;
       }
     }
     if (worst == nullptr || worst_percent < kCopyHeavyPercent) {
       Check("copy_heavy_streams", false,
-            "largest copy share of a device's busy time " + Pct(worst_percent) + " < " + Pct(kCopyHeavyPercent));
+            "no device spends >= " + Pct(kCopyHeavyPercent) + " of its busy time on copies that add up to >= " +
+                Pct(kCopyHeavyMinStepPercent) + " of step time");
       return;
     }
     const StreamActivity* stream = nullptr;
@@ -286,10 +294,11 @@ class Rules {
       evidence += "; busiest copy stream " + stream->name + " with " + Ms(PsToMs(stream->memcpy_time_ps));
     }
     Fire({"copy_heavy_streams", Severity::kMedium, "Copies take " + Pct(worst_percent) + " of device busy time",
-          evidence, {{"copy_percent_of_busy", worst_percent, "%"}},
+          evidence + "; copies equal " + Pct(worst_step_percent) + " of step time",
+          {{"copy_percent_of_busy", worst_percent, "%"}, {"copy_percent_of_step", worst_step_percent, "%"}},
           "Keep data on the device between steps, prefetch to the device so copies overlap compute, use pinned "
           "host memory, and avoid fetching results every step.",
-          "overview_page", worst_percent * (100.0 - c_.steps.idle_percent) / 100.0});
+          "overview_page", worst_step_percent});
   }
 
   void StepGaps() {

@@ -47,6 +47,10 @@ inline constexpr int64_t kMinLaunchesForKernelFindings = 100;
 inline constexpr double kStepGapPercent = 10.0;
 // Copies take >= 30 % of a device's busy time: data movement rivals compute.
 inline constexpr double kCopyHeavyPercent = 30.0;
+// ... and the copies add up to >= 5 % of step time (the TF Profiler's "moderate" level
+// for a step-time category), so a device that only received a few tiny transfers does
+// not count as copy heavy.
+inline constexpr double kCopyHeavyMinStepPercent = 5.0;
 
 enum class Severity { kHigh, kMedium, kLow };
 std::string_view SeverityName(Severity severity);  // "high", "medium", "low"

@@ -74,6 +74,9 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
   p.summary = SummarizeSteps(model);
   p.steps = ComputeStepTimeRows(model);
   p.run_environment = model.run_environment;
+  for (const DeviceActivity& d : model.devices) {
+    if (d.has_activity()) p.device_compute_units += d.capabilities.core_count;
+  }
   p.hostnames = model.hostnames;
   p.has_device = model.has_device;
   p.placement = ComputeOpPlacement(model);
@@ -146,6 +149,7 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   w->Field("device_count", env.device_count);
   w->Field("active_device_count", env.active_device_count);
   w->Field("device_core_count", env.device_core_count);
+  w->Field("device_compute_units", p.device_compute_units);
   w->Field("dropped_events", env.dropped_traces);
   w->EndObject();
 
@@ -180,10 +184,12 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
   std::string out = output::FormatKeyValues(
       "Performance summary",
       {{"Steps", std::to_string(s.step_count)},
-       {"Average step time", FormatFixed(s.avg_step_time_ms, 3) + " ms (stddev " +
-                                 FormatFixed(s.step_time_ms.stddev, 3) + " ms, min " +
-                                 FormatFixed(s.step_time_ms.min, 3) + ", max " + FormatFixed(s.step_time_ms.max, 3) +
-                                 ")"},
+       {"Average step time", s.step_count == 0
+                                 ? std::string("- (no steps)")
+                                 : FormatFixed(s.avg_step_time_ms, 3) + " ms (stddev " +
+                                       FormatFixed(s.step_time_ms.stddev, 3) + " ms, min " +
+                                       FormatFixed(s.step_time_ms.min, 3) + ", max " +
+                                       FormatFixed(s.step_time_ms.max, 3) + ")"},
        {"Input bound", std::string(InputBoundVerdictName(s.verdict)) + " (" + Pct(s.input_percent) + ")"},
        {"Device compute precision", precision},
        {"Op placement", Pct(p.placement.host_percent) + " host, " + Pct(p.placement.device_percent) + " device"}});
@@ -193,7 +199,10 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
       {{"Hosts", std::to_string(env.hosts.size()) + (hosts.empty() ? "" : " (" + hosts + ")")},
        {"Device type", env.device_type.empty() ? "CPU" : env.device_type},
        {"Devices", std::to_string(env.active_device_count) + " active of " + std::to_string(env.device_count)},
-       {"Device cores", std::to_string(env.device_core_count)}});
+       {"Device cores", std::to_string(env.device_core_count) +
+                            (p.device_compute_units > 0
+                                 ? " (" + std::to_string(p.device_compute_units) + " SMs / compute units)"
+                                 : "")}});
   out += "\n";
   if (p.has_device) out += output::FormatTextTable(TopDeviceOpsTable(p.top_device_ops), {options.text_max_rows}) + "\n";
   out += "Recommendation for the next step\n  " + output::SanitizeForTerminal(p.next_step) + "\n";

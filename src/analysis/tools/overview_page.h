@@ -41,6 +41,9 @@ struct OverviewPage {
   std::vector<StepTimeRow> steps;
   std::vector<TopDeviceOp> top_device_ops;
   RunEnvironment run_environment;
+  // Sum of the active devices' core_count plane stat (SMs on NVIDIA, CUs on AMD); 0 when
+  // the profile does not say. run_environment.device_core_count counts devices, as XProf.
+  int64_t device_compute_units = 0;
   std::vector<std::string> hostnames;
   bool has_device = false;
   OpPlacement placement;
