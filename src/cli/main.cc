@@ -18,6 +18,8 @@ constexpr Command kCommands[] = {
     {"info", "summarize a profile: planes, lines, events, steps, dropped events, environment",
      RunInfoCommand},
     {"capture", "record running workers over gRPC (grpc://host:port,...) into one run", RunCaptureCommand},
+    {"analyze", "run analysis tools (overview_page, input_pipeline_analyzer, ...): text, json or csv",
+     RunAnalyzeCommand},
 };
 
 const Command* FindCommand(std::string_view name) {
