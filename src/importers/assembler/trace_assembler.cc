@@ -173,6 +173,39 @@ void TraceAssembler::SetLineNests(LineRef line, bool nests) { planes_[line.plane
 
 bool TraceAssembler::LineHasName(LineRef line) const { return planes_[line.plane].lines[line.line].name_id != 0; }
 
+LineRef TraceAssembler::MoveLine(LineRef from, uint32_t plane, int64_t line_id) {
+  LineRef to = GetOrCreateLine(plane, line_id);
+  PendingLine& source = planes_[from.plane].lines[from.line];
+  PendingLine& target = planes_[to.plane].lines[to.line];
+  if (&source == &target) return to;
+  if (target.name_id == 0) target.name_id = source.name_id;
+  if (target.display_name_id == 0) target.display_name_id = source.display_name_id;
+  target.nest = target.nest && source.nest;
+  uint32_t event_offset = static_cast<uint32_t>(target.events.size());
+  uint32_t stat_offset = static_cast<uint32_t>(target.stats.size());
+  if (event_offset == 0 && target.late_stats.empty() && target.flows.empty()) {
+    target.events = std::move(source.events);
+    target.stats = std::move(source.stats);
+    target.late_stats = std::move(source.late_stats);
+    target.flows = std::move(source.flows);
+  } else {
+    for (PendingEvent event : source.events) {
+      event.stats_begin += stat_offset;
+      event.seq += event_offset;
+      target.events.push_back(event);
+    }
+    target.stats.insert(target.stats.end(), source.stats.begin(), source.stats.end());
+    for (LateStat late : source.late_stats) {
+      late.seq += event_offset;
+      target.late_stats.push_back(late);
+    }
+    target.flows.insert(target.flows.end(), source.flows.begin(), source.flows.end());
+  }
+  source = PendingLine{};
+  source.id = -1;
+  return to;
+}
+
 EventRef TraceAssembler::AddEvent(LineRef line_ref, uint32_t name_id, int64_t timestamp_ps, int64_t duration_ps,
                                   uint8_t flags) {
   PendingLine& line = planes_[line_ref.plane].lines[line_ref.line];
@@ -340,24 +373,23 @@ Status TraceAssembler::Finish(xspace::XSpace* space) {
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return OrderOf(planes_[a].name) < OrderOf(planes_[b].name); });
   for (uint32_t index : order) {
+    if (planes_[index].name.empty()) continue;  // the staging plane
     WritePlane(planes_[index], origin_ps, space->add_planes());
     planes_[index].lines.clear();
   }
 
-  if (has_events) {
+  if (has_events && wall_clock_of_zero_ns_) {
     xspace::XPlane* task = space->add_planes();
     task->set_id(static_cast<int64_t>(space->planes_size() - 1));
     task->set_name(std::string(xspace::kTaskEnvPlaneName));
     Plane env;
     env.name = task->name();
-    if (wall_clock_of_zero_ns_) {
-      int64_t start_ns = *wall_clock_of_zero_ns_ + origin_ps / 1000;
-      int64_t stop_ns = *wall_clock_of_zero_ns_ + FloorDiv(max_ps + 999, 1000);
-      env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStartTime)), StatKind::kUint64,
-                           static_cast<uint64_t>(start_ns)});
-      env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStopTime)), StatKind::kUint64,
-                           static_cast<uint64_t>(stop_ns)});
-    }
+    int64_t start_ns = *wall_clock_of_zero_ns_ + origin_ps / 1000;
+    int64_t stop_ns = *wall_clock_of_zero_ns_ + FloorDiv(max_ps + 999, 1000);
+    env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStartTime)), StatKind::kUint64,
+                         static_cast<uint64_t>(start_ns)});
+    env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStopTime)), StatKind::kUint64,
+                         static_cast<uint64_t>(stop_ns)});
     PlaneWriter writer(strings_, task);
     for (const PendingStat& stat : env.stats) writer.SetStat(task->add_stats(), stat);
   }

@@ -4,7 +4,8 @@
 //
 // Layout written (the same as stepscope's own recorder, src/collect):
 //  - planes ordered host ("/host:...") first, then devices by name, then others, then the
-//    "Task Environment" plane with profile_start_time / profile_stop_time (wall ns);
+//    "Task Environment" plane with profile_start_time / profile_stop_time (wall ns) when
+//    the trace tells the wall-clock time (SetWallClockOfTimeZeroNs);
 //  - every line has timestamp_ns 0 and event offsets relative to the profile start
 //    (the earliest event), as TensorFlow's post-processing normalizes them;
 //  - host lines ordered by name (TensorFlow's rule), other lines by id;
@@ -56,6 +57,11 @@ class TraceAssembler {
   // Counter lines keep their instants as they are: no sorting into nesting.
   void SetLineNests(LineRef line, bool nests);
   bool LineHasName(LineRef line) const;
+  // Moves a line and everything added to it into `plane` as line `line_id`, appending to
+  // that line if it exists (its name is kept; else the moved line's name is). Importers
+  // collect tracks on a staging plane (named "") while the metadata that places them may
+  // still be ahead in the file, then move them. Refs to the moved line become invalid.
+  LineRef MoveLine(LineRef from, uint32_t plane, int64_t line_id);
 
   // ---- events (times in ps relative to the importer's time base) ----
   EventRef AddEvent(LineRef line, uint32_t name_id, int64_t timestamp_ps, int64_t duration_ps,

@@ -1,0 +1,26 @@
+#include "src/importers/chrome_json/chrome_json_importer.h"
+
+#include "src/importers/assembler/trace_assembler.h"
+#include "src/importers/chrome_json/chrome_trace_parser.h"
+
+namespace stepscope::importers {
+
+int ChromeJsonImporter::Sniff(std::string_view head) const {
+  size_t first = head.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return kSniffNo;
+  if (head.substr(first, 3) == "\xEF\xBB\xBF") first += 3;
+  char c = first < head.size() ? head[first] : '\0';
+  if (c == '{' && head.find("\"traceEvents\"") != std::string_view::npos) return kSniffGeneric;
+  if (c == '[' && head.find("\"ph\"") != std::string_view::npos) return kSniffGeneric;
+  return kSniffNo;
+}
+
+Status ChromeJsonImporter::Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+                                  ImportStats* stats) const {
+  stats->format = std::string(name());
+  TraceAssembler assembler(stats);
+  ChromeTraceParser parser(&assembler, stats, options);
+  return RunChromeTraceImport(source, options, parser, assembler, space, stats);
+}
+
+}  // namespace stepscope::importers

@@ -1,0 +1,201 @@
+// The parser half of the Chrome trace-event importers (Perfetto's tokenizer/parser
+// split): turns the tokenizer's RawTraceEvents into the assembler's tracks, events,
+// stats and flow points, with the Trace Event Format's semantics:
+//
+//  - ph X (complete), B/E (matched per thread in time order, file order breaking ties),
+//    i/I (instant; scope t = thread, p = process, g = global), C (counter: one sample per
+//    numeric arg), M (process_name, thread_name, process_labels, sort indices), flows v1
+//    s/t/f (s and t bind to the enclosing slice on their thread, f to the next slice
+//    unless "bp":"e" makes it the enclosing one) and v2 (bind_id / flow_in / flow_out).
+//    Other phases are dropped and counted by phase.
+//  - ts and dur are microseconds (displayTimeUnit only changes how viewers display them;
+//    Kineto writes "ns" there with microsecond timestamps). Integers and ns-fraction
+//    floats are converted exactly to picoseconds, relative to the first timestamp seen.
+//  - pid/tid may be numbers or strings; strings are given ids of their own.
+//
+// Dialects (Kineto, TF trace viewer JSON) subclass it and override the hooks: which track
+// an event belongs to, what an event becomes, and where each track goes in the XSpace.
+// Tracks are collected on a staging plane and placed only in Finish(), because the
+// metadata that places them (process_name, process_labels) may come after the events.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "src/importers/assembler/trace_assembler.h"
+#include "src/importers/import_stats.h"
+#include "src/importers/importer.h"
+#include "src/importers/json/raw_trace_event.h"
+#include "stepscope/status.h"
+
+namespace stepscope::importers {
+
+enum class TrackKind : uint8_t {
+  kThread,            // a host thread (pid, tid)
+  kDeviceStream,      // a device queue: pid = device ordinal, tid = stream
+  kDeviceAnnotation,  // annotations shown on a device stream (Kineto gpu_user_annotation)
+  kCounter,           // counter samples of a process
+  kProcessInstants,   // process-scoped instants
+  kGlobalInstants,    // global instants
+};
+
+struct TrackKey {
+  TrackKind kind = TrackKind::kThread;
+  int64_t pid = 0;
+  int64_t tid = 0;
+  bool operator==(const TrackKey& o) const { return kind == o.kind && pid == o.pid && tid == o.tid; }
+};
+
+struct TrackKeyHash {
+  size_t operator()(const TrackKey& k) const {
+    return std::hash<int64_t>()(k.pid * 1000003 + k.tid) ^ (static_cast<size_t>(k.kind) << 56);
+  }
+};
+
+// Where a track goes in the XSpace.
+struct TrackPlacement {
+  std::string plane_name;
+  int64_t plane_id = 0;
+  int64_t line_id = 0;
+  std::string line_name;
+  std::string line_display_name;
+};
+
+class ChromeTraceParser : public TraceJsonSink {
+ public:
+  ChromeTraceParser(TraceAssembler* assembler, ImportStats* stats, const ImportOptions& options);
+  ~ChromeTraceParser() override = default;
+
+  void OnEvent(const RawTraceEvent& event) override;
+  void OnNonObjectEvent(uint64_t byte_offset) override;
+  void OnTopLevelField(std::string_view key, std::string_view raw_json) override;
+
+  // After the tokenizer is done: matches B/E, binds flow points to tracks, places tracks.
+  Status Finish();
+
+ protected:
+  // What an X / B / instant event is about to become. Hooks may rename it and set flags.
+  struct Slice {
+    std::string_view name;          // a view of the file's text, or of `name_storage`
+    std::string name_storage;       // set by hooks that rename
+    std::string_view display_name;  // empty: none
+    std::string display_storage;
+    int64_t timestamp_ps = 0;
+    int64_t duration_ps = 0;
+    uint8_t flags = 0;
+    TrackKey track;
+  };
+
+  // ---- hooks ----
+  // A top-level member other than traceEvents. Default: ignored.
+  virtual void HandleTopLevelField(std::string_view key, std::string_view raw_json) {}
+  // Returns false if the event is not an event of the trace but metadata (counted as
+  // such). Called for every X, B and instant event before anything else.
+  virtual bool IsTraceEvent(const RawTraceEvent& event) { return true; }
+  // The track of an X/B/instant event. Default: its pid/tid thread (or the instant scope).
+  virtual TrackKey TrackOf(const RawTraceEvent& event);
+  // Adjusts a slice before it is added (rename, flags). Default: nothing.
+  virtual void PrepareSlice(const RawTraceEvent& event, Slice* slice) {}
+  // Adds the event's args as stats. Default: AddArgsAsStats (every arg).
+  virtual void AddSliceStats(const RawTraceEvent& event, const Slice& slice, EventRef ref);
+  // Flow identity: an id (56 bits) and XFlow category. Default: a fresh id per distinct
+  // (cat, name, id), category 0 (generic).
+  virtual std::pair<uint64_t, uint8_t> FlowIdentity(const RawTraceEvent& event, std::string_view id_text);
+  // The track a flow point belongs to, resolved after all events are known.
+  virtual TrackKey FlowTrack(int64_t pid, int64_t tid, std::string_view category) {
+    return {TrackKind::kThread, pid, tid};
+  }
+  // Called once all events are in, while EventRefs are still valid (before tracks move).
+  virtual void ResolveEventReferences() {}
+  // Where a track goes. Default: everything on /host:CPU (see chrome_trace_parser.cc).
+  virtual TrackPlacement PlaceTrack(const TrackKey& track);
+  // Last step: plane stats, hostnames. Default: hostname from the options.
+  virtual void FinishSpace();
+
+  // ---- helpers for dialects ----
+  static const JsonArg* FindArg(const RawTraceEvent& event, std::string_view key);
+  // An integer arg (a number, or a string holding one), or nullopt.
+  static std::optional<int64_t> ArgInt(const RawTraceEvent& event, std::string_view key);
+  // Every arg as a stat: numbers as int64/uint64/double, booleans as int64 0/1, strings,
+  // arrays and objects as interned strings (ref_value). Skips keys in `skip`.
+  void AddArgsAsStats(const RawTraceEvent& event, EventRef ref,
+                      std::initializer_list<std::string_view> skip = {});
+  // Interned stat key id for an arg key (unescaped).
+  uint32_t ArgKey(const JsonArg& arg);
+  std::optional<PendingStat> ArgAsStat(const JsonArg& arg);
+  // pid/tid value: numbers as themselves, strings mapped to stable ids.
+  int64_t IdOf(const JsonToken& token);
+  std::string_view Unescaped(const JsonToken& token);  // valid until the next call
+  LineRef StagingLine(const TrackKey& track);
+  std::string_view ProcessName(int64_t pid) const;
+  std::string_view ThreadName(int64_t pid, int64_t tid) const;
+  std::string_view ProcessLabels(int64_t pid) const;
+  // True if `pid` was written as a string in the file; its text.
+  std::optional<std::string_view> PidString(int64_t pid) const;
+  std::string HostName() const;
+  // Timestamp of a ts/dur token in ps relative to the trace's time base.
+  std::optional<int64_t> TimestampPs(const JsonToken& token);
+  std::optional<int64_t> DurationPs(const JsonToken& token);
+  const std::vector<TrackKey>& tracks() const { return track_order_; }
+  // Tells the assembler the wall-clock time of the trace's time 0: the trace says what
+  // its timestamp 0 is in wall ns (Kineto's baseTimeNanoseconds), or, when it says
+  // nothing, timestamps that look like Unix-epoch microseconds are taken as such.
+  void SetWallClock(std::optional<int64_t> wall_ns_of_zero_micros);
+
+  TraceAssembler* assembler_;
+  ImportStats* stats_;
+  const ImportOptions& options_;
+  std::optional<int64_t> time_base_micros_;
+
+ private:
+  struct BeginEnd {
+    int64_t timestamp_ps;
+    uint64_t order;            // file order, for ties
+    bool begin;
+    EventRef event;            // B: the open event
+    std::vector<PendingStat> end_stats;  // E: its args, added to the matched event
+  };
+  struct RawFlowPoint {
+    int64_t pid, tid;
+    std::string category;
+    PendingFlowPoint point;
+  };
+
+  void HandleMetadata(const RawTraceEvent& event);
+  void HandleSlice(const RawTraceEvent& event, char phase);
+  void HandleEnd(const RawTraceEvent& event);
+  void HandleCounter(const RawTraceEvent& event);
+  void HandleFlow(const RawTraceEvent& event, char phase);
+  void HandleFlowV2(const RawTraceEvent& event, EventRef ref, const TrackKey& track, int64_t timestamp_ps);
+  void MatchBeginEnd();
+  void PlaceTracks();
+
+  uint32_t staging_plane_;
+  std::unordered_map<TrackKey, LineRef, TrackKeyHash> staging_lines_;
+  std::vector<TrackKey> track_order_;
+  std::unordered_map<TrackKey, std::vector<BeginEnd>, TrackKeyHash> begin_end_;
+  uint64_t order_ = 0;
+  std::vector<RawFlowPoint> flow_points_;
+  std::unordered_map<std::string, uint64_t> flow_ids_;
+  std::unordered_map<std::string, int64_t> string_ids_;
+  std::unordered_map<int64_t, std::string> string_of_id_;
+  std::unordered_map<int64_t, std::string> process_names_;
+  std::unordered_map<int64_t, std::string> process_labels_;
+  std::unordered_map<TrackKey, std::string, TrackKeyHash> thread_names_;
+  std::unordered_map<int64_t, int64_t> tid_owner_;  // tid -> first pid seen with it
+  std::unordered_map<int64_t, bool> tid_shared_;    // tid used by more than one pid
+  size_t thread_pids_ = 0;                          // pids that have thread tracks
+  std::string scratch_;
+  std::string name_scratch_;
+};
+
+// Runs the tokenizer over `source` into `parser`, then the parser's and assembler's
+// Finish(); fills `stats` and `space`. Shared by the Chrome-format importers.
+Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, ChromeTraceParser& parser,
+                            TraceAssembler& assembler, xspace::XSpace* space, ImportStats* stats);
+
+}  // namespace stepscope::importers

@@ -1,0 +1,63 @@
+// The one reader interface every importer implements (STYLE.md "importers": one
+// interface, sniff-and-dispatch, counted data loss). importer_registry.h holds the only
+// table of importers and picks one by sniffing the first bytes of a file.
+//
+// Phases: Sniff() looks at the head of the (inflated) input and says how sure it is the
+// format is its own; Import() reads the whole input once, streaming, and fills an XSpace
+// laid out like stepscope's own recordings (src/xspace/schema.h names), so every analysis
+// works on it. Importers are stateless and may be used from several threads at once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "src/importers/byte_source.h"
+#include "src/importers/import_stats.h"
+#include "src/xspace/xplane.h"
+#include "stepscope/status.h"
+
+namespace stepscope::importers {
+
+struct ImportOptions {
+  // Host name for the XSpace; empty: from the trace (Kineto distributedInfo.rank gives
+  // "rank<N>", else its host_name), else `fallback_host_name`.
+  std::string host_name;
+  // Used when neither `host_name` nor the trace names the host (the CLI passes the file
+  // name's stem).
+  std::string fallback_host_name = "localhost";
+  // Import the events before a cut instead of failing on a truncated file.
+  bool allow_truncated = false;
+  // Inflation limit for .gz input: a few KB of hostile gzip could expand to terabytes.
+  uint64_t max_inflated_bytes = uint64_t{64} << 30;
+  // Tokenizer window; tests make it tiny to exercise every cut.
+  size_t window_bytes = 4 << 20;
+};
+
+// Confidence scale of Sniff(): 0 = not mine, 100 = certainly mine.
+inline constexpr int kSniffNo = 0;
+inline constexpr int kSniffGeneric = 50;  // a Chrome trace of no particular dialect
+inline constexpr int kSniffLikely = 90;
+inline constexpr int kSniffCertain = 100;
+
+class TraceImporter {
+ public:
+  virtual ~TraceImporter() = default;
+
+  // Stable id shown to users and in ImportStats::format ("kineto_json").
+  virtual std::string_view name() const = 0;
+  // One line for `stepscope import --help`.
+  virtual std::string_view description() const = 0;
+
+  // Phase 1: how sure the importer is that `head` (the first bytes of the inflated input,
+  // possibly cut anywhere) starts a file of its format.
+  virtual int Sniff(std::string_view head) const = 0;
+
+  // Phase 2: reads `source` to the end into `space` (expected empty). `stats` receives the
+  // accounting even when the import fails part-way. Errors: kInvalidArgument (not this
+  // format), kDataLoss (truncated or corrupt), kResourceExhausted (limits).
+  virtual Status Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+                        ImportStats* stats) const = 0;
+};
+
+}  // namespace stepscope::importers

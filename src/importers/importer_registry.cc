@@ -1,0 +1,106 @@
+#include "src/importers/importer_registry.h"
+
+#include <sys/stat.h>
+
+#include <functional>
+#include <memory>
+
+#include "src/importers/byte_source.h"
+#include "src/importers/chrome_json/chrome_json_importer.h"
+#include "src/importers/kineto_json/kineto_json_importer.h"
+#include "src/importers/tf_trace_json/tf_trace_json_importer.h"
+
+namespace stepscope::importers {
+namespace {
+
+Status Import(const std::string& what, std::unique_ptr<ByteSource> head_source,
+              const std::function<StatusOr<std::unique_ptr<ByteSource>>()>& reopen, const ImportOptions& options,
+              xspace::XSpace* space, ImportStats* stats, std::string_view format) {
+  ImportStats local_stats;
+  if (stats == nullptr) stats = &local_stats;
+  const TraceImporter* importer = nullptr;
+  if (!format.empty()) {
+    importer = FindImporter(format);
+    if (importer == nullptr) return InvalidArgumentError("unknown trace format \"" + std::string(format) + "\"");
+  } else {
+    StatusOr<std::string> head = ReadHead(*head_source, kSniffHeadBytes);
+    if (!head.ok()) return head.status().WithContext(what);
+    importer = SniffImporter(*head);
+    if (importer == nullptr) {
+      return InvalidArgumentError(what + ": not a trace this version can import (expected Chrome trace-event JSON: "
+                                         "PyTorch/Kineto, TensorFlow/JAX trace viewer, or chrome://tracing)");
+    }
+  }
+  head_source.reset();
+  StatusOr<std::unique_ptr<ByteSource>> source = reopen();
+  if (!source.ok()) return source.status();
+  Status status = importer->Import(**source, options, space, stats);
+  if (!status.ok()) return status.WithContext(what);
+  return OkStatus();
+}
+
+}  // namespace
+
+const std::vector<const TraceImporter*>& AllImporters() {
+  static const auto* importers = new std::vector<const TraceImporter*>{
+      new TfTraceJsonImporter(),
+      new KinetoJsonImporter(),
+      new ChromeJsonImporter(),
+  };
+  return *importers;
+}
+
+const TraceImporter* FindImporter(std::string_view name) {
+  for (const TraceImporter* importer : AllImporters()) {
+    if (importer->name() == name) return importer;
+  }
+  return nullptr;
+}
+
+const TraceImporter* SniffImporter(std::string_view head) {
+  const TraceImporter* best = nullptr;
+  int best_confidence = kSniffNo;
+  for (const TraceImporter* importer : AllImporters()) {
+    int confidence = importer->Sniff(head);
+    if (confidence > best_confidence) {
+      best = importer;
+      best_confidence = confidence;
+    }
+  }
+  return best;
+}
+
+Status ImportTraceFile(const std::string& path, const ImportOptions& options, xspace::XSpace* space,
+                       ImportStats* stats, std::string_view format) {
+  StatusOr<std::unique_ptr<ByteSource>> head = OpenTraceByteSource(path, options.max_inflated_bytes);
+  if (!head.ok()) return head.status();
+  return Import(path, std::move(head).value(),
+                [&]() { return OpenTraceByteSource(path, options.max_inflated_bytes); }, options, space, stats,
+                format);
+}
+
+StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path, const ImportOptions& options, ImportStats* stats) {
+  xspace::XSpace space;
+  Status status = ImportTraceFile(path, options, &space, stats);
+  if (!status.ok()) return status;
+  return space;
+}
+
+Status ImportTraceBytes(std::string_view bytes, const ImportOptions& options, xspace::XSpace* space,
+                        ImportStats* stats, std::string_view format) {
+  return Import(
+      "trace", MakeTraceByteSource(bytes, options.max_inflated_bytes),
+      [&]() -> StatusOr<std::unique_ptr<ByteSource>> { return MakeTraceByteSource(bytes, options.max_inflated_bytes); },
+      options, space, stats, format);
+}
+
+bool LooksLikeTraceFile(const std::string& path) {
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) return false;
+  StatusOr<std::unique_ptr<ByteSource>> source = OpenTraceByteSource(path, uint64_t{1} << 30);
+  if (!source.ok()) return false;
+  StatusOr<std::string> head = ReadHead(**source, kSniffHeadBytes);
+  return head.ok() && SniffImporter(*head) != nullptr;
+}
+
+}  // namespace stepscope::importers

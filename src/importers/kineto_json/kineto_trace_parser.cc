@@ -1,0 +1,471 @@
+#include "src/importers/kineto_json/kineto_trace_parser.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+#include "src/importers/json/json_text.h"
+#include "src/xspace/schema.h"
+
+namespace stepscope::importers {
+namespace {
+
+using xspace::GetStatTypeStr;
+using xspace::StatType;
+
+// XFlow category of CPU launch -> GPU kernel flows (TSL ContextType::kGpuLaunch).
+constexpr uint8_t kGpuLaunchFlowCategory = 9;
+// Lines of gpu_user_annotation events sit beside their stream's line.
+constexpr int64_t kAnnotationLineIdBase = int64_t{1} << 36;
+
+constexpr std::string_view kStepPrefix = "ProfilerStep#";
+constexpr std::string_view kDataLoaderPrefix = "enumerate(DataLoader)";
+constexpr std::string_view kStepEventName = "ProfilerStep";
+constexpr std::string_view kInputWaitEventName = "IteratorGetNext";
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  }
+  return true;
+}
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+// "[1, 2, 3]" -> "1,2,3"; missing dimensions default to 1 (XProf's rule).
+std::string Dims(std::string_view json_array) {
+  int64_t dims[3] = {1, 1, 1};
+  int found = 0;
+  size_t i = 0;
+  while (i < json_array.size() && found < 3) {
+    char c = json_array[i];
+    if (c == '-' || (c >= '0' && c <= '9')) {
+      auto [ptr, ec] = std::from_chars(json_array.data() + i, json_array.data() + json_array.size(), dims[found]);
+      if (ec != std::errc()) break;
+      ++found;
+      i = static_cast<size_t>(ptr - json_array.data());
+    } else {
+      ++i;
+    }
+  }
+  return std::to_string(dims[0]) + "," + std::to_string(dims[1]) + "," + std::to_string(dims[2]);
+}
+
+std::string ShortDouble(double value) {
+  char text[32];
+  auto [ptr, ec] = std::to_chars(text, text + sizeof(text), value);
+  return ec == std::errc() ? std::string(text, ptr) : std::to_string(value);
+}
+
+// "Memcpy HtoD (Pageable -> Device)" -> {"pageable", "device"}.
+std::pair<std::string, std::string> MemoryKinds(std::string_view name) {
+  size_t open = name.find('(');
+  size_t arrow = name.find("->", open == std::string_view::npos ? 0 : open);
+  size_t close = name.find(')', arrow == std::string_view::npos ? 0 : arrow);
+  if (open == std::string_view::npos || arrow == std::string_view::npos || close == std::string_view::npos) {
+    return {};
+  }
+  auto trim_lower = [](std::string_view text) {
+    while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+    while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+    std::string out(text);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+  };
+  return {trim_lower(name.substr(open + 1, arrow - open - 1)), trim_lower(name.substr(arrow + 2, close - arrow - 2))};
+}
+
+// The name inside Kineto's "thread 1262 (pt_autograd_0)".
+std::string ThreadDisplayName(std::string_view name) {
+  if (name.rfind("thread ", 0) == 0) {
+    size_t open = name.find('(');
+    if (open != std::string_view::npos && name.back() == ')') return std::string(name.substr(open + 1, name.size() - open - 2));
+  }
+  return std::string(name);
+}
+
+std::optional<int64_t> DomInt(simdjson::dom::element element) {
+  int64_t value;
+  if (element.get_int64().get(value) == simdjson::SUCCESS) return value;
+  uint64_t unsigned_value;
+  if (element.get_uint64().get(unsigned_value) == simdjson::SUCCESS) return static_cast<int64_t>(unsigned_value);
+  double double_value;
+  if (element.get_double().get(double_value) == simdjson::SUCCESS) return static_cast<int64_t>(double_value);
+  return std::nullopt;
+}
+
+}  // namespace
+
+void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_view raw_json) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(raw_json);
+  simdjson::dom::element root;
+  if (parser.parse(padded).get(root) != simdjson::SUCCESS) return;
+  if (key == "deviceProperties") {
+    simdjson::dom::array array;
+    if (root.get_array().get(array) != simdjson::SUCCESS) return;
+    for (simdjson::dom::element item : array) {
+      std::optional<int64_t> id = DomInt(item["id"].value_unsafe());
+      if (item["id"].error() != simdjson::SUCCESS || !id) continue;
+      Device& device = devices_[*id];
+      std::string_view name;
+      if (item["name"].get_string().get(name) == simdjson::SUCCESS) device.name = std::string(name);
+      if (item["numSms"].error() == simdjson::SUCCESS) device.sm_count = DomInt(item["numSms"].value_unsafe());
+      if (item["totalGlobalMem"].error() == simdjson::SUCCESS) device.memory_bytes = DomInt(item["totalGlobalMem"].value_unsafe());
+      if (item["computeMajor"].error() == simdjson::SUCCESS) device.compute_major = DomInt(item["computeMajor"].value_unsafe());
+      if (item["computeMinor"].error() == simdjson::SUCCESS) device.compute_minor = DomInt(item["computeMinor"].value_unsafe());
+    }
+  } else if (key == "distributedInfo") {
+    if (root["rank"].error() == simdjson::SUCCESS) rank_ = DomInt(root["rank"].value_unsafe());
+    if (root["world_size"].error() == simdjson::SUCCESS) world_size_ = DomInt(root["world_size"].value_unsafe());
+    std::string_view backend;
+    if (root["backend"].get_string().get(backend) == simdjson::SUCCESS) backend_ = std::string(backend);
+  } else if (key == "baseTimeNanoseconds") {
+    base_time_ns_ = DomInt(root);
+  } else if (key == "host_name") {
+    std::string_view host;
+    if (root.get_string().get(host) == simdjson::SUCCESS) trace_host_name_ = std::string(host);
+  } else if (key == "cuda_runtime_version" || key == "cuda_driver_version" || key == "cupti_version" ||
+             key == "schemaVersion" || key == "trace_id") {
+    std::string_view text;
+    if (root.get_string().get(text) == simdjson::SUCCESS) {
+      environment_[std::string(key)] = std::string(text);
+    } else if (std::optional<int64_t> value = DomInt(root)) {
+      environment_[std::string(key)] = std::to_string(*value);
+    }
+  }
+}
+
+KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& event) {
+  if (std::optional<std::string_view> pid = PidString(IdOf(event.pid))) {
+    if (*pid == "CUDA functions") return Category::kKernel;  // the legacy autograd export
+  }
+  std::string_view cat = event.cat.text;
+  if (EqualsIgnoreCase(cat, "kernel")) return Category::kKernel;
+  if (EqualsIgnoreCase(cat, "gpu_memcpy") || EqualsIgnoreCase(cat, "memcpy")) return Category::kMemcpy;
+  if (EqualsIgnoreCase(cat, "gpu_memset") || EqualsIgnoreCase(cat, "memset")) return Category::kMemset;
+  if (EqualsIgnoreCase(cat, "gpu_user_annotation")) return Category::kGpuAnnotation;
+  if (EqualsIgnoreCase(cat, "user_annotation")) return Category::kUserAnnotation;
+  if (EqualsIgnoreCase(cat, "cuda_runtime") || EqualsIgnoreCase(cat, "runtime") ||
+      EqualsIgnoreCase(cat, "cuda_driver") || EndsWith(cat, "_runtime")) {
+    return Category::kRuntime;
+  }
+  if (EqualsIgnoreCase(cat, "cpu_instant_event")) return Category::kInstant;
+  if (EqualsIgnoreCase(cat, "trace")) return Category::kTrace;
+  return Category::kHostOp;
+}
+
+bool KinetoTraceParser::IsTraceEvent(const RawTraceEvent& event) {
+  category_ = Classify(event);
+  if (category_ == Category::kTrace) return false;  // the capture window, not an op
+  // Kineto's global markers ("Iteration Start: PyTorch Profiler", "Record Window End")
+  // sit on made-up pids ("Traces", "").
+  if (std::optional<std::string_view> pid = PidString(IdOf(event.pid))) {
+    if (*pid == "Traces" || *pid == "" || *pid == "Spans") return false;
+  }
+  if (!event.pid.present() && event.scope.text == "g") return false;
+  return true;
+}
+
+TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
+  int64_t pid = IdOf(event.pid);
+  int64_t tid = IdOf(event.tid);
+  bool device = category_ == Category::kKernel || category_ == Category::kMemcpy ||
+                category_ == Category::kMemset || category_ == Category::kGpuAnnotation;
+  if (!device) {
+    ++host_event_count_by_pid_[pid];
+    return ChromeTraceParser::TrackOf(event);
+  }
+  std::optional<int64_t> ordinal = ArgInt(event, "device");
+  if (PidString(pid)) {  // legacy "CUDA functions": tid is the device
+    ordinal = tid;
+    tid = 0;
+  }
+  if (!ordinal) ordinal = pid;
+  std::optional<int64_t> stream = ArgInt(event, "stream");
+  if (!stream) {
+    if (std::optional<std::string_view> text = PidString(tid)) stream = TrailingInteger(*text);  // "stream 7"
+  }
+  if (!stream) stream = tid;
+  if (category_ == Category::kGpuAnnotation) return {TrackKind::kDeviceAnnotation, *ordinal, *stream};
+  TrackKey track{TrackKind::kDeviceStream, *ordinal, *stream};
+  device_tracks_by_raw_.try_emplace(TrackKey{TrackKind::kThread, pid, IdOf(event.tid)}, track);
+  return track;
+}
+
+void KinetoTraceParser::PrepareSlice(const RawTraceEvent& event, Slice* slice) {
+  std::string_view name = slice->name;
+  switch (category_) {
+    case Category::kUserAnnotation:
+    case Category::kHostOp:
+      if (name.rfind(kStepPrefix, 0) == 0) {
+        std::optional<int64_t> step = ParseJsonInteger(name.substr(kStepPrefix.size()));
+        if (step) {
+          step_numbers_.push_back(*step);
+          slice->display_storage = std::string(name);
+          slice->name = kStepEventName;
+          slice->display_name = slice->display_storage;
+          slice->flags |= kEventStepMarker;
+        }
+      } else if (name.rfind(kDataLoaderPrefix, 0) == 0) {
+        slice->display_storage = std::string(name);
+        slice->name = kInputWaitEventName;
+        slice->display_name = slice->display_storage;
+      }
+      break;
+    case Category::kMemcpy:
+      if (name.rfind("Memcpy ", 0) == 0) {
+        size_t end = name.find(' ', 7);
+        slice->display_storage = std::string(name);
+        slice->name_storage = "Memcpy" + std::string(name.substr(7, end == std::string_view::npos ? end : end - 7));
+        slice->name = slice->name_storage;
+        slice->display_name = slice->display_storage;
+      }
+      break;
+    case Category::kMemset:
+      if (name.rfind("Memset", 0) == 0 && name != "Memset") {
+        slice->display_storage = std::string(name);
+        slice->name = "Memset";
+        slice->display_name = slice->display_storage;
+      }
+      break;
+    case Category::kInstant:
+      if (name == "[memory]") {
+        std::optional<int64_t> bytes = ArgInt(event, "Bytes");
+        slice->name = bytes && *bytes < 0 ? xspace::kMemoryDeallocationEventName : xspace::kMemoryAllocationEventName;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+void KinetoTraceParser::AddCorrelation(const RawTraceEvent& event, EventRef ref) {
+  std::optional<int64_t> correlation = ArgInt(event, "correlation");
+  if (!correlation) correlation = ArgInt(event, "External id");
+  if (!correlation) correlation = ArgInt(event, "external id");
+  if (correlation) {
+    assembler_->AddUint(ref, assembler_->Intern(GetStatTypeStr(StatType::kCorrelationId)),
+                        static_cast<uint64_t>(*correlation));
+  }
+}
+
+void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref) {
+  AddCorrelation(event, ref);
+  const JsonArg* grid = FindArg(event, "grid");
+  const JsonArg* block = FindArg(event, "block");
+  if (grid != nullptr || block != nullptr) {
+    std::optional<int64_t> registers = ArgInt(event, "registers per thread");
+    std::optional<int64_t> shared = ArgInt(event, "shared memory");
+    const JsonArg* occupancy = FindArg(event, "est. achieved occupancy %");
+    if (occupancy == nullptr) occupancy = FindArg(event, "theoretical occupancy %");
+    std::string details = "regs:" + std::to_string(registers.value_or(0)) +
+                          " static_shared:" + std::to_string(shared.value_or(0)) + " dynamic_shared:0" +
+                          " grid:" + Dims(grid ? grid->value.text : "") + " block:" + Dims(block ? block->value.text : "");
+    if (occupancy != nullptr) {
+      JsonNumber value = ParseJsonNumber(occupancy->value.text);
+      double pct = value.kind == JsonNumberKind::kDouble ? value.double_value : static_cast<double>(value.int_value);
+      if (value.kind != JsonNumberKind::kNotANumber) details += " occ_pct:" + ShortDouble(pct);
+    }
+    assembler_->AddRef(ref, assembler_->Intern(GetStatTypeStr(StatType::kKernelDetails)), details);
+  } else if (std::optional<int64_t> correlation = ArgInt(event, "correlation")) {
+    kernels_without_details_.push_back({ref, static_cast<uint64_t>(*correlation)});
+  }
+  AddArgsAsStats(event, ref,
+                 {"correlation", "device", "stream", "context", "registers per thread", "shared memory", "grid",
+                  "block", "est. achieved occupancy %", "theoretical occupancy %", "Ev Idx"});
+}
+
+void KinetoTraceParser::AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset) {
+  AddCorrelation(event, ref);
+  std::optional<int64_t> bytes = ArgInt(event, "bytes");
+  std::string_view original = slice.display_name.empty() ? slice.name : slice.display_name;
+  auto [source_kind, destination_kind] = MemoryKinds(original);
+  std::string details;
+  if (memset) {
+    details = "kind:" + (source_kind.empty() ? std::string("device") : source_kind);
+    if (bytes) details += " num_bytes:" + std::to_string(*bytes);
+    assembler_->AddRef(ref, assembler_->Intern(GetStatTypeStr(StatType::kMemsetDetails)), details);
+  } else {
+    if (!source_kind.empty()) details = "kind_src:" + source_kind + " kind_dst:" + destination_kind;
+    if (bytes) details += std::string(details.empty() ? "" : " ") + "size:" + std::to_string(*bytes);
+    if (!details.empty()) assembler_->AddRef(ref, assembler_->Intern(GetStatTypeStr(StatType::kMemcpyDetails)), details);
+  }
+  AddArgsAsStats(event, ref, {"correlation", "device", "stream", "context", "bytes", "Ev Idx"});
+}
+
+void KinetoTraceParser::AddMemoryStats(const RawTraceEvent& event, EventRef ref) {
+  std::optional<int64_t> bytes = ArgInt(event, "Bytes");
+  std::optional<int64_t> allocated = ArgInt(event, "Total Allocated");
+  std::optional<int64_t> reserved = ArgInt(event, "Total Reserved");
+  std::optional<int64_t> device_type = ArgInt(event, "Device Type");
+  std::optional<int64_t> device_id = ArgInt(event, "Device Id");
+  std::string allocator = device_type.value_or(0) == 0 ? "cpu"
+                          : device_type == 1            ? "cuda:" + std::to_string(device_id.value_or(0))
+                                                        : "device_type_" + std::to_string(*device_type) + ":" +
+                                                   std::to_string(device_id.value_or(0));
+  assembler_->AddRef(ref, assembler_->Intern(GetStatTypeStr(StatType::kAllocatorName)), allocator);
+  if (bytes) {
+    int64_t size = *bytes < 0 ? -*bytes : *bytes;
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kRequestedBytes)), size);
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kAllocationBytes)), size);
+  }
+  if (allocated) {
+    // PyTorch's caching allocator: memory in use is "allocated"; "reserved" is what it holds
+    // from the device, so reserved - allocated is cached but free. Nothing is "stack".
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kBytesAllocated)), *allocated);
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kBytesReserved)), 0);
+    if (reserved) {
+      assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kBytesAvailable)),
+                         std::max<int64_t>(0, *reserved - *allocated));
+    }
+    int64_t& peak = peak_allocated_by_allocator_[allocator];
+    peak = std::max(peak, *allocated);
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kPeakBytesInUse)), peak);
+  }
+  if (const JsonArg* address = FindArg(event, "Addr")) {
+    JsonNumber number = ParseJsonNumber(address->value.text);
+    uint64_t value = number.kind == JsonNumberKind::kUint64 ? number.uint_value : static_cast<uint64_t>(number.int_value);
+    assembler_->AddUint(ref, assembler_->Intern(GetStatTypeStr(StatType::kAddress)), value);
+  }
+}
+
+void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& slice, EventRef ref) {
+  if (slice.flags & kEventStepMarker) {
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kStepNum)), step_numbers_.back());
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kIsRoot)), 1);
+  }
+  switch (category_) {
+    case Category::kKernel:
+      AddKernelStats(event, ref);
+      return;
+    case Category::kMemcpy:
+      AddMemcpyStats(event, slice, ref, /*memset=*/false);
+      return;
+    case Category::kMemset:
+      AddMemcpyStats(event, slice, ref, /*memset=*/true);
+      return;
+    case Category::kRuntime: {
+      AddCorrelation(event, ref);
+      std::optional<int64_t> correlation = ArgInt(event, "correlation");
+      const JsonArg* grid = FindArg(event, "grid");
+      const JsonArg* block = FindArg(event, "block");
+      if (correlation && grid != nullptr && block != nullptr) {
+        std::optional<int64_t> shared = ArgInt(event, "shared memory");
+        launch_details_by_correlation_[static_cast<uint64_t>(*correlation)] =
+            "regs:0 static_shared:" + std::to_string(shared.value_or(0)) + " dynamic_shared:0 grid:" +
+            Dims(grid->value.text) + " block:" + Dims(block->value.text);
+      }
+      AddArgsAsStats(event, ref, {"correlation", "Ev Idx"});
+      return;
+    }
+    case Category::kInstant:
+      if (event.name.text == "[memory]") {
+        AddMemoryStats(event, ref);
+        return;
+      }
+      break;
+    default:
+      break;
+  }
+  AddArgsAsStats(event, ref, {"Ev Idx"});
+}
+
+std::pair<uint64_t, uint8_t> KinetoTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text) {
+  if (event.cat.text == "ac2g") {
+    if (std::optional<int64_t> id = ParseJsonInteger(id_text); id && *id >= 0) {
+      return {static_cast<uint64_t>(*id), kGpuLaunchFlowCategory};
+    }
+  }
+  return ChromeTraceParser::FlowIdentity(event, id_text);
+}
+
+TrackKey KinetoTraceParser::FlowTrack(int64_t pid, int64_t tid, std::string_view category) {
+  auto it = device_tracks_by_raw_.find(TrackKey{TrackKind::kThread, pid, tid});
+  if (it != device_tracks_by_raw_.end()) return it->second;
+  return {TrackKind::kThread, pid, tid};
+}
+
+TrackPlacement KinetoTraceParser::PlaceTrack(const TrackKey& track) {
+  TrackPlacement placement = ChromeTraceParser::PlaceTrack(track);
+  if (track.kind == TrackKind::kThread) {
+    std::string_view name = ThreadName(track.pid, track.tid);
+    if (!name.empty()) placement.line_name = ThreadDisplayName(name);
+    placement.line_display_name.clear();
+  } else if (track.kind == TrackKind::kDeviceAnnotation) {
+    placement.line_id = kAnnotationLineIdBase + track.tid;
+    placement.line_name = "Stream #" + std::to_string(track.tid) + " annotations";
+  }
+  return placement;
+}
+
+void KinetoTraceParser::ResolveEventReferences() {
+  for (const PendingKernel& kernel : kernels_without_details_) {
+    auto it = launch_details_by_correlation_.find(kernel.correlation);
+    if (it == launch_details_by_correlation_.end()) continue;
+    assembler_->AddRef(kernel.event, assembler_->Intern(GetStatTypeStr(StatType::kKernelDetails)), it->second);
+  }
+  kernels_without_details_.clear();
+}
+
+void KinetoTraceParser::FinishSpace() {
+  SetWallClock(base_time_ns_);
+  std::string host = options_.host_name;
+  if (host.empty() && rank_) host = "rank" + std::to_string(*rank_);
+  if (host.empty()) host = trace_host_name_;
+  if (host.empty()) host = options_.fallback_host_name;
+  assembler_->AddHostname(host);
+
+  uint32_t host_plane = assembler_->GetOrCreatePlane(xspace::kHostThreadsPlaneName, 0);
+  assembler_->AddPlaneStr(host_plane, GetStatTypeStr(StatType::kHostName), host);
+  int64_t main_pid = 0;
+  int64_t most = -1;
+  for (const auto& [pid, count] : host_event_count_by_pid_) {
+    if (!PidString(pid) && (count > most || (count == most && pid < main_pid))) {
+      main_pid = pid;
+      most = count;
+    }
+  }
+  if (most >= 0) assembler_->AddPlaneInt(host_plane, GetStatTypeStr(StatType::kProcessId), main_pid);
+  if (rank_) assembler_->AddPlaneInt(host_plane, "rank", *rank_);
+  if (world_size_) assembler_->AddPlaneInt(host_plane, "world_size", *world_size_);
+  if (!backend_.empty()) assembler_->AddPlaneStr(host_plane, "distributed_backend", backend_);
+  if (!trace_host_name_.empty() && trace_host_name_ != host) {
+    assembler_->AddPlaneStr(host_plane, "trace_host_name", trace_host_name_);
+  }
+  for (const auto& [key, value] : environment_) {
+    if (std::optional<int64_t> number = ParseJsonInteger(value)) {
+      assembler_->AddPlaneInt(host_plane, key, *number);
+    } else {
+      assembler_->AddPlaneStr(host_plane, key, value);
+    }
+  }
+  for (const auto& [id, device] : devices_) {
+    uint32_t plane = assembler_->GetOrCreatePlane(xspace::GpuPlaneName(static_cast<int>(id)), id);
+    if (device.sm_count) assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapCoreCount), *device.sm_count);
+    if (device.memory_bytes) {
+      assembler_->AddPlaneUint(plane, GetStatTypeStr(StatType::kDevCapMemorySize),
+                               static_cast<uint64_t>(*device.memory_bytes));
+    }
+    if (device.compute_major) {
+      assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapComputeCapMajor), *device.compute_major);
+    }
+    if (device.compute_minor) {
+      assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapComputeCapMinor), *device.compute_minor);
+    }
+    if (!device.name.empty()) {
+      assembler_->AddPlaneStr(plane, GetStatTypeStr(StatType::kGpuDeviceName), device.name);
+      bool amd = device.name.find("AMD") != std::string::npos || device.name.find("Radeon") != std::string::npos ||
+                 device.name.find("Instinct") != std::string::npos;
+      assembler_->AddPlaneStr(plane, GetStatTypeStr(StatType::kDevVendor), amd ? "AMD" : "Nvidia");
+    }
+  }
+}
+
+}  // namespace stepscope::importers

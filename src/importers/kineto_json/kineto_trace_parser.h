@@ -1,0 +1,100 @@
+// PyTorch profiler (Kineto) trace JSON -> the XSpace layout stepscope records itself.
+// The rules are listed in docs/importers.md; in short:
+//
+//  - host categories (cpu_op / Operator, user_annotation, python_function / Python,
+//    cuda_runtime / Runtime, cuda_driver, cpu_instant_event, ...) -> /host:CPU, one line
+//    per thread (id = tid, name from thread_name "thread 12 (name)" -> "name");
+//  - device categories (kernel / Kernel, gpu_memcpy / Memcpy, gpu_memset / Memset) ->
+//    /device:GPU:<device>, one line per stream "Stream #<id>"; gpu_user_annotation ->
+//    "Stream #<id> annotations" lines of the same plane;
+//  - ProfilerStep#N -> event "ProfilerStep" (display name "ProfilerStep#N") with int64
+//    stats step_num=N and _r=1, as tf.profiler.experimental.Trace('ProfilerStep',
+//    step_num=N, _r=1) would record it;
+//  - enumerate(DataLoader)... -> event "IteratorGetNext" (display name: the original), the
+//    name the analyses read as "waiting for input";
+//  - kernels: kernel_details "regs:R static_shared:B dynamic_shared:0 grid:x,y,z
+//    block:x,y,z occ_pct:F" from the args; memcpy/memset: renamed MemcpyHtoD / Memset with
+//    memcpy_details / Memset_details; correlation_id (uint64) on launches and device ops;
+//  - [memory] instants -> MemoryAllocation / MemoryDeallocation with the allocator stats;
+//  - flows ac2g (launch -> kernel, id = correlation, XFlow category GpuLaunch) and
+//    fwdbwd; distributedInfo.rank -> host "rank<N>"; deviceProperties -> device plane
+//    capability stats; the legacy autograd export ("pid": "CPU functions" / "CUDA
+//    functions") maps the same way.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "src/importers/chrome_json/chrome_trace_parser.h"
+
+namespace stepscope::importers {
+
+class KinetoTraceParser : public ChromeTraceParser {
+ public:
+  using ChromeTraceParser::ChromeTraceParser;
+
+ protected:
+  void HandleTopLevelField(std::string_view key, std::string_view raw_json) override;
+  bool IsTraceEvent(const RawTraceEvent& event) override;
+  TrackKey TrackOf(const RawTraceEvent& event) override;
+  void PrepareSlice(const RawTraceEvent& event, Slice* slice) override;
+  void AddSliceStats(const RawTraceEvent& event, const Slice& slice, EventRef ref) override;
+  std::pair<uint64_t, uint8_t> FlowIdentity(const RawTraceEvent& event, std::string_view id_text) override;
+  TrackKey FlowTrack(int64_t pid, int64_t tid, std::string_view category) override;
+  void ResolveEventReferences() override;
+  TrackPlacement PlaceTrack(const TrackKey& track) override;
+  void FinishSpace() override;
+
+ private:
+  enum class Category : uint8_t {
+    kHostOp,           // cpu_op, Operator, python_function, ... and anything unknown
+    kUserAnnotation,   // user_annotation
+    kRuntime,          // cuda_runtime, Runtime, cuda_driver, *_runtime
+    kInstant,          // cpu_instant_event
+    kKernel,
+    kMemcpy,
+    kMemset,
+    kGpuAnnotation,    // gpu_user_annotation
+    kTrace,            // the "PyTorch Profiler (0)" span: the capture window
+  };
+  struct Device {
+    std::string name;
+    std::optional<int64_t> sm_count, memory_bytes, compute_major, compute_minor;
+  };
+  struct PendingKernel {
+    EventRef event;
+    uint64_t correlation;
+  };
+
+  Category Classify(const RawTraceEvent& event);
+  void AddKernelStats(const RawTraceEvent& event, EventRef ref);
+  void AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset);
+  void AddMemoryStats(const RawTraceEvent& event, EventRef ref);
+  void AddCorrelation(const RawTraceEvent& event, EventRef ref);
+
+  Category category_ = Category::kHostOp;  // of the event being added
+  std::map<int64_t, Device> devices_;       // deviceProperties by id
+  std::optional<int64_t> rank_, world_size_;
+  std::string backend_;
+  std::string trace_host_name_;
+  std::optional<int64_t> base_time_ns_;
+  std::map<std::string, std::string> environment_;  // plane stats of the host
+  // Raw (pid, tid) of device events -> their device track, so flow points written with
+  // the same pid/tid land on the same line.
+  std::unordered_map<TrackKey, TrackKey, TrackKeyHash> device_tracks_by_raw_;
+  std::unordered_set<int64_t> host_pids_;
+  std::unordered_map<int64_t, int64_t> host_event_count_by_pid_;
+  // ROCm writes launch parameters on the runtime call, not the kernel.
+  std::unordered_map<uint64_t, std::string> launch_details_by_correlation_;
+  std::vector<PendingKernel> kernels_without_details_;
+  std::vector<int64_t> step_numbers_;
+  // Running maximum of "Total Allocated" per allocator, in file order: the allocator's
+  // peak so far, which is what TF's peak_bytes_in_use means.
+  std::map<std::string, int64_t> peak_allocated_by_allocator_;
+};
+
+}  // namespace stepscope::importers
