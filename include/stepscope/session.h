@@ -122,9 +122,8 @@ class Session {
   // Events lost to full per-thread buffers (valid after Stop()).
   uint64_t dropped_events() const;
 
-  struct State;  // defined in src/collect/session.cc
-
  private:
+  struct State;  // defined in src/collect/session.cc
   explicit Session(std::unique_ptr<State> state);
   std::unique_ptr<State> state_;
 };
