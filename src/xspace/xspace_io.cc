@@ -41,8 +41,17 @@ StatusOr<XSpace> ReadXSpaceFile(const std::string& path, const ReadLimits& limit
 }
 
 Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
+  // Deterministic: map entries (event/stat metadata) in key order, so the same XSpace
+  // always gives the same bytes (reproducible files, stable caches, diffable round trips).
   std::string bytes;
-  if (!space.SerializeToString(&bytes)) {
+  bool serialized = false;
+  {
+    google::protobuf::io::StringOutputStream stream(&bytes);
+    google::protobuf::io::CodedOutputStream coded(&stream);
+    coded.SetSerializationDeterministic(true);
+    serialized = space.SerializeToCodedStream(&coded);
+  }
+  if (!serialized) {
     return InternalError("cannot serialize XSpace for " + path + " (over 2 GiB?)");
   }
   if (gzip) {
