@@ -1,0 +1,128 @@
+// Multi-worker capture on loopback with real processes: three instrumented example
+// programs, each with its own profiler server, captured by one `stepscope capture`.
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "src/xspace/logdir.h"
+#include "tests/integration/remote_test_util.h"
+
+namespace stepscope::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using Clock = std::chrono::steady_clock;
+
+class RemoteCaptureTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    data_dir_ = new std::string(ScratchDir("remote_data"));
+    ASSERT_TRUE(PrepareTrainingData(*data_dir_));
+  }
+  static std::string* data_dir_;
+};
+std::string* RemoteCaptureTest::data_dir_ = nullptr;
+
+TEST_F(RemoteCaptureTest, ThreeWorkersLandInOneRunThenAKilledWorkerIsNamed) {
+  std::vector<Worker> workers;
+  for (int i = 0; i < 3; ++i) {
+    workers.push_back(StartWorker(*data_dir_, 100000));
+    ASSERT_NE(workers.back().port, 0) << "worker " << i << " did not start";
+  }
+  std::string targets;
+  for (const Worker& worker : workers) targets += (targets.empty() ? "grpc://" : ",grpc://") + worker.address();
+  std::string logdir = ScratchDir("remote_capture_logdir");
+
+  RunResult capture = RunStepscopeCli({"capture", targets, "--logdir", logdir, "--duration_ms", "2000",
+                                        "--run", "all3", "--retries", "2"});
+  ASSERT_EQ(capture.exit_code, 0) << capture.out << capture.err;
+  EXPECT_THAT(capture.out, HasSubstr("3 of 3 workers captured"));
+  auto hosts = xspace::ListHosts(logdir + "/plugins/profile/all3");
+  ASSERT_TRUE(hosts.ok()) << hosts.status().ToString();
+  ASSERT_EQ(hosts->size(), 3u);
+  for (const Worker& worker : workers) {
+    std::string path = logdir + "/plugins/profile/all3/" + xspace::SanitizeHostName(worker.address()) + ".xplane.pb";
+    std::vector<int64_t> steps = StepNumbersInFile(path);
+    // ~25 ms steps over 2 s; a loaded machine slows them, so only a floor is asserted.
+    EXPECT_GE(steps.size(), 5u) << path;
+    EXPECT_TRUE(Consecutive(steps)) << path << ": step numbers must be consecutive";
+  }
+
+  // One worker dies; the other two still land and the dead one is named.
+  workers[1].process->Kill();
+  auto start = Clock::now();
+  capture = RunStepscopeCli({"capture", targets, "--logdir", logdir, "--duration_ms", "1000", "--run", "two",
+                          "--retries", "1"});
+  EXPECT_LT(Clock::now() - start, std::chrono::seconds(30));
+  ASSERT_EQ(capture.exit_code, 0) << capture.out << capture.err;
+  EXPECT_THAT(capture.out, HasSubstr("2 of 3 workers captured"));
+  EXPECT_THAT(capture.out, HasSubstr(workers[1].address() + "  FAILED"));
+  EXPECT_THAT(capture.out, HasSubstr("Connection refused"));
+  hosts = xspace::ListHosts(logdir + "/plugins/profile/two");
+  ASSERT_TRUE(hosts.ok());
+  ASSERT_EQ(hosts->size(), 2u);
+  for (const auto& host : *hosts) EXPECT_NE(host.host, xspace::SanitizeHostName(workers[1].address()));
+  EXPECT_TRUE(workers[0].process->Alive());
+  EXPECT_TRUE(workers[2].process->Alive());
+}
+
+TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
+  int port = PickFreePort();
+  RunResult capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:" + std::to_string(port), "--logdir",
+                                        ScratchDir("remote_dead"), "--duration_ms", "500", "--retries", "1"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_EQ(capture.ErrLines(), 1) << capture.err;
+  EXPECT_THAT(capture.err, HasSubstr("no worker was captured"));
+  EXPECT_THAT(capture.out, HasSubstr("127.0.0.1:" + std::to_string(port) + "  FAILED  2 attempts"));
+}
+
+TEST_F(RemoteCaptureTest, AnUnreachableWorkerFailsInBoundedTime) {
+  // A socket that accepts TCP connections (the kernel does, from the backlog) but never
+  // speaks HTTP/2: the connection attempt hangs, like a host behind a dropping firewall.
+  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(listener, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(::listen(listener, 16), 0);
+  socklen_t length = sizeof(address);
+  ASSERT_EQ(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length), 0);
+  std::string silent = "127.0.0.1:" + std::to_string(ntohs(address.sin_port));
+
+  auto start = Clock::now();
+  RunResult capture = RunStepscopeCli({"capture", "grpc://" + silent + ",grpc://nonexistent.invalid:6009",
+                                        "--logdir", ScratchDir("remote_unreachable"), "--duration_ms", "500",
+                                        "--retries", "1", "--connect_timeout_ms", "1500"});
+  auto elapsed = Clock::now() - start;
+  ::close(listener);
+  EXPECT_EQ(capture.exit_code, 2) << capture.out << capture.err;
+  // Two attempts of 1.5 s plus a 1 s backoff, with room for a slow machine.
+  EXPECT_LT(elapsed, std::chrono::seconds(10));
+  EXPECT_THAT(capture.out, HasSubstr(silent + "  FAILED"));
+  EXPECT_THAT(capture.out, HasSubstr("within 1500 ms"));
+  EXPECT_THAT(capture.out, HasSubstr("nonexistent.invalid:6009  FAILED"));
+}
+
+TEST_F(RemoteCaptureTest, BadArgumentsAreRejectedBeforeAnyConnection) {
+  RunResult capture = RunStepscopeCli({"capture", "grpc://localhost", "--logdir", "/tmp/x"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_THAT(capture.err, HasSubstr("no port"));
+  capture = RunStepscopeCli({"capture", "grpc://localhost:6009", "--logdir", "/tmp/x", "--duration_ms", "0"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_THAT(capture.err, HasSubstr("duration_ms"));
+  capture = RunStepscopeCli({"capture", "grpc://localhost:6009"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_THAT(capture.err, HasSubstr("logdir"));
+  EXPECT_EQ(capture.ErrLines(), 1);
+}
+
+}  // namespace
+}  // namespace stepscope::testing
