@@ -41,7 +41,7 @@ struct Flags {
   int64_t profile_first_step = -1;  // --profile_steps=first,last; -1: every step
   int64_t profile_last_step = -1;
   int host_tracer_level = 2;
-  int profiler_port = 0;  // reserved for the gRPC profiler server (issue 7)
+  int profiler_port = 0;  // > 0: serve on-demand capture on this port (docs/remote.md)
 
   bool help = false;
 };

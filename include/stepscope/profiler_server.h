@@ -42,7 +42,7 @@ struct ProfilerServerOptions {
   int max_request_bytes = 64 * 1024;
   // Let clients that do not ask for emit_xspace (TensorFlow's, TensorBoard's) make this
   // process write <repository_root>/<session_id>/<host>.xplane.pb, as TensorFlow's server
-  // does. When false such requests get PERMISSION_DENIED.
+  // does. When false such requests get FAILED_PRECONDITION.
   bool allow_repository_writes = true;
   // Also return the saved profile as tool_data "xplane.pb" when the request lists the
   // tool "xplane.pb" (TensorFlow's client saves it as <host>.xplane.pb on its side, so a

@@ -40,8 +40,8 @@ class ProfilerServiceImpl final : public tensorflow::ProfilerService::Service {
 
  private:
   enum class WaitEnd { kReached, kTerminated, kCancelled, kShutdown };
-  // Waits until the wall-clock time `until_wall_ns` (the delayed start) or for
-  // `duration_ms` from now, whichever is given, watching for the ends above.
+  // Wait until the wall-clock time `until_wall_ns` (a delayed start) / for `duration_ms`,
+  // ending early on Terminate, client cancellation or shutdown.
   WaitEnd WaitUntilWall(grpc::ServerContext* context, uint64_t until_wall_ns);
   WaitEnd WaitFor(grpc::ServerContext* context, uint64_t duration_ms);
   void EndCapture();
