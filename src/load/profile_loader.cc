@@ -1,0 +1,263 @@
+#include "src/load/profile_loader.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include "src/base/status_macros.h"
+#include "src/load/trace_import.h"
+#include "src/xspace/logdir.h"
+#if __has_include("src/analysis/model/combine_hosts.h")
+#include "src/analysis/model/combine_hosts.h"
+#define STEPSCOPE_HAVE_COMBINE_HOSTS 1
+#endif
+
+namespace stepscope::load {
+namespace fs = std::filesystem;
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Suffixes of trace files a run directory may hold, longest first so "x.pt.trace.json.gz"
+// gives host "x".
+constexpr std::string_view kTraceSuffixes[] = {".pt.trace.json.gz", ".pt.trace.json", ".trace.json.gz",
+                                               ".trace.json"};
+
+// The host and format a file name stands for; false for files that are not profiles.
+bool ParseProfileFileName(std::string_view name, std::string* host, ProfileFormat* format) {
+  if (EndsWith(name, xspace::kXPlaneFileSuffix)) {
+    *host = std::string(name.substr(0, name.size() - xspace::kXPlaneFileSuffix.size()));
+    *format = ProfileFormat::kXSpace;
+    return !host->empty();
+  }
+  for (std::string_view suffix : kTraceSuffixes) {
+    if (EndsWith(name, suffix)) {
+      *host = std::string(name.substr(0, name.size() - suffix.size()));
+      *format = ProfileFormat::kTraceJson;
+      return !host->empty();
+    }
+  }
+  return false;
+}
+
+StatusOr<HostProfileFile> StatFile(const fs::path& path, std::string host, ProfileFormat format) {
+  std::error_code ec;
+  HostProfileFile file;
+  file.host = std::move(host);
+  file.path = path.string();
+  file.format = format;
+  file.size_bytes = static_cast<int64_t>(fs::file_size(path, ec));
+  if (ec) return NotFoundError(file.path + ": " + ec.message());
+  auto mtime = fs::last_write_time(path, ec);
+  if (ec) return NotFoundError(file.path + ": " + ec.message());
+  // As Unix time: file_clock's own epoch is implementation-defined (2174 in libstdc++).
+  file.mtime_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::file_clock::to_sys(mtime).time_since_epoch())
+                      .count();
+  return file;
+}
+
+std::string HostList(const std::vector<HostProfileFile>& files) {
+  std::string list;
+  for (const HostProfileFile& file : files) list += (list.empty() ? "" : ", ") + file.host;
+  return list.empty() ? "(none)" : list;
+}
+
+// Host name of a single profile file given directly.
+std::string HostOfFile(const fs::path& path, ProfileFormat* format) {
+  std::string host;
+  std::string name = path.filename().string();
+  if (EndsWith(name, ".gz") && EndsWith(name.substr(0, name.size() - 3), xspace::kXPlaneFileSuffix)) {
+    name.resize(name.size() - 3);
+  }
+  if (ParseProfileFileName(name, &host, format)) return host;
+  *format = EndsWith(name, ".json") || EndsWith(name, ".json.gz") ? ProfileFormat::kTraceJson : ProfileFormat::kXSpace;
+  return path.stem().string();
+}
+
+// Merges per-host models into one (analysis/model/combine_hosts.h, when it is built).
+StatusOr<analysis::ProfileModel> CombineModels(std::vector<analysis::ProfileModel> models) {
+  if (models.size() == 1) return std::move(models[0]);
+#ifdef STEPSCOPE_HAVE_COMBINE_HOSTS
+  return analysis::CombineHostModels(std::move(models));
+#else
+  return UnimplementedError("the run has " + std::to_string(models.size()) +
+                            " hosts and combining hosts is not available yet: choose one host");
+#endif
+}
+
+// The run written last (by its files' mtimes; ties by name). Run names are free-form
+// (ProfileOptions::run_name), so they do not sort by time in general.
+const RunProfiles* NewestRun(const std::vector<RunProfiles>& runs) {
+  const RunProfiles* newest = nullptr;
+  int64_t newest_ns = 0;
+  for (const RunProfiles& run : runs) {
+    int64_t run_ns = 0;
+    for (const HostProfileFile& file : run.hosts) run_ns = std::max(run_ns, file.mtime_ns);
+    if (newest == nullptr || run_ns > newest_ns || (run_ns == newest_ns && run.name > newest->name)) {
+      newest = &run;
+      newest_ns = run_ns;
+    }
+  }
+  return newest;
+}
+
+}  // namespace
+
+StatusOr<std::vector<HostProfileFile>> ListRunFiles(const std::string& run_dir) {
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec)) return NotFoundError("no such run directory: " + run_dir);
+  std::map<std::string, HostProfileFile> by_host;
+  fs::directory_iterator it(run_dir, ec);
+  if (ec) return NotFoundError("cannot list " + run_dir + ": " + ec.message());
+  for (const auto& entry : it) {
+    std::string host;
+    ProfileFormat format;
+    if (!entry.is_regular_file(ec) || !ParseProfileFileName(entry.path().filename().string(), &host, &format)) {
+      continue;
+    }
+    if (format == ProfileFormat::kTraceJson && !TraceImportAvailable()) continue;
+    auto existing = by_host.find(host);
+    if (existing != by_host.end() && existing->second.format == ProfileFormat::kXSpace) continue;
+    auto file = StatFile(entry.path(), host, format);
+    if (!file.ok()) continue;  // removed while listing
+    by_host[host] = std::move(file).value();
+  }
+  std::vector<HostProfileFile> files;
+  for (auto& [host, file] : by_host) files.push_back(std::move(file));
+  return files;
+}
+
+StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir) {
+  STEPSCOPE_ASSIGN_OR_RETURN(std::vector<xspace::RunInfo> runs, xspace::ListRuns(logdir));
+  std::vector<RunProfiles> result;
+  result.reserve(runs.size());
+  for (xspace::RunInfo& run : runs) {
+    RunProfiles profiles;
+    profiles.name = std::move(run.name);
+    profiles.path = std::move(run.path);
+    auto files = ListRunFiles(profiles.path);
+    if (files.ok()) profiles.hosts = std::move(files).value();
+    result.push_back(std::move(profiles));
+  }
+  return result;
+}
+
+std::string FilesSignature(const std::vector<HostProfileFile>& files) {
+  std::string signature;
+  for (const HostProfileFile& file : files) {
+    signature += file.path;
+    signature += '|';
+    signature += std::to_string(file.size_bytes);
+    signature += '|';
+    signature += std::to_string(file.mtime_ns);
+    signature += '\n';
+  }
+  return signature;
+}
+
+StatusOr<analysis::ProfileModel> LoadHostModel(const HostProfileFile& file, const analysis::ModelOptions& options) {
+  analysis::ModelOptions with_host = options;
+  if (with_host.hostname.empty()) with_host.hostname = file.host;
+  StatusOr<analysis::ProfileModel> model = InternalError("unreachable");
+  if (file.format == ProfileFormat::kTraceJson) {
+    STEPSCOPE_ASSIGN_OR_RETURN(xspace::XSpace space, ImportTraceFile(file.path));
+    model = analysis::BuildProfileModelFromXSpace(space, with_host);
+  } else {
+    model = analysis::BuildProfileModelFromFile(file.path, with_host);
+  }
+  // Every error names the file it is about, once.
+  if (!model.ok() && model.status().message().find(file.path) == std::string::npos) {
+    return model.status().WithContext(file.path);
+  }
+  return model;
+}
+
+StatusOr<analysis::ProfileModel> LoadCombinedModel(const std::vector<HostProfileFile>& files,
+                                                   const analysis::ModelOptions& options) {
+  if (files.empty()) return InvalidArgumentError("no profile files to load");
+  if (files.size() == 1) return LoadHostModel(files[0], options);
+  // Hosts are built in parallel, a few at a time: each model can be large, and the
+  // machine's cores are the limit anyway.
+  const size_t parallelism = std::max<size_t>(1, std::min<size_t>(files.size(), std::thread::hardware_concurrency()));
+  std::vector<analysis::ProfileModel> models;
+  models.reserve(files.size());
+  for (size_t begin = 0; begin < files.size(); begin += parallelism) {
+    std::vector<std::future<StatusOr<analysis::ProfileModel>>> batch;
+    for (size_t i = begin; i < std::min(files.size(), begin + parallelism); ++i) {
+      analysis::ModelOptions host_options = options;
+      host_options.hostname.clear();
+      batch.push_back(std::async(std::launch::async, [&file = files[i], host_options] {
+        return LoadHostModel(file, host_options);
+      }));
+    }
+    for (auto& future : batch) {
+      STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model, future.get());
+      models.push_back(std::move(model));
+    }
+  }
+  return CombineModels(std::move(models));
+}
+
+StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
+  STEPSCOPE_ASSIGN_OR_RETURN(xspace::ProfilePathKind kind, xspace::ClassifyProfilePath(request.path));
+  ResolvedProfile resolved;
+  std::vector<HostProfileFile> files;
+  if (kind == xspace::ProfilePathKind::kXSpaceFile) {
+    if (!request.run.empty()) return InvalidArgumentError("--run applies to a logdir, not to the file " + request.path);
+    ProfileFormat format;
+    std::string host = HostOfFile(request.path, &format);
+    if (format == ProfileFormat::kTraceJson && !TraceImportAvailable()) {
+      return UnimplementedError(request.path + ": trace JSON files need the importers, which this build lacks");
+    }
+    STEPSCOPE_ASSIGN_OR_RETURN(HostProfileFile file, StatFile(request.path, host, format));
+    files.push_back(std::move(file));
+  } else if (kind == xspace::ProfilePathKind::kRunDir) {
+    if (!request.run.empty()) return InvalidArgumentError("--run applies to a logdir, not to the run directory " + request.path);
+    STEPSCOPE_ASSIGN_OR_RETURN(files, ListRunFiles(request.path));
+  } else {
+    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<RunProfiles> runs, ListLogdirRuns(request.path));
+    const RunProfiles* chosen = nullptr;
+    if (request.run.empty()) {
+      chosen = NewestRun(runs);
+    } else {
+      for (const RunProfiles& run : runs) {
+        if (run.name == request.run) chosen = &run;
+      }
+      if (chosen == nullptr) {
+        std::string names;
+        for (const RunProfiles& run : runs) names += (names.empty() ? "" : ", ") + run.name;
+        return NotFoundError("no run '" + request.run + "' in " + request.path + "; runs: " + names);
+      }
+    }
+    resolved.run = chosen->name;
+    files = chosen->hosts;
+  }
+  if (files.empty()) return NotFoundError(request.path + ": the run holds no profile files (*.xplane.pb)");
+  for (const HostProfileFile& file : files) resolved.all_hosts.push_back(file.host);
+  if (request.host.empty() || request.host == kAllHosts) {
+    resolved.files = std::move(files);
+    return resolved;
+  }
+  for (HostProfileFile& file : files) {
+    if (file.host == request.host) {
+      resolved.files.push_back(std::move(file));
+      return resolved;
+    }
+  }
+  return NotFoundError("no host '" + request.host + "' in " + request.path + "; hosts: " + HostList(files));
+}
+
+StatusOr<analysis::ProfileModel> LoadProfile(const ProfileRequest& request) {
+  STEPSCOPE_ASSIGN_OR_RETURN(ResolvedProfile resolved, ResolveProfile(request));
+  return LoadCombinedModel(resolved.files, request.model_options);
+}
+
+}  // namespace stepscope::load

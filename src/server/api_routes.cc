@@ -1,0 +1,341 @@
+#include "src/server/api_routes.h"
+
+#include <algorithm>
+#include <initializer_list>
+#include <map>
+
+#include "src/analysis/output/json_writer.h"
+#include "src/analysis/tool_registry.h"
+#include "src/base/status_macros.h"
+#include "src/server/request_params.h"
+
+namespace stepscope::server {
+namespace {
+
+using analysis::output::JsonWriter;
+
+constexpr std::string_view kVersion = "0.1.0";
+
+// Parameters of one request after checking: each known key at most once, names safe.
+using Params = std::map<std::string, std::string, std::less<>>;
+
+StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
+                             std::initializer_list<std::string_view> optional) {
+  auto known_list = [&] {
+    std::string list;
+    for (auto group : {required, optional}) {
+      for (std::string_view key : group) list += (list.empty() ? "" : ", ") + std::string(key);
+    }
+    return list.empty() ? std::string("none") : list;
+  };
+  Params params;
+  for (const auto& [key, value] : query) {
+    bool known = false;
+    for (auto group : {required, optional}) {
+      for (std::string_view k : group) known = known || k == key;
+    }
+    if (!known) return InvalidArgumentError("unknown parameter '" + key + "'; this endpoint takes: " + known_list());
+    if (!params.emplace(key, value).second) return InvalidArgumentError("parameter '" + key + "' given twice");
+  }
+  for (std::string_view key : required) {
+    if (params.find(key) == params.end()) return InvalidArgumentError("missing parameter '" + std::string(key) + "'");
+  }
+  for (std::string_view key : {"run", "host", "tool", "table"}) {
+    auto it = params.find(key);
+    if (it != params.end()) STEPSCOPE_RETURN_IF_ERROR(ValidateName(key, it->second));
+  }
+  return params;
+}
+
+std::string Get(const Params& params, std::string_view key) {
+  auto it = params.find(key);
+  return it == params.end() ? std::string() : it->second;
+}
+
+StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
+  analysis::ToolOptions options;
+  std::string idle = Get(params, "include_idle");
+  if (idle.empty() || idle == "0" || idle == "false") {
+    options.include_idle = false;
+  } else if (idle == "1" || idle == "true") {
+    options.include_idle = true;
+  } else {
+    return InvalidArgumentError("include_idle must be 0, 1, true or false, not '" + idle + "'");
+  }
+  return options;
+}
+
+HttpReply JsonReply(std::string body) {
+  HttpReply reply;
+  reply.body = std::move(body);
+  return reply;
+}
+
+void WriteCacheStats(std::string_view key, const ResultCacheStats& stats, JsonWriter* w) {
+  w->Key(key);
+  w->BeginObject();
+  w->Field("entries", static_cast<uint64_t>(stats.entries));
+  w->Field("bytes", static_cast<uint64_t>(stats.bytes));
+  w->Field("hits", stats.hits);
+  w->Field("joins", stats.joins);
+  w->Field("computations", stats.computations);
+  w->Field("evictions", stats.evictions);
+  w->EndObject();
+}
+
+std::string_view ColumnTypeName(analysis::output::ColumnType type) {
+  switch (type) {
+    case analysis::output::ColumnType::kInt: return "int";
+    case analysis::output::ColumnType::kDouble: return "double";
+    case analysis::output::ColumnType::kBool: return "bool";
+    default: return "string";
+  }
+}
+
+// A file name safe in a Content-Disposition header and on any file system.
+std::string SafeFileName(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
+    out.push_back(ok ? c : '_');
+  }
+  return out;
+}
+
+}  // namespace
+
+int HttpStatusFor(const Status& status) {
+  switch (status.code()) {
+    case StatusCode::kOk: return 200;
+    case StatusCode::kInvalidArgument: return 400;
+    case StatusCode::kNotFound: return 404;
+    case StatusCode::kFailedPrecondition: return 404;  // e.g. a tool that does not apply to this run
+    case StatusCode::kResourceExhausted: return 413;
+    case StatusCode::kDataLoss: return 422;  // the profile file is corrupt or truncated
+    case StatusCode::kUnimplemented: return 501;
+    case StatusCode::kUnavailable: return 503;
+    case StatusCode::kDeadlineExceeded: return 504;
+    default: return 500;
+  }
+}
+
+HttpReply ErrorReply(int http_status, std::string_view message) {
+  std::string body;
+  JsonWriter w(&body);
+  w.BeginObject();
+  w.Field("error", message);
+  w.EndObject();
+  body.push_back('\n');
+  HttpReply reply;
+  reply.status = http_status;
+  reply.body = std::move(body);
+  return reply;
+}
+
+HttpReply ErrorReply(const Status& status) { return ErrorReply(HttpStatusFor(status), status.message()); }
+
+HttpReply ApiRoutes::Handle(std::string_view path, const QueryParams& params) {
+  if (path == "/api/info") return Info();
+  // Every other endpoint reads the logdir; say so clearly once it has gone.
+  if (!store_->LogdirExists()) {
+    return ErrorReply(410, "the logdir " + store_->logdir() + " no longer exists (was it deleted or moved?)");
+  }
+  if (path == "/api/runs") return Runs();
+  if (path == "/api/tools") return Tools(params);
+  if (path == "/api/hosts") return Hosts(params);
+  if (path == "/api/data") return Data(params);
+  if (path == "/api/tables") return Tables(params);
+  if (path == "/api/csv") return Csv(params);
+  return ErrorReply(404, "no API endpoint " + std::string(path) +
+                             "; endpoints: /api/info, /api/runs, /api/tools, /api/hosts, /api/data, /api/tables, /api/csv");
+}
+
+HttpReply ApiRoutes::Info() {
+  std::string body;
+  JsonWriter w(&body, JsonWriter::Style::kPretty);
+  w.BeginObject();
+  w.Field("name", "stepscope");
+  w.Field("version", kVersion);
+  w.Field("logdir", store_->logdir());
+  w.Field("logdir_exists", store_->LogdirExists());
+  w.Field("all_hosts", load::kAllHosts);
+  w.Key("tools");
+  w.BeginArray();
+  for (const analysis::Tool* tool : analysis::AllTools()) {
+    w.BeginObject();
+    w.Field("id", tool->id());
+    w.Field("description", tool->description());
+    w.Field("requirement", tool->requirement());
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("cache");
+  w.BeginObject();
+  WriteCacheStats("models", store_->model_cache_stats(), &w);
+  WriteCacheStats("results", store_->result_cache_stats(), &w);
+  w.EndObject();
+  w.EndObject();
+  body.push_back('\n');
+  return JsonReply(std::move(body));
+}
+
+HttpReply ApiRoutes::Runs() {
+  auto runs = store_->ListRuns();
+  if (!runs.ok()) return ErrorReply(runs.status());
+  std::string body;
+  JsonWriter w(&body, JsonWriter::Style::kPretty);
+  w.BeginObject();
+  w.Field("logdir", store_->logdir());
+  w.Key("runs");
+  w.BeginArray();
+  for (const load::RunProfiles& run : *runs) {
+    int64_t modified_ns = 0;
+    int64_t bytes = 0;
+    for (const load::HostProfileFile& file : run.hosts) {
+      modified_ns = std::max(modified_ns, file.mtime_ns);
+      bytes += file.size_bytes;
+    }
+    w.BeginObject();
+    w.Field("name", run.name);
+    w.Key("hosts");
+    w.BeginArray();
+    for (const std::string& host : ProfileStore::HostChoices(run)) w.String(host);
+    w.EndArray();
+    w.Field("file_count", static_cast<int64_t>(run.hosts.size()));
+    w.Field("bytes", bytes);
+    w.Field("modified_time_ns", modified_ns);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  body.push_back('\n');
+  return JsonReply(std::move(body));
+}
+
+HttpReply ApiRoutes::Tools(const QueryParams& query) {
+  auto params = CheckParams(query, {"run"}, {"host"});
+  if (!params.ok()) return ErrorReply(params.status());
+  auto run = store_->FindRun(Get(*params, "run"));
+  if (!run.ok()) return ErrorReply(run.status());
+  std::string host = Get(*params, "host");
+  auto model = store_->GetModel(*run, host);
+  if (!model.ok()) return ErrorReply(model.status());
+  std::vector<const analysis::Tool*> available = analysis::AvailableTools(**model);
+  std::string body;
+  JsonWriter w(&body, JsonWriter::Style::kPretty);
+  w.BeginObject();
+  w.Field("run", run->name);
+  w.Field("host", host.empty() ? std::string(load::kAllHosts) : host);
+  w.Key("tools");
+  w.BeginArray();
+  for (const analysis::Tool* tool : analysis::AllTools()) {
+    bool is_available = std::find(available.begin(), available.end(), tool) != available.end();
+    w.BeginObject();
+    w.Field("id", tool->id());
+    w.Field("description", tool->description());
+    w.Field("available", is_available);
+    w.Field("requirement", tool->requirement());
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  body.push_back('\n');
+  return JsonReply(std::move(body));
+}
+
+HttpReply ApiRoutes::Hosts(const QueryParams& query) {
+  auto params = CheckParams(query, {"run"}, {"tool"});
+  if (!params.ok()) return ErrorReply(params.status());
+  std::string tool = Get(*params, "tool");
+  if (!tool.empty()) {
+    auto found = analysis::FindTool(tool);
+    if (!found.ok()) return ErrorReply(found.status());
+  }
+  auto run = store_->FindRun(Get(*params, "run"));
+  if (!run.ok()) return ErrorReply(run.status());
+  std::string body;
+  JsonWriter w(&body, JsonWriter::Style::kPretty);
+  w.BeginObject();
+  w.Field("run", run->name);
+  w.Key("hosts");
+  w.BeginArray();
+  for (const std::string& host : ProfileStore::HostChoices(*run)) w.String(host);
+  w.EndArray();
+  w.EndObject();
+  body.push_back('\n');
+  return JsonReply(std::move(body));
+}
+
+HttpReply ApiRoutes::Data(const QueryParams& query) {
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle"});
+  if (!params.ok()) return ErrorReply(params.status());
+  auto options = ToolOptionsFrom(*params);
+  if (!options.ok()) return ErrorReply(options.status());
+  auto run = store_->FindRun(Get(*params, "run"));
+  if (!run.ok()) return ErrorReply(run.status());
+  auto result = store_->GetResult(*run, Get(*params, "host"), Get(*params, "tool"), *options);
+  if (!result.ok()) return ErrorReply(result.status());
+  return JsonReply((*result)->json);
+}
+
+HttpReply ApiRoutes::Tables(const QueryParams& query) {
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle"});
+  if (!params.ok()) return ErrorReply(params.status());
+  auto options = ToolOptionsFrom(*params);
+  if (!options.ok()) return ErrorReply(options.status());
+  auto run = store_->FindRun(Get(*params, "run"));
+  if (!run.ok()) return ErrorReply(run.status());
+  auto result = store_->GetResult(*run, Get(*params, "host"), Get(*params, "tool"), *options);
+  if (!result.ok()) return ErrorReply(result.status());
+  std::string body;
+  JsonWriter w(&body, JsonWriter::Style::kPretty);
+  w.BeginObject();
+  w.Key("tables");
+  w.BeginArray();
+  for (const analysis::output::Table& table : (*result)->result->Tables()) {
+    w.BeginObject();
+    w.Field("name", table.name);
+    w.Field("title", table.title);
+    w.Key("columns");
+    w.BeginArray();
+    for (const analysis::output::Column& column : table.columns) {
+      w.BeginObject();
+      w.Field("id", column.id);
+      w.Field("label", column.label);
+      w.Field("type", ColumnTypeName(column.type));
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Field("row_count", static_cast<int64_t>(table.rows.size()));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  body.push_back('\n');
+  return JsonReply(std::move(body));
+}
+
+HttpReply ApiRoutes::Csv(const QueryParams& query) {
+  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle"});
+  if (!params.ok()) return ErrorReply(params.status());
+  auto options = ToolOptionsFrom(*params);
+  if (!options.ok()) return ErrorReply(options.status());
+  auto run = store_->FindRun(Get(*params, "run"));
+  if (!run.ok()) return ErrorReply(run.status());
+  std::string host = Get(*params, "host");
+  std::string tool = Get(*params, "tool");
+  std::string table = Get(*params, "table");
+  auto result = store_->GetResult(*run, host, tool, *options);
+  if (!result.ok()) return ErrorReply(result.status());
+  auto csv = (*result)->result->TableCsv(table);
+  if (!csv.ok()) return ErrorReply(csv.status());
+  HttpReply reply;
+  reply.content_type = "text/csv; charset=utf-8";
+  reply.body = std::move(csv).value();
+  std::string file_name = SafeFileName(run->name + "_" + (host.empty() ? std::string(load::kAllHosts) : host) + "_" +
+                                       tool + "_" + table) + ".csv";
+  reply.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + file_name + "\"");
+  return reply;
+}
+
+}  // namespace stepscope::server

@@ -1,0 +1,133 @@
+#include "src/server/profile_store.h"
+
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include "src/analysis/tool_registry.h"
+#include "src/base/status_macros.h"
+
+namespace stepscope::server {
+namespace {
+
+// Rough per-item costs for EstimateModelBytes: an event kept in the columnar source and
+// the event tree, and an op/kernel/step row with its strings.
+constexpr size_t kBytesPerEvent = 48;
+constexpr size_t kBytesPerRow = 256;
+
+std::string ModelKey(const load::RunProfiles& run, std::string_view host,
+                     const std::vector<load::HostProfileFile>& files) {
+  std::string key = run.name;
+  key += '\0';
+  key += host;
+  key += '\0';
+  key += load::FilesSignature(files);
+  return key;
+}
+
+}  // namespace
+
+size_t EstimateModelBytes(const analysis::ProfileModel& model) {
+  size_t rows = model.steps.size() + model.host_ops.ops.size() + model.device_ops.ops.size() +
+                model.kernels.size() + model.input_pipeline.ops.size() + model.devices.size();
+  return sizeof(analysis::ProfileModel) + static_cast<size_t>(model.total_events) * kBytesPerEvent +
+         rows * kBytesPerRow;
+}
+
+ProfileStore::ProfileStore(ProfileStoreOptions options)
+    : options_(std::move(options)),
+      models_(options_.model_cache_bytes, EstimateModelBytes),
+      results_(options_.result_cache_bytes, [](const CachedResult& result) {
+        // The JSON text, plus about as much again for the result struct behind the tables.
+        return 2 * result.json.size() + 1024;
+      }) {}
+
+bool ProfileStore::LogdirExists() const {
+  std::error_code ec;
+  return std::filesystem::is_directory(options_.logdir, ec);
+}
+
+StatusOr<std::vector<load::RunProfiles>> ProfileStore::RunsFromCacheOrDisk(bool force_refresh) {
+  std::lock_guard<std::mutex> lock(runs_mutex_);
+  auto now = std::chrono::steady_clock::now();
+  if (!force_refresh && runs_valid_ && now - runs_listed_at_ < kRunListTtl) return runs_;
+  if (!LogdirExists()) {
+    runs_valid_ = false;
+    return NotFoundError("the logdir " + options_.logdir + " does not exist (was it deleted?)");
+  }
+  auto runs = load::ListLogdirRuns(options_.logdir);
+  // An existing logdir without runs is not an error for a server: runs may come later.
+  runs_ = runs.ok() ? std::move(runs).value() : std::vector<load::RunProfiles>{};
+  runs_listed_at_ = now;
+  runs_valid_ = true;
+  return runs_;
+}
+
+StatusOr<std::vector<load::RunProfiles>> ProfileStore::ListRuns() { return RunsFromCacheOrDisk(true); }
+
+StatusOr<load::RunProfiles> ProfileStore::FindRun(std::string_view name) {
+  for (bool refresh : {false, true}) {
+    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::RunProfiles> runs, RunsFromCacheOrDisk(refresh));
+    for (load::RunProfiles& run : runs) {
+      if (run.name != name) continue;
+      auto files = load::ListRunFiles(run.path);
+      if (!files.ok()) return NotFoundError("run '" + std::string(name) + "' was removed from the logdir");
+      run.hosts = std::move(files).value();
+      return std::move(run);
+    }
+  }
+  return NotFoundError("no run '" + std::string(name) + "' in the logdir");
+}
+
+std::vector<std::string> ProfileStore::HostChoices(const load::RunProfiles& run) {
+  std::vector<std::string> hosts;
+  if (run.hosts.size() > 1) hosts.emplace_back(load::kAllHosts);
+  for (const load::HostProfileFile& file : run.hosts) hosts.push_back(file.host);
+  return hosts;
+}
+
+StatusOr<std::vector<load::HostProfileFile>> ProfileStore::SelectFiles(const load::RunProfiles& run,
+                                                                        std::string_view host) const {
+  if (run.hosts.empty()) return NotFoundError("run '" + run.name + "' holds no profile files yet");
+  if (host.empty() || host == load::kAllHosts) return run.hosts;
+  for (const load::HostProfileFile& file : run.hosts) {
+    if (file.host == host) return std::vector<load::HostProfileFile>{file};
+  }
+  std::string valid;
+  for (const std::string& choice : HostChoices(run)) valid += (valid.empty() ? "" : ", ") + choice;
+  return NotFoundError("no host '" + std::string(host) + "' in run '" + run.name + "'; hosts: " + valid);
+}
+
+StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(const load::RunProfiles& run,
+                                                                              std::string_view host) {
+  STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
+  return models_.GetOrCompute(ModelKey(run, host, files),
+                              [&]() -> StatusOr<std::shared_ptr<const analysis::ProfileModel>> {
+                                STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model, load::LoadCombinedModel(files));
+                                return std::make_shared<const analysis::ProfileModel>(std::move(model));
+                              });
+}
+
+StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load::RunProfiles& run,
+                                                                      std::string_view host, std::string_view tool_id,
+                                                                      const analysis::ToolOptions& options) {
+  STEPSCOPE_RETURN_IF_ERROR(analysis::FindTool(tool_id).status());
+  STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
+  std::string key = ModelKey(run, host, files);
+  key += '\0';
+  key += tool_id;
+  key += '\0';
+  key += options.include_idle ? "idle" : "no_idle";
+  return results_.GetOrCompute(key, [&]() -> StatusOr<std::shared_ptr<const CachedResult>> {
+    STEPSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const analysis::ProfileModel> model, GetModel(run, host));
+    STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<analysis::ToolResult> result,
+                               analysis::RunTool(tool_id, *model, options));
+    auto cached = std::make_shared<CachedResult>();
+    cached->json = result->ToJson(/*pretty=*/true);
+    cached->table_names = result->TableNames();
+    cached->result = std::move(result);
+    return std::shared_ptr<const CachedResult>(std::move(cached));
+  });
+}
+
+}  // namespace stepscope::server

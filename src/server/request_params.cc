@@ -1,0 +1,54 @@
+#include "src/server/request_params.h"
+
+#include <cctype>
+#include <string>
+
+namespace stepscope::server {
+namespace {
+
+bool ContainsCaseInsensitive(std::string_view haystack, std::string_view needle) {
+  if (needle.size() > haystack.size()) return false;
+  for (size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
+    bool match = true;
+    for (size_t j = 0; j < needle.size() && match; ++j) {
+      match = std::tolower(static_cast<unsigned char>(haystack[i + j])) ==
+              std::tolower(static_cast<unsigned char>(needle[j]));
+    }
+    if (match) return true;
+  }
+  return false;
+}
+
+Status Refuse(std::string_view what, std::string_view why) {
+  return InvalidArgumentError("invalid " + std::string(what) + " name: " + std::string(why));
+}
+
+}  // namespace
+
+Status ValidateName(std::string_view what, std::string_view value) {
+  if (value.empty()) return Refuse(what, "empty");
+  if (value.size() > kMaxNameBytes) return Refuse(what, "longer than " + std::to_string(kMaxNameBytes) + " bytes");
+  for (char c : value) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return Refuse(what, "contains a control character");
+    if (c == '\\') return Refuse(what, "contains a backslash");
+  }
+  if (value.front() == '/') return Refuse(what, "absolute paths are not accepted");
+  // Any "." or ".." path segment, wherever it is.
+  size_t start = 0;
+  while (start <= value.size()) {
+    size_t end = value.find('/', start);
+    if (end == std::string_view::npos) end = value.size();
+    std::string_view segment = value.substr(start, end - start);
+    if (segment == "..") return Refuse(what, "'..' is not accepted");
+    if (segment == "." || segment.empty()) return Refuse(what, "empty or '.' path segments are not accepted");
+    start = end + 1;
+  }
+  // What is left of an encoded traversal after one decoding.
+  for (std::string_view encoded : {"%2e", "%2f", "%5c", "%00"}) {
+    if (ContainsCaseInsensitive(value, encoded)) return Refuse(what, "percent-encoded '.', '/', '\\' or NUL");
+  }
+  return OkStatus();
+}
+
+}  // namespace stepscope::server

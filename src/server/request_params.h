@@ -1,0 +1,26 @@
+// Checks on the names a client sends (run, host, tool, table) before anything is looked up.
+//
+// The server never builds a file path from a request: a run is found by exact name in the
+// logdir listing, a host in that run's listing. These checks are a second wall and give
+// traversal attempts a clear 400 instead of a 404: "../x", "/etc", "a/../../b", names
+// with NUL or control bytes, backslashes, and names still holding percent-encoded dots or
+// slashes after the one decoding HTTP does ("%2e%2e%2f" arrives here as "../"; a
+// double-encoded "%252e" arrives as "%2e" and is refused too).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "stepscope/status.h"
+
+namespace stepscope::server {
+
+// Longer names are refused: run and host names are file names (255 bytes on Linux), a
+// nested run adds a few directory levels.
+inline constexpr size_t kMaxNameBytes = 1024;
+
+// kInvalidArgument naming `what` ("run", "host", ...) when `value` is empty, too long,
+// or could address something outside the logdir. Nested run names ("sub/run") pass.
+Status ValidateName(std::string_view what, std::string_view value);
+
+}  // namespace stepscope::server

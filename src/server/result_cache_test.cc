@@ -1,0 +1,124 @@
+#include "src/server/result_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+namespace stepscope::server {
+namespace {
+
+using Cache = ResultCache<std::string>;
+
+Cache MakeCache(size_t capacity) {
+  return Cache(capacity, [](const std::string& value) { return value.size(); });
+}
+
+Cache::Compute Returning(std::string value, std::atomic<int>* calls) {
+  return [value, calls]() -> StatusOr<Cache::Value> {
+    ++*calls;
+    return std::make_shared<const std::string>(value);
+  };
+}
+
+TEST(ResultCacheTest, ComputesOnceThenHits) {
+  Cache cache = MakeCache(100);
+  std::atomic<int> calls = 0;
+  auto first = cache.GetOrCompute("k", Returning("value", &calls));
+  auto second = cache.GetOrCompute("k", Returning("other", &calls));
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_EQ(**second, "value");
+  EXPECT_EQ(first->get(), second->get());  // the same object, not a copy
+  EXPECT_EQ(calls, 1);
+  ResultCacheStats stats = cache.stats();
+  EXPECT_EQ(stats.computations, 1);
+  EXPECT_EQ(stats.hits, 1);
+  EXPECT_EQ(stats.bytes, 5u);
+  EXPECT_EQ(stats.entries, 1u);
+}
+
+TEST(ResultCacheTest, ConcurrentRequestsForOneKeyShareOneComputation) {
+  Cache cache = MakeCache(1000);
+  std::atomic<int> calls = 0;
+  std::atomic<bool> release = false;
+  auto slow = [&]() -> StatusOr<Cache::Value> {
+    ++calls;
+    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return std::make_shared<const std::string>("result");
+  };
+  std::vector<std::thread> threads;
+  std::vector<std::string> seen(8);
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&, i] {
+      auto value = cache.GetOrCompute("same", slow);
+      seen[i] = value.ok() ? **value : value.status().message();
+    });
+  }
+  // Wait until all but the computing thread are waiting on it, then let it finish.
+  for (int spins = 0; spins < 5000 && cache.stats().joins < 7; ++spins) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  release = true;
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(cache.stats().computations, 1);
+  EXPECT_EQ(cache.stats().joins, 7);
+  for (const std::string& value : seen) EXPECT_EQ(value, "result");
+}
+
+TEST(ResultCacheTest, EvictsLeastRecentlyUsedByBytes) {
+  Cache cache = MakeCache(10);
+  std::atomic<int> calls = 0;
+  ASSERT_TRUE(cache.GetOrCompute("a", Returning("aaaa", &calls)).ok());  // 4 bytes
+  ASSERT_TRUE(cache.GetOrCompute("b", Returning("bbbb", &calls)).ok());  // 8
+  ASSERT_TRUE(cache.GetOrCompute("a", Returning("xxxx", &calls)).ok());  // a is now most recent
+  ASSERT_TRUE(cache.GetOrCompute("c", Returning("cccc", &calls)).ok());  // 12 > 10: evict b
+  EXPECT_EQ(cache.stats().evictions, 1);
+  EXPECT_EQ(cache.stats().bytes, 8u);
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(**cache.GetOrCompute("a", Returning("new", &calls)), "aaaa");  // kept
+  EXPECT_EQ(**cache.GetOrCompute("b", Returning("bbb2", &calls)), "bbb2");  // recomputed
+  EXPECT_EQ(calls, 4);
+  EXPECT_LE(cache.stats().bytes, 10u);
+}
+
+TEST(ResultCacheTest, ValueLargerThanTheBudgetIsReturnedButNotKept) {
+  Cache cache = MakeCache(3);
+  std::atomic<int> calls = 0;
+  auto big = cache.GetOrCompute("big", Returning("too large", &calls));
+  ASSERT_TRUE(big.ok());
+  EXPECT_EQ(**big, "too large");
+  EXPECT_EQ(cache.stats().entries, 0u);
+  ASSERT_TRUE(cache.GetOrCompute("big", Returning("too large", &calls)).ok());
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(ResultCacheTest, ErrorsReachEveryCallerButAreNotCached) {
+  Cache cache = MakeCache(100);
+  int calls = 0;
+  auto failing = [&]() -> StatusOr<Cache::Value> {
+    ++calls;
+    return DataLossError("truncated profile");
+  };
+  auto first = cache.GetOrCompute("k", failing);
+  EXPECT_EQ(first.status().code(), StatusCode::kDataLoss);
+  auto second = cache.GetOrCompute("k", failing);
+  EXPECT_EQ(second.status().message(), "truncated profile");
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(cache.stats().entries, 0u);
+}
+
+TEST(ResultCacheTest, ClearDropsEntries) {
+  Cache cache = MakeCache(100);
+  std::atomic<int> calls = 0;
+  ASSERT_TRUE(cache.GetOrCompute("k", Returning("v", &calls)).ok());
+  cache.Clear();
+  EXPECT_EQ(cache.stats().entries, 0u);
+  ASSERT_TRUE(cache.GetOrCompute("k", Returning("v", &calls)).ok());
+  EXPECT_EQ(calls, 2);
+}
+
+}  // namespace
+}  // namespace stepscope::server

@@ -1,0 +1,363 @@
+// `stepscope serve` end to end: a real server on a loopback port, real profiles in a
+// temporary logdir, and requests as a browser (or an attacker) would send them.
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "src/analysis/tool_registry.h"
+#include "src/load/profile_loader.h"
+#include "src/server/http_server.h"
+#include "tests/integration/server_test_util.h"
+
+namespace stepscope::testing {
+namespace {
+namespace fs = std::filesystem;
+
+std::string TfDemoFile() {
+  return std::string(STEPSCOPE_SHARED_DIR) +
+         "/testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb";
+}
+
+class ServerApiTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base_ = fs::temp_directory_path() / ("stepscope_server_api_" + std::to_string(::getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(base_);
+    logdir_ = (base_ / "logdir").string();
+    ASSERT_FALSE(WriteSyntheticRun(logdir_, "synthetic", "worker0", 4).empty());
+    ASSERT_FALSE(WriteSyntheticRun(logdir_, "two_hosts", "a", 3).empty());
+    ASSERT_FALSE(WriteSyntheticRun(logdir_, "two_hosts", "b", 3).empty());
+    fs::path gpu_run = fs::path(xspace::ProfileRootDir(logdir_)) / "tf_gpu";
+    fs::create_directories(gpu_run);
+    fs::copy_file(TfDemoFile(), gpu_run / "34.83.195.179_6003.xplane.pb");
+    ui_dir_ = base_ / "ui";
+    fs::create_directories(ui_dir_ / "assets");
+    std::ofstream(ui_dir_ / "index.html") << "<!doctype html><title>stepscope test ui</title>";
+    std::ofstream(base_ / "secret.txt") << "SECRET-CONTENT";
+    StartServer({});
+  }
+
+  void TearDown() override {
+    StopServer();
+    fs::remove_all(base_);
+  }
+
+  void StartServer(std::vector<std::string> cors_origins) {
+    server::ServerOptions options;
+    options.logdir = logdir_;
+    options.port = 0;
+    options.ui_dir = ui_dir_.string();
+    options.cors_origins = std::move(cors_origins);
+    auto created = server::HttpServer::Create(options);
+    ASSERT_TRUE(created.ok()) << created.status().ToString();
+    server_ = std::move(created).value();
+    thread_ = std::thread([this] { run_status_ = server_->Run(); });
+    // Ready once it answers.
+    for (int i = 0; i < 200 && RawGet(server_->port(), "/api/info").status != 200; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+
+  void StopServer() {
+    if (!server_) return;
+    server_->Stop();
+    thread_.join();
+    EXPECT_TRUE(run_status_.ok()) << run_status_.ToString();
+    server_.reset();
+  }
+
+  RawResponse Get(const std::string& target, const std::string& headers = "") {
+    return RawGet(server_->port(), target, headers);
+  }
+
+  // Asserts a JSON error body {"error": "..."} and returns the message.
+  static std::string ErrorOf(const RawResponse& r) {
+    simdjson::dom::parser parser;
+    simdjson::dom::element doc;
+    EXPECT_EQ(parser.parse(r.body).get(doc), simdjson::SUCCESS) << r.body;
+    std::string_view message;
+    EXPECT_EQ(doc["error"].get(message), simdjson::SUCCESS) << r.body;
+    return std::string(message);
+  }
+
+  static bool HasHeader(const RawResponse& r, const std::string& line) {
+    return r.headers.find(line) != std::string::npos;
+  }
+
+  fs::path base_;
+  std::string logdir_;
+  fs::path ui_dir_;
+  std::unique_ptr<server::HttpServer> server_;
+  std::thread thread_;
+  Status run_status_;
+};
+
+TEST_F(ServerApiTest, InfoListsEveryToolOfTheRegistry) {
+  RawResponse r = Get("/api/info");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(HasHeader(r, "Content-Type: application/json"));
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(r.body);
+  EXPECT_EQ(std::string_view(doc["name"]), "stepscope");
+  simdjson::dom::array tools = doc["tools"];
+  ASSERT_EQ(tools.size(), analysis::AllTools().size());
+  size_t i = 0;
+  for (simdjson::dom::element tool : tools) {
+    EXPECT_EQ(std::string_view(tool["id"]), analysis::AllTools()[i++]->id());
+  }
+}
+
+TEST_F(ServerApiTest, RunsAreListedAndNewRunsAppearWithoutRestart) {
+  RawResponse r = Get("/api/runs");
+  ASSERT_EQ(r.status, 200) << r.body;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(r.body);
+  std::vector<std::string> names;
+  for (simdjson::dom::element run : doc["runs"].get_array()) names.emplace_back(std::string_view(run["name"]));
+  EXPECT_EQ(names, (std::vector<std::string>{"synthetic", "tf_gpu", "two_hosts"}));
+  simdjson::dom::array hosts = doc["runs"].at(2)["hosts"];
+  ASSERT_EQ(hosts.size(), 3u);
+  EXPECT_EQ(std::string_view(hosts.at(0)), "all");
+  EXPECT_GT(int64_t(doc["runs"].at(0)["modified_time_ns"]), int64_t{1'600'000'000} * 1'000'000'000);
+
+  ASSERT_FALSE(WriteSyntheticRun(logdir_, "later", "worker0", 2).empty());
+  RawResponse again = Get("/api/runs");
+  EXPECT_NE(again.body.find("\"later\""), std::string::npos) << again.body;
+  // And it is usable at once.
+  EXPECT_EQ(Get("/api/data?run=later&tool=overview_page").status, 200);
+}
+
+TEST_F(ServerApiTest, ToolsSayWhichApplyToTheRun) {
+  simdjson::dom::parser parser;
+  RawResponse cpu = Get("/api/tools?run=synthetic");
+  ASSERT_EQ(cpu.status, 200) << cpu.body;
+  bool saw_kernel_stats = false;
+  for (simdjson::dom::element tool : parser.parse(cpu.body)["tools"].get_array()) {
+    if (std::string_view(tool["id"]) == "kernel_stats") {
+      saw_kernel_stats = true;
+      EXPECT_FALSE(bool(tool["available"]));  // no GPU plane
+    }
+    if (std::string_view(tool["id"]) == "overview_page") EXPECT_TRUE(bool(tool["available"]));
+  }
+  EXPECT_TRUE(saw_kernel_stats);
+  RawResponse gpu = Get("/api/tools?run=tf_gpu");
+  ASSERT_EQ(gpu.status, 200);
+  EXPECT_NE(gpu.body.find("\"available\": true,\n      \"requirement\": \"a /device:GPU: plane\""), std::string::npos)
+      << gpu.body;
+
+  EXPECT_EQ(Get("/api/tools?run=no_such_run").status, 404);
+  EXPECT_NE(ErrorOf(Get("/api/tools?run=no_such_run")).find("no run 'no_such_run'"), std::string::npos);
+  EXPECT_EQ(Get("/api/tools").status, 400);
+  EXPECT_NE(ErrorOf(Get("/api/tools")).find("missing parameter 'run'"), std::string::npos);
+}
+
+TEST_F(ServerApiTest, HostsOfARun) {
+  RawResponse r = Get("/api/hosts?run=two_hosts&tool=overview_page");
+  ASSERT_EQ(r.status, 200) << r.body;
+  simdjson::dom::parser parser;
+  simdjson::dom::array hosts = parser.parse(r.body)["hosts"];
+  std::vector<std::string> names;
+  for (simdjson::dom::element h : hosts) names.emplace_back(std::string_view(h));
+  EXPECT_EQ(names, (std::vector<std::string>{"all", "a", "b"}));
+  RawResponse single = Get("/api/hosts?run=synthetic&tool=overview_page");
+  EXPECT_NE(single.body.find("\"worker0\""), std::string::npos);
+  EXPECT_EQ(single.body.find("\"all\""), std::string::npos);
+  RawResponse bad_tool = Get("/api/hosts?run=synthetic&tool=no_such_tool");
+  EXPECT_EQ(bad_tool.status, 404);
+  EXPECT_NE(ErrorOf(bad_tool).find("valid tools: overview_page"), std::string::npos);
+}
+
+TEST_F(ServerApiTest, DataIsTheToolsJsonByteForByte) {
+  for (const char* tool : {"overview_page", "input_pipeline_analyzer", "framework_op_stats", "advisor"}) {
+    RawResponse r = Get(std::string("/api/data?run=synthetic&tool=") + tool + "&host=worker0");
+    ASSERT_EQ(r.status, 200) << tool << ": " << r.body;
+    // What `stepscope analyze --tool T --format json` prints: the registry's result as pretty JSON.
+    load::ProfileRequest request;
+    request.path = logdir_;
+    request.run = "synthetic";
+    auto model = load::LoadProfile(request);
+    ASSERT_TRUE(model.ok()) << model.status().ToString();
+    auto result = analysis::RunTool(tool, *model);
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(r.body, (*result)->ToJson(/*pretty=*/true)) << tool;
+  }
+  // host omitted, "all" and the single host name are the same result for a one-host run.
+  RawResponse all = Get("/api/data?run=synthetic&tool=overview_page&host=all");
+  RawResponse omitted = Get("/api/data?run=synthetic&tool=overview_page");
+  EXPECT_EQ(all.body, omitted.body);
+  simdjson::dom::parser parser;
+  EXPECT_EQ(int64_t(parser.parse(omitted.body)["steps"]), 4);
+}
+
+TEST_F(ServerApiTest, EachResultIsComputedOnceEvenUnderConcurrentRequests) {
+  const std::string target = "/api/data?run=tf_gpu&tool=framework_op_stats";
+  std::vector<std::thread> clients;
+  std::vector<RawResponse> responses(6);
+  for (size_t i = 0; i < responses.size(); ++i) {
+    clients.emplace_back([&, i] { responses[i] = Get(target); });
+  }
+  for (std::thread& t : clients) t.join();
+  for (const RawResponse& r : responses) {
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.body, responses[0].body);
+  }
+  EXPECT_EQ(Get(target).body, responses[0].body);
+  EXPECT_EQ(server_->store().result_cache_stats().computations, 1);
+  EXPECT_EQ(server_->store().model_cache_stats().computations, 1);
+  // Another tool on the same run reuses the model.
+  ASSERT_EQ(Get("/api/data?run=tf_gpu&tool=kernel_stats").status, 200);
+  EXPECT_EQ(server_->store().model_cache_stats().computations, 1);
+  EXPECT_EQ(server_->store().result_cache_stats().computations, 2);
+}
+
+TEST_F(ServerApiTest, DataRejectsUnknownAndMalformedParameters) {
+  struct Case {
+    std::string target;
+    int status;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"/api/data?run=synthetic&tool=no_such_tool", 404, "unknown tool 'no_such_tool'"},
+      {"/api/data?run=synthetic&tool=kernel_stats", 404, "does not apply"},
+      {"/api/data?run=synthetic&tool=overview_page&host=nobody", 404, "no host 'nobody'"},
+      {"/api/data?run=nope&tool=overview_page", 404, "no run 'nope'"},
+      {"/api/data?tool=overview_page", 400, "missing parameter 'run'"},
+      {"/api/data?run=synthetic&tool=overview_page&colour=red", 400, "unknown parameter 'colour'"},
+      {"/api/data?run=synthetic&run=tf_gpu&tool=overview_page", 400, "given twice"},
+      {"/api/data?run=synthetic&tool=framework_op_stats&include_idle=maybe", 400, "include_idle"},
+      {"/api/nothing", 404, "no API endpoint"},
+  };
+  for (const Case& c : cases) {
+    RawResponse r = Get(c.target);
+    EXPECT_EQ(r.status, c.status) << c.target << " -> " << r.body;
+    EXPECT_NE(ErrorOf(r).find(c.message), std::string::npos) << c.target << " -> " << r.body;
+  }
+}
+
+TEST_F(ServerApiTest, TraversalAttemptsAreRefusedWithoutTouchingFiles) {
+  for (const std::string target :
+       {"/api/data?run=../../secret&tool=overview_page", "/api/data?run=%2e%2e%2f%2e%2e%2fsecret&tool=overview_page",
+        "/api/data?run=%2E%2E/%2E%2E/secret&tool=overview_page", "/api/data?run=%252e%252e%252fsecret&tool=overview_page",
+        "/api/data?run=/etc/passwd&tool=overview_page", "/api/data?run=synthetic&tool=overview_page&host=../../x",
+        "/api/data?run=synthetic&tool=overview_page&host=..%2f..%2fx", "/api/data?run=syn%00thetic&tool=overview_page",
+        "/api/tools?run=..", "/api/csv?run=synthetic&tool=overview_page&table=../../secret",
+        "/api/data?run=synthetic&tool=..%2F..%2Fsecret"}) {
+    RawResponse r = Get(target);
+    EXPECT_EQ(r.status, 400) << target << " -> " << r.body;
+    EXPECT_NE(ErrorOf(r).find("invalid"), std::string::npos) << target << " -> " << r.body;
+    EXPECT_EQ(r.body.find("SECRET-CONTENT"), std::string::npos);
+  }
+  // The static files too.
+  for (const std::string target : {"/../secret.txt", "/%2e%2e/secret.txt", "/assets/%2e%2e/%2e%2e/secret.txt",
+                                   "/..%2fsecret.txt", "/%2e%2e%5csecret.txt"}) {
+    RawResponse r = Get(target);
+    EXPECT_GE(r.status, 400) << target;
+    EXPECT_LT(r.status, 500) << target;
+    EXPECT_EQ(r.body.find("SECRET-CONTENT"), std::string::npos) << target;
+  }
+}
+
+TEST_F(ServerApiTest, CsvDownloadsOneTable) {
+  RawResponse r = Get("/api/csv?run=synthetic&tool=framework_op_stats&table=host_ops");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_TRUE(HasHeader(r, "Content-Type: text/csv")) << r.headers;
+  EXPECT_TRUE(HasHeader(r, "Content-Disposition: attachment; filename=\"synthetic_all_framework_op_stats_host_ops.csv\""))
+      << r.headers;
+  EXPECT_EQ(r.body.rfind("rank,host_or_device,type,name,", 0), 0u) << r.body.substr(0, 200);
+  EXPECT_NE(r.body.find("model/dense/MatMul"), std::string::npos);
+
+  RawResponse tables = Get("/api/tables?run=synthetic&tool=framework_op_stats");
+  ASSERT_EQ(tables.status, 200);
+  EXPECT_NE(tables.body.find("\"name\": \"host_ops\""), std::string::npos) << tables.body;
+  EXPECT_NE(tables.body.find("\"label\": \"Self (ms)\""), std::string::npos) << tables.body;
+
+  RawResponse missing = Get("/api/csv?run=synthetic&tool=framework_op_stats&table=nope");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_NE(ErrorOf(missing).find("tables: host_ops"), std::string::npos);
+  EXPECT_EQ(Get("/api/csv?run=synthetic&tool=framework_op_stats").status, 400);
+}
+
+TEST_F(ServerApiTest, AChangedProfileIsRecomputed) {
+  simdjson::dom::parser parser;
+  EXPECT_EQ(int64_t(parser.parse(Get("/api/data?run=synthetic&tool=overview_page").body)["steps"]), 4);
+  // Rewritten in place with more steps (a different size, and a newer mtime).
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_FALSE(WriteSyntheticRun(logdir_, "synthetic", "worker0", 7).empty());
+  EXPECT_EQ(int64_t(parser.parse(Get("/api/data?run=synthetic&tool=overview_page").body)["steps"]), 7);
+}
+
+TEST_F(ServerApiTest, CorruptProfileIsAClientErrorNamingTheFile) {
+  fs::path run = fs::path(xspace::ProfileRootDir(logdir_)) / "broken";
+  fs::create_directories(run);
+  std::ofstream(run / "host.xplane.pb") << "this is not a protobuf at all \xff\xff\xff\xff\xff";
+  RawResponse r = Get("/api/data?run=broken&tool=overview_page");
+  EXPECT_GE(r.status, 400) << r.body;
+  EXPECT_LT(r.status, 500) << r.body;
+  EXPECT_NE(ErrorOf(r).find("host.xplane.pb"), std::string::npos) << r.body;
+  EXPECT_EQ(Get("/api/info").status, 200);  // still serving
+}
+
+TEST_F(ServerApiTest, LogdirDeletedWhileServing) {
+  ASSERT_EQ(Get("/api/data?run=synthetic&tool=overview_page").status, 200);
+  fs::remove_all(logdir_);
+  for (const std::string target : {"/api/runs", "/api/tools?run=synthetic", "/api/data?run=synthetic&tool=overview_page",
+                                   "/api/csv?run=synthetic&tool=framework_op_stats&table=host_ops"}) {
+    RawResponse r = Get(target);
+    EXPECT_EQ(r.status, 410) << target << " -> " << r.body;
+    EXPECT_NE(ErrorOf(r).find("no longer exists"), std::string::npos) << r.body;
+  }
+  EXPECT_EQ(Get("/api/info").status, 200);
+  EXPECT_EQ(Get("/").status, 200);  // the UI still loads and can say what happened
+  // Recreated: served again.
+  ASSERT_FALSE(WriteSyntheticRun(logdir_, "synthetic", "worker0", 2).empty());
+  EXPECT_EQ(Get("/api/data?run=synthetic&tool=overview_page").status, 200);
+}
+
+TEST_F(ServerApiTest, RunDeletedWhileServing) {
+  ASSERT_EQ(Get("/api/data?run=two_hosts&tool=overview_page&host=a").status, 200);
+  fs::remove_all(fs::path(xspace::ProfileRootDir(logdir_)) / "two_hosts");
+  RawResponse r = Get("/api/data?run=two_hosts&tool=overview_page&host=a");
+  EXPECT_EQ(r.status, 404) << r.body;
+  EXPECT_NE(ErrorOf(r).find("two_hosts"), std::string::npos);
+}
+
+TEST_F(ServerApiTest, ServesTheUiAndRefusesOtherMethodsHostsAndHugeRequests) {
+  RawResponse index = Get("/");
+  ASSERT_EQ(index.status, 200);
+  EXPECT_NE(index.body.find("stepscope test ui"), std::string::npos);
+  EXPECT_TRUE(HasHeader(index, "Content-Security-Policy: default-src 'self'"));
+  EXPECT_TRUE(HasHeader(index, "X-Content-Type-Options: nosniff"));
+
+  RawResponse post = RawRequest(server_->port(), "POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
+                                                 "Connection: close\r\n\r\n{}");
+  EXPECT_EQ(post.status, 405) << post.body;
+  RawResponse rebinding = RawRequest(server_->port(), "GET /api/runs HTTP/1.1\r\nHost: evil.example.com\r\n"
+                                                      "Connection: close\r\n\r\n");
+  EXPECT_EQ(rebinding.status, 403) << rebinding.body;
+  RawResponse long_uri = Get("/api/runs?x=" + std::string(20000, 'a'));
+  EXPECT_EQ(long_uri.status, 414) << long_uri.body;
+  RawResponse garbage = RawRequest(server_->port(), "NOT HTTP AT ALL\r\n\r\n");
+  EXPECT_EQ(garbage.status, 400);
+  EXPECT_EQ(Get("/api/info").status, 200);
+}
+
+TEST_F(ServerApiTest, CorsIsOffUnlessAnOriginIsListed) {
+  RawResponse plain = Get("/api/runs", "Origin: http://localhost:5173\r\n");
+  EXPECT_EQ(plain.status, 200);
+  EXPECT_FALSE(HasHeader(plain, "Access-Control-Allow-Origin"));
+  StopServer();
+  StartServer({"http://localhost:5173"});
+  RawResponse allowed = Get("/api/runs", "Origin: http://localhost:5173\r\n");
+  EXPECT_TRUE(HasHeader(allowed, "Access-Control-Allow-Origin: http://localhost:5173")) << allowed.headers;
+  RawResponse other = Get("/api/runs", "Origin: http://evil.example.com\r\n");
+  EXPECT_FALSE(HasHeader(other, "Access-Control-Allow-Origin"));
+}
+
+}  // namespace
+}  // namespace stepscope::testing
