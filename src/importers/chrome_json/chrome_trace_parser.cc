@@ -272,9 +272,9 @@ void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
 }
 
 std::pair<uint64_t, uint8_t> ChromeTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text) {
+  // Flow points are joined by category and id. Not by name: PyTorch's legacy export names
+  // the 's' after the op and the 'f' after the kernel.
   std::string key(event.cat.text);
-  key += '\x1f';
-  key += event.name.text;
   key += '\x1f';
   key += id_text;
   auto [it, inserted] = flow_ids_.try_emplace(key, 0);

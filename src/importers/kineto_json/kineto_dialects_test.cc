@@ -1,0 +1,134 @@
+// Kineto variants not covered by the shared test files: the 2021 category names, the
+// legacy autograd-profiler export, DataLoader events and overlapping steps.
+#include <gtest/gtest.h>
+
+#include "src/importers/importer_registry.h"
+#include "src/importers/testing/trace_facts.h"
+#include "src/xspace/schema.h"
+
+namespace stepscope::importers {
+namespace {
+
+using testing::ImportedEvent;
+
+struct Result {
+  Status status;
+  ImportStats stats;
+  xspace::XSpace space;
+  std::vector<ImportedEvent> events;
+};
+
+Result Import(std::string_view json) {
+  Result result;
+  result.status = ImportTraceBytes(json, {}, &result.space, &result.stats);
+  result.events = testing::ImportedEvents(result.space);
+  return result;
+}
+
+const ImportedEvent* Find(const Result& result, std::string_view display_name) {
+  for (const ImportedEvent& event : result.events) {
+    if (event.display_name == display_name) return &event;
+  }
+  return nullptr;
+}
+
+TEST(KinetoDialectsTest, Categories2021MapLikeTheCurrentOnes) {
+  Result result = Import(R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "Operator", "name": "ProfilerStep#7", "pid": 10, "tid": 10, "ts": 100, "dur": 50},
+    {"ph": "X", "cat": "Operator", "name": "aten::mm", "pid": 10, "tid": 10, "ts": 110, "dur": 10,
+     "args": {"Input dims": [[2, 3], [3, 4]], "external id": 5}},
+    {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 10, "ts": 112, "dur": 3,
+     "args": {"correlation": 77, "external id": 5, "cbid": 211}},
+    {"ph": "X", "cat": "Kernel", "name": "gemm", "pid": 0, "tid": "stream 7", "ts": 120, "dur": 4,
+     "args": {"queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 77, "external id": 5,
+              "registers per thread": 64, "shared memory": 1024, "blocks per SM": 2.0, "warps per SM": 8.0,
+              "grid": [4, 2, 1], "block": [128, 1, 1], "theoretical occupancy %": 50}},
+    {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": "stream 7",
+     "ts": 130, "dur": 2, "args": {"device": 0, "stream": 7, "correlation": 78, "bytes": 4096}},
+    {"ph": "X", "cat": "Memset", "name": "Memset (Device)", "pid": 0, "tid": "stream 7", "ts": 133, "dur": 1,
+     "args": {"device": 0, "stream": 7, "correlation": 79, "bytes": 64}},
+    {"ph": "s", "id": 77, "pid": 10, "tid": 10, "ts": 112, "cat": "ac2g", "name": "ac2g"},
+    {"ph": "f", "id": 77, "pid": 0, "tid": "stream 7", "ts": 120, "cat": "ac2g", "name": "ac2g", "bp": "e"}
+  ]})json");
+  ASSERT_TRUE(result.status.ok()) << result.status.ToString();
+  EXPECT_EQ(result.stats.format, "kineto_json");
+  const ImportedEvent* step = Find(result, "ProfilerStep#7");
+  ASSERT_NE(step, nullptr);
+  EXPECT_EQ(step->name, "ProfilerStep");
+  EXPECT_EQ(step->stats.at("step_num"), "7");
+  EXPECT_EQ(step->stats.at("_r"), "1");
+  const ImportedEvent* kernel = Find(result, "gemm");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(kernel->plane, "/device:GPU:0");
+  EXPECT_EQ(kernel->line, "Stream #7");
+  EXPECT_EQ(kernel->stats.at("kernel_details"),
+            "regs:64 static_shared:1024 dynamic_shared:0 grid:4,2,1 block:128,1,1 occ_pct:50");
+  EXPECT_EQ(kernel->stats.at("correlation_id"), "77");
+  EXPECT_EQ(Find(result, "cudaLaunchKernel")->stats.at("correlation_id"), "77");
+  const ImportedEvent* memcpy = Find(result, "Memcpy HtoD (Pageable -> Device)");
+  ASSERT_NE(memcpy, nullptr);
+  EXPECT_EQ(memcpy->name, "MemcpyHtoD");
+  EXPECT_EQ(memcpy->stats.at("memcpy_details"), "kind_src:pageable kind_dst:device size:4096");
+  const ImportedEvent* memset = Find(result, "Memset (Device)");
+  ASSERT_NE(memset, nullptr);
+  EXPECT_EQ(memset->name, "Memset");
+  EXPECT_EQ(memset->stats.at("Memset_details"), "kind:device num_bytes:64");
+  // The ac2g flow joins the launch and the kernel.
+  EXPECT_EQ(Find(result, "cudaLaunchKernel")->stats.at("flow"), std::to_string((9ull << 58) | (77ull << 2) | 2));
+  EXPECT_EQ(kernel->stats.at("flow"), std::to_string((9ull << 58) | (77ull << 2) | 1));
+}
+
+TEST(KinetoDialectsTest, LegacyAutogradExport) {
+  Result result = Import(R"json([{"name": "aten::add", "ph": "X", "ts": 10.5, "dur": 4.25, "tid": 0, "pid": "CPU functions", "args": {}},
+    {"name": "aten::mul", "ph": "X", "ts": 11, "dur": 1, "tid": 0, "pid": "CPU functions", "args": {}},
+    {"name": "aten::add", "ph": "s", "ts": 10.5, "tid": 0, "pid": "CPU functions", "id": 0, "cat": "cpu_to_cuda", "args": {}},
+    {"name": "add_kernel", "ph": "X", "ts": 20, "dur": 2, "tid": 1, "pid": "CUDA functions", "args": {}},
+    {"name": "add_kernel", "ph": "f", "ts": 20, "tid": 1, "pid": "CUDA functions", "id": 0, "cat": "cpu_to_cuda", "args": {}}])json");
+  ASSERT_TRUE(result.status.ok()) << result.status.ToString();
+  EXPECT_EQ(result.stats.format, "kineto_json");
+  EXPECT_EQ(result.stats.DroppedTotal(), 0u);
+  const ImportedEvent* add = Find(result, "aten::add");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->plane, "/host:CPU");
+  EXPECT_EQ(add->duration_ps, 4'250'000);
+  const ImportedEvent* kernel = Find(result, "add_kernel");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(kernel->plane, "/device:GPU:1");
+  uint64_t out = std::stoull(add->stats.at("flow"));
+  uint64_t in = std::stoull(kernel->stats.at("flow"));
+  EXPECT_EQ(out >> 2, in >> 2);
+}
+
+TEST(KinetoDialectsTest, DataLoaderEventsBecomeInputWaits) {
+  Result result = Import(R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
+     "pid": 1, "tid": 1, "ts": 1, "dur": 40},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 50, "dur": 10}
+  ]})json");
+  ASSERT_TRUE(result.status.ok()) << result.status.ToString();
+  const ImportedEvent* wait = Find(result, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__");
+  ASSERT_NE(wait, nullptr);
+  EXPECT_EQ(wait->name, "IteratorGetNext");
+  EXPECT_EQ(wait->duration_ps, 40'000'000);
+  EXPECT_EQ(Find(result, "aten::linear")->name, "aten::linear");
+}
+
+TEST(KinetoDialectsTest, OverlapsNeverShortenSteps) {
+  // A Python frame that began before the step and ends inside it, and one that begins
+  // inside it and ends after it: both are trimmed, the step keeps its duration.
+  Result result = Import(R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "python_function", "name": "enter", "pid": 1, "tid": 1, "ts": 0, "dur": 12},
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 10, "dur": 100},
+    {"ph": "X", "cat": "python_function", "name": "step()", "pid": 1, "tid": 1, "ts": 105, "dur": 20}
+  ]})json");
+  ASSERT_TRUE(result.status.ok()) << result.status.ToString();
+  EXPECT_EQ(Find(result, "ProfilerStep#1")->duration_ps, 100'000'000);
+  EXPECT_EQ(Find(result, "enter")->duration_ps, 10'000'000);
+  EXPECT_EQ(Find(result, "step()")->duration_ps, 5'000'000);
+  EXPECT_EQ(result.stats.trimmed_ps, 17'000'000);
+  EXPECT_EQ(result.stats.fixed.size(), 2u);
+}
+
+}  // namespace
+}  // namespace stepscope::importers
