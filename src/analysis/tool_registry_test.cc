@@ -1,5 +1,7 @@
 #include "src/analysis/tool_registry.h"
 
+#include <set>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -50,8 +52,14 @@ TEST(ToolRegistryTest, EveryToolRunsOnAnEmptyModelAndRendersAllForms) {
     std::string json = (*result)->ToJson(/*pretty=*/false);
     EXPECT_THAT(json, HasSubstr("\"tool\":\"" + std::string(tool->id()) + "\"")) << tool->id();
     EXPECT_FALSE((*result)->FormatText({}).empty()) << tool->id();
-    for (const std::string& name : (*result)->TableNames()) {
-      EXPECT_TRUE((*result)->TableCsv(name).ok()) << tool->id() << " " << name;
+    std::set<std::string> table_names;
+    for (const output::Table& table : (*result)->Tables()) {
+      EXPECT_TRUE(table_names.insert(table.name).second) << tool->id() << ": duplicate table " << table.name;
+      EXPECT_TRUE((*result)->TableCsv(table.name).ok()) << tool->id() << " " << table.name;
+      std::set<std::string> column_ids;  // JSON keys and CSV headers must be unique
+      for (const output::Column& column : table.columns) {
+        EXPECT_TRUE(column_ids.insert(column.id).second) << tool->id() << "/" << table.name << ": " << column.id;
+      }
     }
   }
 }

@@ -11,12 +11,12 @@ namespace stepscope::analysis {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::FinishDb;
-using testing::MakeGpu;
-using testing::MakeKernel;
-using testing::MakeOp;
-using testing::MakeStep;
-using testing::Ms;
+using tools_testing::FinishDb;
+using tools_testing::MakeGpu;
+using tools_testing::MakeKernel;
+using tools_testing::MakeOp;
+using tools_testing::MakeStep;
+using tools_testing::Ms;
 
 // A copy, so callers may pass a temporary report.
 std::optional<Finding> Find(const AdvisorReport& r, std::string_view id) {

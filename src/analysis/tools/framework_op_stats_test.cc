@@ -9,8 +9,8 @@ namespace stepscope::analysis {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::FinishDb;
-using testing::MakeOp;
+using tools_testing::FinishDb;
+using tools_testing::MakeOp;
 
 ProfileModel OpsModel() {
   ProfileModel m;

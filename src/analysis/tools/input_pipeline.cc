@@ -221,7 +221,7 @@ Table StepTimeTable(const std::vector<StepTimeRow>& rows) {
   t.columns = {{"step_number", "Step", ColumnType::kInt},
                {"step_name", "Name", ColumnType::kString, 2, 24},
                {"step_time_ms", "Step", ColumnType::kDouble},
-               {"input_ms", "Input", ColumnType::kDouble}};
+               {"input_bound_ms", "Input", ColumnType::kDouble}};
   for (int c = 0; c < kNumTimeCategories; ++c) {
     std::string key(TimeCategoryKey(static_cast<TimeCategory>(c)));
     t.columns.push_back({key + "_ms", key, ColumnType::kDouble});

@@ -89,7 +89,8 @@ struct StepTimeRow {
   std::array<double, kNumTimeCategories> category_ms{};  // indexed by TimeCategory
 };
 std::vector<StepTimeRow> ComputeStepTimeRows(const ProfileModel& model);
-// Table "steps": step_number, step_name, step_time_ms, input_ms, then one
+// Table "steps": step_number, step_name, step_time_ms, input_bound_ms (the time the
+// input-bound percent counts: wait for input + host-to-device), then one
 // "<category>_ms" column per TimeCategory.
 output::Table StepTimeTable(const std::vector<StepTimeRow>& rows);
 

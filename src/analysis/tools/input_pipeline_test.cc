@@ -11,8 +11,8 @@ namespace stepscope::analysis {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::MakeStep;
-using testing::Ms;
+using tools_testing::MakeStep;
+using tools_testing::Ms;
 
 // Ten 100 ms steps with `input_ms` waiting for input and `unknown_ms` unexplained each;
 // the rest is host compute.

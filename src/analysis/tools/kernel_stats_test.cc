@@ -9,8 +9,8 @@ namespace stepscope::analysis {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::MakeGpu;
-using testing::MakeKernel;
+using tools_testing::MakeGpu;
+using tools_testing::MakeKernel;
 
 TEST(KernelStatsTest, RanksByTotalTimeAndConvertsUnits) {
   ProfileModel m;

@@ -9,9 +9,9 @@ namespace stepscope::analysis {
 namespace {
 
 using ::testing::HasSubstr;
-using testing::FinishDb;
-using testing::MakeOp;
-using testing::MakeStep;
+using tools_testing::FinishDb;
+using tools_testing::MakeOp;
+using tools_testing::MakeStep;
 
 ProfileModel GpuModel() {
   ProfileModel m;

@@ -9,7 +9,7 @@
 
 #include "src/analysis/model/profile_model.h"
 
-namespace stepscope::analysis::testing {
+namespace stepscope::analysis::tools_testing {
 
 inline constexpr int64_t kPsPerMsInt = 1'000'000'000;
 inline int64_t Ms(double ms) { return static_cast<int64_t>(ms * kPsPerMsInt); }
@@ -83,4 +83,4 @@ inline DeviceActivity MakeGpu(int ordinal, double busy_ms) {
   return d;
 }
 
-}  // namespace stepscope::analysis::testing
+}  // namespace stepscope::analysis::tools_testing
