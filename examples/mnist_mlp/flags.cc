@@ -188,7 +188,7 @@ profiler's analysis.
 Training
   --steps N              training steps (default 100)
   --batch_size N         examples per step (default 64)
-  --hidden_units N       hidden layer width (default 512)
+  --hidden_units N       hidden layer width (default 384)
   --learning_rate X      SGD learning rate, momentum 0.9 (default 0.01)
   --log_every N          print the loss every N steps, 0 = never (default 10)
   --seed N               shuffle, augmentation and initialisation seed (default 1)
@@ -196,7 +196,8 @@ Input pipeline
   --input_threads N      threads that read/decode/augment; 0 = on the batching thread (default 0)
   --prefetch N           batches prepared ahead on a background thread; 0 = none (default 0)
   --cache                keep decoded examples in memory (hits from the second epoch on)
-  --augment KIND         none | shift | elastic (default elastic)
+  --augment KIND         none | shift | elastic (default shift; elastic adds
+                         uncacheable work per example)
   --input_cost N         do the per-example decode/augment work N times (default 1)
   --read_delay_us N      extra latency per record read, simulating slow storage (default 0)
 Dataset

@@ -47,7 +47,7 @@ struct PipelineOptions {
   int prefetch = 0;       // batches built ahead on a background thread; 0: built in GetNext
   bool cache = false;     // keep decoded examples in memory
   bool shuffle = true;    // a new permutation each epoch; false: dataset order
-  Augmentation augmentation = Augmentation::kElastic;
+  Augmentation augmentation = Augmentation::kShift;
   int input_cost = 1;     // times the per-example decode/augment work is done (>= 1)
   int read_delay_us = 0;  // extra latency per record read, simulating slow storage
   uint64_t seed = 1;

@@ -26,7 +26,8 @@ TEST(TrainerTest, LossDecreasesOver100Steps) {
   stepscope::StatusOr<std::unique_ptr<Dataset>> dataset = Dataset::Open(dir.path(), spec);
   ASSERT_TRUE(dataset.ok());
   stepscope::StatusOr<std::unique_ptr<InputPipeline>> pipeline =
-      InputPipeline::Create(dataset->get(), {.batch_size = 32, .input_threads = 2, .prefetch = 2});
+      InputPipeline::Create(dataset->get(), {.batch_size = 32, .input_threads = 2, .prefetch = 2,
+                                             .augmentation = Augmentation::kElastic});
   ASSERT_TRUE(pipeline.ok());
   Mlp model(MlpConfig{.hidden_units = 128});
 
