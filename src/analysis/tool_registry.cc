@@ -5,6 +5,7 @@
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/kernel_stats.h"
 #include "src/analysis/tools/overview_page.h"
+#include "src/analysis/tools/pod_viewer.h"
 
 namespace stepscope::analysis {
 
@@ -17,6 +18,7 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakeFrameworkOpStatsTool().release());
     list->push_back(MakeKernelStatsTool().release());
     list->push_back(MakeAdvisorTool().release());
+    list->push_back(MakePodViewerTool().release());
     return list;
   }();
   return *tools;

@@ -18,7 +18,7 @@ TEST(ToolRegistryTest, ToolIdsAreTensorBoardsAndInOrder) {
     EXPECT_FALSE(tool->description().empty()) << tool->id();
   }
   EXPECT_THAT(ids, ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "kernel_stats",
-                               "advisor"));
+                               "advisor", "pod_viewer"));
 }
 
 TEST(ToolRegistryTest, UnknownToolListsTheValidIds) {
@@ -26,7 +26,7 @@ TEST(ToolRegistryTest, UnknownToolListsTheValidIds) {
   ASSERT_FALSE(tool.ok());
   EXPECT_EQ(tool.status().code(), StatusCode::kNotFound);
   EXPECT_THAT(tool.status().message(),
-              HasSubstr("valid tools: overview_page, input_pipeline_analyzer, framework_op_stats, kernel_stats, advisor"));
+              HasSubstr("valid tools: overview_page, input_pipeline_analyzer, framework_op_stats, kernel_stats, advisor, pod_viewer"));
   EXPECT_TRUE(FindTool("kernel_stats").ok());
 }
 
@@ -34,7 +34,8 @@ TEST(ToolRegistryTest, KernelStatsIsUnavailableWithoutAGpu) {
   ProfileModel cpu;
   std::vector<std::string_view> available;
   for (const Tool* tool : AvailableTools(cpu)) available.push_back(tool->id());
-  EXPECT_THAT(available, ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "advisor"));
+  EXPECT_THAT(available, ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "advisor",
+                                          "pod_viewer"));
   auto result = RunTool("kernel_stats", cpu);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kFailedPrecondition);
