@@ -9,5 +9,6 @@ namespace stepscope::cli {
 int RunInfoCommand(CommandContext& context);
 int RunCaptureCommand(CommandContext& context);
 int RunAnalyzeCommand(CommandContext& context);
+int RunServeCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

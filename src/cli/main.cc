@@ -20,6 +20,7 @@ constexpr Command kCommands[] = {
     {"capture", "record running workers over gRPC (grpc://host:port,...) into one run", RunCaptureCommand},
     {"analyze", "run analysis tools (overview_page, input_pipeline_analyzer, ...): text, json or csv",
      RunAnalyzeCommand},
+    {"serve", "the web dashboard and JSON API for a logdir (http://127.0.0.1:6006/)", RunServeCommand},
 };
 
 const Command* FindCommand(std::string_view name) {

@@ -208,39 +208,48 @@ StatusOr<analysis::ProfileModel> LoadCombinedModel(const std::vector<HostProfile
 
 StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
   STEPSCOPE_ASSIGN_OR_RETURN(xspace::ProfilePathKind kind, xspace::ClassifyProfilePath(request.path));
+  if (kind != xspace::ProfilePathKind::kLogdir && !request.run.empty()) {
+    return InvalidArgumentError("--run applies to a logdir, and " + request.path + " is a " +
+                                (kind == xspace::ProfilePathKind::kRunDir ? "run directory" : "file"));
+  }
   ResolvedProfile resolved;
   std::vector<HostProfileFile> files;
   if (kind == xspace::ProfilePathKind::kXSpaceFile) {
-    if (!request.run.empty()) return InvalidArgumentError("--run applies to a logdir, not to the file " + request.path);
+    if (!request.host.empty() && request.host != kAllHosts) {
+      return InvalidArgumentError("--host applies to a run or logdir, not to one file");
+    }
     ProfileFormat format;
     std::string host = HostOfFile(request.path, &format);
     if (format == ProfileFormat::kTraceJson && !TraceImportAvailable()) {
       return UnimplementedError(request.path + ": trace JSON files need the importers, which this build lacks");
     }
     STEPSCOPE_ASSIGN_OR_RETURN(HostProfileFile file, StatFile(request.path, host, format));
-    files.push_back(std::move(file));
-  } else if (kind == xspace::ProfilePathKind::kRunDir) {
-    if (!request.run.empty()) return InvalidArgumentError("--run applies to a logdir, not to the run directory " + request.path);
+    resolved.files.push_back(file);
+    resolved.all_hosts.push_back(file.host);
+    return resolved;
+  }
+  if (kind == xspace::ProfilePathKind::kRunDir) {
     STEPSCOPE_ASSIGN_OR_RETURN(files, ListRunFiles(request.path));
+    resolved.run = fs::path(request.path).filename().string();
+    resolved.run_count = 1;
   } else {
     STEPSCOPE_ASSIGN_OR_RETURN(std::vector<RunProfiles> runs, ListLogdirRuns(request.path));
+    resolved.run_count = static_cast<int>(runs.size());
     const RunProfiles* chosen = nullptr;
     if (request.run.empty()) {
       chosen = NewestRun(runs);
     } else {
+      std::string names;
       for (const RunProfiles& run : runs) {
         if (run.name == request.run) chosen = &run;
+        names += (names.empty() ? "" : ", ") + run.name;
       }
-      if (chosen == nullptr) {
-        std::string names;
-        for (const RunProfiles& run : runs) names += (names.empty() ? "" : ", ") + run.name;
-        return NotFoundError("no run '" + request.run + "' in " + request.path + "; runs: " + names);
-      }
+      if (chosen == nullptr) return NotFoundError("no run '" + request.run + "'; runs: " + names);
     }
     resolved.run = chosen->name;
     files = chosen->hosts;
   }
-  if (files.empty()) return NotFoundError(request.path + ": the run holds no profile files (*.xplane.pb)");
+  if (files.empty()) return NotFoundError("run " + resolved.run + " holds no profile files (*.xplane.pb)");
   for (const HostProfileFile& file : files) resolved.all_hosts.push_back(file.host);
   if (request.host.empty() || request.host == kAllHosts) {
     resolved.files = std::move(files);
@@ -252,7 +261,7 @@ StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
       return resolved;
     }
   }
-  return NotFoundError("no host '" + request.host + "' in " + request.path + "; hosts: " + HostList(files));
+  return NotFoundError("no host '" + request.host + "' in run " + resolved.run + "; hosts: " + HostList(files));
 }
 
 StatusOr<analysis::ProfileModel> LoadProfile(const ProfileRequest& request) {

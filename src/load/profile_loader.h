@@ -76,7 +76,8 @@ struct ProfileRequest {
 };
 
 struct ResolvedProfile {
-  std::string run;  // run name; empty for a single file or a run directory
+  std::string run;  // run name (a run directory's own name); empty for a single file
+  int run_count = 0;  // runs in the logdir (1 for a run directory), to tell users a choice was made
   std::vector<HostProfileFile> files;  // the selected host files (one, or all)
   std::vector<std::string> all_hosts;  // every host of the run, for messages and UIs
 };
