@@ -188,7 +188,7 @@ profiler's analysis.
 Training
   --steps N              training steps (default 100)
   --batch_size N         examples per step (default 64)
-  --hidden_units N       hidden layer width (default 384)
+  --hidden_units N       hidden layer width (default 320)
   --learning_rate X      SGD learning rate, momentum 0.9 (default 0.01)
   --log_every N          print the loss every N steps, 0 = never (default 10)
   --seed N               shuffle, augmentation and initialisation seed (default 1)

@@ -14,7 +14,7 @@ namespace mnist_mlp {
 
 struct MlpConfig {
   int input_units = 784;
-  int hidden_units = 384;
+  int hidden_units = 320;
   int classes = 10;
   float learning_rate = 0.01f;
   float momentum = 0.9f;

@@ -72,25 +72,8 @@ void GaussianBlur(float* field, float* tmp) {
   }
 }
 
-// 3x3 median filter (zero beyond the border): removes isolated noisy pixels (the
-// scanner speckle of the dataset) while keeping strokes two or more pixels wide.
-void MedianFilter3x3(const uint8_t* in, uint8_t* out) {
-  for (int r = 0; r < kImageRows; ++r) {
-    for (int c = 0; c < kImageCols; ++c) {
-      uint8_t window[9];
-      int n = 0;
-      for (int dr = -1; dr <= 1; ++dr) {
-        for (int dc = -1; dc <= 1; ++dc) {
-          const int rr = r + dr, cc = c + dc;
-          window[n++] = (rr < 0 || rr >= kImageRows || cc < 0 || cc >= kImageCols) ? 0 : in[rr * kImageCols + cc];
-        }
-      }
-      std::nth_element(window, window + 4, window + 9);
-      out[r * kImageCols + c] = window[4];
-    }
-  }
-}
-
+// Median of 9 with Paeth's 19-comparison exchange network: branch-free min/max, several
+// times faster than a general selection on 9 bytes.
 
 }  // namespace
 
@@ -111,6 +94,32 @@ bool ParseAugmentation(std::string_view name, Augmentation* augmentation) {
     }
   }
   return false;
+}
+
+void MedianFilter3x3(const uint8_t* in, uint8_t* out) {
+  auto sort2 = [](uint8_t& a, uint8_t& b) {
+    const uint8_t lo = std::min(a, b);
+    b = std::max(a, b);
+    a = lo;
+  };
+  auto at = [in](int r, int c) -> uint8_t {
+    return (r < 0 || r >= kImageRows || c < 0 || c >= kImageCols) ? 0 : in[r * kImageCols + c];
+  };
+  for (int r = 0; r < kImageRows; ++r) {
+    for (int c = 0; c < kImageCols; ++c) {
+      uint8_t p0 = at(r - 1, c - 1), p1 = at(r - 1, c), p2 = at(r - 1, c + 1);
+      uint8_t p3 = at(r, c - 1), p4 = at(r, c), p5 = at(r, c + 1);
+      uint8_t p6 = at(r + 1, c - 1), p7 = at(r + 1, c), p8 = at(r + 1, c + 1);
+      sort2(p1, p2); sort2(p4, p5); sort2(p7, p8);
+      sort2(p0, p1); sort2(p3, p4); sort2(p6, p7);
+      sort2(p1, p2); sort2(p4, p5); sort2(p7, p8);
+      sort2(p0, p3); sort2(p5, p8); sort2(p4, p7);
+      sort2(p3, p6); sort2(p1, p4); sort2(p2, p5);
+      sort2(p4, p7); sort2(p4, p2); sort2(p6, p4);
+      sort2(p4, p2);
+      out[r * kImageCols + c] = p4;
+    }
+  }
 }
 
 void DecodeImage(const uint8_t* raw, float* decoded, PreprocessScratch* scratch) {
