@@ -101,7 +101,7 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
     if (IsHostThreadsPlane(s.planes[p].name)) host_planes.push_back(p);
     if (IsAcceleratorPlane(s.planes[p].name)) device_planes.push_back(p);
   }
-  if (s.planes.size() > UINT16_MAX) return ResourceExhaustedError("more than 65535 planes in one XSpace");
+  if (!internal::EventIndexSpace(s).fits()) return ResourceExhaustedError("more than 2^32 events in one XSpace");
 
   ProfileModel model;
   model.total_events = static_cast<int64_t>(s.num_events());

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/model_test_util.h"
 #include "src/xspace/columnar/columnar_xspace.h"
 
@@ -89,11 +90,12 @@ TEST(BuildProfileModelTest, NestedOpsSelfTimeAndTree) {
   // Time order: A, B, C, D, E.
   const xspace::ColumnarPlane& plane = model.source->planes[thread.plane_index];
   std::vector<std::string> names;
-  for (uint32_t e : thread.event_index) names.emplace_back(plane.event_name(e));
+  for (size_t i = 0; i < thread.size(); ++i) names.emplace_back(plane.event_name(thread.event(i)));
+  EXPECT_FALSE(thread.event_index.empty()) << "written out of order: an explicit index";
   EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "C", "D", "E"}));
   EXPECT_EQ(thread.parent, (std::vector<int32_t>{-1, 0, 0, 2, -1}));
   EXPECT_EQ(thread.depth, (std::vector<uint8_t>{0, 1, 1, 2, 0}));
-  EXPECT_EQ(thread.self_time_ps, (std::vector<int64_t>{Ms(3), Ms(3), Ms(3), Ms(1), Ms(1)}));
+  EXPECT_EQ(ComputeSelfTimes(plane, thread), (std::vector<int64_t>{Ms(3), Ms(3), Ms(3), Ms(1), Ms(1)}));
   EXPECT_EQ(thread.busy_ps, Ms(11));
   EXPECT_EQ(FindOp(model.host_ops, "A")->self_time_ps, Ms(3));
   EXPECT_EQ(FindOp(model.host_ops, "A")->total_time_ps, Ms(10));
@@ -245,6 +247,29 @@ TEST(BuildProfileModelTest, GpuHostAndDeviceBreakdown) {
   EXPECT_EQ(model.device_ops.idle_time_ps, Ms(4));
 }
 
+// A stream whose kernels run out of step order (step 0's kernel after step 1's): the
+// breakdown takes the general path and still counts each kernel for its own step.
+TEST(BuildProfileModelTest, KernelsOutOfStepOrderOnAStream) {
+  TestSpace t;
+  auto main = t.HostLine(1, "main");
+  int gpu = t.Plane("/device:GPU:0");
+  auto stream = t.LineIn(gpu, 7, "Stream #7(Compute)");
+  t.Event(main, "train", 0, 10, {{"step_num", 0}, {"_r", 1}});
+  t.Event(main, "cudaLaunchKernel", 1, 2, {{"correlation_id", uint64_t{1}}});
+  t.Event(main, "train", 10, 20, {{"step_num", 1}, {"_r", 1}});
+  t.Event(main, "cudaLaunchKernel", 10, 10.5, {{"correlation_id", uint64_t{2}}});
+  t.Event(stream, "k_step1", 11, 12, {{"correlation_id", uint64_t{2}}});
+  t.Event(stream, "k_step0", 12, 13, {{"correlation_id", uint64_t{1}}});  // late: outside step 0
+  t.Event(stream, "k_step0_in", 5, 6, {{"correlation_id", uint64_t{1}}});
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), 2u);
+  EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kDeviceCompute32), Ms(1));
+  EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostPrepare), Ms(1));
+  EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kDeviceCompute32), Ms(1));
+  EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kHostPrepare), Ms(0.5));
+  for (const StepInfo& step : model.steps) EXPECT_EQ(step.breakdown.total_ps(), Ms(10));
+}
+
 TEST(BuildProfileModelTest, DropsIncompleteStepsOnlyInSamplingMode) {
   xspace::XSpace space = MakeGpuSpace(7);
   EXPECT_EQ(Build(space).steps.size(), 7u);
@@ -337,6 +362,19 @@ TEST(BuildProfileModelTest, NestedRootLevels) {
   EXPECT_EQ(model.steps[1].name, "train 7");
   EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kHostCompute), Ms(2));
   EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostCompute), 0) << "op belongs to the inner step";
+}
+
+TEST(BuildProfileModelTest, LegacyTraceContextRootsWithoutStats) {
+  TestSpace t;
+  auto main = t.HostLine(1, "main");
+  t.Event(main, "TraceContext", 0, 4);
+  t.Event(main, "op", 1, 2);
+  t.Event(main, "TraceContext", 5, 9);
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), 2u);
+  EXPECT_EQ(model.steps[0].duration_ps, Ms(4));
+  EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostCompute), Ms(1));
+  EXPECT_EQ(model.steps[1].name, "TraceContext 1");
 }
 
 TEST(BuildProfileModelTest, IteratorFetchedOutsideTheStep) {

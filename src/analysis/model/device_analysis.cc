@@ -64,7 +64,7 @@ std::string_view HloOpType(std::string_view hlo_op) {
 class DeviceAnalyzer {
  public:
   DeviceAnalyzer(const xspace::ColumnarXSpace& space, HostAnalysis* host, DeviceAnalysis* out)
-      : space_(space), host_(host), out_(out) {}
+      : space_(space), host_(host), out_(out), index_space_(space) {}
 
   void Run(const std::vector<uint32_t>& device_planes) {
     for (uint32_t p : device_planes) AnalyzePlane(p);
@@ -76,7 +76,18 @@ class DeviceAnalyzer {
   }
 
  private:
+  // What an event's name alone says, computed once per event metadata.
+  struct NameFacts {
+    bool known = false;
+    bool is_copy = false;
+    bool is_collective = false;   // nccl*
+    bool name_says_16bit = false;  // used when the event has no shape stat
+    MemcpyDirection direction = MemcpyDirection::kUnknown;
+  };
+
   struct PlaneState {
+    EventStats stats;
+    std::vector<NameFacts> name_facts;  // by event metadata index
     FlatUint64Map op_cache;  // tagged source value -> global op index
     FlatUint64Map kernel_index;
     std::vector<KernelAgg> kernels;
@@ -122,6 +133,7 @@ class DeviceAnalyzer {
       auto by_begin = [&](uint32_t a, uint32_t b) { return plane.event_start_ps[a] < plane.event_start_ps[b]; };
       if (!std::is_sorted(order.begin(), order.end(), by_begin)) std::stable_sort(order.begin(), order.end(), by_begin);
       int64_t busy_end = INT64_MIN;
+      out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));
       for (uint32_t e : order) {
         AnalyzeEvent(plane_index, plane, reader, e, &device, &stream, &state);
         int64_t begin = plane.event_start_ps[e], end = plane.event_end_ps(e);
@@ -145,7 +157,7 @@ class DeviceAnalyzer {
       StepMarker marker;
       marker.group = host_->groups.Dense(stats.group_id);
       marker.begin_ps = plane.event_start_ps[e];
-      marker.duration_ps = plane.event_duration_ps[e];
+      marker.duration_ps = plane.duration_ps(e);
       marker.on_device = true;
       marker.name = std::string(plane.event_name(e));
       marker.step_name = std::string(stats.step_name);
@@ -154,6 +166,20 @@ class DeviceAnalyzer {
       MarkGroupOnDevice(marker.group);
       out_->markers.push_back(std::move(marker));
     }
+  }
+
+  const NameFacts& NameFactsOf(const ColumnarPlane& plane, uint32_t event, PlaneState* state) {
+    if (state->name_facts.empty()) state->name_facts.resize(plane.event_metadata.size());
+    NameFacts& facts = state->name_facts[plane.event_metadata_index[event]];
+    if (!facts.known) {
+      std::string_view name = plane.event_name(event);
+      facts.known = true;
+      facts.direction = MemcpyDirectionFromName(name);
+      facts.is_copy = facts.direction != MemcpyDirection::kUnknown || name.starts_with("Memcpy");
+      facts.is_collective = StartsWithIgnoreCase(name, "nccl");
+      facts.name_says_16bit = Is16BitCompute(name, "");
+    }
+    return facts;
   }
 
   // The op a device event belongs to, cached per distinct source value: the tf_op stat
@@ -214,12 +240,12 @@ class DeviceAnalyzer {
 
   void AnalyzeEvent(uint32_t plane_index, const ColumnarPlane& plane, const PlaneStatReader& reader, uint32_t e,
                     DeviceActivity* device, StreamActivity* stream, PlaneState* state) {
-    EventStats stats;
+    EventStats& stats = state->stats;  // scratch reused per event: constructing one zeroes 300 bytes
     reader.Read(e, &stats);
-    std::string_view name = plane.event_name(e);
-    const int64_t duration = plane.event_duration_ps[e];
-    MemcpyDirection direction = MemcpyDirectionFromName(name);
-    bool is_copy = direction != MemcpyDirection::kUnknown || name.starts_with("Memcpy");
+    const NameFacts& facts = NameFactsOf(plane, e, state);
+    const int64_t duration = plane.duration_ps(e);
+    MemcpyDirection direction = facts.direction;
+    bool is_copy = facts.is_copy;
     if (!stats.memcpy_details.empty() && (is_copy || stats.kernel_details.empty())) {
       MemcpyDetails details = ParseMemcpyDetails(stats.memcpy_details);
       if (direction == MemcpyDirection::kUnknown) direction = details.direction;
@@ -254,8 +280,7 @@ class DeviceAnalyzer {
     if (stats.has_group_id) {
       group = host_->groups.Dense(stats.group_id);
     } else if (stats.has_correlation_id) {
-      uint32_t found = host_->correlation_to_group.Find(stats.correlation_id);
-      if (found != FlatUint64Map::kAbsent) group = static_cast<int32_t>(found);
+      group = host_->correlation_to_group.Find(stats.correlation_id);
     }
     if (group == kNoGroup) {
       ++out_->unattributed_events;
@@ -269,14 +294,15 @@ class DeviceAnalyzer {
       type = EventType::kDeviceToHost;
     } else if (is_copy && direction == MemcpyDirection::kDeviceToDevice) {
       type = EventType::kDeviceToDevice;
-    } else if (StartsWithIgnoreCase(name, "nccl")) {
+    } else if (facts.is_collective) {
       type = EventType::kDeviceCollectives;
     } else {
-      type = Is16BitCompute(name, stats.shape) ? EventType::kDeviceCompute16 : EventType::kDeviceCompute32;
+      bool half = stats.shape.empty() ? facts.name_says_16bit : Is16BitCompute(plane.event_name(e), stats.shape);
+      type = half ? EventType::kDeviceCompute16 : EventType::kDeviceCompute32;
     }
-    if (!out_->spans.push_back(StepSpan{static_cast<uint32_t>(group), e, static_cast<uint16_t>(plane_index),
-                                        static_cast<uint8_t>(type)})) {
-      out_->unattributed_events++;  // out of memory: the span is lost, counted
+    if (group >= static_cast<int32_t>(StepSpan::kMaxGroups) ||
+        !out_->spans.push_back(StepSpan(group, type, index_space_.Global(plane_index, e)))) {
+      ++out_->unattributed_events;  // out of range or out of memory: counted, not silently lost
     }
   }
 
@@ -381,6 +407,7 @@ class DeviceAnalyzer {
   const xspace::ColumnarXSpace& space_;
   HostAnalysis* host_;
   DeviceAnalysis* out_;
+  EventIndexSpace index_space_;
   std::vector<OpMetrics> ops_;
   std::unordered_map<std::string, uint32_t> op_index_;
   std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,

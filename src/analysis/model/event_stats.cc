@@ -76,7 +76,7 @@ PlaneStatReader::PlaneStatReader(const ColumnarPlane& plane) : plane_(plane), ro
   uint32_t group = plane.stat_index(StatType::kGroupId);
   if (group != ColumnarPlane::kNoStat) {
     for (uint32_t i = 0, n = plane.num_stats(); i < n && !has_group_id_stat_; ++i) {
-      has_group_id_stat_ = (plane.stat_key[i] & ColumnarPlane::kMaxStatMetadata) == group;
+      has_group_id_stat_ = ColumnarPlane::StatMetadataOfKey(plane.stat_key[i]) == group;
     }
   }
 }
@@ -135,7 +135,7 @@ void PlaneStatReader::Apply(const ColumnarStat& stat, EventStats* out) const {
 }
 
 void PlaneStatReader::Read(uint32_t event, EventStats* out) const {
-  *out = EventStats();
+  out->Reset();  // not `*out = EventStats()`: that zeroed and copied 300 bytes per event
   // Metadata stats first so that the event's own stats overwrite them.
   const xspace::ColumnarEventMetadata& metadata = plane_.event_metadata[plane_.event_metadata_index[event]];
   for (uint32_t i = metadata.stats_begin; i < metadata.stats_end; ++i) Apply(plane_.other_stats[i], out);

@@ -13,7 +13,16 @@
 
 namespace stepscope::analysis {
 
+// Reset() clears only what Read() relies on: numeric values are meaningful only when
+// their has_* flag is set (root_level, producer/consumer types and is_eager are reset).
 struct EventStats {
+  void Reset() {
+    has_group_id = has_step_num = has_iter_num = has_correlation_id = has_producer = has_consumer = false;
+    is_eager = is_input_pipeline_stage = false;
+    root_level = producer_type = consumer_type = 0;
+    step_name = tf_op = hlo_op = annotation = kernel_details = memcpy_details = shape = equation = {};
+  }
+
   bool has_group_id = false;
   int64_t group_id = 0;
   int64_t root_level = 0;  // `_r` value; 0 when not a root
@@ -52,6 +61,13 @@ class PlaneStatReader {
 
   // Fills `out` (reset first) from the event's stats and its metadata's stats.
   void Read(uint32_t event, EventStats* out) const;
+  // True when the event has no stats of its own and its metadata has none (then Read
+  // would leave `out` in its reset state).
+  bool HasNoStats(uint32_t event) const {
+    const xspace::ColumnarEventMetadata& metadata = plane_.event_metadata[plane_.event_metadata_index[event]];
+    return plane_.event_stats_begin[event] == plane_.event_stats_begin[event + 1] &&
+           metadata.stats_begin == metadata.stats_end;
+  }
   // True when any stat of this plane carries a group_id (TF already grouped the file).
   bool has_group_id_stat() const { return has_group_id_stat_; }
 

@@ -1,7 +1,6 @@
 #include "src/analysis/model/event_tree.h"
 
 #include <algorithm>
-#include <numeric>
 
 namespace stepscope::analysis {
 
@@ -14,12 +13,18 @@ HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_in
   thread.line_index = line_index;
 
   const int64_t* start = plane.event_start_ps.data();
-  const int64_t* duration = plane.event_duration_ps.data();
-  std::vector<uint32_t>& order = thread.event_index;
-  order.reserve(line.num_events());
-  if (plane.aggregated_events.empty()) {
-    for (uint32_t e = line.event_begin; e < line.event_end; ++e) order.push_back(e);
-  } else {
+  thread.first_event = line.event_begin;
+  auto before = [&](uint32_t a, uint32_t b) {
+    if (start[a] != start[b]) return start[a] < start[b];
+    int64_t da = plane.duration_ps(a), db = plane.duration_ps(b);
+    if (da != db) return da > db;
+    return a < b;
+  };
+  // In time order already (what TF and stepscope write)? Then no index is stored.
+  bool in_order = plane.aggregated_events.empty();
+  for (uint32_t e = line.event_begin; in_order && e + 1 < line.event_end; ++e) in_order = before(e, e + 1);
+  if (!in_order) {
+    std::vector<uint32_t>& order = thread.event_index;
     std::vector<bool> aggregated(line.num_events());
     for (const auto& [event, count] : plane.aggregated_events) {
       if (event >= line.event_begin && event < line.event_end) aggregated[event - line.event_begin] = true;
@@ -27,27 +32,21 @@ HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_in
     for (uint32_t e = line.event_begin; e < line.event_end; ++e) {
       if (!aggregated[e - line.event_begin]) order.push_back(e);
     }
+    std::sort(order.begin(), order.end(), before);
   }
-  auto before = [&](uint32_t a, uint32_t b) {
-    if (start[a] != start[b]) return start[a] < start[b];
-    if (duration[a] != duration[b]) return duration[a] > duration[b];
-    return a < b;
-  };
-  if (!std::is_sorted(order.begin(), order.end(), before)) std::sort(order.begin(), order.end(), before);
 
-  const size_t n = order.size();
+  const size_t n = in_order ? line.num_events() : thread.event_index.size();
   thread.parent.assign(n, -1);
   thread.depth.assign(n, 0);
-  thread.self_time_ps.resize(n);
-  std::vector<int32_t> stack;
-  int64_t busy_end = INT64_MIN;
+  std::vector<uint32_t> stack;  // time-order indices of the open ancestors
+  int64_t busy_end = INT64_MIN, last_end = INT64_MIN;
   for (size_t i = 0; i < n; ++i) {
-    uint32_t e = order[i];
-    int64_t begin = start[e], end = begin + duration[e];
-    thread.self_time_ps[i] = duration[e];
+    uint32_t e = thread.event(i);
+    int64_t begin = start[e], end = plane.event_end_ps(e);
+    last_end = std::max(last_end, end);
     while (!stack.empty()) {
-      uint32_t top = order[stack.back()];
-      if (start[top] + duration[top] > begin) break;
+      uint32_t top = thread.event(stack.back());
+      if (plane.event_end_ps(top) > begin) break;
       stack.pop_back();
     }
     if (stack.empty()) {
@@ -57,22 +56,31 @@ HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_in
         busy_end = end;
       }
     } else {
-      int32_t parent = stack.back();
-      thread.parent[i] = parent;
+      thread.parent[i] = static_cast<int32_t>(stack.back());
       thread.depth[i] = static_cast<uint8_t>(std::min<size_t>(stack.size(), 255));
-      uint32_t p = order[parent];
-      int64_t inside = std::min(end, start[p] + duration[p]) - begin;
-      if (inside > 0) thread.self_time_ps[parent] -= inside;
     }
-    stack.push_back(static_cast<int32_t>(i));
+    stack.push_back(static_cast<uint32_t>(i));
   }
   if (n > 0) {
-    thread.first_begin_ps = start[order[0]];
-    int64_t last = INT64_MIN;
-    for (uint32_t e : order) last = std::max(last, start[e] + duration[e]);
-    thread.last_end_ps = last;
+    thread.first_begin_ps = start[thread.event(0)];
+    thread.last_end_ps = last_end;
   }
   return thread;
+}
+
+std::vector<int64_t> ComputeSelfTimes(const xspace::ColumnarPlane& plane, const HostThread& thread) {
+  const size_t n = thread.size();
+  std::vector<int64_t> self(n);
+  for (size_t i = 0; i < n; ++i) self[i] = plane.duration_ps(thread.event(i));
+  for (size_t i = 0; i < n; ++i) {
+    int32_t parent = thread.parent[i];
+    if (parent < 0) continue;
+    uint32_t e = thread.event(i), p = thread.event(parent);
+    int64_t inside = std::min(plane.event_end_ps(e), plane.event_end_ps(p)) - plane.event_start_ps[e];
+    if (inside > 0) self[parent] -= inside;
+  }
+  for (int64_t& s : self) s = std::max<int64_t>(s, 0);
+  return self;
 }
 
 std::vector<uint32_t> ComputeSubtreeEnds(const HostThread& thread) {

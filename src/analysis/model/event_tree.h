@@ -19,6 +19,10 @@ namespace stepscope::analysis {
 // left out. O(n log n) for unsorted lines, O(n) for lines already in order.
 HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_index, uint32_t line_index);
 
+// Self time of every event of `thread` (time order): duration minus the time of its
+// immediate children inside it, never negative.
+std::vector<int64_t> ComputeSelfTimes(const xspace::ColumnarPlane& plane, const HostThread& thread);
+
 // One past the last descendant of each event (time-order indices): the subtree of i is
 // [i, subtree_end[i]).
 std::vector<uint32_t> ComputeSubtreeEnds(const HostThread& thread);

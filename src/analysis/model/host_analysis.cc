@@ -69,6 +69,12 @@ class HostGrouper {
   void ReadPlane(uint32_t plane_index, const PlaneStatReader& reader, bool file_grouped) {
     const ColumnarPlane& plane = space_.planes[plane_index];
     EventStats stats;
+    std::vector<bool> loop_op_metadata(plane.event_metadata.size());
+    std::vector<bool> trace_context_metadata(plane.event_metadata.size());
+    for (size_t m = 0; m < plane.event_metadata.size(); ++m) {
+      loop_op_metadata[m] = IsTfLoopOpName(plane.event_metadata[m].name);
+      trace_context_metadata[m] = plane.event_metadata[m].name == "TraceContext";
+    }
     for (uint32_t l = 0; l < plane.lines.size(); ++l) {
       uint32_t t = static_cast<uint32_t>(out_->threads.size());
       out_->threads.push_back(BuildHostThread(plane, plane_index, l));
@@ -77,7 +83,15 @@ class HostGrouper {
       facts.group.assign(thread.size(), kNoGroup);
       facts.flags.assign(thread.size(), 0);
       for (uint32_t i = 0; i < thread.size(); ++i) {
-        uint32_t e = thread.event_index[i];
+        uint32_t e = thread.event(i);
+        const uint32_t metadata = plane.event_metadata_index[e];
+        if (reader.HasNoStats(e)) {  // flags 0, no group, no connection; maybe a TraceContext root
+          if (!file_grouped) {
+            if (trace_context_metadata[metadata]) roots_.push_back({1, plane.event_start_ps[e], t, i, false, 0});
+            has_loop_ops_ = has_loop_ops_ || loop_op_metadata[metadata];
+          }
+          continue;
+        }
         reader.Read(e, &stats);
         uint8_t flags = 0;
         if (stats.has_correlation_id) flags |= kHasCorrelation;
@@ -93,7 +107,7 @@ class HostGrouper {
             }
           }
         } else {
-          int64_t level = stats.root_level > 0 ? stats.root_level : (name == "TraceContext" ? 1 : 0);
+          int64_t level = stats.root_level > 0 ? stats.root_level : (trace_context_metadata[metadata] ? 1 : 0);
           if (level > 0) {
             bool has_number = stats.has_iter_num || stats.has_step_num;
             int64_t number = stats.has_iter_num ? stats.iter_num : stats.step_num;
@@ -101,7 +115,7 @@ class HostGrouper {
           }
           if (stats.has_producer) producers_.push_back({stats.producer_type, stats.producer_id, t, i});
           if (stats.has_consumer) consumers_.push_back({stats.consumer_type, stats.consumer_id, t, i});
-          if (IsTfLoopOpName(name)) has_loop_ops_ = true;
+          has_loop_ops_ = has_loop_ops_ || loop_op_metadata[metadata];
         }
         facts.flags[i] = flags;
       }
@@ -113,7 +127,7 @@ class HostGrouper {
     StepMarker marker;
     marker.group = group;
     marker.begin_ps = plane.event_start_ps[event];
-    marker.duration_ps = plane.event_duration_ps[event];
+    marker.duration_ps = plane.duration_ps(event);
     marker.name = std::string(plane.event_name(event));
     marker.has_step_number = stats.has_iter_num || stats.has_step_num;
     marker.step_number = stats.has_iter_num ? stats.iter_num : stats.step_num;
@@ -146,7 +160,7 @@ class HostGrouper {
       if (groups[root.pos] != kNoGroup) continue;  // inside a higher-level (or earlier) group
       const HostThread& thread = out_->threads[root.thread];
       const ColumnarPlane& plane = space_.planes[thread.plane_index];
-      uint32_t e = thread.event_index[root.pos];
+      uint32_t e = thread.event(root.pos);
       std::string name(plane.event_name(e));
       int64_t group_id;
       if (root.has_step_number) {
@@ -162,7 +176,7 @@ class HostGrouper {
       StepMarker marker;
       marker.group = group;
       marker.begin_ps = plane.event_start_ps[e];
-      marker.duration_ps = plane.event_duration_ps[e];
+      marker.duration_ps = plane.duration_ps(e);
       marker.name = std::move(name);
       marker.has_step_number = root.has_step_number;
       marker.step_number = root.step_number;
@@ -199,12 +213,12 @@ class HostGrouper {
       for (uint32_t i = 0; i < thread.size(); ++i) {
         if (!(facts.flags[i] & kHasCorrelation) || facts.group[i] == kNoGroup) continue;
         xspace::ColumnarStat stat;
-        if (plane.FindEventStat(thread.event_index[i], index, &stat)) {
-          out_->correlation_to_group.Set(static_cast<uint64_t>(ColumnarPlane::AsInt64(stat)),
-                                         static_cast<uint32_t>(facts.group[i]));
+        if (plane.FindEventStat(thread.event(i), index, &stat)) {
+          out_->correlation_to_group.Add(static_cast<uint64_t>(ColumnarPlane::AsInt64(stat)), facts.group[i]);
         }
       }
     }
+    out_->correlation_to_group.Finish();
   }
 
   const xspace::ColumnarXSpace& space_;

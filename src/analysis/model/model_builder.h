@@ -9,6 +9,7 @@
 //   4. op_metrics:      host op table, input-pipeline facts.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <unordered_map>
@@ -68,14 +69,92 @@ struct StepMarker {
   std::string step_name;  // step_name stat, empty when absent
 };
 
-// A span contributing to a step's breakdown: an event (by plane and index into the
-// columnar event columns) classified as `type`, in group `group`.
-struct StepSpan {
-  uint32_t group;
-  uint32_t event;
-  uint16_t plane;
-  uint8_t type;  // EventType
-  uint8_t unused = 0;
+// A span contributing to a step's breakdown: an event (by its index over all planes, see
+// EventIndexSpace) classified as an EventType, in a step group. 8 bytes, because there
+// is one per kernel, copy and top-level host event.
+class StepSpan {
+ public:
+  static constexpr uint32_t kTypeBits = 5;
+  static constexpr uint32_t kMaxGroups = 1u << (32 - kTypeBits);
+  StepSpan() = default;
+  StepSpan(int32_t group, EventType type, uint32_t global_event)
+      : group_and_type_(static_cast<uint32_t>(group) << kTypeBits | static_cast<uint32_t>(type)),
+        event_(global_event) {}
+  int32_t group() const { return static_cast<int32_t>(group_and_type_ >> kTypeBits); }
+  uint8_t type() const { return static_cast<uint8_t>(group_and_type_ & ((1u << kTypeBits) - 1)); }
+  uint32_t global_event() const { return event_; }
+
+ private:
+  uint32_t group_and_type_ = 0;
+  uint32_t event_ = 0;
+};
+
+// Numbers every event of the space with one uint32: plane p's events start at base(p).
+class EventIndexSpace {
+ public:
+  explicit EventIndexSpace(const xspace::ColumnarXSpace& space) {
+    uint64_t total = 0;
+    for (const xspace::ColumnarPlane& plane : space.planes) {
+      base_.push_back(static_cast<uint32_t>(total));
+      total += plane.num_events();
+    }
+    fits_ = total < UINT32_MAX;
+  }
+  bool fits() const { return fits_; }  // false beyond 2^32 events in one XSpace
+  uint32_t Global(uint32_t plane, uint32_t event) const { return base_[plane] + event; }
+  // (plane, event) of a global index.
+  std::pair<uint32_t, uint32_t> Local(uint32_t global) const {
+    uint32_t plane = static_cast<uint32_t>(std::upper_bound(base_.begin(), base_.end(), global) - base_.begin() - 1);
+    // Empty planes share a base with the next one; upper_bound already skipped them.
+    return {plane, global - base_[plane]};
+  }
+
+ private:
+  std::vector<uint32_t> base_;
+  bool fits_ = true;
+};
+
+// Correlation id -> dense group of the host event that launched it. CUPTI / ROCm ids are
+// small and dense, so a flat array indexed by (id - min) is used when the id range is at
+// most a few times the count: device events then look their launch up without a hash
+// probe (a random probe into a large table was a fifth of the model's time). Any other
+// id set falls back to a hash map.
+class CorrelationMap {
+ public:
+  void Add(uint64_t correlation_id, int32_t group) { pending_.push_back({correlation_id, group}); }
+  // Call once after the last Add.
+  void Finish() {
+    if (pending_.empty()) return;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const auto& [id, group] : pending_) {
+      lo = std::min(lo, id);
+      hi = std::max(hi, id);
+    }
+    if (hi - lo <= pending_.size() * 4 + (1u << 20)) {
+      base_ = lo;
+      dense_.assign(hi - lo + 1, kNoGroup);
+      for (const auto& [id, group] : pending_) dense_[id - lo] = group;
+    } else {
+      use_map_ = true;
+      for (const auto& [id, group] : pending_) map_.Set(id, static_cast<uint32_t>(group));
+    }
+    pending_ = {};
+  }
+  int32_t Find(uint64_t correlation_id) const {
+    if (!use_map_) {
+      uint64_t i = correlation_id - base_;
+      return i < dense_.size() ? dense_[i] : kNoGroup;
+    }
+    uint32_t group = map_.Find(correlation_id);
+    return group == FlatUint64Map::kAbsent ? kNoGroup : static_cast<int32_t>(group);
+  }
+
+ private:
+  std::vector<std::pair<uint64_t, int32_t>> pending_;
+  uint64_t base_ = 0;
+  std::vector<int32_t> dense_;
+  bool use_map_ = false;
+  FlatUint64Map map_;
 };
 
 struct HostAnalysis {
@@ -85,7 +164,7 @@ struct HostAnalysis {
   GroupTable groups;
   std::string step_source;  // "tf_grouped", "step_markers", "none"
   // Dense group of the host event that launched each correlation id.
-  FlatUint64Map correlation_to_group;
+  CorrelationMap correlation_to_group;
   std::vector<std::string> diagnostics;
 };
 
@@ -94,7 +173,10 @@ struct DeviceAnalysis {
   std::vector<KernelStats> kernels;
   OpMetricsDb ops;
   std::vector<StepMarker> markers;
+  // Spans in generation order: one run per device stream / host thread, each run in time
+  // order. run_starts holds the first span index of every run.
   xspace::PodArray<StepSpan> spans;
+  std::vector<uint32_t> span_run_starts;
   std::vector<bool> group_on_device;  // by dense group
   int64_t unattributed_events = 0;    // device events with neither group_id nor a known launch
 };

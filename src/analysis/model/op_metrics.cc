@@ -4,6 +4,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/op_name.h"
 
 namespace stepscope::analysis::internal {
@@ -56,9 +57,10 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       db.total_time_ps += thread.last_end_ps - thread.first_begin_ps;
       db.idle_time_ps += (thread.last_end_ps - thread.first_begin_ps) - thread.busy_ps;
     }
+    const std::vector<int64_t> self_times = ComputeSelfTimes(plane, thread);
     for (uint32_t i = 0; i < thread.size(); ++i) {
       if (facts.flags[i] & kIsStepMarker) continue;
-      uint32_t e = thread.event_index[i];
+      uint32_t e = thread.event(i);
       uint32_t m = plane.event_metadata_index[e];
       if (kind[m] == NameKind::kUnset) {
         std::string_view name = plane.event_name(e);
@@ -67,7 +69,7 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
                                                 : NameKind::kOp;
       }
       if (kind[m] == NameKind::kSkip) continue;
-      const int64_t duration = plane.event_duration_ps[e];
+      const int64_t duration = plane.duration_ps(e);
       if (kind[m] == NameKind::kGetNext) {
         ++input.get_next_count;
         if (check_outside && !OverlapsAStep(model->steps, plane.event_start_ps[e], plane.event_start_ps[e] + duration)) {
@@ -77,7 +79,7 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       Agg& a = agg[m];
       ++a.occurrences;
       a.total_ps += duration;
-      a.self_ps += std::max<int64_t>(thread.self_time_ps[i], 0);
+      a.self_ps += self_times[i];
       a.min_ps = std::min(a.min_ps, duration);
       a.max_ps = std::max(a.max_ps, duration);
       a.eager = a.eager || (facts.flags[i] & kIsEager);

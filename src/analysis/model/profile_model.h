@@ -191,20 +191,27 @@ struct OpMetricsDb {
 
 // The events of one host thread as a tree (nesting by time on the same line). Stored as
 // parallel arrays in time order (begin ascending, longer first on ties); the times and
-// names live in the columnar source (ProfileModel::source), reached through event_index.
+// names live in the columnar source (ProfileModel::source), reached through event(i).
+// Kept compact (5 bytes per event when the line is in time order, as TF saves lines):
+// self times are computed on demand by ComputeSelfTimes (event_tree.h).
 struct HostThread {
   int64_t thread_id = 0;  // line id (the OS tid for host lines)
   std::string name;       // line (thread) name
   uint32_t plane_index = 0;  // plane / line in ProfileModel::source
   uint32_t line_index = 0;
-  // Index of the i-th event (time order) in the source plane's event columns.
+  // Index in the source plane's event columns of the i-th event (time order). Use event(i):
+  // event_index is empty when the line already is in time order (event i is then
+  // first_event + i).
+  uint32_t first_event = 0;
   std::vector<uint32_t> event_index;
-  std::vector<int32_t> parent;         // tree parent (time-order index), -1 for roots
-  std::vector<uint8_t> depth;          // 0 for roots; saturates at 255
-  std::vector<int64_t> self_time_ps;   // duration minus immediate children
+  std::vector<int32_t> parent;  // tree parent (time-order index), -1 for roots
+  std::vector<uint8_t> depth;   // 0 for roots; saturates at 255
   int64_t first_begin_ps = 0;
   int64_t last_end_ps = 0;
   int64_t busy_ps = 0;  // union of the roots' spans
+  uint32_t event(size_t i) const {
+    return event_index.empty() ? first_event + static_cast<uint32_t>(i) : event_index[i];
+  }
   size_t size() const { return parent.size(); }
 };
 

@@ -134,13 +134,14 @@ class StepBuilder {
       std::vector<HostNameClass>& classes = name_class[thread.plane_index];
       if (classes.empty()) classes.assign(plane.event_metadata.size(), HostNameClass::kUnset);
       effective.assign(thread.size(), -1);
+      device_->span_run_starts.push_back(static_cast<uint32_t>(device_->spans.size()));
       for (uint32_t i = 0; i < thread.size(); ++i) {
         const int32_t group = facts.group[i];
         const int32_t parent = thread.parent[i];
-        const uint32_t e = thread.event_index[i];
+        const uint32_t e = thread.event(i);
         int8_t covered = -1;
         if (parent >= 0 && facts.group[parent] == group) {
-          uint32_t p = thread.event_index[parent];
+          uint32_t p = thread.event(parent);
           if (plane.event_end_ps(e) <= plane.event_end_ps(p)) covered = effective[parent];
         }
         effective[i] = covered;
@@ -167,55 +168,135 @@ class StepBuilder {
         }
         if (static_cast<int8_t>(type) <= covered) continue;
         effective[i] = static_cast<int8_t>(type);
-        if (!device_->spans.push_back(StepSpan{static_cast<uint32_t>(group), e,
-                                               static_cast<uint16_t>(thread.plane_index),
-                                               static_cast<uint8_t>(type)})) {
-          model_->diagnostics.push_back("out of memory while building the step breakdown");
+        if (group >= static_cast<int32_t>(StepSpan::kMaxGroups) ||
+            !device_->spans.push_back(StepSpan(group, type, index_space_.Global(thread.plane_index, e)))) {
+          model_->diagnostics.push_back("out of memory (or over 2^27 step groups) while building the step breakdown");
           return;
         }
       }
     }
   }
 
-  void Sweep() {
-    // Bucket the spans by step (counting sort), then flatten each step.
-    const size_t num_steps = model_->steps.size();
-    std::vector<uint32_t> bucket_begin(num_steps + 1, 0);
+  // Which step a span counts for, or -1.
+  int32_t StepOf(const StepSpan& span) const { return step_of_group_[span.group()]; }
+
+  // True when, along every run, the spans' steps never go back (skipping spans of no
+  // step). Then each step's spans are one contiguous, time-ordered chunk per run - the
+  // common case, since a thread or stream works through the steps in order.
+  bool RunsAreStepMonotone(const std::vector<uint32_t>& runs) const {
     const xspace::PodArray<StepSpan>& spans = device_->spans;
-    for (const StepSpan& span : spans) {
-      int32_t s = step_of_group_[span.group];
-      if (s >= 0) ++bucket_begin[s + 1];
+    for (size_t r = 0; r + 1 < runs.size(); ++r) {
+      int32_t last = -1;
+      for (uint32_t k = runs[r]; k < runs[r + 1]; ++k) {
+        int32_t s = StepOf(spans[k]);
+        if (s < 0) continue;
+        if (s < last) return false;
+        last = s;
+      }
     }
-    for (size_t s = 0; s < num_steps; ++s) bucket_begin[s + 1] += bucket_begin[s];
-    std::vector<uint32_t> cursor(bucket_begin.begin(), bucket_begin.end() - 1);
-    std::vector<StepSpan> sorted(bucket_begin[num_steps]);
-    for (const StepSpan& span : spans) {
-      int32_t s = step_of_group_[span.group];
-      if (s >= 0) sorted[cursor[s]++] = span;
+    return true;
+  }
+
+  // Fallback for spans whose runs are not step-monotone: bucket by step in place
+  // (American flag sort), then each step's bucket is sorted by time. Rewrites `runs` to
+  // one run per step bucket.
+  void BucketByStep(std::vector<uint32_t>* runs) {
+    const size_t num_steps = model_->steps.size();
+    xspace::PodArray<StepSpan>& spans = device_->spans;
+    auto bucket_of = [&](const StepSpan& span) {
+      int32_t s = StepOf(span);
+      return s >= 0 ? static_cast<size_t>(s) : num_steps;
+    };
+    std::vector<uint32_t> bucket_begin(num_steps + 2, 0);
+    for (const StepSpan& span : spans) ++bucket_begin[bucket_of(span) + 1];
+    for (size_t b = 0; b <= num_steps; ++b) bucket_begin[b + 1] += bucket_begin[b];
+    std::vector<uint32_t> next(bucket_begin.begin(), bucket_begin.end() - 1);
+    for (size_t b = 0; b <= num_steps; ++b) {
+      while (next[b] < bucket_begin[b + 1]) {
+        size_t target = bucket_of(spans[next[b]]);
+        if (target == b) {
+          ++next[b];
+        } else {
+          std::swap(spans[next[b]], spans[next[target]++]);
+        }
+      }
     }
-    device_->spans = xspace::PodArray<StepSpan>();  // release before the sweep
+    for (size_t b = 0; b < num_steps; ++b) {
+      std::sort(spans.begin() + bucket_begin[b], spans.begin() + bucket_begin[b + 1],
+                [&](const StepSpan& x, const StepSpan& y) { return BeginOf(x) < BeginOf(y); });
+    }
+    bucket_begin.pop_back();  // keep the "no step" bucket's start as the last run end
+    *runs = std::move(bucket_begin);
+  }
+
+  int64_t BeginOf(const StepSpan& span) const {
+    auto [plane, event] = index_space_.Local(span.global_event());
+    return space_.planes[plane].event_start_ps[event];
+  }
+
+  void Sweep() {
+    const size_t num_steps = model_->steps.size();
+    xspace::PodArray<StepSpan>& spans = device_->spans;
+    std::vector<uint32_t> runs = device_->span_run_starts;
+    runs.push_back(static_cast<uint32_t>(spans.size()));
+    const bool run_per_step = !RunsAreStepMonotone(runs);
+    if (run_per_step) BucketByStep(&runs);  // then run s holds exactly step s's spans
+    std::vector<uint32_t> cursor(runs.begin(), runs.end() - 1);
 
     struct Interval {
       int64_t begin;
       int64_t end;
       uint8_t type;
     };
-    std::vector<Interval> intervals;
+    std::vector<Interval> intervals, merged;
+    std::vector<uint32_t> chunk_starts;
+    std::vector<std::pair<int64_t, uint32_t>> chunk_heap;  // (begin, chunk) min-heap
     std::vector<std::pair<int64_t, uint8_t>> active;  // min-heap by end
     for (size_t s = 0; s < num_steps; ++s) {
       StepInfo& step = model_->steps[s];
       const int64_t window_begin = step.begin_ps, window_end = step.begin_ps + step.duration_ps;
+      // This step's chunk of every run (each in time order), clipped to the step.
       intervals.clear();
-      for (uint32_t k = bucket_begin[s]; k < bucket_begin[s + 1]; ++k) {
-        const StepSpan& span = sorted[k];
-        const ColumnarPlane& plane = space_.planes[span.plane];
-        int64_t begin = std::max(plane.event_start_ps[span.event], window_begin);
-        int64_t end = std::min(plane.event_end_ps(span.event), window_end);
-        if (end > begin) intervals.push_back({begin, end, span.type});
+      chunk_starts.clear();
+      const size_t first_run = run_per_step ? s : 0;
+      const size_t last_run = run_per_step ? s + 1 : runs.size() - 1;
+      for (size_t r = first_run; r < last_run; ++r) {
+        uint32_t& k = cursor[r];
+        const uint32_t end_k = runs[r + 1];
+        size_t before = intervals.size();
+        for (; k < end_k; ++k) {
+          const StepSpan& span = spans[k];
+          int32_t span_step = StepOf(span);
+          if (span_step > static_cast<int32_t>(s)) break;
+          if (span_step < static_cast<int32_t>(s)) continue;  // no step
+          auto [plane_index, event] = index_space_.Local(span.global_event());
+          const ColumnarPlane& plane = space_.planes[plane_index];
+          int64_t begin = std::max(plane.event_start_ps[event], window_begin);
+          int64_t end = std::min(plane.event_end_ps(event), window_end);
+          if (end > begin) intervals.push_back({begin, end, span.type()});
+        }
+        if (intervals.size() > before) chunk_starts.push_back(static_cast<uint32_t>(before));
       }
-      auto by_begin = [](const Interval& a, const Interval& b) { return a.begin < b.begin; };
-      if (!std::is_sorted(intervals.begin(), intervals.end(), by_begin)) {
-        std::sort(intervals.begin(), intervals.end(), by_begin);
+      // k-way merge of the chunks by begin (a run is in time order; clipping keeps it so).
+      const std::vector<Interval>* ordered = &intervals;
+      if (chunk_starts.size() > 1) {
+        chunk_starts.push_back(static_cast<uint32_t>(intervals.size()));
+        merged.clear();
+        chunk_heap.clear();
+        std::vector<uint32_t> at(chunk_starts.begin(), chunk_starts.end() - 1);
+        for (uint32_t c = 0; c + 1 < chunk_starts.size(); ++c) chunk_heap.push_back({intervals[at[c]].begin, c});
+        std::make_heap(chunk_heap.begin(), chunk_heap.end(), std::greater<>());
+        while (!chunk_heap.empty()) {
+          std::pop_heap(chunk_heap.begin(), chunk_heap.end(), std::greater<>());
+          uint32_t c = chunk_heap.back().second;
+          chunk_heap.pop_back();
+          merged.push_back(intervals[at[c]++]);
+          if (at[c] < chunk_starts[c + 1]) {
+            chunk_heap.push_back({intervals[at[c]].begin, c});
+            std::push_heap(chunk_heap.begin(), chunk_heap.end(), std::greater<>());
+          }
+        }
+        ordered = &merged;
       }
       std::array<int32_t, kNumEventTypes> count{};
       uint32_t mask = 0;
@@ -236,7 +317,7 @@ class StepBuilder {
           if (--count[type] == 0) mask &= ~(1u << type);
         }
       };
-      for (const Interval& interval : intervals) {
+      for (const Interval& interval : *ordered) {
         pop_until(interval.begin);
         advance(interval.begin);
         active.push_back({interval.end, interval.type});
@@ -246,6 +327,7 @@ class StepBuilder {
       pop_until(window_end);
       advance(window_end);
     }
+    spans = xspace::PodArray<StepSpan>();  // release
   }
 
   const xspace::ColumnarXSpace& space_;
@@ -254,6 +336,7 @@ class StepBuilder {
   HostAnalysis* host_;
   DeviceAnalysis* device_;
   ProfileModel* model_;
+  EventIndexSpace index_space_{space_};
   bool require_device_ = false;
   std::vector<int32_t> step_of_group_;
 };

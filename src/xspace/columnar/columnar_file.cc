@@ -15,8 +15,10 @@
 namespace stepscope::xspace {
 namespace {
 
-// Granularity of releasing consumed input: large enough that madvise calls are rare.
-constexpr uint64_t kReleaseChunkBytes = 64ull << 20;
+// Granularity of releasing consumed input: small against the columns built meanwhile
+// (the window is part of the reader's peak memory), large enough that madvise calls are
+// rare (one per 16 MiB).
+constexpr uint64_t kReleaseChunkBytes = 16ull << 20;
 
 class MappedFile {
  public:

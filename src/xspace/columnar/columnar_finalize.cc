@@ -77,13 +77,18 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
     if (stat->kind == StatKind::kRef) stat->payload = resolve_stat(static_cast<int64_t>(stat->payload));
   };
 
+  // Rewrites the metadata index in place (kind and wide flag kept); refs become dense
+  // indices, which always fit the narrow payload.
   for (uint32_t i = 0, n = plane->num_stats(); i < n; ++i) {
-    uint32_t key = plane->stat_key[i];
-    ColumnarStat stat{key & ColumnarPlane::kMaxStatMetadata, static_cast<StatKind>(key >> ColumnarPlane::kStatIndexBits),
-                      plane->stat_payload[i]};
+    ColumnarStat stat = plane->event_stat(i);
     remap_stat(&stat);
-    plane->stat_key[i] = ColumnarPlane::PackStatKey(stat.metadata_index, stat.kind);
-    plane->stat_payload[i] = stat.payload;
+    uint32_t key = plane->stat_key[i];
+    uint32_t rest = key & ~ColumnarPlane::kMaxStatMetadata;
+    if (stat.kind == StatKind::kRef) {
+      rest &= ~ColumnarPlane::kWidePayload;
+      plane->stat_payload[i] = static_cast<uint32_t>(stat.payload);
+    }
+    plane->stat_key[i] = rest | stat.metadata_index;
   }
 
   // ---- plane stats and event metadata (with their stats) ----

@@ -35,9 +35,9 @@ class PlaneIds {
  public:
   // Event metadata ids in [0, 2^31) are stored verbatim; others get this flag + side index.
   static constexpr uint32_t kBigEventIdFlag = 0x80000000u;
-  // Stat metadata ids share 32 bits with the stat kind (3 bits), leaving 29: ids in
-  // [0, 2^28) verbatim, others flagged.
-  static constexpr uint32_t kBigStatIdFlag = 1u << 28;
+  // Stat metadata ids share the 28 index bits of the stat key (ColumnarPlane): ids in
+  // [0, 2^27) verbatim, others flagged.
+  static constexpr uint32_t kBigStatIdFlag = 1u << 27;
   // Strings up to this size are deduplicated (context ids, short names repeat a lot);
   // longer ones (serialized protos) are stored as they come.
   static constexpr size_t kMaxDedupStringBytes = 64;

@@ -1,5 +1,6 @@
 #include "src/xspace/columnar/columnar_reader.h"
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -13,9 +14,9 @@ namespace {
 
 using wire::WireCursor;
 
-// How often (in bytes consumed) the progress callback runs. 32 MiB: frequent enough that
-// the released window stays small against multi-GiB files, rare enough to cost nothing.
-constexpr uint64_t kProgressIntervalBytes = 32ull << 20;
+// How often (in bytes consumed) the progress callback runs. 4 MiB: frequent enough that
+// a caller releasing consumed input keeps a small window, rare enough to cost nothing.
+constexpr uint64_t kProgressIntervalBytes = 4ull << 20;
 // Line timestamps below this (~11.6 days in ns) are taken as already relative to the
 // profile start, as TF and stepscope save them, and kept as they are. Larger ones are
 // wall-clock ns, whose picoseconds overflow int64, so they are made relative.
@@ -184,6 +185,15 @@ class Parser {
   }
 
   bool ParseLine(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane, PlaneIds* ids) {
+    // Every event and every stat takes at least 2 bytes (key + length), so this bounds
+    // what the line can append; the events loop then appends without checks.
+    // Indices are 32-bit, so never beyond 2^32 - 2 entries.
+    const size_t bound = static_cast<size_t>(end - begin) / 2 + 1;
+    const size_t events = std::min<size_t>(bound, UINT32_MAX - 2 - plane->num_events());
+    const size_t stats = std::min<size_t>(bound, UINT32_MAX - 2 - plane->num_stats());
+    if (!plane->ReserveMore(events, stats)) return Exhausted("out of memory for events");
+    event_room_end_ = plane->num_events() + events;
+    stat_room_end_ = plane->num_stats() + stats;
     ColumnarLine line;
     line.event_begin = plane->num_events();
     bool have_timestamp = false;
@@ -254,6 +264,35 @@ class Parser {
     WireCursor c{begin, end};
     while (!c.done()) {
       const uint8_t* key_at = c.p;
+      // Fast dispatch on the one-byte keys of the known fields (what every writer emits);
+      // anything else takes the general path below.
+      switch (*c.p) {
+        case (field::kEventMetadataId << 3) | wire::kVarint:
+          ++c.p;
+          if (!c.ReadVarint(&metadata_id)) return Fail(key_at, "XEvent.metadata_id");
+          continue;
+        case (field::kEventOffsetPs << 3) | wire::kVarint:
+          ++c.p;
+          if (!c.ReadVarint(&offset_ps)) return Fail(key_at, "XEvent.offset_ps");
+          aggregated = false;
+          continue;
+        case (field::kEventDurationPs << 3) | wire::kVarint:
+          ++c.p;
+          if (!c.ReadVarint(&duration_ps)) return Fail(key_at, "XEvent.duration_ps");
+          continue;
+        case (field::kEventStats << 3) | wire::kLengthDelimited: {
+          ++c.p;
+          const uint8_t* b;
+          size_t n;
+          if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XStat length");
+          ColumnarStat stat;
+          if (!ParseStat(b, b + n, plane, ids, &stat)) return false;
+          if (plane->num_stats() >= stat_room_end_) return Exhausted("more than 2^32 stats in one plane");
+          plane->AppendEventStat(stat);
+          continue;
+        }
+        default: break;
+      }
       uint64_t key;
       if (!c.ReadVarint(&key)) return Fail(key_at, "XEvent field key");
       uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
@@ -276,27 +315,21 @@ class Parser {
         if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XStat length");
         ColumnarStat stat;
         if (!ParseStat(b, b + n, plane, ids, &stat)) return false;
-        if (!plane->stat_key.push_back(ColumnarPlane::PackStatKey(stat.metadata_index, stat.kind)) ||
-            !plane->stat_payload.push_back(stat.payload)) {
-          return Exhausted("out of memory for event stats");
-        }
+        if (plane->num_stats() >= stat_room_end_) return Exhausted("more than 2^32 stats in one plane");
+        plane->AppendEventStat(stat);
         continue;
       }
       if (!Skip(c, type, number, key_at, "XEvent unknown field")) return false;
     }
-    if (plane->num_stats() < stats_begin) return Exhausted("more than 2^32 stats in one plane");
     uint32_t index = plane->num_events();
-    if (index == UINT32_MAX) return Exhausted("more than 2^32 events in one plane");
+    if (index >= event_room_end_) return Exhausted("more than 2^32 events in one plane");
     if (aggregated) {
       offset_ps = 0;
       ids->aggregated.emplace_back(index, static_cast<int64_t>(num_occurrences));
     }
-    if (!plane->event_start_ps.push_back(static_cast<int64_t>(offset_ps + static_cast<uint64_t>(base_ps))) ||
-        !plane->event_duration_ps.push_back(static_cast<int64_t>(duration_ps)) ||
-        !plane->event_metadata_index.push_back(ids->EncodeEventId(static_cast<int64_t>(metadata_id))) ||
-        !plane->event_stats_begin.push_back(stats_begin)) {
-      return Exhausted("out of memory for events");
-    }
+    plane->AppendEvent(static_cast<int64_t>(offset_ps + static_cast<uint64_t>(base_ps)),
+                       static_cast<int64_t>(duration_ps), ids->EncodeEventId(static_cast<int64_t>(metadata_id)),
+                       stats_begin);
     return true;
   }
 
@@ -309,10 +342,29 @@ class Parser {
     WireCursor c{begin, end};
     while (!c.done()) {
       const uint8_t* key_at = c.p;
+      uint64_t v;
+      switch (*c.p) {  // fast dispatch, as in ParseEvent
+        case (field::kStatMetadataId << 3) | wire::kVarint:
+          ++c.p;
+          if (!c.ReadVarint(&metadata_id)) return Fail(key_at, "XStat.metadata_id");
+          continue;
+        case (field::kStatInt64 << 3) | wire::kVarint:
+        case (field::kStatUint64 << 3) | wire::kVarint:
+        case (field::kStatRef << 3) | wire::kVarint: {
+          uint8_t number = *c.p >> 3;
+          ++c.p;
+          if (!c.ReadVarint(&v)) return Fail(key_at, "XStat varint value");
+          stat->kind = number == field::kStatUint64  ? StatKind::kUint64
+                       : number == field::kStatInt64 ? StatKind::kInt64
+                                                     : StatKind::kRef;
+          stat->payload = v;
+          continue;
+        }
+        default: break;
+      }
       uint64_t key;
       if (!c.ReadVarint(&key)) return Fail(key_at, "XStat field key");
       uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
-      uint64_t v;
       if (type == wire::kVarint &&
           (number == field::kStatMetadataId || number == field::kStatUint64 || number == field::kStatInt64 ||
            number == field::kStatRef)) {
@@ -453,6 +505,9 @@ class Parser {
   const char* error_where_ = "";
   Status status_;  // set for non-DataLoss failures (memory, limits)
   ColumnarXSpace* space_ = nullptr;
+  // Capacity reserved by the line being parsed (events and stats append unchecked below).
+  size_t event_room_end_ = 0;
+  size_t stat_room_end_ = 0;
   bool origin_set_ = false;
   int64_t origin_ns_ = 0;
 };

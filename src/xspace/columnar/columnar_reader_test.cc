@@ -75,6 +75,12 @@ XSpace MakeSampleSpace() {
   XLineBuilder other = plane.GetOrCreateLine(102);
   other.SetName("worker");
   other.SetTimestampNs(500);
+  XEventBuilder long_event = other.AddEvent(*train);  // longer than 32 bits of ps
+  long_event.SetTimestampNs(600);
+  long_event.SetDurationPs(int64_t{5} * 1000 * 1000 * 1000 * 1000);
+  XEventBuilder negative = other.AddEvent(*train);  // malformed, kept as written
+  negative.SetTimestampNs(700);
+  negative.SetDurationPs(-7);
   XEventBuilder aggregated = other.AddEvent(*matmul);
   aggregated.SetNumOccurrences(42);
   aggregated.SetDurationPs(99);
@@ -95,11 +101,14 @@ TEST(ColumnarReaderTest, ConvertsEveryFieldOfABuiltSpace) {
   EXPECT_EQ(plane.lines[0].name, "main");
   EXPECT_EQ(plane.lines[0].id, 101);
   ASSERT_EQ(plane.lines[0].num_events(), 2u);
-  ASSERT_EQ(plane.num_events(), 3u);
+  ASSERT_EQ(plane.num_events(), 5u);
+  EXPECT_EQ(plane.duration_ps(2), int64_t{5} * 1000 * 1000 * 1000 * 1000);
+  EXPECT_EQ(plane.event_end_ps(2), 600 * 1000 + int64_t{5} * 1000 * 1000 * 1000 * 1000);
+  EXPECT_EQ(plane.duration_ps(3), -7);
 
   EXPECT_EQ(plane.event_name(0), "train");
   EXPECT_EQ(plane.event_start_ps[0], 1000 * 1000);
-  EXPECT_EQ(plane.event_duration_ps[0], 10000 * 1000);
+  EXPECT_EQ(plane.duration_ps(0), 10000 * 1000);
   ColumnarStat stat;
   ASSERT_TRUE(plane.FindStat(0, StatType::kStepNum, &stat));
   EXPECT_EQ(ColumnarPlane::AsInt64(stat), 5);
@@ -107,7 +116,7 @@ TEST(ColumnarReaderTest, ConvertsEveryFieldOfABuiltSpace) {
   EXPECT_EQ(plane.event_name(1), "dense/MatMul:MatMul");
   EXPECT_EQ(plane.event_metadata[plane.event_metadata_index[1]].display_name, "MatMul");
   EXPECT_EQ(plane.event_start_ps[1], 2000 * 1000);
-  EXPECT_EQ(plane.event_duration_ps[1], 1234567);
+  EXPECT_EQ(plane.duration_ps(1), 1234567);
   ASSERT_TRUE(plane.FindStat(1, StatType::kFlops, &stat));  // from the metadata
   EXPECT_EQ(stat.kind, StatKind::kUint64);
   EXPECT_EQ(stat.payload, 4096u);
@@ -123,10 +132,10 @@ TEST(ColumnarReaderTest, ConvertsEveryFieldOfABuiltSpace) {
                                                 "tf_op=dense/MatMul:MatMul", "blob=<3 bytes>"}));
 
   // Aggregated event: starts at its line's timestamp, listed separately.
-  EXPECT_EQ(plane.event_start_ps[2], 500 * 1000);
-  EXPECT_EQ(plane.event_duration_ps[2], 99);
+  EXPECT_EQ(plane.event_start_ps[4], 500 * 1000);
+  EXPECT_EQ(plane.duration_ps(4), 99);
   ASSERT_EQ(plane.aggregated_events.size(), 1u);
-  EXPECT_EQ(plane.aggregated_events[0], (std::pair<uint32_t, int64_t>{2, 42}));
+  EXPECT_EQ(plane.aggregated_events[0], (std::pair<uint32_t, int64_t>{4, 42}));
 
   ASSERT_TRUE(plane.FindPlaneStat(StatType::kLogicalCores, &stat));
   EXPECT_EQ(ColumnarPlane::AsInt64(stat), 16);
@@ -154,7 +163,7 @@ TEST(ColumnarReaderTest, AcceptsAnyFieldOrderUnknownFieldsAndMapValueBeforeKey) 
   ASSERT_EQ(p.num_events(), 1u);
   EXPECT_EQ(p.event_name(0), "op");
   EXPECT_EQ(p.event_start_ps[0], 2000 + 10);  // timestamp applied although it came later
-  EXPECT_EQ(p.event_duration_ps[0], 50);
+  EXPECT_EQ(p.duration_ps(0), 50);
   ColumnarStat s;
   ASSERT_TRUE(p.FindStat(0, StatType::kStepNum, &s));
   EXPECT_EQ(ColumnarPlane::AsInt64(s), 77);
@@ -225,7 +234,7 @@ TEST(ColumnarReaderTest, ReadsGzipAndReportsMissingFiles) {
   ASSERT_TRUE(WriteXSpaceFile(path, MakeSampleSpace(), /*gzip=*/true).ok());
   StatusOr<ColumnarXSpace> columnar = ReadColumnarXSpaceFile(path);
   ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
-  EXPECT_EQ(columnar->num_events(), 3u);
+  EXPECT_EQ(columnar->num_events(), 5u);
   ColumnarReadOptions tight;
   tight.max_inflated_bytes = 10;
   EXPECT_FALSE(ReadColumnarXSpaceFile(path, tight).ok());
@@ -259,7 +268,7 @@ TEST(ColumnarReaderTest, ReadsFilesOverFourGiB) {
   ASSERT_EQ(columnar->planes.size(), 1u);
   ASSERT_EQ(columnar->planes[0].num_events(), 1u);
   EXPECT_EQ(columnar->planes[0].event_name(0), "after the hole");
-  EXPECT_EQ(columnar->planes[0].event_duration_ps[0], 6);
+  EXPECT_EQ(columnar->planes[0].duration_ps(0), 6);
 }
 
 // ---- real files: same content as the generated-message parse ----
@@ -311,7 +320,7 @@ TEST(ColumnarReaderTest, RealFilesMatchTheMessageParse) {
           uint32_t ce = cl.event_begin + e;
           ASSERT_EQ(cp.event_name(ce), event.name());
           ASSERT_EQ(cp.event_start_ps[ce], event.timestamp_ps());
-          ASSERT_EQ(cp.event_duration_ps[ce], event.duration_ps());
+          ASSERT_EQ(cp.duration_ps(ce), event.duration_ps());
           uint32_t s = cp.event_stats_begin[ce];
           for (const XStat& raw : event.raw().stats()) {
             XStatVisitor want(&plane, &raw);

@@ -54,7 +54,7 @@ std::string ColumnarPlane::ToString(const ColumnarStat& stat) const {
 
 bool ColumnarPlane::FindEventStat(uint32_t event, uint32_t metadata_index, ColumnarStat* out) const {
   for (uint32_t i = event_stats_begin[event], end = event_stats_begin[event + 1]; i < end; ++i) {
-    if ((stat_key[i] & kMaxStatMetadata) == metadata_index) {
+    if (StatMetadataOfKey(stat_key[i]) == metadata_index) {
       *out = event_stat(i);
       return true;
     }
@@ -100,8 +100,9 @@ void ColumnarPlane::IndexStatTypes() {
 }
 
 size_t ColumnarPlane::MemoryBytes() const {
-  size_t bytes = event_start_ps.used_bytes() + event_duration_ps.used_bytes() + event_metadata_index.used_bytes() +
+  size_t bytes = event_start_ps.used_bytes() + event_duration.used_bytes() + event_metadata_index.used_bytes() +
                  event_stats_begin.used_bytes() + stat_key.used_bytes() + stat_payload.used_bytes() +
+                 long_durations_ps.size() * sizeof(int64_t) + wide_payloads.size() * sizeof(uint64_t) +
                  other_stats.size() * sizeof(ColumnarStat);
   for (const auto& m : event_metadata) bytes += sizeof(m) + m.name.capacity() + m.display_name.capacity();
   for (const auto& m : stat_metadata) bytes += sizeof(m) + m.name.capacity();

@@ -2,8 +2,8 @@
 //
 // This is what the analysis path reads (DESIGN.md "Performance architecture"): a real
 // XSpace can be gigabytes, over protobuf's 2 GiB message limit, and generated messages
-// cost 5-10x the file size. Here an event costs 24 bytes (start, duration, metadata
-// index, stat offset) and a stat 12 bytes; names are stored once per plane.
+// cost 5-10x the file size. Here an event costs 20 bytes (start, duration, metadata
+// index, stat offset) and a stat 8 bytes; names are stored once per plane.
 //
 // Layout, per plane:
 //   - event metadata and stat metadata as dense tables. Ids from the file are remapped to
@@ -12,12 +12,15 @@
 //   - lines, each owning the half-open range [event_begin, event_end) of the plane's
 //     event columns, in file order (not sorted by time).
 //   - event columns: start in ps on the space's timeline (line.timestamp_ns * 1000 +
-//     offset_ps, see ColumnarXSpace::time_origin_ns), duration in ps, metadata index, and the first index of its stats.
-//     Event i's stats are [event_stats_begin[i], event_stats_begin[i + 1]); the column has
-//     one extra entry at the end.
-//   - one stats table for event stats (metadata index + kind packed into 32 bits, plus a
-//     64-bit payload). Plane stats and event-metadata stats live in a second, small table
-//     ("other stats") so the event ranges stay contiguous whatever the field order.
+//     offset_ps, see ColumnarXSpace::time_origin_ns), duration (32 bits; the rare longer or
+//     negative ones in a side table - read it with duration_ps()), metadata index, and the
+//     first index of its stats. Event i's stats are [event_stats_begin[i],
+//     event_stats_begin[i + 1]); the column has one extra entry at the end.
+//   - one stats table for event stats: a 32-bit key (metadata index, kind, "wide" flag)
+//     and a 32-bit payload; payloads that need 64 bits (large or negative integers,
+//     doubles) live in a side table the payload then indexes - read with event_stat().
+//     Plane stats and event-metadata stats live in a second, small table ("other stats")
+//     so the event ranges stay contiguous whatever the field order.
 //   - strings of str/bytes stats in a per-plane pool (payload = index into `strings`);
 //     ref stats carry the dense stat-metadata index whose name is the value.
 // Nothing points into the file buffer: the reader may release the input as it goes.
@@ -89,13 +92,18 @@ class ColumnarPlane {
 
   // ---- event columns (one entry per event of every line) ----
   PodArray<int64_t> event_start_ps;
-  PodArray<int64_t> event_duration_ps;
+  // Durations below 2^31 ps (2.1 ms) verbatim; with kLongDuration set, the low bits index
+  // long_durations_ps. Use duration_ps().
+  PodArray<uint32_t> event_duration;
   PodArray<uint32_t> event_metadata_index;
   PodArray<uint32_t> event_stats_begin;  // num_events() + 1 entries
+  std::vector<int64_t> long_durations_ps;
   // ---- event stats ----
-  // Low 29 bits: dense stat-metadata index; high 3 bits: StatKind.
+  // Bits 0-27: dense stat-metadata index; bit 28: payload is an index into wide_payloads;
+  // bits 29-31: StatKind. Use event_stat().
   PodArray<uint32_t> stat_key;
-  PodArray<uint64_t> stat_payload;
+  PodArray<uint32_t> stat_payload;
+  std::vector<uint64_t> wide_payloads;
   // ---- everything else ----
   std::vector<ColumnarStat> other_stats;  // plane stats + event-metadata stats
   std::vector<std::string> strings;       // values of kStr / kBytes stats
@@ -105,18 +113,57 @@ class ColumnarPlane {
   uint32_t num_events() const { return static_cast<uint32_t>(event_start_ps.size()); }
   uint32_t num_stats() const { return static_cast<uint32_t>(stat_payload.size()); }
 
-  static constexpr uint32_t kStatIndexBits = 29;
+  static constexpr uint32_t kLongDuration = 1u << 31;
+  int64_t duration_ps(uint32_t event) const {
+    uint32_t d = event_duration[event];
+    return (d & kLongDuration) ? long_durations_ps[d & ~kLongDuration] : d;
+  }
+  // Reader only: room for `events` more events and `stats` more stats, then appends
+  // without checks (AppendEvent / AppendEventStat).
+  [[nodiscard]] bool ReserveMore(size_t events, size_t stats) {
+    size_t e = event_start_ps.size() + events, s = stat_key.size() + stats;
+    return event_start_ps.Reserve(e) && event_duration.Reserve(e) && event_metadata_index.Reserve(e) &&
+           event_stats_begin.Reserve(e + 1) && stat_key.Reserve(s) && stat_payload.Reserve(s);
+  }
+  void AppendEvent(int64_t start_ps, int64_t duration_ps, uint32_t metadata, uint32_t stats_begin) {
+    event_start_ps.PushBackUnchecked(start_ps);
+    if (duration_ps >= 0 && duration_ps < kLongDuration) {
+      event_duration.PushBackUnchecked(static_cast<uint32_t>(duration_ps));
+    } else {
+      long_durations_ps.push_back(duration_ps);
+      event_duration.PushBackUnchecked(kLongDuration | static_cast<uint32_t>(long_durations_ps.size() - 1));
+    }
+    event_metadata_index.PushBackUnchecked(metadata);
+    event_stats_begin.PushBackUnchecked(stats_begin);
+  }
+
+  static constexpr uint32_t kStatIndexBits = 28;
   static constexpr uint32_t kMaxStatMetadata = (1u << kStatIndexBits) - 1;
+  static constexpr uint32_t kWidePayload = 1u << kStatIndexBits;
+  static constexpr uint32_t kKindShift = kStatIndexBits + 1;
   static uint32_t PackStatKey(uint32_t metadata_index, StatKind kind) {
-    return metadata_index | (static_cast<uint32_t>(kind) << kStatIndexBits);
+    return metadata_index | (static_cast<uint32_t>(kind) << kKindShift);
+  }
+  static uint32_t StatMetadataOfKey(uint32_t key) { return key & kMaxStatMetadata; }
+  void AppendEventStat(const ColumnarStat& stat) {
+    uint32_t key = PackStatKey(stat.metadata_index, stat.kind);
+    if (stat.payload <= UINT32_MAX) {
+      stat_key.PushBackUnchecked(key);
+      stat_payload.PushBackUnchecked(static_cast<uint32_t>(stat.payload));
+    } else {
+      wide_payloads.push_back(stat.payload);
+      stat_key.PushBackUnchecked(key | kWidePayload);
+      stat_payload.PushBackUnchecked(static_cast<uint32_t>(wide_payloads.size() - 1));
+    }
   }
   ColumnarStat event_stat(uint32_t i) const {
     uint32_t key = stat_key[i];
-    return {key & kMaxStatMetadata, static_cast<StatKind>(key >> kStatIndexBits), stat_payload[i]};
+    uint64_t payload = (key & kWidePayload) ? wide_payloads[stat_payload[i]] : stat_payload[i];
+    return {key & kMaxStatMetadata, static_cast<StatKind>(key >> kKindShift), payload};
   }
 
   std::string_view event_name(uint32_t event) const { return event_metadata[event_metadata_index[event]].name; }
-  int64_t event_end_ps(uint32_t event) const { return event_start_ps[event] + event_duration_ps[event]; }
+  int64_t event_end_ps(uint32_t event) const { return event_start_ps[event] + duration_ps(event); }
 
   // Dense stat-metadata index of a well-known stat on this plane, or kNoStat.
   static constexpr uint32_t kNoStat = UINT32_MAX;

@@ -68,7 +68,10 @@ class PodArray {
     data_[size_++] = value;
     return true;
   }
-  // Ensures capacity for `n` values; false when memory is exhausted.
+  // Appends without a capacity check: the caller reserved room (hot loops of the reader).
+  void PushBackUnchecked(const T& value) { data_[size_++] = value; }
+  // Ensures capacity for `n` values; false when memory is exhausted. Reserved but unused
+  // capacity of a mapped buffer is never touched, so it costs address space, not memory.
   [[nodiscard]] bool Reserve(size_t n) {
     if (n <= capacity_) return true;
     bool mapped = mapped_;

@@ -1,0 +1,221 @@
+// analysis_benchmark: how fast and how lean profile-model building is.
+//
+// Generates a synthetic XSpace of ~10 M events (synthetic_xspace.h; override with
+// STEPSCOPE_ANALYSIS_BENCH_EVENTS) in a temp dir, then builds the model from the file -
+// memory-mapped read, columnar decode and the whole model - in a fresh child process
+// pinned to one CPU, so the generator's memory is not counted and the figure is per core.
+// The child reports its CPU time (user + system; the build is single-threaded, so this is
+// one core's time even when the shared machine is busy - wall time is reported too) and
+// its peak RSS (VmHWM) minus its RSS before reading. Each measurement runs three times;
+// the fastest time and the largest peak are kept.
+//
+// Writes $STEPSCOPE_BENCH_OUT/analysis.json (default <source>/build/bench) with
+// model_events_per_s, model_peak_rss_over_file_size and the raw numbers behind them.
+// Budgets (DESIGN.md): >= 10 M events/s per core, peak RSS <= 2x the file size.
+#include <sched.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/analysis_benchmark/synthetic_xspace.h"
+#include "src/analysis/model/build_profile_model.h"
+#include "src/xspace/columnar/columnar_reader.h"
+
+extern char** environ;
+
+namespace {
+
+using stepscope::analysis::BuildProfileModelFromFile;
+using stepscope::analysis::ProfileModel;
+
+constexpr uint64_t kDefaultEvents = 10'000'000;  // the size
+constexpr int kRuns = 3;                          // best of three: the machine is shared
+
+// "VmHWM:    123456 kB" -> bytes.
+int64_t ProcStatusBytes(const char* key) {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind(key, 0) == 0) return std::atoll(line.c_str() + std::strlen(key)) * 1024;
+  }
+  return 0;
+}
+
+// CPU time (user + system) of this process: the build is single-threaded, so this is the
+// time one core spent, whatever else the machine runs.
+double CpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+void PinToOneCpu() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      sched_setaffinity(0, sizeof(one), &one);
+      return;
+    }
+  }
+}
+
+// Child: build (or only decode) and print "key value" lines to `out_path`.
+int Measure(const std::string& mode, const std::string& file, const std::string& out_path) {
+  PinToOneCpu();
+  const int64_t baseline = ProcStatusBytes("VmRSS:");
+  auto start = std::chrono::steady_clock::now();
+  const double cpu_start = CpuSeconds();
+  uint64_t events = 0;
+  int64_t steps = 0;
+  size_t columnar_bytes = 0;
+  if (mode == "decode") {
+    auto space = stepscope::xspace::ReadColumnarXSpaceFile(file);
+    if (!space.ok()) {
+      std::fprintf(stderr, "%s\n", space.status().ToString().c_str());
+      return 1;
+    }
+    events = space->num_events();
+    columnar_bytes = space->MemoryBytes();
+  } else {
+    auto model = BuildProfileModelFromFile(file);
+    if (!model.ok()) {
+      std::fprintf(stderr, "%s\n", model.status().ToString().c_str());
+      return 1;
+    }
+    events = static_cast<uint64_t>(model->total_events);
+    steps = static_cast<int64_t>(model->steps.size());
+    columnar_bytes = model->source ? model->source->MemoryBytes() : 0;
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double cpu_seconds = CpuSeconds() - cpu_start;
+  std::ofstream out(out_path);
+  out << "seconds " << seconds << "\ncpu_seconds " << cpu_seconds << "\nevents " << events << "\nsteps " << steps << "\nbaseline_rss " << baseline
+      << "\npeak_rss " << ProcStatusBytes("VmHWM:") << "\ncolumnar_bytes " << columnar_bytes << "\n";
+  return out ? 0 : 1;
+}
+
+std::map<std::string, double> RunChild(const std::string& mode, const std::string& file, const std::string& dir) {
+  std::string out_path = dir + "/child_" + mode + ".txt";
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::vector<std::string> args = {self, "--measure", mode, file, out_path};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return {};
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
+  std::map<std::string, double> result;
+  std::ifstream in(out_path);
+  std::string key;
+  double value;
+  while (in >> key >> value) result[key] = value;
+  return result;
+}
+
+// Fastest time and largest peak over kRuns fresh children.
+std::map<std::string, double> Best(const std::string& mode, const std::string& file, const std::string& dir) {
+  std::map<std::string, double> best;
+  for (int run = 0; run < kRuns; ++run) {
+    std::map<std::string, double> r = RunChild(mode, file, dir);
+    if (r.empty()) return {};
+    if (best.empty()) {
+      best = r;
+      continue;
+    }
+    best["seconds"] = std::min(best["seconds"], r["seconds"]);
+    best["cpu_seconds"] = std::min(best["cpu_seconds"], r["cpu_seconds"]);
+    best["peak_rss"] = std::max(best["peak_rss"], r["peak_rss"]);
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 5 && std::strcmp(argv[1], "--measure") == 0) return Measure(argv[2], argv[3], argv[4]);
+  if (argc == 4 && std::strcmp(argv[1], "--generate") == 0) {  // for profiling by hand
+    auto generated = stepscope::bench::WriteSyntheticXSpace(argv[2], std::strtoull(argv[3], nullptr, 10));
+    if (!generated.ok()) std::fprintf(stderr, "%s\n", generated.status().ToString().c_str());
+    return generated.ok() ? 0 : 1;
+  }
+
+  uint64_t target = kDefaultEvents;
+  if (const char* env = std::getenv("STEPSCOPE_ANALYSIS_BENCH_EVENTS")) target = std::strtoull(env, nullptr, 10);
+  std::string tmpl = (std::filesystem::temp_directory_path() / "stepscope_analysis_bench_XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    std::perror("mkdtemp");
+    return 1;
+  }
+  const std::string dir = tmpl;
+  const std::string file = dir + "/synthetic.xplane.pb";
+  auto generated = stepscope::bench::WriteSyntheticXSpace(file, target);
+  if (!generated.ok()) {
+    std::fprintf(stderr, "%s\n", generated.status().ToString().c_str());
+    return 1;
+  }
+  std::printf("synthetic XSpace: %llu events, %lld steps, %.1f MB\n",
+              static_cast<unsigned long long>(generated->events), static_cast<long long>(generated->steps),
+              generated->file_bytes / 1e6);
+
+  std::map<std::string, double> decode = Best("decode", file, dir);
+  std::map<std::string, double> model = Best("model", file, dir);
+  std::filesystem::remove_all(dir);
+  if (decode.empty() || model.empty()) {
+    std::fprintf(stderr, "measurement child failed\n");
+    return 1;
+  }
+  const double file_bytes = static_cast<double>(generated->file_bytes);
+  const double events = model["events"];
+  const double model_eps = events / model["cpu_seconds"];
+  const double model_wall_eps = events / model["seconds"];
+  const double model_peak = model["peak_rss"] - model["baseline_rss"];
+  const double decode_eps = decode["events"] / decode["cpu_seconds"];
+  const double decode_peak = decode["peak_rss"] - decode["baseline_rss"];
+
+  std::ostringstream json;
+  json.precision(6);
+  json << "{\n"
+       << "  \"model_events_per_s\": " << model_eps << ",\n"
+       << "  \"model_peak_rss_over_file_size\": " << model_peak / file_bytes << ",\n"
+       << "  \"model_build_cpu_seconds\": " << model["cpu_seconds"] << ",\n"
+       << "  \"model_build_wall_seconds\": " << model["seconds"] << ",\n"
+       << "  \"model_wall_events_per_s\": " << model_wall_eps << ",\n"
+       << "  \"model_peak_rss_bytes_absolute\": " << static_cast<int64_t>(model["peak_rss"]) << ",\n"
+       << "  \"model_peak_rss_bytes\": " << static_cast<int64_t>(model_peak) << ",\n"
+       << "  \"decode_events_per_s\": " << decode_eps << ",\n"
+       << "  \"decode_peak_rss_over_file_size\": " << decode_peak / file_bytes << ",\n"
+       << "  \"columnar_bytes\": " << static_cast<int64_t>(model["columnar_bytes"]) << ",\n"
+       << "  \"events\": " << static_cast<int64_t>(events) << ",\n"
+       << "  \"steps\": " << static_cast<int64_t>(model["steps"]) << ",\n"
+       << "  \"file_bytes\": " << generated->file_bytes << ",\n"
+       << "  \"budget_events_per_s\": 10000000,\n"
+       << "  \"budget_peak_rss_over_file_size\": 2\n"
+       << "}\n";
+  std::printf("%s", json.str().c_str());
+
+  const char* out_dir = std::getenv("STEPSCOPE_BENCH_OUT");
+  std::filesystem::path out = out_dir != nullptr && *out_dir != '\0' ? out_dir : STEPSCOPE_DEFAULT_BENCH_OUT;
+  std::filesystem::create_directories(out);
+  std::ofstream(out / "analysis.json") << json.str();
+  std::printf("written to %s\n", (out / "analysis.json").c_str());
+  return 0;
+}

@@ -1,0 +1,254 @@
+#include "bench/analysis_benchmark/synthetic_xspace.h"
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace stepscope::bench {
+namespace {
+
+constexpr int64_t kPsPerUs = 1'000'000;
+constexpr int64_t kStepPs = 20'000 * kPsPerUs;  // 20 ms steps
+constexpr int kOpsPerStep = 300;                // framework ops launched by the training thread
+constexpr int kDataEventsPerThread = 100;       // tf.data iterator calls per step per thread
+constexpr int kExecutorOpsPerThread = 150;      // ops per step on each executor thread
+
+void PutVarint(std::string* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<char>(v));
+}
+void PutKey(std::string* out, uint32_t field, uint32_t wire_type) { PutVarint(out, field << 3 | wire_type); }
+void PutVarintField(std::string* out, uint32_t field, uint64_t v) {
+  PutKey(out, field, 0);
+  PutVarint(out, v);
+}
+void PutBytesField(std::string* out, uint32_t field, const std::string& bytes) {
+  PutKey(out, field, 2);
+  PutVarint(out, bytes.size());
+  out->append(bytes);
+}
+
+// One plane being written: interned metadata and the serialized lines.
+class PlaneWriter {
+ public:
+  explicit PlaneWriter(std::string name) : name_(std::move(name)) {}
+
+  uint64_t EventId(const std::string& name) { return Intern(&event_ids_, name); }
+  uint64_t StatId(const std::string& name) { return Intern(&stat_ids_, name); }
+  void AddPlaneStat(const std::string& name, uint64_t value) {
+    std::string stat;
+    PutVarintField(&stat, 1, StatId(name));
+    PutVarintField(&stat, 3, value);
+    PutBytesField(&plane_stats_, 6, stat);
+  }
+
+  // Events of one line, appended in begin order.
+  struct Stat {
+    uint64_t metadata;
+    uint32_t field;  // 3 uint64, 4 int64, 7 ref
+    uint64_t value;
+  };
+  void BeginLine(int64_t id, const std::string& name) {
+    line_.clear();
+    PutVarintField(&line_, 1, static_cast<uint64_t>(id));
+    PutBytesField(&line_, 2, name);
+    PutVarintField(&line_, 3, 0);  // normalized: ps since profile start
+  }
+  void AddEvent(uint64_t metadata, int64_t offset_ps, int64_t duration_ps, std::initializer_list<Stat> stats) {
+    event_.clear();
+    PutVarintField(&event_, 1, metadata);
+    PutVarintField(&event_, 2, static_cast<uint64_t>(offset_ps));
+    PutVarintField(&event_, 3, static_cast<uint64_t>(duration_ps));
+    for (const Stat& s : stats) {
+      stat_.clear();
+      PutVarintField(&stat_, 1, s.metadata);
+      PutVarintField(&stat_, s.field, s.value);
+      PutBytesField(&event_, 4, stat_);
+    }
+    PutBytesField(&line_, 4, event_);
+    ++events_;
+  }
+  void EndLine() { PutBytesField(&lines_, 3, line_); }
+
+  std::string Serialize() const {
+    std::string plane;
+    PutVarintField(&plane, 1, 0);
+    PutBytesField(&plane, 2, name_);
+    plane.append(lines_);
+    for (const auto& [name, id] : event_ids_) {
+      std::string md, entry;
+      PutVarintField(&md, 1, id);
+      PutBytesField(&md, 2, name);
+      PutVarintField(&entry, 1, id);
+      PutBytesField(&entry, 2, md);
+      PutBytesField(&plane, 4, entry);
+    }
+    for (const auto& [name, id] : stat_ids_) {
+      std::string md, entry;
+      PutVarintField(&md, 1, id);
+      PutBytesField(&md, 2, name);
+      PutVarintField(&entry, 1, id);
+      PutBytesField(&entry, 2, md);
+      PutBytesField(&plane, 5, entry);
+    }
+    plane.append(plane_stats_);
+    return plane;
+  }
+  uint64_t events() const { return events_; }
+
+ private:
+  static uint64_t Intern(std::map<std::string, uint64_t>* ids, const std::string& name) {
+    auto [it, inserted] = ids->try_emplace(name, ids->size() + 1);
+    return it->second;
+  }
+
+  std::string name_;
+  std::map<std::string, uint64_t> event_ids_, stat_ids_;
+  std::string lines_, line_, event_, stat_, plane_stats_;
+  uint64_t events_ = 0;
+};
+
+int64_t EventsPerStep() {
+  int64_t main = 2 + 2 * kOpsPerStep + 2;
+  int64_t data = 2 * 2 * kDataEventsPerThread;
+  int64_t executors = 2 * 2 * kExecutorOpsPerThread;
+  int64_t gpu = kOpsPerStep + 2;
+  return main + data + executors + gpu;
+}
+
+}  // namespace
+
+StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_t target_events) {
+  const int64_t steps = std::max<int64_t>(1, static_cast<int64_t>(target_events) / EventsPerStep());
+  PlaneWriter host("/host:CPU");
+  PlaneWriter gpu("/device:GPU:0");
+  host.AddPlaneStat("logical_cores", 16);
+  host.AddPlaneStat("process_id", 4242);
+  gpu.AddPlaneStat("clock_rate", 1530000);
+  gpu.AddPlaneStat("core_count", 80);
+  gpu.AddPlaneStat("memory_bandwidth", 898048000000ull);
+  gpu.AddPlaneStat("compute_cap_major", 7);
+
+  const uint64_t step_num = host.StatId("step_num"), root = host.StatId("_r"), eager = host.StatId("is_eager");
+  const uint64_t host_corr = host.StatId("correlation_id");
+  const uint64_t train = host.EventId("train"), get_next = host.EventId("IteratorGetNext");
+  const uint64_t launch = host.EventId("cudaLaunchKernel"), memcpy_launch = host.EventId("cudaMemcpyAsync");
+  std::vector<uint64_t> ops;
+  for (int k = 0; k < kOpsPerStep; ++k) {
+    static const char* kTypes[] = {"MatMul", "BiasAdd", "Relu", "Conv2D", "Mul"};
+    ops.push_back(host.EventId("model/layer_" + std::to_string(k) + "/" + kTypes[k % 5] + ":" + kTypes[k % 5]));
+  }
+  // Training thread.
+  host.BeginLine(1000, "python3");
+  for (int64_t s = 0; s < steps; ++s) {
+    const int64_t base = s * kStepPs;
+    const uint64_t corr = static_cast<uint64_t>(s) * (kOpsPerStep + 2);
+    host.AddEvent(train, base, kStepPs - 100 * kPsPerUs, {{step_num, 4, static_cast<uint64_t>(s)}, {root, 4, 1}});
+    host.AddEvent(get_next, base + kPsPerUs, 3000 * kPsPerUs, {});
+    host.AddEvent(memcpy_launch, base + 3002 * kPsPerUs, 20 * kPsPerUs, {{host_corr, 3, corr}});
+    int64_t t = base + 3100 * kPsPerUs;
+    for (int k = 0; k < kOpsPerStep; ++k) {
+      host.AddEvent(ops[k], t, 40 * kPsPerUs, {{eager, 4, 0}});
+      host.AddEvent(launch, t + 5 * kPsPerUs, 8 * kPsPerUs, {{host_corr, 3, corr + 1 + k}});
+      t += 45 * kPsPerUs;
+    }
+    host.AddEvent(memcpy_launch, t, 20 * kPsPerUs, {{host_corr, 3, corr + 1 + kOpsPerStep}});
+  }
+  host.EndLine();
+  // tf.data threads: Iterator::...::Map calling the TFRecord source.
+  const uint64_t map = host.EventId("Iterator::Prefetch::Batch::Map");
+  const uint64_t source = host.EventId("Iterator::Prefetch::Batch::Map::TFRecord");
+  for (int thread = 0; thread < 2; ++thread) {
+    host.BeginLine(2000 + thread, "tf_data_iterator_resource/" + std::to_string(thread));
+    for (int64_t s = 0; s < steps; ++s) {
+      int64_t t = s * kStepPs + thread * 50 * kPsPerUs;
+      for (int k = 0; k < kDataEventsPerThread; ++k) {
+        host.AddEvent(map, t, 150 * kPsPerUs, {});
+        host.AddEvent(source, t + 10 * kPsPerUs, 60 * kPsPerUs, {});
+        t += 190 * kPsPerUs;
+      }
+    }
+    host.EndLine();
+  }
+  // Executor threads: nested ops.
+  const uint64_t process = host.EventId("ExecutorState::Process");
+  for (int thread = 0; thread < 2; ++thread) {
+    host.BeginLine(3000 + thread, "tf_Compute/" + std::to_string(thread));
+    for (int64_t s = 0; s < steps; ++s) {
+      int64_t t = s * kStepPs + 3100 * kPsPerUs + thread * 7 * kPsPerUs;
+      for (int k = 0; k < kExecutorOpsPerThread; ++k) {
+        host.AddEvent(process, t, 80 * kPsPerUs, {});
+        host.AddEvent(ops[(k * 2 + thread) % kOpsPerStep], t + 10 * kPsPerUs, 50 * kPsPerUs, {{eager, 4, 0}});
+        t += 95 * kPsPerUs;
+      }
+    }
+    host.EndLine();
+  }
+
+  // GPU: kernels on two compute streams, copies on a copy stream.
+  const uint64_t corr_stat = gpu.StatId("correlation_id"), details = gpu.StatId("kernel_details");
+  const uint64_t tf_op = gpu.StatId("tf_op"), memcpy_details = gpu.StatId("memcpy_details");
+  std::vector<uint64_t> kernels, kernel_ops, kernel_details;
+  for (int k = 0; k < kOpsPerStep; ++k) {
+    static const char* kKernels[] = {"volta_sgemm_128x64_nn", "volta_h884gemm_64x64_nn",
+                                     "void Eigen::internal::EigenMetaKernel<Relu>", "implicit_convolve_sgemm",
+                                     "void Eigen::internal::EigenMetaKernel<Mul>"};
+    static const char* kTypes[] = {"MatMul", "BiasAdd", "Relu", "Conv2D", "Mul"};
+    kernels.push_back(gpu.EventId(kKernels[k % 5]));
+    kernel_ops.push_back(gpu.StatId("model/layer_" + std::to_string(k) + "/" + kTypes[k % 5] + ":" + kTypes[k % 5]));
+    kernel_details.push_back(gpu.StatId("regs:" + std::to_string(32 + k % 4 * 16) +
+                                        " static_shared:0 dynamic_shared:" + std::to_string(k % 3 * 1024) +
+                                        " grid:" + std::to_string(80 + k % 7) + ",1,1 block:256,1,1 occ_pct:50"));
+  }
+  const uint64_t h2d = gpu.EventId("MemcpyH2D"), d2h = gpu.EventId("MemcpyD2H");
+  const uint64_t h2d_details = gpu.StatId("kind_src:pinned kind_dst:device size:4194304 dest:0 async:1");
+  const uint64_t d2h_details = gpu.StatId("kind_src:device kind_dst:pinned size:4096 dest:0 async:1");
+  for (int stream = 0; stream < 2; ++stream) {
+    gpu.BeginLine(7 + stream, "Stream #" + std::to_string(7 + stream) + "(Compute)");
+    for (int64_t s = 0; s < steps; ++s) {
+      const uint64_t corr = static_cast<uint64_t>(s) * (kOpsPerStep + 2);
+      int64_t t = s * kStepPs + 3150 * kPsPerUs;
+      for (int k = stream; k < kOpsPerStep; k += 2) {
+        gpu.AddEvent(kernels[k], t + k * 45 * kPsPerUs, 35 * kPsPerUs,
+                     {{corr_stat, 3, corr + 1 + k}, {details, 7, kernel_details[k]}, {tf_op, 7, kernel_ops[k]}});
+      }
+    }
+    gpu.EndLine();
+  }
+  gpu.BeginLine(9, "Stream #9(MemcpyH2D,MemcpyD2H)");
+  for (int64_t s = 0; s < steps; ++s) {
+    const uint64_t corr = static_cast<uint64_t>(s) * (kOpsPerStep + 2);
+    gpu.AddEvent(h2d, s * kStepPs + 3030 * kPsPerUs, 60 * kPsPerUs, {{corr_stat, 3, corr}, {memcpy_details, 7, h2d_details}});
+    gpu.AddEvent(d2h, s * kStepPs + (3150 + 45 * kOpsPerStep) * kPsPerUs, 10 * kPsPerUs,
+                 {{corr_stat, 3, corr + 1 + kOpsPerStep}, {memcpy_details, 7, d2h_details}});
+  }
+  gpu.EndLine();
+
+  std::string head;
+  PutBytesField(&head, 4, "synthetic-host");
+  FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) return InvalidArgumentError(path + ": cannot create");
+  uint64_t bytes = 0;
+  auto write = [&](const std::string& data) {
+    bytes += data.size();
+    return std::fwrite(data.data(), 1, data.size(), file) == data.size();
+  };
+  bool ok = true;
+  for (PlaneWriter* plane : {&host, &gpu}) {
+    std::string framed;
+    std::string body = plane->Serialize();
+    PutKey(&framed, 1, 2);
+    PutVarint(&framed, body.size());
+    ok = ok && write(framed) && write(body);
+  }
+  ok = ok && write(head);
+  ok = (std::fclose(file) == 0) && ok;
+  if (!ok) return InvalidArgumentError(path + ": write failed");
+  return SyntheticProfile{host.events() + gpu.events(), bytes, steps};
+}
+
+}  // namespace stepscope::bench

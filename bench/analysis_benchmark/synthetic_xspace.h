@@ -1,0 +1,27 @@
+// A synthetic training profile of a chosen size, written straight in the XSpace wire
+// format (building 10 M generated messages first would need gigabytes).
+//
+// Shape, per 20 ms step: a training thread with a `train` step marker (step_num, _r),
+// IteratorGetNext, framework ops ("model/layer_k/MatMul:MatMul", is_eager) each with a
+// cudaLaunchKernel child (correlation_id) and two copy launches; two tf.data threads with
+// nested Iterator:: events; two executor threads with nested ops; a GPU plane with device
+// capabilities, kernels on two streams (correlation_id, kernel_details and tf_op as refs)
+// and H2D / D2H copies (memcpy_details). Line events are sorted by begin, as TF saves them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "stepscope/status.h"
+
+namespace stepscope::bench {
+
+struct SyntheticProfile {
+  uint64_t events = 0;
+  uint64_t file_bytes = 0;
+  int64_t steps = 0;
+};
+
+StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_t target_events);
+
+}  // namespace stepscope::bench
