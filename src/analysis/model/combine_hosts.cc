@@ -1,0 +1,154 @@
+#include "src/analysis/model/combine_hosts.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
+
+namespace stepscope::analysis {
+namespace {
+
+void MergeOps(const OpMetricsDb& from, OpMetricsDb* into, std::unordered_map<std::string, size_t>* index) {
+  into->total_time_ps += from.total_time_ps;
+  into->idle_time_ps += from.idle_time_ps;
+  into->total_self_time_ps += from.total_self_time_ps;
+  for (const OpMetrics& op : from.ops) {
+    auto [it, inserted] = index->try_emplace(op.name, into->ops.size());
+    if (inserted) {
+      into->ops.push_back(op);
+      continue;
+    }
+    OpMetrics& merged = into->ops[it->second];
+    merged.occurrences += op.occurrences;
+    merged.total_time_ps += op.total_time_ps;
+    merged.self_time_ps += op.self_time_ps;
+    merged.min_time_ps = std::min(merged.min_time_ps, op.min_time_ps);
+    merged.max_time_ps = std::max(merged.max_time_ps, op.max_time_ps);
+    merged.is_eager = merged.is_eager || op.is_eager;
+  }
+}
+
+void SortOps(OpMetricsDb* db) {
+  std::sort(db->ops.begin(), db->ops.end(), [](const OpMetrics& a, const OpMetrics& b) {
+    return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;
+  });
+}
+
+}  // namespace
+
+ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
+  if (hosts.size() == 1) return std::move(hosts[0]);
+  ProfileModel combined;
+  RunEnvironment& run = combined.run_environment;
+  std::unordered_map<std::string, size_t> host_op_index, device_op_index, input_op_index;
+  std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,
+                      std::array<int64_t, 3>>,
+           size_t>
+      kernel_index;
+  std::map<int64_t, size_t> step_index;  // step number -> combined step
+  std::string step_source;
+
+  for (size_t h = 0; h < hosts.size(); ++h) {
+    ProfileModel& model = hosts[h];
+    const int host_index = static_cast<int>(combined.hostnames.size());
+    std::string host_name = model.hostnames.empty() ? "host " + std::to_string(h) : model.hostnames[0];
+    for (const std::string& name : model.hostnames) combined.hostnames.push_back(name);
+    for (HostEnvironment& env : model.run_environment.hosts) run.hosts.push_back(std::move(env));
+    const RunEnvironment& from = model.run_environment;
+    if (run.device_type.empty() || run.device_type == "CPU") run.device_type = from.device_type;
+    run.device_count += from.device_count;
+    run.active_device_count += from.active_device_count;
+    run.device_core_count += from.device_core_count;
+    run.dropped_traces += from.dropped_traces;
+    combined.has_device = combined.has_device || model.has_device;
+    combined.total_events += model.total_events;
+    step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
+
+    for (StepInfo& step : model.steps) {
+      HostStep per_host{host_index, step.begin_ps, step.duration_ps, step.breakdown};
+      auto [it, inserted] = step_index.try_emplace(step.step_number, combined.steps.size());
+      if (inserted) {
+        StepInfo& first = combined.steps.emplace_back(step);
+        first.per_host.clear();
+        first.per_host.push_back(per_host);
+        continue;
+      }
+      StepInfo& merged = combined.steps[it->second];
+      merged.per_host.push_back(per_host);
+      merged.has_device_activity = merged.has_device_activity || step.has_device_activity;
+      if (step.duration_ps > merged.duration_ps) {  // the slowest host defines the step
+        merged.begin_ps = step.begin_ps;
+        merged.duration_ps = step.duration_ps;
+        merged.time_source = step.time_source;
+        merged.breakdown = step.breakdown;
+      }
+    }
+
+    MergeOps(model.host_ops, &combined.host_ops, &host_op_index);
+    MergeOps(model.device_ops, &combined.device_ops, &device_op_index);
+
+    for (const KernelStats& k : model.kernels) {
+      const KernelLaunchParams& p = k.params;
+      auto key = std::make_tuple(k.kernel_name, k.op_name, p.registers_per_thread, p.static_shared_memory_bytes,
+                                 p.dynamic_shared_memory_bytes, p.grid, p.block);
+      auto [it, inserted] = kernel_index.try_emplace(key, combined.kernels.size());
+      if (inserted) {
+        combined.kernels.push_back(k);
+        continue;
+      }
+      KernelStats& merged = combined.kernels[it->second];
+      merged.occurrences += k.occurrences;
+      merged.total_duration_ps += k.total_duration_ps;
+      merged.min_duration_ps = std::min(merged.min_duration_ps, k.min_duration_ps);
+      merged.max_duration_ps = std::max(merged.max_duration_ps, k.max_duration_ps);
+      merged.is_op_tensor_core_eligible = merged.is_op_tensor_core_eligible || k.is_op_tensor_core_eligible;
+    }
+
+    for (DeviceActivity& device : model.devices) {
+      device.host_index = host_index;
+      combined.devices.push_back(std::move(device));
+    }
+
+    InputPipelineFacts& input = combined.input_pipeline;
+    const InputPipelineFacts& host_input = model.input_pipeline;
+    input.uses_tf_data = input.uses_tf_data || host_input.uses_tf_data;
+    input.get_next_count += host_input.get_next_count;
+    input.get_next_outside_steps += host_input.get_next_outside_steps;
+    for (int c = 0; c < kNumInputOpCategories; ++c) input.category_self_time_ps[c] += host_input.category_self_time_ps[c];
+    for (const InputOp& op : host_input.ops) {
+      auto [it, inserted] = input_op_index.try_emplace(op.name, input.ops.size());
+      if (inserted) {
+        input.ops.push_back(op);
+        continue;
+      }
+      InputOp& merged = input.ops[it->second];
+      merged.occurrences += op.occurrences;
+      merged.total_time_ps += op.total_time_ps;
+      merged.self_time_ps += op.self_time_ps;
+    }
+
+    for (const std::string& d : model.diagnostics) combined.diagnostics.push_back(host_name + ": " + d);
+  }
+
+  combined.step_source = step_source;
+  std::sort(combined.steps.begin(), combined.steps.end(),
+            [](const StepInfo& a, const StepInfo& b) { return a.step_number < b.step_number; });
+  SortOps(&combined.host_ops);
+  SortOps(&combined.device_ops);
+  std::sort(combined.kernels.begin(), combined.kernels.end(), [](const KernelStats& a, const KernelStats& b) {
+    if (a.total_duration_ps != b.total_duration_ps) return a.total_duration_ps > b.total_duration_ps;
+    return std::tie(a.kernel_name, a.op_name) < std::tie(b.kernel_name, b.op_name);
+  });
+  std::stable_sort(combined.devices.begin(), combined.devices.end(), [](const DeviceActivity& a, const DeviceActivity& b) {
+    return std::tie(a.host_index, a.device_ordinal) < std::tie(b.host_index, b.device_ordinal);
+  });
+  std::sort(combined.input_pipeline.ops.begin(), combined.input_pipeline.ops.end(),
+            [](const InputOp& a, const InputOp& b) {
+              return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;
+            });
+  return combined;
+}
+
+}  // namespace stepscope::analysis
