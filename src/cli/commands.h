@@ -10,5 +10,6 @@ int RunInfoCommand(CommandContext& context);
 int RunCaptureCommand(CommandContext& context);
 int RunAnalyzeCommand(CommandContext& context);
 int RunServeCommand(CommandContext& context);
+int RunImportCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

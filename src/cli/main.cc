@@ -21,6 +21,7 @@ constexpr Command kCommands[] = {
     {"analyze", "run analysis tools (overview_page, input_pipeline_analyzer, ...): text, json or csv",
      RunAnalyzeCommand},
     {"serve", "the web dashboard and JSON API for a logdir (http://127.0.0.1:6006/)", RunServeCommand},
+    {"import", "convert PyTorch/Kineto, TF/JAX or Chrome trace JSON into a run of .xplane.pb files", RunImportCommand},
 };
 
 const Command* FindCommand(std::string_view name) {

@@ -18,8 +18,11 @@ using xspace::StatType;
 
 // XFlow category of CPU launch -> GPU kernel flows (TSL ContextType::kGpuLaunch).
 constexpr uint8_t kGpuLaunchFlowCategory = 9;
-// Lines of gpu_user_annotation events sit beside their stream's line.
-constexpr int64_t kAnnotationLineIdBase = int64_t{1} << 36;
+// gpu_user_annotation events (record_function ranges projected on GPU time) go to the
+// device plane's derived "Framework Name Scope" line, where XLA puts the framework's name
+// scopes on device time: shown by viewers, skipped by analyses that count device ops.
+// TensorFlow's derived line id for it: kThreadIdDerivedMin + 2 (reference/xspace.md §2).
+constexpr int64_t kNameScopeLineId = xspace::kThreadIdDerivedMin + 2;
 
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
 constexpr std::string_view kDataLoaderPrefix = "enumerate(DataLoader)";
@@ -399,8 +402,8 @@ TrackPlacement KinetoTraceParser::PlaceTrack(const TrackKey& track) {
     if (!name.empty()) placement.line_name = ThreadDisplayName(name);
     placement.line_display_name.clear();
   } else if (track.kind == TrackKind::kDeviceAnnotation) {
-    placement.line_id = kAnnotationLineIdBase + track.tid;
-    placement.line_name = "Stream #" + std::to_string(track.tid) + " annotations";
+    placement.line_id = kNameScopeLineId;
+    placement.line_name = std::string(xspace::kFrameworkNameScopeLineName);
   }
   return placement;
 }

@@ -6,7 +6,7 @@
 //    per thread (id = tid, name from thread_name "thread 12 (name)" -> "name");
 //  - device categories (kernel / Kernel, gpu_memcpy / Memcpy, gpu_memset / Memset) ->
 //    /device:GPU:<device>, one line per stream "Stream #<id>"; gpu_user_annotation ->
-//    "Stream #<id> annotations" lines of the same plane;
+//    the plane's derived "Framework Name Scope" line (shown, not counted as device ops);
 //  - ProfilerStep#N -> event "ProfilerStep" (display name "ProfilerStep#N") with int64
 //    stats step_num=N and _r=1, as tf.profiler.experimental.Trace('ProfilerStep',
 //    step_num=N, _r=1) would record it;

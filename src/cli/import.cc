@@ -1,0 +1,157 @@
+// `stepscope import <trace>... [--logdir D] [--run R]`: reads traces other profilers
+// wrote (PyTorch/Kineto Chrome JSON, TF/JAX trace.json.gz, any Chrome trace JSON) and
+// writes them as one TensorBoard-style run, <logdir>/plugins/profile/<run>/<host>.xplane.pb,
+// one file per trace. Ranks of one job (Kineto's distributedInfo.rank) become the hosts
+// rank0, rank1, ... of that run. Prints what was read, kept and dropped per file.
+#include <google/protobuf/arena.h>
+
+#include <chrono>
+#include <ctime>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "src/cli/command.h"
+#include "src/cli/commands.h"
+#include "src/cli/flags.h"
+#include "src/importers/importer_registry.h"
+#include "src/xspace/logdir.h"
+#include "src/xspace/schema.h"
+
+namespace stepscope::cli {
+namespace {
+
+constexpr std::string_view kUsage =
+    "usage: stepscope import <trace file>... [flags]\n"
+    "\n"
+    "Converts trace files into a TensorBoard-style run that every stepscope tool reads:\n"
+    "<logdir>/plugins/profile/<run>/<host>.xplane.pb, one host per file. Formats (found by\n"
+    "sniffing, .gz or not): PyTorch profiler / Kineto JSON (*.pt.trace.json), TensorFlow or\n"
+    "JAX trace viewer JSON (*.trace.json.gz), generic Chrome trace JSON. The host is the\n"
+    "trace's rank (\"rank0\") or host name, else the file name. Every event that is not\n"
+    "imported is counted with its reason. A file cut short is an error (exit 2) unless\n"
+    "--allow_truncated, which imports the events before the cut.\n"
+    "\n"
+    "flags:\n";
+
+// "rank0.pt.trace.json.gz" -> "rank0": the fallback host name.
+std::string FileStem(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  for (std::string_view suffix : {".pt.trace.json.gz", ".pt.trace.json", ".trace.json.gz", ".trace.json", ".json.gz",
+                                  ".json", ".gz"}) {
+    if (name.size() > suffix.size() && name.ends_with(suffix)) return name.substr(0, name.size() - suffix.size());
+  }
+  return name;
+}
+
+struct Counts {
+  int steps = 0;
+  int device_planes = 0;
+  int lines = 0;
+};
+
+Counts CountContents(const xspace::XSpace& space) {
+  Counts counts;
+  for (const xspace::XPlane& plane : space.planes()) {
+    if (xspace::IsDevicePlaneName(plane.name())) ++counts.device_planes;
+    counts.lines += plane.lines_size();
+    int64_t root_id = -1;
+    for (const auto& [id, metadata] : plane.stat_metadata()) {
+      if (metadata.name() == xspace::GetStatTypeStr(xspace::StatType::kIsRoot)) root_id = id;
+    }
+    if (root_id < 0) continue;
+    for (const xspace::XLine& line : plane.lines()) {
+      for (const xspace::XEvent& event : line.events()) {
+        for (const xspace::XStat& stat : event.stats()) counts.steps += stat.metadata_id() == root_id ? 1 : 0;
+      }
+    }
+  }
+  return counts;
+}
+
+std::string Megabytes(uint64_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.1f MB", static_cast<double>(bytes) / 1e6);
+  return text;
+}
+
+}  // namespace
+
+int RunImportCommand(CommandContext& context) {
+  std::string logdir = ".";
+  std::string run;
+  std::string format;
+  bool allow_truncated = false;
+  FlagSet flags;
+  flags.AddString("logdir", &logdir, "where to write the run (plugins/profile/<run>/ below it)");
+  flags.AddString("run", &run, "run name (default: the local time, YYYY_MM_DD_HH_MM_SS)");
+  flags.AddString("format", &format, "skip sniffing: kineto_json, tf_trace_json or chrome_json",
+                  {"", "kineto_json", "tf_trace_json", "chrome_json"});
+  flags.AddBool("allow_truncated", &allow_truncated, "import the events before the cut of a truncated file");
+  std::vector<std::string> files;
+  Status parsed = flags.Parse(context.args, &files);
+  if (!parsed.ok()) {
+    context.err << "stepscope: import: " << parsed.message() << " (see stepscope help import)\n";
+    return kExitBadInput;
+  }
+  if (flags.help_requested()) {
+    context.out << kUsage << flags.Usage() << "\nformats:\n";
+    for (const importers::TraceImporter* importer : importers::AllImporters()) {
+      context.out << "  " << importer->name() << ": " << importer->description() << "\n";
+    }
+    return kExitOk;
+  }
+  if (files.empty()) {
+    context.err << "stepscope: import: expected at least one trace file (see stepscope help import)\n";
+    return kExitBadInput;
+  }
+  if (run.empty()) {
+    // One run for all files, named once (WriteXSpaceToLogdir would name each call anew).
+    std::time_t now = std::time(nullptr);
+    char name[32];
+    std::strftime(name, sizeof(name), "%Y_%m_%d_%H_%M_%S", std::localtime(&now));
+    run = name;
+  }
+
+  std::set<std::string> hosts_written;
+  for (const std::string& file : files) {
+    const auto start = std::chrono::steady_clock::now();
+    importers::ImportOptions options;
+    options.fallback_host_name = FileStem(file);
+    options.allow_truncated = allow_truncated;
+    importers::ImportStats stats;
+    // Arena allocation: the space is built once, serialized once and freed at once.
+    google::protobuf::Arena arena;
+    auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(&arena);
+    Status status = importers::ImportTraceFile(file, options, space, &stats, format);
+    if (!status.ok()) return ReportError(context.err, file, status);
+    std::string host = space->hostnames_size() > 0 ? space->hostnames(0) : options.fallback_host_name;
+    std::string unique = xspace::SanitizeHostName(host);
+    for (int k = 2; hosts_written.count(unique) != 0; ++k) unique = xspace::SanitizeHostName(host) + "_" + std::to_string(k);
+    if (unique != xspace::SanitizeHostName(host)) {
+      context.err << "stepscope: import: " << file << ": host " << host << " is already in run " << run
+                  << "; writing it as " << unique << "\n";
+    }
+    StatusOr<std::string> written = xspace::WriteXSpaceToLogdir(logdir, run, unique, *space);
+    if (!written.ok()) return ReportError(context.err, file, written.status());
+    hosts_written.insert(unique);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    Counts counts = CountContents(*space);
+    context.out << file << " (" << stats.format << ", " << Megabytes(stats.json_bytes) << " JSON) -> " << *written
+                << "\n"
+                << "  host " << unique << ": " << stats.events_read << " events read, " << stats.events_imported
+                << " imported, " << stats.metadata_events << " metadata, " << stats.flow_events << " flow points, "
+                << stats.DroppedTotal() << " dropped\n"
+                << "  " << stats.xevents_written << " XEvents on " << counts.lines << " lines, "
+                << counts.device_planes << " device planes, " << counts.steps << " steps; " << std::fixed;
+    context.out.precision(2);
+    context.out << seconds << " s\n";
+    for (const std::string& warning : stats.Warnings()) context.out << "  " << warning << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace stepscope::cli
