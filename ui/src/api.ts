@@ -1,0 +1,111 @@
+// The only module that talks to the server: every request goes to /api on this origin.
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface ToolInfo {
+  id: string;
+  description: string;
+  requirement: string;
+  available?: boolean;
+}
+
+export interface RunInfo {
+  name: string;
+  hosts: string[];
+  file_count: number;
+  bytes: number;
+  modified_time_ns: number;
+}
+
+export interface ColumnInfo {
+  id: string;
+  label: string;
+  type: 'string' | 'int' | 'double' | 'bool';
+}
+
+export interface TableInfo {
+  name: string;
+  title: string;
+  columns: ColumnInfo[];
+  row_count: number;
+}
+
+export interface Selection {
+  run: string;
+  tool: string;
+  host: string;
+}
+
+export type Row = Record<string, string | number | boolean | null>;
+// A tool's JSON; each page knows its own fields and checks what it reads.
+export type ToolData = Record<string, unknown>;
+
+function query(params: Record<string, string | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, value);
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+async function getJson<T>(path: string, params: Record<string, string | undefined> = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(`/api/${path}${query(params)}`, { headers: { Accept: 'application/json' } });
+  } catch {
+    throw new ApiError('cannot reach the stepscope server (is `stepscope serve` still running?)', 0);
+  }
+  const text = await response.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ApiError(`the server sent something that is not JSON (HTTP ${response.status})`, response.status);
+  }
+  if (!response.ok) {
+    const message =
+      body && typeof body === 'object' && 'error' in body ? String((body as { error: unknown }).error) : text;
+    throw new ApiError(message, response.status);
+  }
+  return body as T;
+}
+
+export const api = {
+  info: () => getJson<{ version: string; logdir: string; tools: ToolInfo[] }>('info'),
+  runs: () => getJson<{ logdir: string; runs: RunInfo[] }>('runs'),
+  tools: (run: string) => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run }),
+  hosts: (run: string, tool: string) => getJson<{ run: string; hosts: string[] }>('hosts', { run, tool }),
+  data: (s: Selection, options: { includeIdle?: boolean } = {}) =>
+    getJson<ToolData>('data', {
+      run: s.run,
+      tool: s.tool,
+      host: s.host,
+      include_idle: options.includeIdle ? '1' : undefined,
+    }),
+  tables: (s: Selection, options: { includeIdle?: boolean } = {}) =>
+    getJson<{ tables: TableInfo[] }>('tables', {
+      run: s.run,
+      tool: s.tool,
+      host: s.host,
+      include_idle: options.includeIdle ? '1' : undefined,
+    }),
+};
+
+// The URL that downloads one table of a result as CSV.
+export function csvUrl(s: Selection, table: string, options: { includeIdle?: boolean } = {}): string {
+  return `/api/csv${query({
+    run: s.run,
+    tool: s.tool,
+    host: s.host,
+    table,
+    include_idle: options.includeIdle ? '1' : undefined,
+  })}`;
+}

@@ -1,0 +1,250 @@
+// The app frame (TensorBoard-like): a top bar, a sidebar with run, tool and host
+// selectors, and the selected tool's page. The selection lives in the URL hash.
+import './style.css';
+import { api, ApiError, type RunInfo, type Selection, type ToolInfo } from './api';
+import { emptyState, errorState, loading } from './components/cards';
+import { disposeCharts } from './components/charts';
+import { el, formatBytes } from './format';
+import { pageFor } from './pages/index';
+import { toolTitle } from './pages/page';
+import { readHash, writeHash, type HashState } from './state';
+
+// While the logdir has no runs, look again this often.
+const EMPTY_LOGDIR_POLL_MS = 5000;
+
+let runs: RunInfo[] = [];
+let logdir = '';
+const toolsByRun = new Map<string, Promise<ToolInfo[]>>();
+let generation = 0;
+let pollTimer: number | undefined;
+
+const runSelect = el('select', { id: 'run-select', 'aria-label': 'Run' });
+const toolSelect = el('select', { id: 'tool-select', 'aria-label': 'Tool' });
+const hostSelect = el('select', { id: 'host-select', 'aria-label': 'Host' });
+const runMeta = el('div', { class: 'run-meta' });
+const pageTitle = el('h1', { class: 'page-title' }, 'stepscope');
+const pageCrumbs = el('div', { class: 'page-crumbs' });
+const pageSlot = el('div', { id: 'page', 'aria-live': 'polite' });
+const logdirLabel = el('span', { class: 'logdir' });
+const versionLabel = el('span', { class: 'version' });
+
+function field(label: string, control: HTMLElement): HTMLElement {
+  return el('div', { class: 'field' }, el('label', { for: control.id }, label), control);
+}
+
+function renderFrame(): void {
+  const refresh = el('button', { class: 'icon-button', title: 'Reload runs from the logdir', 'aria-label': 'Reload runs', id: 'refresh' }, '⟳');
+  refresh.addEventListener('click', () => void reloadRuns(true));
+  const app = document.getElementById('app')!;
+  app.replaceChildren(
+    el(
+      'header',
+      { class: 'topbar' },
+      el('div', { class: 'brand' }, el('span', { class: 'brand-mark' }, '◧'), 'stepscope'),
+      el('nav', { class: 'topnav' }, el('span', { class: 'topnav-item active' }, 'Profile')),
+      el('div', { class: 'topbar-spacer' }),
+      logdirLabel,
+      versionLabel,
+      refresh,
+    ),
+    el(
+      'div',
+      { class: 'layout' },
+      el('aside', { class: 'sidebar' }, field('Run', runSelect), field('Tool', toolSelect), field('Host', hostSelect), runMeta),
+      el('main', { class: 'content' }, el('div', { class: 'page-header' }, pageTitle, pageCrumbs), pageSlot),
+    ),
+  );
+  runSelect.addEventListener('change', () => navigate({ run: runSelect.value, tool: toolSelect.value, host: '' }));
+  // Opening the run list re-reads the logdir, so new runs appear without a reload.
+  runSelect.addEventListener('focus', () => void reloadRuns(false));
+  toolSelect.addEventListener('change', () => navigate({ run: runSelect.value, tool: toolSelect.value, host: hostSelect.value }));
+  hostSelect.addEventListener('change', () => navigate({ run: runSelect.value, tool: toolSelect.value, host: hostSelect.value }));
+}
+
+function navigate(selection: Selection): void {
+  writeHash({ ...selection, extra: {} });
+  void update();
+}
+
+function setOptions(select: HTMLSelectElement, options: { value: string; label: string; disabled?: boolean; title?: string }[], selected: string): void {
+  select.replaceChildren(
+    ...options.map((o) => {
+      const option = el('option', { value: o.value }, o.label);
+      option.disabled = o.disabled === true;
+      if (o.title) option.title = o.title;
+      return option;
+    }),
+  );
+  select.value = selected;
+  select.disabled = options.length === 0;
+}
+
+function newestRun(list: RunInfo[]): RunInfo | undefined {
+  return [...list].sort((a, b) => b.modified_time_ns - a.modified_time_ns || b.name.localeCompare(a.name))[0];
+}
+
+function showPage(node: HTMLElement): void {
+  disposeCharts();
+  pageSlot.replaceChildren(node);
+}
+
+async function reloadRuns(force: boolean): Promise<void> {
+  const before = runs.map((r) => `${r.name}:${r.modified_time_ns}`).join('|');
+  try {
+    const listing = await api.runs();
+    runs = listing.runs;
+    logdir = listing.logdir;
+  } catch (error) {
+    if (force) showPage(errorState('Cannot list runs', (error as Error).message));
+    return;
+  }
+  const after = runs.map((r) => `${r.name}:${r.modified_time_ns}`).join('|');
+  if (force) toolsByRun.clear();
+  if (force || before !== after) await update();
+}
+
+function toolsFor(run: string): Promise<ToolInfo[]> {
+  let pending = toolsByRun.get(run);
+  if (!pending) {
+    pending = api.tools(run).then((r) => r.tools);
+    pending.catch(() => toolsByRun.delete(run));
+    toolsByRun.set(run, pending);
+  }
+  return pending;
+}
+
+async function update(): Promise<void> {
+  const current = ++generation;
+  const stale = () => current !== generation;
+  const hash: HashState = readHash();
+  logdirLabel.textContent = logdir ? `logdir: ${logdir}` : '';
+  logdirLabel.title = logdir;
+  window.clearTimeout(pollTimer);
+
+  if (runs.length === 0) {
+    setOptions(runSelect, [], '');
+    setOptions(toolSelect, [], '');
+    setOptions(hostSelect, [], '');
+    runMeta.replaceChildren();
+    pageTitle.textContent = 'No profiles yet';
+    pageCrumbs.textContent = '';
+    showPage(
+      emptyState(
+        'No profile runs in this logdir yet',
+        `stepscope looks for ${logdir || 'the logdir'}/plugins/profile/<run>/<host>.xplane.pb. This page checks again every few seconds.`,
+        'Record one with stepscope::StartProfiling(logdir) / stepscope::ScopedProfile in your program, or run `stepscope serve` on a TensorBoard logdir.',
+      ),
+    );
+    pollTimer = window.setTimeout(() => void reloadRuns(false), EMPTY_LOGDIR_POLL_MS);
+    return;
+  }
+
+  const run = runs.find((r) => r.name === hash.run) ?? newestRun(runs)!;
+  setOptions(
+    runSelect,
+    [...runs].reverse().map((r) => ({ value: r.name, label: r.name })),
+    run.name,
+  );
+  runMeta.replaceChildren(
+    el('div', {}, `${run.file_count} profile file${run.file_count === 1 ? '' : 's'}, ${formatBytes(run.bytes)}`),
+  );
+  if (run.modified_time_ns > 0) runMeta.append(el('div', {}, `written ${new Date(run.modified_time_ns / 1e6).toLocaleString()}`));
+  pageCrumbs.textContent = `${run.name}`;
+
+  if (run.hosts.length === 0) {
+    setOptions(toolSelect, [], '');
+    setOptions(hostSelect, [], '');
+    pageTitle.textContent = run.name;
+    showPage(emptyState('This run holds no profile files yet', 'It may still be being written: the profiler writes <host>.xplane.pb when a capture ends.'));
+    return;
+  }
+
+  showPage(loading('the profile (the first look at a large profile can take a while)'));
+  let tools: ToolInfo[];
+  try {
+    tools = await toolsFor(run.name);
+  } catch (error) {
+    if (stale()) return;
+    pageTitle.textContent = run.name;
+    showPage(errorState(`Cannot read run ${run.name}`, (error as Error).message));
+    return;
+  }
+  if (stale()) return;
+  const available = tools.filter((t) => t.available !== false);
+  const tool = tools.find((t) => t.id === hash.tool) ?? available.find((t) => t.id === 'overview_page') ?? available[0] ?? tools[0];
+  setOptions(
+    toolSelect,
+    tools.map((t) => ({
+      value: t.id,
+      label: t.available === false ? `${toolTitle(t.id)} (n/a)` : toolTitle(t.id),
+      disabled: t.available === false && t.id !== tool.id,
+      title: t.available === false ? `Needs ${t.requirement}` : t.description,
+    })),
+    tool.id,
+  );
+
+  let hosts: string[];
+  try {
+    hosts = (await api.hosts(run.name, tool.id)).hosts;
+  } catch (error) {
+    if (stale()) return;
+    showPage(errorState('Cannot list hosts', (error as Error).message));
+    return;
+  }
+  if (stale()) return;
+  const host = hosts.includes(hash.host) ? hash.host : hosts[0];
+  setOptions(hostSelect, hosts.map((h) => ({ value: h, label: h === 'all' ? 'All hosts (combined)' : h })), host);
+
+  const page = pageFor(tool.id);
+  const selection: Selection = { run: run.name, tool: tool.id, host };
+  const state: HashState = { ...selection, extra: hash.extra };
+  writeHash(state, true);
+  pageTitle.textContent = page.title;
+  pageCrumbs.textContent = `${run.name} · ${host === 'all' ? 'all hosts' : host}`;
+  document.title = `${page.title} · ${run.name} — stepscope`;
+
+  if (tool.available === false) {
+    showPage(emptyState(`${page.title} does not apply to this profile`, `It needs ${tool.requirement || 'data this profile does not have'}.`, 'Choose another tool on the left.'));
+    return;
+  }
+  showPage(loading(page.title.toLowerCase()));
+  try {
+    const data = await api.data(selection, { includeIdle: page.usesIdle === true && hash.extra.idle === '1' });
+    if (stale()) return;
+    const node = page.render({
+      selection,
+      data,
+      hash: state,
+      setExtra: (key, value) => {
+        const next = readHash();
+        if (value === null) delete next.extra[key];
+        else next.extra[key] = value;
+        writeHash(next);
+        void update();
+      },
+    });
+    node.dataset.tool = tool.id;
+    showPage(node);
+  } catch (error) {
+    if (stale()) return;
+    const status = error instanceof ApiError ? error.status : 0;
+    showPage(errorState(status === 410 ? 'The logdir is gone' : `Cannot show ${page.title}`, (error as Error).message));
+  }
+}
+
+async function start(): Promise<void> {
+  renderFrame();
+  window.addEventListener('hashchange', () => void update());
+  window.addEventListener('popstate', () => void update());
+  try {
+    const info = await api.info();
+    versionLabel.textContent = `v${info.version}`;
+    logdir = info.logdir;
+  } catch (error) {
+    showPage(errorState('Cannot reach the stepscope server', (error as Error).message));
+    return;
+  }
+  await reloadRuns(true);
+}
+
+void start();

@@ -1,0 +1,119 @@
+// Framework op stats (TensorFlow Stats): where op time goes on the host and the device,
+// as up to four pie charts and one sortable, filterable table per side and grouping, each
+// exportable as CSV. "Include idle" counts idle time as an IDLE op, as TensorBoard does.
+import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
+import { pie } from '../components/charts';
+import { dataTable, type ColumnSpec } from '../components/table';
+import { el, formatMs, formatPercent, num } from '../format';
+import { csvButton } from './input_pipeline';
+import { arr, obj, str, type PageContext } from './page';
+
+const OP_COLUMNS: ColumnSpec[] = [
+  { id: 'rank', label: '#' },
+  { id: 'name', label: 'Operation', className: 'name' },
+  { id: 'type', label: 'Type' },
+  { id: 'occurrences', label: 'Count' },
+  { id: 'total_time_ms', label: 'Total time (ms)' },
+  { id: 'avg_time_ms', label: 'Avg time (ms)' },
+  { id: 'total_self_time_ms', label: 'Self time (ms)' },
+  { id: 'avg_self_time_ms', label: 'Avg self time (ms)' },
+  { id: 'self_time_percent', label: 'Self time %' },
+  { id: 'cumulative_self_time_percent', label: 'Cumulative %' },
+];
+const TYPE_COLUMNS: ColumnSpec[] = [
+  { id: 'rank', label: '#' },
+  { id: 'type', label: 'Op type', className: 'name' },
+  { id: 'op_count', label: 'Ops' },
+  { id: 'occurrences', label: 'Count' },
+  { id: 'total_time_ms', label: 'Total time (ms)' },
+  { id: 'total_self_time_ms', label: 'Self time (ms)' },
+  { id: 'self_time_percent', label: 'Self time %' },
+  { id: 'cumulative_self_time_percent', label: 'Cumulative %' },
+];
+
+const TABLES = [
+  { key: 'host_ops', label: 'Host ops', columns: OP_COLUMNS, filter: ['name', 'type'] },
+  { key: 'device_ops', label: 'Device ops', columns: OP_COLUMNS, filter: ['name', 'type'] },
+  { key: 'host_op_types', label: 'Host op types', columns: TYPE_COLUMNS, filter: ['type'] },
+  { key: 'device_op_types', label: 'Device op types', columns: TYPE_COLUMNS, filter: ['type'] },
+];
+
+function pieCard(title: string, name: string, slices: Record<string, unknown>[]): HTMLElement {
+  const data = slices.map((s) => ({ name: str(s.label) || '(unnamed)', value: num(s.self_time_ms) })).filter((s) => s.value > 0);
+  return el(
+    'div',
+    { class: 'pie-cell' },
+    el('h3', { class: 'sub' }, title),
+    data.length ? pie(name, data, { unit: 'ms' }) : el('div', { class: 'muted small' }, 'No time on this side.'),
+  );
+}
+
+export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
+  const d = ctx.data;
+  const includeIdle = ctx.hash.extra.idle === '1';
+  const page = el('div', { class: 'page page-framework-op-stats' });
+  const pies = obj(d.pie_charts);
+  const placement = obj(d.op_placement);
+  const hasDevice = arr(d.device_ops).length > 0;
+
+  const idleToggle = el('label', { class: 'toggle' });
+  const checkbox = el('input', { type: 'checkbox', 'data-control': 'include-idle' });
+  checkbox.checked = includeIdle;
+  checkbox.addEventListener('change', () => ctx.setExtra('idle', checkbox.checked ? '1' : null));
+  idleToggle.append(checkbox, el('span', {}, 'Include idle time'));
+
+  page.append(
+    card(
+      'Summary',
+      { id: 'summary', actions: [idleToggle] },
+      tiles([
+        { label: 'Host op self time', value: formatMs(d.host_total_self_time_ms), detail: `idle ${formatMs(d.host_idle_time_ms)}` },
+        { label: 'Device op self time', value: hasDevice ? formatMs(d.device_total_self_time_ms) : '–', detail: hasDevice ? `idle ${formatMs(d.device_idle_time_ms)}` : 'no device activity' },
+        { label: 'Op time on host', value: formatPercent(placement.host_percent), detail: `${formatMs(placement.host_time_ms)} of framework ops` },
+        { label: 'Op time on device', value: formatPercent(placement.device_percent), detail: `${formatMs(placement.device_time_ms)}` },
+      ]),
+      el('p', { class: 'muted small' }, includeIdle ? 'Idle time is counted as an IDLE op in the charts, tables and percentages.' : 'Idle time is excluded: percentages are of busy (op) time.'),
+    ),
+  );
+
+  const cells = [pieCard('Host self time by op type', 'pie_host_op_type', arr(pies.host_op_type)), pieCard('Host self time by op', 'pie_host_op', arr(pies.host_op))];
+  if (hasDevice) cells.push(pieCard('Device self time by op type', 'pie_device_op_type', arr(pies.device_op_type)), pieCard('Device self time by op', 'pie_device_op', arr(pies.device_op)));
+  page.append(card('Where op time goes', { id: 'pies', subtitle: hasDevice ? 'Host and device, by op type and by op (top 10 and the rest)' : 'Host only: this profile has no device activity' }, el('div', { class: 'grid-2 pies' }, ...cells)));
+
+  // One table at a time, chosen with tabs.
+  const available = TABLES.filter((t) => t.key.startsWith('host') || hasDevice);
+  let current = available.find((t) => t.key === ctx.hash.extra.table) ?? available[0];
+  const tabBar = el('div', { class: 'tabs', role: 'tablist' });
+  const tableSlot = el('div', {});
+  const draw = () => {
+    tabBar.replaceChildren(
+      ...available.map((t) => {
+        const button = el('button', { class: `tab${t === current ? ' active' : ''}`, role: 'tab', 'aria-selected': String(t === current), 'data-tab': t.key }, `${t.label} (${arr(d[t.key]).length})`);
+        button.addEventListener('click', () => {
+          current = t;
+          draw();
+        });
+        return button;
+      }),
+    );
+    const rows = arr(d[current.key]);
+    tableSlot.replaceChildren(
+      rows.length
+        ? dataTable({
+            name: current.key,
+            columns: current.columns,
+            rows: rows as never,
+            sort: { column: 'total_self_time_ms', descending: true },
+            filterColumns: current.filter,
+            filterPlaceholder: current.filter.includes('name') ? 'Filter by op name or type' : 'Filter by op type',
+            toolbar: [csvButton(ctx, current.key, { includeIdle })],
+          })
+        : emptyState(`No ${current.label.toLowerCase()}`, 'Nothing was recorded on this side.'),
+    );
+  };
+  draw();
+  page.append(card('Op statistics', { id: 'op-table', subtitle: 'Click a column to sort; type to filter' }, tabBar, tableSlot));
+  const notes = diagnosticsList(d.diagnostics);
+  if (notes) page.append(notes);
+  return page;
+}

@@ -1,0 +1,22 @@
+// The page of each tool id; tools without one get the generic page.
+import { renderAdvisor } from './advisor';
+import { renderFrameworkOpStats } from './framework_op_stats';
+import { renderGeneric } from './generic';
+import { renderInputPipeline } from './input_pipeline';
+import { renderKernelStats } from './kernel_stats';
+import { renderOverview } from './overview';
+import { toolTitle, type PageInfo } from './page';
+import { renderTraceViewer } from './trace_viewer';
+
+const PAGES: Record<string, PageInfo> = {
+  overview_page: { title: 'Overview', render: renderOverview },
+  input_pipeline_analyzer: { title: 'Input pipeline analyzer', render: renderInputPipeline },
+  framework_op_stats: { title: 'Framework op stats', render: renderFrameworkOpStats, usesIdle: true },
+  kernel_stats: { title: 'Kernel stats', render: renderKernelStats },
+  advisor: { title: 'Advisor', render: renderAdvisor },
+  trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
+};
+
+export function pageFor(tool: string): PageInfo {
+  return PAGES[tool] ?? { title: toolTitle(tool), render: renderGeneric };
+}

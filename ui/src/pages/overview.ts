@@ -1,0 +1,155 @@
+// Overview: performance summary, step-time graph, top-10 device ops, run environment and
+// the recommendation for the next step (TF Profiler's overview page).
+import { card, diagnosticsList, emptyState, keyValues, tiles, type Tile } from '../components/cards';
+import { CATEGORIES, stackedBars } from '../components/charts';
+import { dataTable } from '../components/table';
+import { el, formatBytes, formatCount, formatMs, formatPercent, isNum, num } from '../format';
+import { findingCard } from './advisor';
+import { arr, NO_STEPS_HINT, obj, str, toolHref, type PageContext } from './page';
+
+const VERDICT_TONE: Record<string, Tile['tone']> = { highly: 'bad', moderately: 'warn', not: 'good', unknown: 'neutral' };
+
+export function verdictText(verdict: string, potentially: boolean): string {
+  if (verdict === 'highly') return 'Highly input bound';
+  if (verdict === 'moderately') return 'Moderately input bound';
+  if (verdict === 'not') return potentially ? 'Potentially input bound' : 'Not input bound';
+  return 'Unknown (no steps)';
+}
+
+// The step-time graph: one stacked bar per step, one color per category.
+export function stepTimeChart(name: string, rows: Record<string, unknown>[]): HTMLElement {
+  const labels = rows.map((r) => str(r.step_number ?? r.step_name));
+  const series = CATEGORIES.map((c) => ({ name: c.label, color: c.color, values: rows.map((r) => num(r[`${c.key}_ms`])) }));
+  return stackedBars(name, labels, series, { yName: 'ms' });
+}
+
+export function renderOverview(ctx: PageContext): HTMLElement {
+  const d = ctx.data;
+  const page = el('div', { class: 'page page-overview' });
+  const steps = num(d.steps);
+  const breakdown = obj(d.step_time_breakdown_ms);
+  const percent = obj(d.step_time_breakdown_percent);
+  const stats = obj(d.step_time_stats_ms);
+  const precision = obj(d.device_compute_precision);
+  const placement = obj(d.op_placement);
+  const verdict = str(d.input_bound_verdict);
+
+  // Performance summary.
+  const summaryTiles: Tile[] = [
+    { label: 'Average step time', value: steps ? formatMs(d.avg_step_time_ms) : '–', detail: steps ? `σ ${formatMs(stats.stddev)} over ${formatCount(steps)} steps` : 'no steps found' },
+    { label: 'Input', value: steps ? formatPercent(d.input_bound_percent) : '–', detail: verdictText(verdict, d.input_bound_potentially === true), tone: VERDICT_TONE[verdict] ?? 'neutral' },
+    {
+      label: '16-bit device compute',
+      value: isNum(precision.bit16_percent) ? formatPercent(precision.bit16_percent) : 'n/a',
+      detail: isNum(precision.bit32_percent) ? `${formatPercent(precision.bit32_percent)} 32-bit` : 'no device compute',
+    },
+    { label: 'Op time on host', value: formatPercent(placement.host_percent), detail: `${formatPercent(placement.device_percent)} on device` },
+  ];
+  const breakdownList = el(
+    'ul',
+    { class: 'breakdown-list' },
+    // Categories with time, and always input (and device compute when there is a device).
+    ...CATEGORIES.filter((c) => num(breakdown[c.key]) > 0 || c.key === 'input' || (c.key === 'device_compute' && num(obj(d.run_environment).active_device_count) > 0)).map((c) =>
+      el(
+        'li',
+        { 'data-category': c.key },
+        el('span', { class: 'swatch' }),
+        el('span', { class: 'breakdown-label' }, c.label),
+        el('span', { class: 'breakdown-value' }, formatMs(breakdown[c.key])),
+        el('span', { class: 'breakdown-percent' }, formatPercent(percent[c.key])),
+      ),
+    ),
+  );
+  for (const li of breakdownList.querySelectorAll<HTMLElement>('li')) {
+    const category = CATEGORIES.find((c) => c.key === li.dataset.category);
+    (li.querySelector('.swatch') as HTMLElement).style.background = category?.color ?? '#999';
+  }
+  const statement = str(d.input_bound_statement);
+  page.append(
+    el(
+      'div',
+      { class: 'grid-2' },
+      card(
+        'Performance summary',
+        { id: 'summary', subtitle: 'Average step time, broken down by where the time goes' },
+        tiles(summaryTiles, { columns: 2 }),
+        steps ? breakdownList : emptyState('No step markers found', 'Without steps there is no step time to break down.', NO_STEPS_HINT),
+        steps && statement ? el('p', { class: 'statement' }, statement) : null,
+      ),
+      card(
+        'Step-time graph',
+        { id: 'step-graph', subtitle: 'Time per step by category (input in red, device compute in green)' },
+        arr(d.step_time_graph).length ? stepTimeChart('step_time_graph', arr(d.step_time_graph)) : emptyState('No step markers found', 'This profile has no steps to plot.', NO_STEPS_HINT),
+      ),
+    ),
+  );
+
+  // Top device ops.
+  const topOps = arr(d.top_device_ops);
+  page.append(
+    card(
+      'Top 10 device ops',
+      { id: 'top-ops', subtitle: 'By self time on the device', actions: [el('a', { class: 'button', href: toolHref(ctx.selection, 'framework_op_stats') }, 'All ops →')] },
+      topOps.length
+        ? dataTable({
+            name: 'top_device_ops',
+            columns: [
+              { id: 'rank', label: '#' },
+              { id: 'name', label: 'Operation', className: 'name' },
+              { id: 'type', label: 'Type' },
+              { id: 'occurrences', label: 'Count' },
+              { id: 'self_time_ms', label: 'Self time (ms)' },
+              { id: 'self_time_percent', label: 'Self time %' },
+              { id: 'cumulative_percent', label: 'Cumulative %' },
+            ],
+            rows: topOps as never,
+            sort: { column: 'rank', descending: false },
+            filterColumns: ['name', 'type'],
+            pageSize: 10,
+          })
+        : emptyState('No device ops', 'This profile has no device (GPU) activity: every op ran on the host.', 'The host-side ops are on the Framework op stats page.'),
+    ),
+  );
+
+  // Run environment + recommendation.
+  const env = obj(d.run_environment);
+  const hosts = arr(env.hosts);
+  const envPairs: [string, string][] = [
+    ['Hosts', formatCount(num(env.host_count) || hosts.length)],
+    ['Device type', str(env.device_type) || '–'],
+    ['Devices', `${formatCount(env.device_count)} (${formatCount(env.active_device_count)} active)`],
+  ];
+  if (num(env.device_compute_units) > 0) envPairs.push(['Device compute units', formatCount(env.device_compute_units)]);
+  const host0 = hosts[0] ?? {};
+  if (hosts.length === 1) {
+    if (num(host0.logical_cores) > 0) envPairs.push(['Host CPU cores', formatCount(host0.logical_cores)]);
+    if (num(host0.host_memory_bytes) > 0) envPairs.push(['Host memory', formatBytes(host0.host_memory_bytes)]);
+  }
+  envPairs.push(['Dropped events', num(env.dropped_events) > 0 ? `${formatCount(env.dropped_events)} (buffers were full)` : 'none']);
+  const recommendations = arr(d.recommendations);
+  page.append(
+    el(
+      'div',
+      { class: 'grid-2' },
+      card(
+        'Run environment',
+        { id: 'environment' },
+        keyValues(envPairs),
+        hosts.length > 1
+          ? dataTable({ name: 'hosts', columns: Object.keys(hosts[0]).map((id) => ({ id })), rows: hosts as never, pageSize: 20 })
+          : null,
+      ),
+      card(
+        'Recommendation for next step',
+        { id: 'recommendation' },
+        el('p', { class: 'next-step' }, str(d.next_step) || 'No change recommended: no check found a bottleneck.'),
+        // The next step repeats the first finding's advice: show its evidence, then the others.
+        recommendations.length ? el('div', { class: 'findings compact' }, ...recommendations.slice(0, 3).map((f) => findingCard(f, ctx, true))) : null,
+        recommendations.length ? el('a', { class: 'button', href: toolHref(ctx.selection, 'advisor') }, recommendations.length > 3 ? `All ${recommendations.length} findings →` : 'Open the advisor →') : null,
+      ),
+    ),
+  );
+  const notes = diagnosticsList(d.diagnostics);
+  if (notes) page.append(notes);
+  return page;
+}

@@ -1,0 +1,78 @@
+// Vertical layout of the trace viewer: section headers, then each track's rows (one per
+// nesting depth), in the order the server lists them. Collapsed sections keep only
+// their header. y is measured from the top of the content (below the time axis).
+import type { TraceSectionInfo, TraceTrackInfo, TraceTracks } from './trace_api';
+
+export const AXIS_H = 30;
+export const SECTION_H = 26;
+export const ROW_H = 18;
+export const TRACK_PAD = 5;
+export const LABEL_W = 250;
+
+export interface SectionLayout {
+  section: TraceSectionInfo;
+  y: number;
+  collapsed: boolean;
+}
+
+export interface TrackLayout {
+  track: TraceTrackInfo;
+  section: TraceSectionInfo;
+  y: number;  // top of row 0
+  height: number;
+}
+
+export interface Layout {
+  sections: SectionLayout[];
+  tracks: TrackLayout[];
+  byTrack: Map<number, TrackLayout>;
+  sectionOfTrack: Map<number, TraceSectionInfo>;
+  height: number;
+}
+
+export function computeLayout(data: TraceTracks, collapsed: Set<number>): Layout {
+  const layout: Layout = { sections: [], tracks: [], byTrack: new Map(), sectionOfTrack: new Map(), height: 0 };
+  let y = 0;
+  const severalHosts = data.hosts.length > 1;
+  for (const section of data.sections) {
+    const isCollapsed = collapsed.has(section.id);
+    layout.sections.push({ section: severalHosts ? { ...section, name: `${section.host} ${section.name}` } : section, y, collapsed: isCollapsed });
+    y += SECTION_H;
+    for (const track of section.tracks) {
+      layout.sectionOfTrack.set(track.id, section);
+      if (isCollapsed) continue;
+      const height = Math.max(1, track.rows) * ROW_H + TRACK_PAD;
+      const entry: TrackLayout = { track, section, y: y + 2, height };
+      layout.tracks.push(entry);
+      layout.byTrack.set(track.id, entry);
+      y += height;
+    }
+  }
+  layout.height = y + 40;
+  return layout;
+}
+
+// The track and depth at content y, or null.
+export function trackAt(layout: Layout, y: number): { track: TrackLayout; depth: number } | null {
+  let lo = 0;
+  let hi = layout.tracks.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const t = layout.tracks[mid];
+    if (y < t.y) hi = mid - 1;
+    else if (y >= t.y + t.height) lo = mid + 1;
+    else {
+      const depth = Math.floor((y - t.y) / ROW_H);
+      return depth < Math.max(1, t.track.rows) ? { track: t, depth } : null;
+    }
+  }
+  return null;
+}
+
+// The section whose header is at content y, or null.
+export function sectionHeaderAt(layout: Layout, y: number): SectionLayout | null {
+  for (const s of layout.sections) {
+    if (y >= s.y && y < s.y + SECTION_H) return s;
+  }
+  return null;
+}
