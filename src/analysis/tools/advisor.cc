@@ -150,8 +150,12 @@ class Rules {
       return;
     }
     std::string advice =
-        "Launch fewer, larger kernels: fuse ops (XLA jit_compile / torch.compile), enlarge the batch so each "
-        "kernel does more work, or capture the step in a CUDA graph.";
+        c_.kernels.median_duration_us < kSmallKernelUs
+            ? "Launch fewer, larger kernels: fuse ops (XLA jit_compile / torch.compile), enlarge the batch so each "
+              "kernel does more work, or capture the step in a CUDA graph."
+            : "Kernels are not small, yet launching them takes long: the launching thread is slowed down "
+              "(synchronous copies or syncs between launches, CPU contention, Python overhead); keep launches "
+              "asynchronous and give the launching thread a core, or capture the step in a CUDA graph.";
     if (c_.model.input_pipeline.uses_tf_data) {
       advice += " tf.data threads compete with the launching thread: try TF_GPU_THREAD_MODE=gpu_private.";
     }
@@ -245,7 +249,8 @@ class Rules {
     }
     Fire({"tensor_cores_unused", Severity::kMedium,
           "Tensor-Core-eligible ops run without Tensor Cores",
-          Num(k.eligible_without_tensor_core_kernels) + " kernels of Tensor-Core-eligible ops take " +
+          Num(k.eligible_without_tensor_core_kernels) +
+              (k.eligible_without_tensor_core_kernels == 1 ? " kernel" : " kernels") + " of Tensor-Core-eligible ops take " +
               Ms(k.eligible_without_tensor_core_time_ms) + " (" + Pct(k.eligible_without_tensor_core_percent) +
               " of kernel time) without using Tensor Cores",
           {{"eligible_without_tensor_core_percent", k.eligible_without_tensor_core_percent, "%"},

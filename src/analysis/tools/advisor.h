@@ -23,6 +23,10 @@ namespace stepscope::analysis {
 inline constexpr double kLaunchBoundHighPercent = 15.0;
 // >= 3 %: TF Profiler's "moderate" launch overhead, worth fusing ops for.
 inline constexpr double kLaunchBoundModeratePercent = 3.0;
+// A median kernel under 50 us is small enough that launch cost (~5-10 us each) is a
+// real share of it: fusing and bigger batches help. With larger kernels, high launch
+// time means slow launching (a starved or synchronising host thread) instead.
+inline constexpr double kSmallKernelUs = 50.0;
 // Device-to-host >= 20 % / >= 5 %: TF Profiler's output-bound thresholds.
 inline constexpr double kOutputBoundHighPercent = 20.0;
 inline constexpr double kOutputBoundModeratePercent = 5.0;

@@ -172,8 +172,10 @@ StepTimeSummary SummarizeSteps(const ProfileModel& model) {
   s.device_collectives_percent = Percent(s.total.ps(EventType::kDeviceCollectives), total);
   s.kernel_launch_percent = Percent(s.total.ps(EventType::kHostPrepare), total);
   s.all_other_percent = Percent(s.total.ps(EventType::kUnknownTime), total);
-  s.idle_percent = std::max(0.0, 100.0 - s.input_percent - s.output_percent - s.device_compute_percent -
-                                     s.device_collectives_percent);
+  if (model.has_device) {
+    s.idle_percent = std::max(0.0, 100.0 - s.input_percent - s.output_percent - s.device_compute_percent -
+                                       s.device_collectives_percent);
+  }
 
   if (s.step_count == 0 || s.total_step_time_ps <= 0) {
     s.verdict = InputBoundVerdict::kUnknown;
@@ -319,7 +321,12 @@ void WriteResultJson(const InputPipelineAnalysis& a, output::JsonWriter* w) {
   w->Field("device_collectives", a.summary.device_collectives_percent);
   w->Field("kernel_launch", a.summary.kernel_launch_percent);
   w->Field("all_other", a.summary.all_other_percent);
-  w->Field("idle", a.summary.idle_percent);
+  w->Key("idle");
+  if (a.summary.idle_percent.has_value()) {
+    w->Double(*a.summary.idle_percent);
+  } else {
+    w->Null();
+  }
   w->EndObject();
   w->Key("host_breakdown_ms");
   w->BeginObject();

@@ -61,7 +61,8 @@ struct StepTimeSummary {
   double kernel_launch_percent = 0;  // host_prepare
   double all_other_percent = 0;      // time no event explains
   // max(0, 100 - input - output - device compute - collectives): the device's idle share.
-  double idle_percent = 0;
+  // Meaningless without a device: nullopt then.
+  std::optional<double> idle_percent;
 
   InputBoundVerdict verdict = InputBoundVerdict::kUnknown;
   // Input < 5 % but all-other >= 3 %: the verdict stays "not", with this caveat.

@@ -64,7 +64,15 @@ std::string NextStep(const OverviewPage& p) {
     const Finding& top = p.recommendations.front();
     return top.title + ". " + top.advice;
   }
-  return p.summary.statement;
+  const StepTimeSummary& s = p.summary;
+  if (s.step_count == 0) return s.statement;
+  int largest = 0;
+  for (int c = 1; c < kNumTimeCategories; ++c) {
+    if (s.category_percent[c] > s.category_percent[largest]) largest = c;
+  }
+  return "The advisor's checks found nothing to fix. " + s.statement + " Most of the step is " +
+         std::string(TimeCategoryKey(static_cast<TimeCategory>(largest))) + " (" + Pct(s.category_percent[largest]) +
+         "); see framework_op_stats for the ops behind it.";
 }
 
 }  // namespace
