@@ -118,7 +118,8 @@ std::string LinesText(const XSpaceSummary& s) {
       analysis::output::Cell begin, span;
       if (l.begin_ps && l.end_ps) {
         begin = static_cast<double>(*l.begin_ps) / kPsPerMs;
-        span = static_cast<double>(*l.end_ps - *l.begin_ps) / kPsPerMs;
+        // In double: the difference of two hostile int64 times can overflow.
+        span = (static_cast<double>(*l.end_ps) - static_cast<double>(*l.begin_ps)) / kPsPerMs;
       }
       table.AddRow({p.name, l.name, l.id, l.events, begin, span});
     }
@@ -163,7 +164,8 @@ std::string StatsText(const PlaneSummary& plane) {
   }
   std::string text = Join(parts, " ");
   if (start_ns && stop_ns && *stop_ns >= *start_ns) {
-    text += " (" + FormatFixed(static_cast<double>(*stop_ns - *start_ns) / 1e6, 3) + " ms profiled)";
+    const double profiled_ns = static_cast<double>(*stop_ns) - static_cast<double>(*start_ns);
+    text += " (" + FormatFixed(profiled_ns / 1e6, 3) + " ms profiled)";
   }
   return text;
 }

@@ -1,6 +1,8 @@
 #include "src/xspace/xplane_visitor.h"
 
 #include <cinttypes>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace stepscope::xspace {
@@ -13,6 +15,24 @@ std::optional<XStatVisitor> FindStatIn(const XPlaneVisitor* plane,
     if (stat.metadata_id() == metadata_id) return XStatVisitor(plane, &stat);
   }
   return std::nullopt;
+}
+
+// Double -> integer without undefined behaviour: NaN gives 0, out-of-range values
+// saturate. Corrupt or hostile files carry any double where an integer is expected.
+constexpr double kTwoPow63 = 9223372036854775808.0;
+constexpr double kTwoPow64 = 18446744073709551616.0;
+
+int64_t SaturatingInt64(double value) {
+  if (std::isnan(value)) return 0;
+  if (value >= kTwoPow63) return INT64_MAX;
+  if (value < -kTwoPow63) return INT64_MIN;
+  return static_cast<int64_t>(value);
+}
+
+uint64_t SaturatingUint64(double value) {
+  if (std::isnan(value) || value <= -1.0) return static_cast<uint64_t>(SaturatingInt64(value));
+  if (value >= kTwoPow64) return UINT64_MAX;
+  return static_cast<uint64_t>(value);
 }
 
 }  // namespace
@@ -42,7 +62,7 @@ int64_t XStatVisitor::IntValue() const {
   switch (stat_->value_case()) {
     case XStat::kInt64Value: return stat_->int64_value();
     case XStat::kUint64Value: return static_cast<int64_t>(stat_->uint64_value());
-    case XStat::kDoubleValue: return static_cast<int64_t>(stat_->double_value());
+    case XStat::kDoubleValue: return SaturatingInt64(stat_->double_value());
     default: return 0;
   }
 }
@@ -51,7 +71,7 @@ uint64_t XStatVisitor::UintValue() const {
   switch (stat_->value_case()) {
     case XStat::kInt64Value: return static_cast<uint64_t>(stat_->int64_value());
     case XStat::kUint64Value: return stat_->uint64_value();
-    case XStat::kDoubleValue: return static_cast<uint64_t>(stat_->double_value());
+    case XStat::kDoubleValue: return SaturatingUint64(stat_->double_value());
     case XStat::kRefValue: return stat_->ref_value();
     default: return 0;
   }

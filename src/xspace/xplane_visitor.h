@@ -33,7 +33,8 @@ class XStatVisitor {
   XStat::ValueCase value_case() const { return stat_->value_case(); }
 
   // Numeric accessors accept any numeric kind: TensorFlow writes the same stat as
-  // int64 in one event and double in the next.
+  // int64 in one event and double in the next. Doubles convert truncating toward zero,
+  // saturating at the type's limits (NaN gives 0).
   int64_t IntValue() const;
   uint64_t UintValue() const;
   double DoubleValue() const;
