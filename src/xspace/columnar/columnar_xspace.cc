@@ -1,5 +1,7 @@
 #include "src/xspace/columnar/columnar_xspace.h"
 
+#include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -9,7 +11,14 @@ int64_t ColumnarPlane::AsInt64(const ColumnarStat& stat) {
   switch (stat.kind) {
     case StatKind::kInt64:
     case StatKind::kUint64: return static_cast<int64_t>(stat.payload);
-    case StatKind::kDouble: return static_cast<int64_t>(AsDouble(stat));
+    case StatKind::kDouble: {
+      // Saturating: a hostile double (NaN, 1e300) must not be undefined behaviour.
+      const double value = AsDouble(stat);
+      if (std::isnan(value)) return 0;
+      if (value >= 9223372036854775808.0) return INT64_MAX;
+      if (value < -9223372036854775808.0) return INT64_MIN;
+      return static_cast<int64_t>(value);
+    }
     default: return 0;
   }
 }
