@@ -1,8 +1,18 @@
 #include "src/importers/assembler/line_nesting.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace stepscope::importers {
+namespace {
+
+// Totals of trimmed time can exceed int64 on hostile input; they saturate.
+int64_t SaturatingAdd(int64_t a, int64_t b) {
+  int64_t sum;
+  return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+}
+
+}  // namespace
 
 void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, NestingResult* result) {
   std::sort(events->begin(), events->end(), [](const PendingEvent& a, const PendingEvent& b) {
@@ -30,11 +40,11 @@ void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, Nest
     size_t first_conflict = stack.size();
     while (first_conflict > 0 && kept[stack[first_conflict - 1]].end_ps() < event.end_ps()) --first_conflict;
     int64_t cost_trim_event = event.end_ps() - kept[stack.back()].end_ps();
-    int64_t cost_trim_enclosing = 0;
+    int64_t cost_trim_enclosing = 0;  // saturating: many huge events could overflow
     bool enclosing_protected = false;
     for (size_t i = first_conflict; i < stack.size(); ++i) {
       const PendingEvent& open = kept[stack[i]];
-      cost_trim_enclosing += open.end_ps() - start;
+      cost_trim_enclosing = SaturatingAdd(cost_trim_enclosing, open.end_ps() - start);
       enclosing_protected = enclosing_protected || (open.flags & kEventStepMarker) != 0;
     }
     bool event_protected = (event.flags & kEventStepMarker) != 0;
@@ -46,7 +56,7 @@ void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, Nest
     bool trim_event = enclosing_protected || (!event_protected && cost_trim_event <= cost_trim_enclosing);
     if (trim_event) {
       event.duration_ps = kept[stack.back()].end_ps() - start;
-      result->trimmed_ps += cost_trim_event;
+      result->trimmed_ps = SaturatingAdd(result->trimmed_ps, cost_trim_event);
       ++result->trimmed_event;
     } else {
       for (size_t i = first_conflict; i < stack.size(); ++i) {
@@ -54,7 +64,7 @@ void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, Nest
         open.duration_ps = start - open.timestamp_ps;
       }
       stack.resize(first_conflict);
-      result->trimmed_ps += cost_trim_enclosing;
+      result->trimmed_ps = SaturatingAdd(result->trimmed_ps, cost_trim_enclosing);
       ++result->trimmed_enclosing;
     }
     parents[out] = stack.empty() ? -1 : stack.back();

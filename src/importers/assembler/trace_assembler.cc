@@ -350,7 +350,7 @@ void TraceAssembler::CountNestingFixes(const NestingResult& nesting) {
   stats_->Fix("partially overlapping slices on one line: the enclosing slices were trimmed to end where the "
               "later one starts (less time to cut, or the later one is a step marker)",
               nesting.trimmed_enclosing);
-  stats_->trimmed_ps += nesting.trimmed_ps;
+  if (__builtin_add_overflow(stats_->trimmed_ps, nesting.trimmed_ps, &stats_->trimmed_ps)) stats_->trimmed_ps = INT64_MAX;
 }
 
 Status TraceAssembler::Finish(xspace::XSpace* space) {

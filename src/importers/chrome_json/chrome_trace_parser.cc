@@ -20,6 +20,9 @@ constexpr uint64_t kAllocatedFlowIdBase = uint64_t{1} << 55;
 // Synthetic line ids for instants that belong to no thread, below any real thread id.
 constexpr int64_t kProcessInstantsLineIdBase = -(int64_t{1} << 42);
 constexpr int64_t kGlobalInstantsLineId = -(int64_t{1} << 43);
+// Times are kept within +-2^62 ps (53 days) of the first timestamp, and durations below
+// 2^62 ps, so that start + duration and every difference fits int64.
+constexpr int64_t kMaxAbsTimePs = int64_t{1} << 62;
 // Timestamps above this many microseconds (2001-09-09) are taken as Unix-epoch time.
 constexpr int64_t kEpochMicrosThreshold = int64_t{1'000'000'000'000'000};
 
@@ -83,12 +86,16 @@ std::optional<int64_t> ChromeTraceParser::TimestampPs(const JsonToken& token) {
     time_base_micros_ = ParseMicrosFloor(token.text);
     if (!time_base_micros_) return std::nullopt;
   }
-  return ParseMicrosToPicos(token.text, *time_base_micros_);
+  std::optional<int64_t> picos = ParseMicrosToPicos(token.text, *time_base_micros_);
+  if (picos && (*picos > kMaxAbsTimePs || *picos < -kMaxAbsTimePs)) return std::nullopt;
+  return picos;
 }
 
 std::optional<int64_t> ChromeTraceParser::DurationPs(const JsonToken& token) {
   if (token.kind != JsonKind::kNumber && token.kind != JsonKind::kString) return std::nullopt;
-  return ParseMicrosToPicos(token.text, 0);
+  std::optional<int64_t> picos = ParseMicrosToPicos(token.text, 0);
+  if (picos && *picos > kMaxAbsTimePs) return std::nullopt;
+  return picos;
 }
 
 LineRef ChromeTraceParser::StagingLine(const TrackKey& track) {
@@ -202,7 +209,8 @@ void ChromeTraceParser::HandleSlice(const RawTraceEvent& event, char phase) {
   }
   std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
   if (!timestamp_ps) {
-    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number" : "event without \"ts\"");
+    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
+                                    : "event without \"ts\"");
     return;
   }
   Slice slice;
@@ -235,7 +243,8 @@ void ChromeTraceParser::HandleSlice(const RawTraceEvent& event, char phase) {
 void ChromeTraceParser::HandleEnd(const RawTraceEvent& event) {
   std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
   if (!timestamp_ps) {
-    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number" : "event without \"ts\"");
+    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
+                                    : "event without \"ts\"");
     return;
   }
   BeginEnd end{*timestamp_ps, order_++, false, {}, {}};
@@ -248,7 +257,8 @@ void ChromeTraceParser::HandleEnd(const RawTraceEvent& event) {
 void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
   std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
   if (!timestamp_ps) {
-    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number" : "event without \"ts\"");
+    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
+                                    : "event without \"ts\"");
     return;
   }
   std::vector<std::pair<uint32_t, double>> samples;
@@ -285,7 +295,8 @@ std::pair<uint64_t, uint8_t> ChromeTraceParser::FlowIdentity(const RawTraceEvent
 void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
   std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
   if (!timestamp_ps) {
-    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number" : "event without \"ts\"");
+    stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
+                                    : "event without \"ts\"");
     return;
   }
   std::string_view id_text = event.id.present() ? event.id.text : event.id2.text;

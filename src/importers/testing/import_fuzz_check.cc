@@ -1,0 +1,61 @@
+#include "src/importers/testing/import_fuzz_check.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "src/importers/importer_registry.h"
+
+namespace stepscope::importers {
+namespace {
+
+void Fail(const char* what) {
+  std::fprintf(stderr, "import fuzz check failed: %s\n", what);
+  std::abort();
+}
+
+void CheckSpace(const xspace::XSpace& space, const ImportStats& stats) {
+  if (stats.events_read != stats.events_imported + stats.metadata_events + stats.flow_events + stats.DroppedTotal()) {
+    Fail("events_read != imported + metadata + flows + dropped");
+  }
+  uint64_t events = 0;
+  for (const xspace::XPlane& plane : space.planes()) {
+    for (const xspace::XLine& line : plane.lines()) {
+      std::vector<int64_t> open_ends;
+      int64_t previous_start = INT64_MIN;
+      bool nests = line.name() != "_counters_";
+      for (const xspace::XEvent& event : line.events()) {
+        ++events;
+        if (plane.event_metadata().count(event.metadata_id()) == 0) Fail("event without metadata");
+        if (event.duration_ps() < 0) Fail("negative duration");
+        int64_t start = event.offset_ps();
+        if (start < previous_start) Fail("line not sorted by start");
+        previous_start = start;
+        if (!nests) continue;
+        while (!open_ends.empty() && open_ends.back() <= start) open_ends.pop_back();
+        if (!open_ends.empty() && start + event.duration_ps() > open_ends.back()) Fail("partially overlapping events");
+        open_ends.push_back(start + event.duration_ps());
+      }
+    }
+  }
+  if (events != stats.xevents_written) Fail("xevents_written differs from the events in the space");
+}
+
+}  // namespace
+
+int FuzzOneTraceImport(std::string_view importer_name, const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  ImportOptions options;
+  // The first byte chooses the window (64 B .. 8 KB) and whether a cut is tolerated.
+  options.window_bytes = size_t{64} << (data[0] & 7);
+  options.allow_truncated = (data[0] & 8) != 0;
+  options.max_inflated_bytes = 16 << 20;  // keep gzip bombs cheap
+  std::string_view bytes(reinterpret_cast<const char*>(data) + 1, size - 1);
+  xspace::XSpace space;
+  ImportStats stats;
+  Status status = ImportTraceBytes(bytes, options, &space, &stats, importer_name);
+  if (status.ok()) CheckSpace(space, stats);
+  return 0;
+}
+
+}  // namespace stepscope::importers
