@@ -334,6 +334,12 @@ TEST_F(ServerApiTest, ServesTheUiAndRefusesOtherMethodsHostsAndHugeRequests) {
   EXPECT_TRUE(HasHeader(index, "Content-Security-Policy: default-src 'self'"));
   EXPECT_TRUE(HasHeader(index, "X-Content-Type-Options: nosniff"));
 
+  // Compressed with gzip even when the client also offers brotli (httplib's brotli runs
+  // at its slowest setting: seconds for the UI bundle).
+  RawResponse compressed = Get("/api/data?run=tf_gpu&tool=framework_op_stats", "Accept-Encoding: gzip, deflate, br\r\n");
+  EXPECT_EQ(compressed.status, 200);
+  EXPECT_TRUE(HasHeader(compressed, "Content-Encoding: gzip")) << compressed.headers;
+
   RawResponse post = RawRequest(server_->port(), "POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\n"
                                                  "Connection: close\r\n\r\n{}");
   EXPECT_EQ(post.status, 405) << post.body;

@@ -48,7 +48,7 @@ export interface StackSeries {
 }
 
 // A stacked bar per x value (step-time graph: one bar per step, one color per category).
-export function stackedBars(name: string, xLabels: string[], series: StackSeries[], options: { yName?: string; height?: number } = {}): HTMLElement {
+export function stackedBars(name: string, xLabels: string[], series: StackSeries[], options: { yName?: string; xName?: string; height?: number } = {}): HTMLElement {
   const visible = series.filter((s) => s.values.some((v) => v > 0));
   const option: echarts.EChartsCoreOption = {
     textStyle,
@@ -61,7 +61,7 @@ export function stackedBars(name: string, xLabels: string[], series: StackSeries
     },
     legend: { top: 0, type: 'scroll', itemWidth: 14, itemHeight: 10 },
     grid: { left: 56, right: 24, top: 40, bottom: xLabels.length > 40 ? 56 : 32 },
-    xAxis: { type: 'category', data: xLabels, name: 'step', nameLocation: 'middle', nameGap: 24, axisTick: { alignWithLabel: true } },
+    xAxis: { type: 'category', data: xLabels, name: options.xName ?? 'step', nameLocation: 'middle', nameGap: 24, axisTick: { alignWithLabel: true } },
     yAxis: { type: 'value', name: options.yName ?? 'ms', nameTextStyle: { align: 'right' }, splitLine: { lineStyle: { color: '#eceff1' } } },
     dataZoom: xLabels.length > 40 ? [{ type: 'slider', height: 18, bottom: 8 }] : [],
     series: visible.map((s) => ({ name: s.name, type: 'bar', stack: 'total', barMaxWidth: 48, data: s.values, emphasis: { focus: 'series' } })),

@@ -14,7 +14,8 @@ export function findingCard(finding: Record<string, unknown>, ctx: PageContext, 
   const chips = Object.entries(numbers).map(([key, value]) =>
     el('span', { class: 'chip' }, el('span', { class: 'chip-key' }, key.replace(/_/g, ' ')), el('span', { class: 'chip-value' }, isNum(value) ? (Number.isInteger(value) ? value.toLocaleString('en-US') : value.toFixed(2)) : str(value))),
   );
-  const link = tool
+  // A link to the page that shows the evidence, unless that is this page.
+  const link = tool && tool !== ctx.selection.tool
     ? el('a', { class: 'finding-link', href: toolHref(ctx.selection, tool), 'data-link-tool': tool }, `See it in ${toolTitle(tool)} →`)
     : null;
   return el(

@@ -5,6 +5,7 @@ import { renderGeneric } from './generic';
 import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
 import { renderOverview } from './overview';
+import { renderPodViewer } from './pod_viewer';
 import { toolTitle, type PageInfo } from './page';
 import { renderTraceViewer } from './trace_viewer';
 
@@ -14,6 +15,7 @@ const PAGES: Record<string, PageInfo> = {
   framework_op_stats: { title: 'Framework op stats', render: renderFrameworkOpStats, usesIdle: true },
   kernel_stats: { title: 'Kernel stats', render: renderKernelStats },
   advisor: { title: 'Advisor', render: renderAdvisor },
+  pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
 };
 
