@@ -1,12 +1,10 @@
 // `stepscope analyze <logdir | run dir | file.xplane.pb> --tool <id|all>`: runs analysis
 // tools through the tool registry and prints text (people), JSON (programs) or CSV (one
-// table). The same registry serves the HTTP server, so the CLI adds no analysis here:
-// only choosing the run and hosts, building the models, and printing.
+// table). The HTTP server uses the same tool registry and the same loader (src/load: run
+// and host selection, model building), so the CLI adds nothing of its own but printing.
 #include <chrono>
-#include <filesystem>
 #include <future>
 #include <string>
-#include <system_error>
 #include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
@@ -17,16 +15,11 @@
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
-#include "src/xspace/logdir.h"
-#if __has_include("src/analysis/model/combine_hosts.h")
-#include "src/analysis/model/combine_hosts.h"
-#define STEPSCOPE_HAVE_COMBINE_HOSTS 1
-#endif
+#include "src/load/profile_loader.h"
 
 namespace stepscope::cli {
 namespace {
 
-namespace fs = std::filesystem;
 namespace output = analysis::output;
 using analysis::ProfileModel;
 using analysis::Tool;
@@ -46,137 +39,19 @@ constexpr std::string_view kUsage =
     "\n"
     "flags:\n";
 
-// The hosts chosen for analysis, and what the user should be told about the choice.
-struct Selection {
-  std::string subject;  // for error messages: the path given
-  std::string run;      // empty for a single file
-  std::vector<xspace::HostFile> hosts;
-};
-
-std::string JoinHosts(const std::vector<xspace::HostFile>& hosts) {
-  std::string out;
-  for (const auto& h : hosts) out += (out.empty() ? "" : ", ") + h.host;
-  return out;
-}
-
-// "worker0.xplane.pb.gz" -> "worker0", as TensorBoard names hosts after their files.
-std::string HostFromFileName(const std::string& path) {
-  std::string file = fs::path(path).filename().string();
-  for (std::string_view suffix : {".xplane.pb.gz", ".xplane.pb"}) {
-    if (file.size() > suffix.size() && file.ends_with(suffix)) return file.substr(0, file.size() - suffix.size());
-  }
-  return file;
-}
-
-// Newest = the run whose files were written last; names are free-form (run_name), so
-// they do not sort by time in general.
-const xspace::RunInfo* NewestRun(const std::vector<xspace::RunInfo>& runs) {
-  const xspace::RunInfo* newest = nullptr;
-  fs::file_time_type newest_time{};
-  for (const xspace::RunInfo& run : runs) {
-    fs::file_time_type t{};
-    for (const xspace::HostFile& host : run.hosts) {
-      std::error_code ec;
-      fs::file_time_type ht = fs::last_write_time(host.path, ec);
-      if (!ec && ht > t) t = ht;
-    }
-    if (newest == nullptr || t > newest_time || (t == newest_time && run.name > newest->name)) {
-      newest = &run;
-      newest_time = t;
-    }
-  }
-  return newest;
-}
-
-StatusOr<Selection> SelectHosts(const std::string& path, const std::string& run_flag, const std::string& host_flag,
-                                std::ostream& err) {
-  Selection sel;
-  sel.subject = path;
-  auto kind = xspace::ClassifyProfilePath(path);
-  if (!kind.ok()) return kind.status();
-  if (*kind != xspace::ProfilePathKind::kLogdir && !run_flag.empty()) {
-    return InvalidArgumentError("--run applies to a logdir, and " + path + " is a " +
-                                (*kind == xspace::ProfilePathKind::kRunDir ? "run directory" : "file"));
-  }
-  switch (*kind) {
-    case xspace::ProfilePathKind::kXSpaceFile:
-      sel.hosts.push_back({HostFromFileName(path), path});
-      if (!host_flag.empty()) return InvalidArgumentError("--host applies to a run or logdir, not to one file");
-      return sel;
-    case xspace::ProfilePathKind::kRunDir: {
-      auto hosts = xspace::ListHosts(path);
-      if (!hosts.ok()) return hosts.status();
-      sel.run = fs::path(path).filename().string();
-      sel.hosts = std::move(*hosts);
-      break;
-    }
-    case xspace::ProfilePathKind::kLogdir: {
-      auto runs = xspace::ListRuns(path);
-      if (!runs.ok()) return runs.status();
-      const xspace::RunInfo* chosen = nullptr;
-      if (!run_flag.empty()) {
-        std::string names;
-        for (const xspace::RunInfo& run : *runs) {
-          if (run.name == run_flag) chosen = &run;
-          names += (names.empty() ? "" : ", ") + run.name;
-        }
-        if (chosen == nullptr) return NotFoundError("no run '" + run_flag + "'; runs: " + names);
-      } else {
-        chosen = NewestRun(*runs);
-        if (runs->size() > 1) {
-          err << "stepscope: analyze: " << runs->size() << " runs in " << path << "; using the newest, "
-              << chosen->name << " (choose with --run)\n";
-        }
-      }
-      sel.run = chosen->name;
-      sel.hosts = chosen->hosts;
-      break;
-    }
-  }
-  if (sel.hosts.empty()) return NotFoundError("run " + sel.run + " holds no .xplane.pb files");
-  if (!host_flag.empty()) {
-    for (const xspace::HostFile& h : sel.hosts) {
-      if (h.host == host_flag) {
-        sel.hosts = {h};
-        return sel;
-      }
-    }
-    return NotFoundError("no host '" + host_flag + "' in run " + sel.run + "; hosts: " + JoinHosts(sel.hosts));
-  }
-  return sel;
-}
-
-// Builds one model per host (combined when there are several), printing a progress line
-// on stderr when that takes longer than kProgressAfter.
-StatusOr<ProfileModel> BuildModel(const Selection& sel, std::ostream& err) {
-  uint64_t total_bytes = 0;
-  for (const auto& h : sel.hosts) {
-    std::error_code ec;
-    total_bytes += fs::file_size(h.path, ec);
-  }
+// Builds the model of the selected hosts (combined when there are several) through the
+// loader the server uses too, printing a progress line on stderr when that takes longer
+// than kProgressAfter.
+StatusOr<ProfileModel> BuildModel(const load::ResolvedProfile& profile, std::ostream& err) {
+  int64_t total_bytes = 0;
+  for (const load::HostProfileFile& file : profile.files) total_bytes += file.size_bytes;
+  analysis::ModelOptions options;
+  // Tools read the summarised model only; dropping per-event trees halves memory.
+  options.keep_event_tree = false;
   const auto start = std::chrono::steady_clock::now();
-  auto job = std::async(std::launch::async, [&sel]() -> StatusOr<ProfileModel> {
-    std::vector<ProfileModel> models;
-    for (const xspace::HostFile& h : sel.hosts) {
-      analysis::ModelOptions options;
-      options.hostname = h.host;
-      // Tools read the summarised model only; dropping per-event trees halves memory.
-      options.keep_event_tree = false;
-      auto model = analysis::BuildProfileModelFromFile(h.path, options);
-      if (!model.ok()) return model.status().WithContext(h.path);
-      models.push_back(std::move(*model));
-    }
-    if (models.size() == 1) return std::move(models[0]);
-#ifdef STEPSCOPE_HAVE_COMBINE_HOSTS
-    return analysis::CombineHostModels(std::move(models));
-#else
-    // The host combiner (analysis/model/combine_hosts.h) has not landed yet.
-    return UnimplementedError("the run has " + std::to_string(models.size()) + " hosts (" + JoinHosts(sel.hosts) +
-                              ") and combining hosts is not available yet: choose one with --host");
-#endif
-  });
+  auto job = std::async(std::launch::async, [&profile, options] { return load::LoadCombinedModel(profile.files, options); });
   if (job.wait_for(kProgressAfter) != std::future_status::ready) {
-    err << "stepscope: analyze: reading " << sel.hosts.size() << (sel.hosts.size() == 1 ? " host" : " hosts")
+    err << "stepscope: analyze: reading " << profile.files.size() << (profile.files.size() == 1 ? " host" : " hosts")
         << " (" << output::FormatFixed(total_bytes / 1048576.0, 1) << " MiB)...\n";
     err.flush();
     StatusOr<ProfileModel> model = job.get();
@@ -185,6 +60,12 @@ StatusOr<ProfileModel> BuildModel(const Selection& sel, std::ostream& err) {
     return model;
   }
   return job.get();
+}
+
+std::string JoinHosts(const std::vector<load::HostProfileFile>& files) {
+  std::string out;
+  for (const auto& f : files) out += (out.empty() ? "" : ", ") + f.host;
+  return out;
 }
 
 struct NamedResult {
@@ -246,9 +127,20 @@ int RunAnalyzeCommand(CommandContext& context) {
   }
 
   const std::string& path = positional[0];
-  auto selection = SelectHosts(path, run, host, context.err);
-  if (!selection.ok()) return ReportError(context.err, path, selection.status());
-  auto model = BuildModel(*selection, context.err);
+  load::ProfileRequest request;
+  request.path = path;
+  request.run = run;
+  request.host = host;
+  auto profile = load::ResolveProfile(request);
+  if (!profile.ok()) return ReportError(context.err, path, profile.status());
+  if (run.empty() && !profile->run.empty()) {
+    auto runs = load::ListLogdirRuns(path);
+    if (runs.ok() && runs->size() > 1) {
+      context.err << "stepscope: analyze: " << runs->size() << " runs in " << path << "; using the newest, "
+                  << profile->run << " (choose with --run)\n";
+    }
+  }
+  auto model = BuildModel(*profile, context.err);
   if (!model.ok()) return ReportError(context.err, path, model.status());
 
   analysis::ToolOptions options;
@@ -296,11 +188,10 @@ int RunAnalyzeCommand(CommandContext& context) {
     }
     return kExitOk;
   }
-  std::string hosts = JoinHosts(selection->hosts);
   context.out << "Profile: " << output::SanitizeForTerminal(path)
-              << (selection->run.empty() ? "" : "  run " + output::SanitizeForTerminal(selection->run))
-              << "  " << (selection->hosts.size() == 1 ? "host " : "hosts ") << output::SanitizeForTerminal(hosts)
-              << "\n\n";
+              << (profile->run.empty() ? "" : "  run " + output::SanitizeForTerminal(profile->run)) << "  "
+              << (profile->files.size() == 1 ? "host " : "hosts ")
+              << output::SanitizeForTerminal(JoinHosts(profile->files)) << "\n\n";
   for (size_t i = 0; i < results.size(); ++i) {
     if (i > 0) context.out << "\n";
     context.out << results[i].result->FormatText(options);
