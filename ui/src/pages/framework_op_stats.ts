@@ -107,6 +107,7 @@ export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
             filterColumns: current.filter,
             filterPlaceholder: current.filter.includes('name') ? 'Filter by op name or type' : 'Filter by op type',
             toolbar: [csvButton(ctx, current.key, { includeIdle })],
+            pageSize: 25,
           })
         : emptyState(`No ${current.label.toLowerCase()}`, 'Nothing was recorded on this side.'),
     );

@@ -10,14 +10,18 @@ import { arr, obj, str, type PageContext } from './page';
 // The pie shows this many kernels and "(other)" for the rest.
 const PIE_KERNELS = 10;
 
-function shortKernelName(name: string): string {
-  // "void ns::Kernel<...>(args)" -> "ns::Kernel<…>"
+// "void ns::Kernel<T>(args)" -> "ns::Kernel<T>": the return type and parameter list only
+// repeat what the template arguments say. The full name stays in tooltips and the CSV.
+function kernelLabel(name: string): string {
   const withoutVoid = name.replace(/^void\s+/, '');
-  const paren = withoutVoid.indexOf('(');
-  let core = paren > 0 ? withoutVoid.slice(0, paren) : withoutVoid;
-  const angle = core.indexOf('<');
-  if (angle > 0) core = `${core.slice(0, angle)}<…>`;
-  return core.length > 60 ? `${core.slice(0, 59)}…` : core;
+  let depth = 0;
+  for (let i = 0; i < withoutVoid.length; i++) {
+    const c = withoutVoid[i];
+    if (c === '<') depth++;
+    else if (c === '>') depth--;
+    else if (c === '(' && depth === 0 && i > 0) return withoutVoid.slice(0, i);
+  }
+  return withoutVoid;
 }
 
 export function renderKernelStats(ctx: PageContext): HTMLElement {
@@ -46,7 +50,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   // optimising, not one launch of each.
   const byKernel = new Map<string, number>();
   for (const k of kernels) {
-    const name = shortKernelName(str(k.kernel_name));
+    const name = kernelLabel(str(k.kernel_name));
     byKernel.set(name, (byKernel.get(name) ?? 0) + num(k.total_duration_us) / 1000);
   }
   const ranked = [...byKernel.entries()].sort((a, b) => b[1] - a[1]);
@@ -64,7 +68,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
         name: 'kernels',
         columns: [
           { id: 'rank', label: '#' },
-          { id: 'kernel_name', label: 'Kernel', className: 'name', render: (r) => el('span', { title: str(r.kernel_name) }, shortKernelName(str(r.kernel_name))) },
+          { id: 'kernel_name', label: 'Kernel', className: 'name', render: (r) => el('span', { title: str(r.kernel_name) }, kernelLabel(str(r.kernel_name))) },
           { id: 'op_name', label: 'Op', className: 'name' },
           { id: 'occurrences', label: 'Count' },
           { id: 'total_duration_us', label: 'Total (µs)' },
