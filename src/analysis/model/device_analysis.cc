@@ -12,6 +12,7 @@
 #include "src/analysis/model/device_event_details.h"
 #include "src/analysis/model/event_stats.h"
 #include "src/analysis/model/op_name.h"
+#include "src/analysis/model/step_marker_rules.h"
 #include "src/xspace/schema.h"
 
 namespace stepscope::analysis::internal {
@@ -120,7 +121,7 @@ class DeviceAnalyzer {
     std::vector<std::vector<uint32_t>> stream_orders;  // per stream line, events by begin
     for (uint32_t l = 0; l < plane.lines.size(); ++l) {
       const xspace::ColumnarLine& line = plane.lines[l];
-      if (line.name == xspace::kStepLineName) {
+      if (IsDeviceStepLine(plane.name, line.name)) {
         ReadDeviceSteps(plane, line, reader);
         continue;
       }
@@ -151,7 +152,12 @@ class DeviceAnalyzer {
 
   void ReadDeviceSteps(const ColumnarPlane& plane, const xspace::ColumnarLine& line, const PlaneStatReader& reader) {
     EventStats stats;
+    std::vector<bool> aggregated(line.num_events());
+    for (const auto& [event, count] : plane.aggregated_events) {
+      if (event >= line.event_begin && event < line.event_end) aggregated[event - line.event_begin] = true;
+    }
     for (uint32_t e = line.event_begin; e < line.event_end; ++e) {
+      if (aggregated[e - line.event_begin]) continue;  // no time position: not a step
       reader.Read(e, &stats);
       if (!stats.has_group_id) continue;
       StepMarker marker;
@@ -161,8 +167,9 @@ class DeviceAnalyzer {
       marker.on_device = true;
       marker.name = std::string(plane.event_name(e));
       marker.step_name = std::string(stats.step_name);
-      marker.has_step_number = stats.has_step_num || stats.has_iter_num;
-      marker.step_number = stats.has_iter_num ? stats.iter_num : stats.step_num;
+      std::optional<int64_t> number = DeviceStepNumber(marker.step_name.empty() ? marker.name : marker.step_name, stats);
+      marker.has_step_number = number.has_value();
+      marker.step_number = number.value_or(0);
       MarkGroupOnDevice(marker.group);
       out_->markers.push_back(std::move(marker));
     }

@@ -88,7 +88,10 @@ void PlaneStatReader::Apply(const ColumnarStat& stat, EventStats* out) const {
       out->has_group_id = true;
       out->group_id = ColumnarPlane::AsInt64(stat);
       return;
-    case kIsRoot: out->root_level = ColumnarPlane::AsInt64(stat); return;
+    case kIsRoot:
+      out->has_root = true;
+      out->root_level = ColumnarPlane::AsInt64(stat);
+      return;
     case kStepNum:
       out->has_step_num = ColumnarPlane::IsNumeric(stat.kind);
       out->step_num = ColumnarPlane::AsInt64(stat);

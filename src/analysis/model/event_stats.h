@@ -17,7 +17,7 @@ namespace stepscope::analysis {
 // their has_* flag is set (root_level, producer/consumer types and is_eager are reset).
 struct EventStats {
   void Reset() {
-    has_group_id = has_step_num = has_iter_num = has_correlation_id = has_producer = has_consumer = false;
+    has_group_id = has_root = has_step_num = has_iter_num = has_correlation_id = has_producer = has_consumer = false;
     is_eager = is_input_pipeline_stage = false;
     root_level = producer_type = consumer_type = 0;
     step_name = tf_op = hlo_op = annotation = kernel_details = memcpy_details = shape = equation = {};
@@ -25,7 +25,8 @@ struct EventStats {
 
   bool has_group_id = false;
   int64_t group_id = 0;
-  int64_t root_level = 0;  // `_r` value; 0 when not a root
+  bool has_root = false;   // carries `_r`
+  int64_t root_level = 0;  // `_r` value (see RootLevel in step_marker_rules.h)
   bool has_step_num = false;
   int64_t step_num = 0;
   bool has_iter_num = false;

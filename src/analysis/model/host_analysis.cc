@@ -9,6 +9,7 @@
 #include "src/analysis/model/event_stats.h"
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/op_name.h"
+#include "src/analysis/model/step_marker_rules.h"
 
 namespace stepscope::analysis::internal {
 namespace {
@@ -107,11 +108,10 @@ class HostGrouper {
             }
           }
         } else {
-          int64_t level = stats.root_level > 0 ? stats.root_level : (trace_context_metadata[metadata] ? 1 : 0);
+          int64_t level = RootLevel(stats, trace_context_metadata[metadata]);
           if (level > 0) {
-            bool has_number = stats.has_iter_num || stats.has_step_num;
-            int64_t number = stats.has_iter_num ? stats.iter_num : stats.step_num;
-            roots_.push_back({level, plane.event_start_ps[e], t, i, has_number, number});
+            std::optional<int64_t> number = HostStepNumber(stats);
+            roots_.push_back({level, plane.event_start_ps[e], t, i, number.has_value(), number.value_or(0)});
           }
           if (stats.has_producer) producers_.push_back({stats.producer_type, stats.producer_id, t, i});
           if (stats.has_consumer) consumers_.push_back({stats.consumer_type, stats.consumer_id, t, i});
@@ -129,8 +129,9 @@ class HostGrouper {
     marker.begin_ps = plane.event_start_ps[event];
     marker.duration_ps = plane.duration_ps(event);
     marker.name = std::string(plane.event_name(event));
-    marker.has_step_number = stats.has_iter_num || stats.has_step_num;
-    marker.step_number = stats.has_iter_num ? stats.iter_num : stats.step_num;
+    std::optional<int64_t> number = HostStepNumber(stats);
+    marker.has_step_number = number.has_value();
+    marker.step_number = number.value_or(0);
     marker.step_name = std::move(step_name);
     out_->markers.push_back(std::move(marker));
   }

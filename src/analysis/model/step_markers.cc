@@ -5,57 +5,28 @@
 #include <map>
 #include <string_view>
 #include <tuple>
-#include <unordered_set>
 
+#include "src/analysis/model/event_stats.h"
+#include "src/analysis/model/step_marker_rules.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/schema.h"
-#include "src/xspace/xplane_visitor.h"
 
 namespace stepscope::analysis {
 namespace {
 
-using xspace::StatType;
+using xspace::ColumnarPlane;
 
-std::optional<int64_t> ParseInt(std::string_view text) {
-  int64_t value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
-std::optional<int64_t> IntStat(const xspace::XEventVisitor& event, StatType type) {
-  auto stat = event.GetStat(type);
-  if (!stat || !stat->IsNumeric()) return std::nullopt;
-  return stat->IntValue();
-}
-
-// TensorFlow names a group "<root name> <iter_num|step_num|group_id>"; the number of a
-// host root follows the same precedence.
-std::optional<int64_t> HostStepNum(const xspace::XEventVisitor& event) {
-  if (auto n = IntStat(event, StatType::kIterNum)) return n;
-  if (auto n = IntStat(event, StatType::kStepNum)) return n;
-  return IntStat(event, StatType::kGroupId);
-}
-
-// Device `Steps` events are named by group ("0", or "train 5" when the root had a
-// step_num); the trailing number is the step, else the group id.
-std::optional<int64_t> DeviceStepNum(const xspace::XEventVisitor& event, std::string_view step_name) {
-  size_t space = step_name.rfind(' ');
-  std::string_view last = space == std::string_view::npos ? step_name : step_name.substr(space + 1);
-  if (auto n = ParseInt(last)) return n;
-  return IntStat(event, StatType::kGroupId);
-}
-
-StepMarker MakeMarker(StepMarkerKind kind, const xspace::XEventVisitor& event, int plane_index,
-                      const xspace::XPlaneVisitor& plane, const xspace::XLineVisitor& line) {
+StepMarker MakeMarker(StepMarkerKind kind, const ColumnarPlane& plane, uint32_t event, int plane_index,
+                      const xspace::ColumnarLine& line) {
   StepMarker marker;
   marker.kind = kind;
-  marker.begin_ps = event.timestamp_ps();
-  marker.end_ps = event.end_timestamp_ps();
+  marker.begin_ps = plane.event_start_ps[event];
+  marker.end_ps = plane.event_end_ps(event);
   marker.plane_index = plane_index;
-  marker.plane_id = plane.id();
-  marker.plane_name = std::string(plane.name());
-  marker.line_id = line.id();
-  marker.line_name = std::string(line.name());
+  marker.plane_id = plane.id;
+  marker.plane_name = plane.name;
+  marker.line_id = line.id;
+  marker.line_name = line.name;
   return marker;
 }
 
@@ -94,54 +65,59 @@ const char* StepMarkerKindName(StepMarkerKind kind) {
   return "unknown";
 }
 
-std::vector<StepMarker> FindStepMarkers(const xspace::XSpace& space) {
+std::vector<StepMarker> FindStepMarkers(const xspace::ColumnarXSpace& space) {
   std::vector<StepMarker> markers;
-  for (int p = 0; p < space.planes_size(); ++p) {
-    const xspace::XPlane& raw_plane = space.planes(p);
-    xspace::XPlaneVisitor plane(&raw_plane);
-    const bool is_device = xspace::IsDevicePlaneName(plane.name());
-    const bool has_root_stat = plane.GetStatMetadataId(StatType::kIsRoot).has_value();
-    std::unordered_set<int64_t> trace_context_ids;
-    for (const auto& [id, metadata] : raw_plane.event_metadata()) {
-      if (metadata.name() == xspace::kTraceContextEventName) trace_context_ids.insert(id);
+  EventStats stats;
+  for (size_t p = 0; p < space.planes.size(); ++p) {
+    const ColumnarPlane& plane = space.planes[p];
+    PlaneStatReader reader(plane);
+    std::vector<bool> aggregated(plane.num_events());
+    for (const auto& [event, count] : plane.aggregated_events) aggregated[event] = true;
+    std::vector<bool> trace_context(plane.event_metadata.size());
+    for (size_t m = 0; m < plane.event_metadata.size(); ++m) {
+      trace_context[m] = plane.event_metadata[m].name == xspace::kTraceContextEventName;
     }
-    plane.ForEachLine([&](const xspace::XLineVisitor& line) {
-      if (is_device && line.name() == xspace::kStepLineName) {
-        line.ForEachEvent([&](const xspace::XEventVisitor& event) {
-          if (event.IsAggregatedEvent()) return;
-          StepMarker marker = MakeMarker(StepMarkerKind::kDeviceStep, event, p, plane, line);
-          auto step_name = event.GetStat(StatType::kStepName);
-          std::string_view name = step_name ? step_name->StrOrRefValue() : std::string_view();
-          marker.name = std::string(name.empty() ? event.name() : name);
-          marker.step_num = DeviceStepNum(event, marker.name);
+    const bool may_have_roots = plane.stat_index(xspace::StatType::kIsRoot) != ColumnarPlane::kNoStat ||
+                                std::find(trace_context.begin(), trace_context.end(), true) != trace_context.end();
+    for (const xspace::ColumnarLine& line : plane.lines) {
+      if (IsDeviceStepLine(plane.name, line.name)) {
+        for (uint32_t e = line.event_begin; e < line.event_end; ++e) {
+          if (aggregated[e]) continue;
+          reader.Read(e, &stats);
+          StepMarker marker = MakeMarker(StepMarkerKind::kDeviceStep, plane, e, static_cast<int>(p), line);
+          marker.name = std::string(stats.step_name.empty() ? plane.event_name(e) : stats.step_name);
+          marker.step_num = DeviceStepNumber(marker.name, stats);
           markers.push_back(std::move(marker));
-        });
-        return;
+        }
+        continue;
       }
-      if (!has_root_stat && trace_context_ids.empty()) return;
+      if (!may_have_roots) continue;
       std::vector<StepMarker> roots;
-      line.ForEachEvent([&](const xspace::XEventVisitor& event) {
-        if (event.IsAggregatedEvent()) return;
-        std::optional<int64_t> level;
-        StepMarkerKind kind = StepMarkerKind::kHostRoot;
-        if (has_root_stat) {
-          if (auto r = event.GetStat(StatType::kIsRoot)) level = r->IntValue();
-        }
-        if (!level && trace_context_ids.count(event.metadata_id()) != 0) {
-          level = 1;
-          kind = StepMarkerKind::kTraceContext;
-        }
-        if (!level) return;
-        StepMarker marker = MakeMarker(kind, event, p, plane, line);
-        marker.name = std::string(event.name());
-        marker.root_level = *level;
-        marker.step_num = HostStepNum(event);
+      for (uint32_t e = line.event_begin; e < line.event_end; ++e) {
+        if (aggregated[e]) continue;
+        const bool is_trace_context = trace_context[plane.event_metadata_index[e]];
+        if (reader.HasNoStats(e) && !is_trace_context) continue;
+        reader.Read(e, &stats);
+        int64_t level = RootLevel(stats, is_trace_context);
+        if (level == 0) continue;
+        StepMarkerKind kind = stats.has_root ? StepMarkerKind::kHostRoot : StepMarkerKind::kTraceContext;
+        StepMarker marker = MakeMarker(kind, plane, e, static_cast<int>(p), line);
+        marker.name = std::string(plane.event_name(e));
+        marker.root_level = level;
+        marker.step_num = HostStepNumber(stats);
+        if (!marker.step_num && stats.has_group_id) marker.step_num = stats.group_id;
         roots.push_back(std::move(marker));
-      });
+      }
       AppendOutermostRoots(std::move(roots), &markers);
-    });
+    }
   }
   return markers;
+}
+
+std::vector<StepMarker> FindStepMarkers(const xspace::XSpace& space) {
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ConvertXSpaceToColumnar(space);
+  if (!columnar.ok()) return {};
+  return FindStepMarkers(*columnar);
 }
 
 std::vector<StepSeries> GroupStepMarkers(const std::vector<StepMarker>& markers) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "src/xspace/columnar/columnar_xspace.h"
 #include "src/xspace/xplane.h"
 
 namespace stepscope::analysis {
@@ -53,7 +54,12 @@ struct StepMarker {
 };
 
 // Every step marker in `space`, in plane order, then line order, then begin time.
-// Aggregated events (num_occurrences instead of a time) are never markers.
+// Aggregated events (num_occurrences instead of a time) are never markers. What counts as
+// a marker (root levels, TraceContext, device Steps lines, step numbers) is the profile
+// model's definition (step_marker_rules.h); this lists the raw markers before grouping.
+// The XSpace overload goes through the columnar reader, as the model does; an XSpace
+// that cannot be serialized (over 2 GiB) yields no markers.
+std::vector<StepMarker> FindStepMarkers(const xspace::ColumnarXSpace& space);
 std::vector<StepMarker> FindStepMarkers(const xspace::XSpace& space);
 
 // Markers that belong together: same plane, same kind and, for host roots, the same
