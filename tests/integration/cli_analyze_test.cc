@@ -1,0 +1,151 @@
+// `stepscope analyze` end to end: formats, tables, run/host selection, and one-line
+// errors with exit code 2.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <simdjson.h>
+
+#include "src/xspace/schema.h"
+#include "src/xspace/xplane_builder.h"
+#include "src/xspace/xspace_io.h"
+#include "tests/integration/subprocess.h"
+#include "tests/integration/test_util.h"
+
+namespace stepscope::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string JaxFile() { return XPlaneTestDataDir() + "/tracelens_jax_mi300_te_fused_attn.xplane.pb"; }
+
+// A logdir with two runs; run_b has two hosts.
+std::string MakeLogdir() {
+  const std::string logdir = FreshDir("analyze_logdir");
+  const std::string jax = ReadBytes(JaxFile());
+  WriteBytes(logdir + "/plugins/profile/run_a/h1.xplane.pb", ReadBytes(TfDemoFile()));
+  WriteBytes(logdir + "/plugins/profile/run_b/h1.xplane.pb", jax);
+  WriteBytes(logdir + "/plugins/profile/run_b/h2.xplane.pb", jax);
+  // run_b is the newest by file time.
+  std::filesystem::last_write_time(logdir + "/plugins/profile/run_a/h1.xplane.pb",
+                                   std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+  return logdir;
+}
+
+TEST(CliAnalyzeTest, JsonOfEveryToolParsesAndNamesTheTool) {
+  simdjson::dom::parser parser;
+  for (const char* tool : {"overview_page", "input_pipeline_analyzer", "framework_op_stats", "kernel_stats", "advisor"}) {
+    ProcessResult run = RunStepscope({"analyze", TfDemoFile(), "--tool", tool, "--format", "json"});
+    ASSERT_EQ(run.exit_code, 0) << tool << ": " << run.err;
+    EXPECT_EQ(run.err, "");
+    simdjson::padded_string json(run.out);
+    auto doc = parser.parse(json);
+    ASSERT_FALSE(doc.error()) << tool;
+    std::string_view id;
+    ASSERT_FALSE(doc["tool"].get(id));
+    EXPECT_EQ(id, tool);
+  }
+}
+
+TEST(CliAnalyzeTest, AllIsOverviewAndAdvisor) {
+  ProcessResult text = RunStepscope({"analyze", TfDemoFile()});
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("Performance summary"));
+  EXPECT_THAT(text.out, HasSubstr("Advisor findings"));
+  ProcessResult json = RunStepscope({"analyze", TfDemoFile(), "--tool", "all", "--format", "json"});
+  ASSERT_EQ(json.exit_code, 0);
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(json.out);
+  auto doc = parser.parse(padded);
+  ASSERT_FALSE(doc.error());
+  simdjson::dom::object overview;
+  EXPECT_FALSE(doc["overview_page"].get(overview));
+  simdjson::dom::object advisor;
+  EXPECT_FALSE(doc["advisor"].get(advisor));
+}
+
+TEST(CliAnalyzeTest, CsvOfATable) {
+  ProcessResult run = RunStepscope({"analyze", TfDemoFile(), "--tool", "kernel_stats", "--format", "csv", "--table", "kernels"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, StartsWith("rank,kernel_name,registers_per_thread,shmem_bytes,block_dim,grid_dim,occupancy_pct,"
+                                  "is_op_tensor_core_eligible,is_kernel_using_tensor_core,op_name,occurrences,"
+                                  "total_duration_us,avg_duration_us,min_duration_us,max_duration_us\r\n"));
+  EXPECT_THAT(run.out, HasSubstr("\r\n1,"));
+}
+
+TEST(CliAnalyzeTest, NewestRunIsTheDefaultAndSaidOnStderr) {
+  const std::string logdir = MakeLogdir();
+  ProcessResult run = RunStepscope({"analyze", logdir, "--tool", "overview_page", "--format", "csv", "--table", "hosts"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("2 runs in " + logdir + "; using the newest, run_b (choose with --run)"));
+  EXPECT_EQ(run.ErrLines(), 1);
+  // run_b's two hosts are combined.
+  EXPECT_EQ(std::count(run.out.begin(), run.out.end(), '\n'), 3) << run.out;
+  ProcessResult one = RunStepscope({"analyze", logdir, "--run", "run_b", "--host", "h2", "--tool", "overview_page",
+                                    "--format", "csv", "--table", "hosts"});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.err, "");
+  EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 2) << one.out;
+}
+
+TEST(CliAnalyzeTest, BadInputIsOneLineAndExitTwo) {
+  const std::string logdir = MakeLogdir();
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"analyze", TfDemoFile(), "--tool", "overview"},
+       "unknown tool 'overview'; valid tools: overview_page, input_pipeline_analyzer, framework_op_stats, kernel_stats, advisor"},
+      {{"analyze", logdir, "--run", "zzz"}, "no run 'zzz'"},
+      {{"analyze", logdir, "--run", "run_b", "--host", "h9"}, "no host 'h9'"},
+      {{"analyze", TfDemoFile(), "--format", "csv"}, "--format csv prints one table: add --table NAME"},
+      {{"analyze", TfDemoFile(), "--table", "nope"}, "no table 'nope'; tables: "},
+      {{"analyze", TfDemoFile(), "--format", "xml"}, "format"},
+      {{"analyze", "/nonexistent/profile"}, "/nonexistent/profile"},
+      {{"analyze", XPlaneTestDataDir() + "/README.md"}, "README.md"},
+      {{"analyze"}, "expected one path"},
+  };
+  for (const Case& c : cases) {
+    ProcessResult run = RunStepscope(c.args);
+    EXPECT_EQ(run.exit_code, 2) << c.message << "\n" << run.err;
+    EXPECT_FALSE(run.signaled);
+    EXPECT_EQ(run.ErrLines(), 1) << run.err;
+    EXPECT_THAT(run.err, StartsWith("stepscope: "));
+    EXPECT_THAT(run.err, HasSubstr(c.message));
+    EXPECT_EQ(run.out, "");
+  }
+}
+
+TEST(CliAnalyzeTest, KernelStatsWithoutGpuIsAClearError) {
+  // A CPU-only profile written with the builder: one thread, two steps.
+  xspace::XSpace space;
+  xspace::XPlaneBuilder host(space.add_planes());
+  host.SetName(xspace::kHostThreadsPlaneName);
+  xspace::XLineBuilder line = host.GetOrCreateLine(1);
+  line.SetName("main");
+  for (int step = 0; step < 2; ++step) {
+    xspace::XEventBuilder train = line.AddEvent(*host.GetOrCreateEventMetadata("train"));
+    train.SetTimestampNs(step * 10'000'000);
+    train.SetDurationNs(9'000'000);
+    train.AddStatValue(*host.GetOrCreateStatMetadata("step_num"), int64_t{step});
+    train.AddStatValue(*host.GetOrCreateStatMetadata("_r"), int64_t{1});
+  }
+  const std::string path = FreshDir("cpu_only") + "/cpu.xplane.pb";
+  ASSERT_TRUE(xspace::WriteXSpaceFile(path, space).ok());
+  ProcessResult run = RunStepscope({"analyze", path, "--tool", "kernel_stats"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.ErrLines(), 1);
+  EXPECT_THAT(run.err, HasSubstr("tool kernel_stats does not apply: it needs a /device:GPU: plane"));
+  ProcessResult overview = RunStepscope({"analyze", path, "--tool", "overview_page", "--format", "json"});
+  EXPECT_EQ(overview.exit_code, 0) << overview.err;
+  EXPECT_THAT(overview.out, HasSubstr("\"steps\": 2"));
+}
+
+}  // namespace
+}  // namespace stepscope::testing
