@@ -13,12 +13,17 @@ using ::testing::HasSubstr;
 
 TEST(ToolRegistryTest, ToolIdsAreTensorBoardsAndInOrder) {
   std::vector<std::string_view> ids;
+  std::set<std::string_view> unique;
   for (const Tool* tool : AllTools()) {
     ids.push_back(tool->id());
+    EXPECT_TRUE(unique.insert(tool->id()).second) << "duplicate id " << tool->id();
     EXPECT_FALSE(tool->description().empty()) << tool->id();
+    EXPECT_EQ(tool->id().find_first_not_of("abcdefghijklmnopqrstuvwxyz_"), std::string_view::npos) << tool->id();
   }
-  EXPECT_THAT(ids, ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "kernel_stats",
-                               "advisor", "pod_viewer"));
+  // The issue-3 tools come first, in the order UIs list them; later issues append theirs.
+  ASSERT_GE(ids.size(), 5u);
+  EXPECT_THAT(std::vector<std::string_view>(ids.begin(), ids.begin() + 5),
+              ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "kernel_stats", "advisor"));
 }
 
 TEST(ToolRegistryTest, UnknownToolListsTheValidIds) {
@@ -26,7 +31,7 @@ TEST(ToolRegistryTest, UnknownToolListsTheValidIds) {
   ASSERT_FALSE(tool.ok());
   EXPECT_EQ(tool.status().code(), StatusCode::kNotFound);
   EXPECT_THAT(tool.status().message(),
-              HasSubstr("valid tools: overview_page, input_pipeline_analyzer, framework_op_stats, kernel_stats, advisor, pod_viewer"));
+              HasSubstr("valid tools: overview_page, input_pipeline_analyzer, framework_op_stats, kernel_stats, advisor"));
   EXPECT_TRUE(FindTool("kernel_stats").ok());
 }
 
@@ -34,8 +39,9 @@ TEST(ToolRegistryTest, KernelStatsIsUnavailableWithoutAGpu) {
   ProfileModel cpu;
   std::vector<std::string_view> available;
   for (const Tool* tool : AvailableTools(cpu)) available.push_back(tool->id());
-  EXPECT_THAT(available, ElementsAre("overview_page", "input_pipeline_analyzer", "framework_op_stats", "advisor",
-                                          "pod_viewer"));
+  EXPECT_THAT(available, ::testing::IsSupersetOf({"overview_page", "input_pipeline_analyzer", "framework_op_stats",
+                                                  "advisor"}));
+  EXPECT_THAT(available, ::testing::Not(::testing::Contains("kernel_stats")));
   auto result = RunTool("kernel_stats", cpu);
   ASSERT_FALSE(result.ok());
   EXPECT_EQ(result.status().code(), StatusCode::kFailedPrecondition);
