@@ -9,13 +9,10 @@
 #include <thread>
 #include <utility>
 
+#include "src/analysis/model/combine_hosts.h"
 #include "src/base/status_macros.h"
 #include "src/load/trace_import.h"
 #include "src/xspace/logdir.h"
-#if __has_include("src/analysis/model/combine_hosts.h")
-#include "src/analysis/model/combine_hosts.h"
-#define STEPSCOPE_HAVE_COMBINE_HOSTS 1
-#endif
 
 namespace stepscope::load {
 namespace fs = std::filesystem;
@@ -82,15 +79,9 @@ std::string HostOfFile(const fs::path& path, ProfileFormat* format) {
   return path.stem().string();
 }
 
-// Merges per-host models into one (analysis/model/combine_hosts.h, when it is built).
 StatusOr<analysis::ProfileModel> CombineModels(std::vector<analysis::ProfileModel> models) {
   if (models.size() == 1) return std::move(models[0]);
-#ifdef STEPSCOPE_HAVE_COMBINE_HOSTS
   return analysis::CombineHostModels(std::move(models));
-#else
-  return UnimplementedError("the run has " + std::to_string(models.size()) +
-                            " hosts and combining hosts is not available yet: choose one host");
-#endif
 }
 
 // The run written last (by its files' mtimes; ties by name). Run names are free-form

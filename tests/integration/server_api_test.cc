@@ -168,6 +168,14 @@ TEST_F(ServerApiTest, HostsOfARun) {
   RawResponse single = Get("/api/hosts?run=synthetic&tool=overview_page");
   EXPECT_NE(single.body.find("\"worker0\""), std::string::npos);
   EXPECT_EQ(single.body.find("\"all\""), std::string::npos);
+  // "all" (or no host) combines the hosts; a host name selects one.
+  RawResponse combined = Get("/api/data?run=two_hosts&tool=pod_viewer");
+  ASSERT_EQ(combined.status, 200) << combined.body;
+  EXPECT_EQ(int64_t(parser.parse(combined.body)["host_count"]), 2);
+  EXPECT_EQ(Get("/api/data?run=two_hosts&tool=pod_viewer&host=all").body, combined.body);
+  RawResponse one = Get("/api/data?run=two_hosts&tool=pod_viewer&host=b");
+  ASSERT_EQ(one.status, 200) << one.body;
+  EXPECT_EQ(int64_t(parser.parse(one.body)["host_count"]), 1);
   RawResponse bad_tool = Get("/api/hosts?run=synthetic&tool=no_such_tool");
   EXPECT_EQ(bad_tool.status, 404);
   EXPECT_NE(ErrorOf(bad_tool).find("valid tools: overview_page"), std::string::npos);
