@@ -45,6 +45,32 @@ class IdTable {
   std::unordered_map<int64_t, uint32_t> map_;
 };
 
+// Lays `entries` out by id (entries[id].id == id, later duplicates win, holes filled by
+// make_placeholder) when all ids are non-negative and the table would stay within a few
+// times its size, covering ids up to max_used. Returns false (entries untouched) otherwise.
+template <typename Entry, typename MakePlaceholder>
+bool LayOutById(std::vector<Entry>* entries, uint64_t max_used, MakePlaceholder make_placeholder) {
+  uint64_t max_id = max_used;
+  for (const Entry& entry : *entries) {
+    if (entry.id < 0) return false;
+    max_id = std::max<uint64_t>(max_id, static_cast<uint64_t>(entry.id));
+  }
+  // 4x + 64Ki: the same bound as IdTable's flat vector.
+  if (max_id >= entries->size() * 4 + 65536) return false;
+  std::vector<Entry> by_id(max_id + 1);
+  std::vector<bool> filled(max_id + 1);
+  for (Entry& entry : *entries) {
+    size_t id = static_cast<size_t>(entry.id);
+    by_id[id] = std::move(entry);
+    filled[id] = true;
+  }
+  for (size_t id = 0; id <= max_id; ++id) {
+    if (!filled[id]) by_id[id] = make_placeholder(static_cast<int64_t>(id));
+  }
+  *entries = std::move(by_id);
+  return true;
+}
+
 }  // namespace
 
 uint64_t PlaneIds::InternString(std::string_view value, ColumnarPlane* plane) {
@@ -61,6 +87,26 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
   if (ids->overflowed()) return ResourceExhaustedError("too many distinct out-of-range metadata ids");
 
   // ---- stat metadata ----
+  // When every id the plane defines or uses is small (what every writer produces), the
+  // table is laid out by id (index == id, placeholders in holes) and the event stats,
+  // whose keys hold verbatim ids, need no rewrite at all.
+  bool stat_identity = false;
+  {
+    uint64_t max_used = 0;
+    bool any_big = false;
+    for (uint32_t i = 0, n = plane->num_stats(); i < n; ++i) {
+      uint32_t key = plane->stat_key[i];
+      uint32_t encoded = key & ColumnarPlane::kMaxStatMetadata;
+      any_big |= (encoded & PlaneIds::kBigStatIdFlag) != 0;
+      max_used = std::max<uint64_t>(max_used, encoded);
+      if (static_cast<StatKind>(key >> ColumnarPlane::kKindShift) == StatKind::kRef) {
+        any_big |= (key & ColumnarPlane::kWidePayload) != 0;
+        max_used = std::max<uint64_t>(max_used, plane->stat_payload[i]);
+      }
+    }
+    stat_identity = !any_big && LayOutById(&plane->stat_metadata, max_used,
+                                           [](int64_t id) { return ColumnarStatMetadata{.id = id}; });
+  }
   IdTable stat_ids;
   stat_ids.Build(plane->stat_metadata, [](const ColumnarStatMetadata& m) { return m.id; });
   auto resolve_stat = [&](int64_t raw) {
@@ -79,7 +125,7 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
 
   // Rewrites the metadata index in place (kind and wide flag kept); refs become dense
   // indices, which always fit the narrow payload.
-  for (uint32_t i = 0, n = plane->num_stats(); i < n; ++i) {
+  for (uint32_t i = 0, n = stat_identity ? 0 : plane->num_stats(); i < n; ++i) {
     ColumnarStat stat = plane->event_stat(i);
     remap_stat(&stat);
     uint32_t key = plane->stat_key[i];
@@ -120,9 +166,24 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
   }
 
   // ---- events ----
+  bool event_identity = false;
+  {
+    uint32_t max_used = 0;
+    for (uint32_t i = 0, n = plane->num_events(); i < n; ++i) {
+      max_used = std::max(max_used, plane->event_metadata_index[i]);  // big ids have the top bit set
+    }
+    const uint32_t empty_range = static_cast<uint32_t>(plane->other_stats.size());
+    event_identity = (max_used & PlaneIds::kBigEventIdFlag) == 0 &&
+                     LayOutById(&plane->event_metadata, max_used, [&](int64_t id) {
+                       ColumnarEventMetadata placeholder;
+                       placeholder.id = id;
+                       placeholder.stats_begin = placeholder.stats_end = empty_range;
+                       return placeholder;
+                     });
+  }
   IdTable event_ids;
   event_ids.Build(plane->event_metadata, [](const ColumnarEventMetadata& m) { return m.id; });
-  for (uint32_t i = 0, n = plane->num_events(); i < n; ++i) {
+  for (uint32_t i = 0, n = event_identity ? 0 : plane->num_events(); i < n; ++i) {
     int64_t raw = ids->DecodeEventId(plane->event_metadata_index[i]);
     uint32_t index = event_ids.Find(raw);
     if (index == IdTable::kAbsent) {
