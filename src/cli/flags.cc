@@ -128,7 +128,14 @@ std::string FlagSet::Usage() const {
   size_t width = 0;
   for (const Flag& flag : flags_) {
     std::string text = "--" + flag.name;
-    if (flag.kind == Kind::kString) text += " " + (flag.allowed.empty() ? std::string("VALUE") : Join(flag.allowed, "|"));
+    if (flag.kind == Kind::kString) {
+      // An empty allowed value (meaning "unset") is not something to type; leave it out.
+      std::vector<std::string> shown;
+      for (const std::string& value : flag.allowed) {
+        if (!value.empty()) shown.push_back(value);
+      }
+      text += " " + (shown.empty() ? std::string("VALUE") : Join(shown, "|"));
+    }
     if (flag.kind == Kind::kInt) text += " N";
     width = std::max(width, text.size());
     left.push_back(std::move(text));

@@ -96,6 +96,11 @@ TEST(FlagSetTest, UsageListsEveryFlagWithItsDefault) {
   EXPECT_NE(usage.find("(default: text)"), std::string::npos);
   EXPECT_NE(usage.find("--limit N"), std::string::npos);
   EXPECT_NE(usage.find("(default: 7)"), std::string::npos);
+
+  std::string kind;
+  FlagSet optional;
+  optional.AddString("kind", &kind, "a kind", {"", "a", "b"});
+  EXPECT_NE(optional.Usage().find("--kind a|b  a kind\n"), std::string::npos) << optional.Usage();
 }
 
 }  // namespace
