@@ -53,6 +53,7 @@ if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run ./dev 
 const RUN_EXAMPLE = 'mnist_mlp_example';
 const RUN_GPU = 'tf_gpu_demo';
 const RUN_NO_STEPS = 'no_steps';
+const RUN_TWO_WORKERS = 'two_workers';
 
 let tmp;
 let logdir;
@@ -104,6 +105,9 @@ function makeProfiles() {
   // TensorFlow's multi-GPU demo profile (kernels, device ops).
   fs.mkdirSync(path.join(profileRoot, RUN_GPU));
   fs.copyFileSync(TF_GPU_FILE, path.join(profileRoot, RUN_GPU, '34.83.195.179_6003.xplane.pb'));
+  // Two workers of one job (the same host profile twice): "all hosts" and the pod viewer.
+  fs.mkdirSync(path.join(profileRoot, RUN_TWO_WORKERS));
+  for (const worker of ['worker0', 'worker1']) fs.copyFileSync(TF_GPU_FILE, path.join(profileRoot, RUN_TWO_WORKERS, `${worker}.xplane.pb`));
   // Host events but no step markers: the empty states.
   fs.mkdirSync(path.join(profileRoot, RUN_NO_STEPS));
   const events = [];
@@ -365,6 +369,25 @@ test('advisor: findings with evidence and links to the pages that show them', as
   await page.waitForSelector(`#page [data-tool="${withLink.tool}"]`);
   await waitForCharts();
   assert.equal(await page.inputValue('#tool-select'), withLink.tool);
+});
+
+test('pod viewer: all hosts combined, one bar per worker, step selector', async () => {
+  await openPage(RUN_TWO_WORKERS, 'pod_viewer');
+  assert.equal(await page.inputValue('#host-select'), 'all');
+  const hosts = await page.$$eval('#host-select option', (options) => options.map((o) => o.value));
+  assert.deepEqual(hosts, ['all', 'worker0', 'worker1']);
+  // Worker names are the ones the profiles carry (XSpace hostnames), both files here name the same host.
+  const pod = await api(`/api/data?run=${RUN_TWO_WORKERS}&tool=pod_viewer`);
+  assert.equal(pod.host_count, 2);
+  assert.deepEqual(await columnTexts('workers', 'host'), pod.workers.map((w) => w.host));
+  const steps = pod.steps;
+  await page.selectOption('[data-control="pod-step"]', String(steps[0].step_number));
+  await waitForCharts();
+  await screenshot('pod_viewer');
+  // One host of the run: the model of that host alone.
+  await page.selectOption('#host-select', 'worker1');
+  await page.waitForFunction(() => location.hash.includes('host=worker1'));
+  await page.waitForFunction(() => document.querySelectorAll('[data-table="workers"] tbody tr').length === 1);
 });
 
 test('empty states say why there is nothing to show', async () => {
