@@ -9,6 +9,7 @@
 #include "src/base/logging.h"
 #include "src/base/status_macros.h"
 #include "src/server/api_routes.h"
+#include "src/server/capture_route.h"
 #include "src/server/static_files.h"
 
 namespace stepscope::server {
@@ -33,19 +34,6 @@ std::string_view HostHeaderName(std::string_view host) {
   return colon == std::string_view::npos ? host : host.substr(0, colon);
 }
 
-// cpp-httplib 0.11 compresses with brotli whenever a client accepts it, at brotli's
-// highest quality: ~9 s for the 600 KB UI bundle on our machines, against 0.2 s for gzip.
-// So "br" is taken out of Accept-Encoding before httplib picks the encoding (the request
-// object is httplib's own and not const; the handler API only hands it out as const).
-void PreferGzip(const httplib::Request& req) {
-  auto& headers = const_cast<httplib::Request&>(req).headers;
-  auto [begin, end] = headers.equal_range("Accept-Encoding");
-  for (auto it = begin; it != end; ++it) {
-    std::string& value = it->second;
-    for (size_t at = value.find("br"); at != std::string::npos; at = value.find("br")) value.replace(at, 2, "x-no");
-  }
-}
-
 void Send(const HttpReply& reply, httplib::Response& res) {
   res.status = reply.status;
   for (const auto& [name, value] : reply.headers) res.set_header(name, value);
@@ -60,6 +48,7 @@ struct HttpServer::Impl {
   std::unique_ptr<ProfileStore> store;
   std::unique_ptr<ApiRoutes> routes;
   std::unique_ptr<StaticFiles> static_files;
+  std::unique_ptr<CaptureRoute> capture;
   httplib::Server http;
   int port = 0;
   std::atomic<bool> stop_requested{false};
@@ -84,6 +73,25 @@ struct HttpServer::Impl {
     }
   }
 
+  // POST /api/capture makes this process connect to addresses it is given and write into
+  // the logdir: offered only by a loopback-bound server, and only to its own pages (or the
+  // listed CORS origins). Sends the refusal and returns false otherwise.
+  bool CaptureAllowed(const httplib::Request& req, httplib::Response& res) const {
+    if (!IsLoopbackAddress(options.bind_address)) {
+      Send(ErrorReply(403, "capture is only offered by a server bound to loopback (elsewhere anyone on the "
+                           "network could make it connect out and write into the logdir)"),
+           res);
+      return false;
+    }
+    std::string origin = req.get_header_value("Origin");
+    if (origin.empty() || origin == "http://" + req.get_header_value("Host")) return true;
+    for (const std::string& allowed : options.cors_origins) {
+      if (origin == allowed) return true;
+    }
+    Send(ErrorReply(403, "cross-origin capture request refused (Origin " + origin + ")"), res);
+    return false;
+  }
+
   void Install() {
     http.new_task_queue = [threads = options.worker_threads] {
       return new httplib::ThreadPool(static_cast<size_t>(std::max(1, threads)));
@@ -96,7 +104,9 @@ struct HttpServer::Impl {
         {"Content-Security-Policy", kContentSecurityPolicy},
     });
     http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
-      if (req.method != "GET" && req.method != "HEAD") {
+      // The one write endpoint (capture_route.h); everything else is read-only.
+      const bool capture_post = req.method == "POST" && req.path == "/api/capture";
+      if (!capture_post && req.method != "GET" && req.method != "HEAD") {
         Send(ErrorReply(405, "method " + req.method + " not allowed; the API is read-only (GET)"), res);
         res.set_header("Allow", "GET, HEAD");
         return httplib::Server::HandlerResponse::Handled;
@@ -107,12 +117,17 @@ struct HttpServer::Impl {
              res);
         return httplib::Server::HandlerResponse::Handled;
       }
-      PreferGzip(req);
+      if (capture_post && !CaptureAllowed(req, res)) return httplib::Server::HandlerResponse::Handled;
       if (req.path.find('\0') != std::string::npos) {
         Send(ErrorReply(400, "NUL in the request path"), res);
         return httplib::Server::HandlerResponse::Handled;
       }
       return httplib::Server::HandlerResponse::Unhandled;
+    });
+    http.Post("/api/capture", [this](const httplib::Request& req, httplib::Response& res) {
+      AddCors(req, res);
+      res.set_header("Cache-Control", "no-store");
+      Send(capture->Handle(req.get_header_value("Content-Type"), req.body), res);
     });
     http.Get(R"(/api/.*)", [this](const httplib::Request& req, httplib::Response& res) {
       AddCors(req, res);
@@ -171,6 +186,7 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(const ServerOptions& op
   impl->store = std::make_unique<ProfileStore>(store_options);
   impl->routes = std::make_unique<ApiRoutes>(impl->store.get());
   impl->static_files = std::make_unique<StaticFiles>(impl->ui_dir);
+  impl->capture = std::make_unique<CaptureRoute>(store_options.logdir);
   impl->Install();
 
   if (options.port == 0) {

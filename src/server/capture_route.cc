@@ -1,0 +1,162 @@
+#include "src/server/capture_route.h"
+
+#include <simdjson.h>
+
+#include <string>
+
+#include "src/analysis/output/json_writer.h"
+#include "src/remote/multi_worker_capture.h"
+#include "src/remote/service_address.h"
+
+namespace stepscope::server {
+namespace {
+
+using analysis::output::JsonWriter;
+
+// Reads one optional integer member into `*value`, within [min_value, max_value].
+Status ReadInt(simdjson::dom::object& object, std::string_view key, int64_t min_value, int64_t max_value,
+               int64_t* value) {
+  simdjson::dom::element element;
+  if (object[key].get(element) != simdjson::SUCCESS) return OkStatus();  // absent: default
+  int64_t number = 0;
+  if (element.get_int64().get(number) != simdjson::SUCCESS) {
+    return InvalidArgumentError(std::string(key) + " must be an integer");
+  }
+  if (number < min_value || number > max_value) {
+    return InvalidArgumentError(std::string(key) + " must be " + std::to_string(min_value) + ".." +
+                                std::to_string(max_value) + ", got " + std::to_string(number));
+  }
+  *value = number;
+  return OkStatus();
+}
+
+struct ParsedRequest {
+  std::vector<std::string> addresses;
+  remote::CaptureOptions options;
+};
+
+StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& logdir) {
+  simdjson::dom::parser parser;
+  simdjson::padded_string padded(body);
+  simdjson::dom::element root;
+  if (parser.parse(padded).get(root) != simdjson::SUCCESS) {
+    return InvalidArgumentError("the request body is not valid JSON");
+  }
+  simdjson::dom::object object;
+  if (root.get_object().get(object) != simdjson::SUCCESS) {
+    return InvalidArgumentError("the request body must be a JSON object");
+  }
+  for (auto field : object) {
+    static constexpr std::string_view kKnown[] = {"service_addresses", "duration_ms",        "host_tracer_level",
+                                                  "device_tracer_level", "python_tracer_level", "retries",
+                                                  "delay_ms",            "run"};
+    bool known = false;
+    for (std::string_view key : kKnown) known = known || field.key == key;
+    if (!known) return InvalidArgumentError("unknown field '" + std::string(field.key) + "'");
+  }
+
+  std::string list;
+  simdjson::dom::element addresses;
+  if (object["service_addresses"].get(addresses) != simdjson::SUCCESS) {
+    return InvalidArgumentError("missing service_addresses (e.g. \"grpc://10.0.0.1:6009\")");
+  }
+  std::string_view text;
+  simdjson::dom::array array;
+  if (addresses.get_string().get(text) == simdjson::SUCCESS) {
+    list = std::string(text);
+  } else if (addresses.get_array().get(array) == simdjson::SUCCESS) {
+    for (simdjson::dom::element item : array) {
+      if (item.get_string().get(text) != simdjson::SUCCESS) {
+        return InvalidArgumentError("service_addresses must hold strings");
+      }
+      list += (list.empty() ? "" : ",") + std::string(text);
+    }
+  } else {
+    return InvalidArgumentError("service_addresses must be a string or an array of strings");
+  }
+
+  ParsedRequest parsed;
+  auto addresses_parsed = remote::ParseServiceAddresses(list);
+  if (!addresses_parsed.ok()) return addresses_parsed.status();
+  parsed.addresses = std::move(*addresses_parsed);
+
+  remote::CaptureOptions& options = parsed.options;
+  options.logdir = logdir;
+  int64_t duration_ms = 2000, host = 2, device = 1, python = 0, retries = 3, delay_ms = 0;
+  const int64_t max_ms = static_cast<int64_t>(remote::kMaxCaptureDurationMs);
+  for (Status status : {ReadInt(object, "duration_ms", 1, max_ms, &duration_ms),
+                        ReadInt(object, "host_tracer_level", 0, 3, &host),
+                        ReadInt(object, "device_tracer_level", 0, 2, &device),
+                        ReadInt(object, "python_tracer_level", 0, 1, &python),
+                        ReadInt(object, "retries", 0, 100, &retries), ReadInt(object, "delay_ms", 0, max_ms, &delay_ms)}) {
+    if (!status.ok()) return status;
+  }
+  options.duration_ms = static_cast<uint64_t>(duration_ms);
+  options.host_tracer_level = static_cast<int>(host);
+  options.device_tracer_level = static_cast<int>(device);
+  options.python_tracer_level = static_cast<int>(python);
+  options.retries = static_cast<int>(retries);
+  options.delay_ms = static_cast<uint64_t>(delay_ms);
+  simdjson::dom::element run;
+  if (object["run"].get(run) == simdjson::SUCCESS) {
+    if (run.get_string().get(text) != simdjson::SUCCESS) return InvalidArgumentError("run must be a string");
+    options.run = std::string(text);
+  }
+  Status valid = remote::ValidateCaptureOptions(options);
+  if (!valid.ok()) return valid;
+  return parsed;
+}
+
+bool IsJsonContentType(std::string_view content_type) {
+  std::string_view media = content_type.substr(0, content_type.find(';'));
+  while (!media.empty() && media.back() == ' ') media.remove_suffix(1);
+  return media == "application/json";
+}
+
+}  // namespace
+
+HttpReply CaptureRoute::Handle(std::string_view content_type, std::string_view body) {
+  if (!IsJsonContentType(content_type)) {
+    return ErrorReply(415, "POST /api/capture takes Content-Type: application/json");
+  }
+  StatusOr<ParsedRequest> parsed = ParseRequest(body, logdir_);
+  if (!parsed.ok()) return ErrorReply(400, parsed.status().message());
+
+  std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);
+  if (!lock.owns_lock()) return ErrorReply(409, "a capture is already running; wait for it to finish");
+  StatusOr<remote::CaptureResult> result = remote::CaptureWorkers(parsed->addresses, parsed->options);
+  if (!result.ok()) return ErrorReply(400, result.status().message());
+
+  int succeeded = result->succeeded();
+  int failed = static_cast<int>(result->workers.size()) - succeeded;
+  HttpReply reply;
+  reply.status = succeeded > 0 ? 200 : 502;
+  JsonWriter w(&reply.body);
+  w.BeginObject();
+  w.Field("run", result->run);
+  w.Field("succeeded", succeeded);
+  w.Field("failed", failed);
+  w.Key("workers");
+  w.BeginArray();
+  for (const remote::WorkerCapture& worker : result->workers) {
+    w.BeginObject();
+    w.Field("address", worker.address);
+    w.Field("host", worker.host);
+    w.Field("ok", worker.status.ok());
+    w.Field("attempts", worker.attempts);
+    w.Field("path", worker.path);
+    w.Field("file_bytes", worker.file_bytes);
+    w.Field("event_count", worker.event_count);
+    w.Field("note", worker.note);
+    w.Field("error", worker.status.ok() ? std::string() : worker.status.message());
+    w.EndObject();
+  }
+  w.EndArray();
+  if (succeeded == 0) {
+    w.Field("error", "no worker was captured (" + std::to_string(failed) + " failed; see workers)");
+  }
+  w.EndObject();
+  return reply;
+}
+
+}  // namespace stepscope::server

@@ -1,0 +1,41 @@
+// POST /api/capture: the UI's "Capture profile" dialog. Captures running profiler
+// servers (docs/remote.md) into the served logdir with the same client library as
+// `stepscope capture`, so the new run shows up in the run list.
+//
+//   POST /api/capture
+//   Content-Type: application/json
+//   {"service_addresses": "grpc://10.0.0.1:6009,grpc://10.0.0.2:6009",   (or an array)
+//    "duration_ms": 2000, "host_tracer_level": 2, "device_tracer_level": 1,
+//    "python_tracer_level": 0, "retries": 3, "delay_ms": 0, "run": "optional_name"}
+//
+// Reply (200 when at least one worker was captured, else 502 with "error" set):
+//   {"run": "...", "succeeded": 2, "failed": 1,
+//    "workers": [{"address", "host", "ok", "attempts", "path", "file_bytes",
+//                 "event_count", "error"}], "error": "..."}
+//
+// Guards: the body must be JSON (Content-Type application/json: a cross-site page cannot
+// send that without a CORS preflight, which this server does not grant), at most one
+// capture at a time (409 while one runs), and the usual option limits (400).
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "src/server/api_routes.h"
+
+namespace stepscope::server {
+
+class CaptureRoute {
+ public:
+  explicit CaptureRoute(std::string logdir) : logdir_(std::move(logdir)) {}
+
+  // Blocks for the capture (duration + connection and retry time). Thread-safe.
+  HttpReply Handle(std::string_view content_type, std::string_view body);
+
+ private:
+  const std::string logdir_;
+  std::mutex busy_;  // held for a whole capture
+};
+
+}  // namespace stepscope::server

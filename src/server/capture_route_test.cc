@@ -1,0 +1,126 @@
+// POST /api/capture: the route on its own (validation, a dead worker, a live in-process
+// profiler server) and through a real HTTP server (method, Origin and Content-Type guards).
+#include "src/server/capture_route.h"
+
+#include <httplib.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <filesystem>
+#include <thread>
+
+#include "src/server/http_server.h"
+#include "src/xspace/logdir.h"
+#include "stepscope/profiler_server.h"
+#include "stepscope/step.h"
+
+namespace stepscope::server {
+namespace {
+
+std::string FreshLogdir(const std::string& name) {
+  std::string dir = std::string(::testing::TempDir()) + "/capture_route_" + std::to_string(getpid()) + "_" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+int FreePort() {
+  ProfilerServerOptions options;
+  options.loopback_only = true;
+  auto probe = StartProfilerServer(options);
+  return probe.ok() ? (*probe)->port() : 1;
+}
+
+TEST(CaptureRouteTest, RequestsAreValidatedBeforeAnyConnection) {
+  CaptureRoute route(FreshLogdir("validate"));
+  EXPECT_EQ(route.Handle("text/plain", R"({"service_addresses": "h:1"})").status, 415);
+  EXPECT_EQ(route.Handle("application/x-www-form-urlencoded", "service_addresses=h:1").status, 415);
+  HttpReply reply = route.Handle("application/json", "{not json");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("not valid JSON"), std::string::npos);
+  reply = route.Handle("application/json", R"({"duration_ms": 100})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("missing service_addresses"), std::string::npos);
+  reply = route.Handle("application/json", R"({"service_addresses": "localhost", "duration_ms": 100})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("no port"), std::string::npos);
+  reply = route.Handle("application/json; charset=utf-8", R"({"service_addresses": "h:1", "duration_ms": 0})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("duration_ms"), std::string::npos);
+  reply = route.Handle("application/json", R"({"service_addresses": "h:1", "host_tracer_level": 9})");
+  EXPECT_EQ(reply.status, 400);
+  reply = route.Handle("application/json", R"({"service_addresses": "h:1", "bogus": 1})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("unknown field 'bogus'"), std::string::npos);
+  reply = route.Handle("application/json", R"({"service_addresses": "h:1", "run": "../escape"})");
+  EXPECT_EQ(reply.status, 400);
+}
+
+TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
+  ProfilerServerOptions server_options;
+  server_options.loopback_only = true;
+  auto server = StartProfilerServer(server_options);
+  ASSERT_TRUE(server.ok());
+  std::atomic<bool> stop{false};
+  std::thread training([&] {
+    for (int64_t n = 0; !stop; ++n) {
+      Step step("train", n);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  std::string logdir = FreshLogdir("live");
+  CaptureRoute route(logdir);
+  std::string dead = "127.0.0.1:" + std::to_string(FreePort());
+  std::string body = R"({"service_addresses": ["grpc://)" + (*server)->address() + R"(", "grpc://)" + dead +
+                     R"("], "duration_ms": 200, "retries": 0, "run": "from_ui"})";
+  HttpReply reply = route.Handle("application/json", body);
+  stop = true;
+  training.join();
+  EXPECT_EQ(reply.status, 200) << reply.body;
+  EXPECT_NE(reply.body.find(R"("run":"from_ui")"), std::string::npos) << reply.body;
+  EXPECT_NE(reply.body.find(R"("succeeded":1,"failed":1)"), std::string::npos) << reply.body;
+  EXPECT_NE(reply.body.find(R"("address":")" + dead + R"(","host":")"), std::string::npos);
+  EXPECT_NE(reply.body.find("UNAVAILABLE"), std::string::npos);
+  auto hosts = xspace::ListHosts(logdir + "/plugins/profile/from_ui");
+  ASSERT_TRUE(hosts.ok());
+  EXPECT_EQ(hosts->size(), 1u);
+
+  reply = route.Handle("application/json", R"({"service_addresses": ")" + dead + R"(", "duration_ms": 100, "retries": 0})");
+  EXPECT_EQ(reply.status, 502);
+  EXPECT_NE(reply.body.find("no worker was captured"), std::string::npos);
+}
+
+TEST(CaptureRouteTest, HttpGuardsAllowOnlySameOriginJsonPosts) {
+  ServerOptions options;
+  options.logdir = FreshLogdir("http");
+  options.port = 0;
+  auto server = HttpServer::Create(options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  std::thread serving([&] { (*server)->Run().IgnoreError(); });
+  httplib::Client client("127.0.0.1", (*server)->port());
+  std::string dead = "127.0.0.1:" + std::to_string(FreePort());
+  std::string body = R"({"service_addresses": ")" + dead + R"(", "duration_ms": 100, "retries": 0})";
+
+  auto result = client.Post("/api/capture", body, "application/json");
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->status, 502) << result->body;  // reached the route: the worker is dead
+  result = client.Post("/api/capture", body, "text/plain");  // a cross-site form could send this
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->status, 415);
+  httplib::Headers foreign = {{"Origin", "http://evil.example"}};
+  result = client.Post("/api/capture", foreign, body, "application/json");
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->status, 403);
+  httplib::Headers same = {{"Origin", "http://127.0.0.1:" + std::to_string((*server)->port())}};
+  result = client.Post("/api/capture", same, body, "application/json");
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->status, 502);
+  result = client.Post("/api/runs", "{}", "application/json");  // every other POST stays refused
+  ASSERT_TRUE(result);
+  EXPECT_EQ(result->status, 405);
+  (*server)->Stop();
+  serving.join();
+}
+
+}  // namespace
+}  // namespace stepscope::server
