@@ -34,6 +34,19 @@ std::string_view HostHeaderName(std::string_view host) {
   return colon == std::string_view::npos ? host : host.substr(0, colon);
 }
 
+// cpp-httplib 0.11 compresses with brotli whenever a client accepts it, at brotli's
+// highest quality: ~9 s for the 600 KB UI bundle on our machines, against 0.2 s for gzip.
+// So "br" is taken out of Accept-Encoding before httplib picks the encoding (the request
+// object is httplib's own and not const; the handler API only hands it out as const).
+void PreferGzip(const httplib::Request& req) {
+  auto& headers = const_cast<httplib::Request&>(req).headers;
+  auto [begin, end] = headers.equal_range("Accept-Encoding");
+  for (auto it = begin; it != end; ++it) {
+    std::string& value = it->second;
+    for (size_t at = value.find("br"); at != std::string::npos; at = value.find("br")) value.replace(at, 2, "x-no");
+  }
+}
+
 void Send(const HttpReply& reply, httplib::Response& res) {
   res.status = reply.status;
   for (const auto& [name, value] : reply.headers) res.set_header(name, value);
@@ -117,6 +130,7 @@ struct HttpServer::Impl {
              res);
         return httplib::Server::HandlerResponse::Handled;
       }
+      PreferGzip(req);
       if (capture_post && !CaptureAllowed(req, res)) return httplib::Server::HandlerResponse::Handled;
       if (req.path.find('\0') != std::string::npos) {
         Send(ErrorReply(400, "NUL in the request path"), res);
