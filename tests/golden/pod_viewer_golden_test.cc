@@ -11,20 +11,14 @@
 // spread 1.5 ms in every step; w1's input is 4.5 / 11.5 = 39.1 % of its step time.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <map>
-
 #include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/model/combine_hosts.h"
 #include "src/analysis/tool_registry.h"
 #include "src/analysis/tools/pod_viewer.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane_builder.h"
 #include "tests/golden/golden_file.h"
 
-#if __has_include("src/analysis/model/combine_hosts.h")
-#include "src/analysis/model/combine_hosts.h"
-#define STEPSCOPE_POD_VIEWER_HAVE_COMBINER 1
-#endif
 
 namespace stepscope::golden {
 namespace {
@@ -66,34 +60,6 @@ xspace::XSpace WorkerSpace(const WorkerShape& shape) {
   return space;
 }
 
-#ifndef STEPSCOPE_POD_VIEWER_HAVE_COMBINER
-// Stand-in until analysis/model/combine_hosts.h lands, following the contract in
-// profile_model.h: steps matched by step number, per_host in host order, the combined
-// step's own fields those of the slowest host. Test scaffolding only.
-StatusOr<ProfileModel> CombineForTest(std::vector<ProfileModel> models) {
-  ProfileModel combined;
-  std::map<int64_t, analysis::StepInfo> steps;
-  for (size_t h = 0; h < models.size(); ++h) {
-    combined.hostnames.push_back(models[h].hostnames.empty() ? "host" : models[h].hostnames[0]);
-    for (const analysis::StepInfo& step : models[h].steps) {
-      analysis::HostStep host_step;
-      host_step.host_index = static_cast<int>(h);
-      host_step.begin_ps = step.begin_ps;
-      host_step.duration_ps = step.duration_ps;
-      host_step.breakdown = step.breakdown;
-      auto [it, inserted] = steps.emplace(step.step_number, step);
-      if (!inserted && step.duration_ps > it->second.duration_ps) {
-        std::vector<analysis::HostStep> per_host = std::move(it->second.per_host);
-        it->second = step;
-        it->second.per_host = std::move(per_host);
-      }
-      it->second.per_host.push_back(host_step);
-    }
-  }
-  for (auto& [number, step] : steps) combined.steps.push_back(std::move(step));
-  return combined;
-}
-#endif
 
 StatusOr<ProfileModel> ThreeWorkerRun() {
   const WorkerShape shapes[] = {{"w0", 8, 2, 7, 10}, {"w1", 8, 4.5, 7, 11.5}, {"w2", 7, 2.5, 7, 10.5}};
@@ -105,11 +71,7 @@ StatusOr<ProfileModel> ThreeWorkerRun() {
     if (!model.ok()) return model.status();
     models.push_back(std::move(*model));
   }
-#ifdef STEPSCOPE_POD_VIEWER_HAVE_COMBINER
   return analysis::CombineHostModels(std::move(models));
-#else
-  return CombineForTest(std::move(models));
-#endif
 }
 
 TEST(PodViewerGoldenTest, ThreeWorkersWithAStraggler) {
