@@ -154,8 +154,7 @@ export const traceApi = {
   flows: (s: TraceSource, track: number, event: number) => getJson<{ flows: Flow[] }>(fetch(`/api/trace/flows?${query(s, { track, event })}`)),
   search: (s: TraceSource, q: string, cursor: { fromPs: number; track?: number; event?: number } | null, direction: 'next' | 'prev') =>
     getJson<SearchReply>(
-      fetch(
-        `/api/trace/search?${query(s, {
+      fetch(`/api/trace/search?${query(s, {
           q,
           from_ps: cursor ? Math.floor(cursor.fromPs) : undefined,
           track: cursor?.track,
