@@ -31,6 +31,12 @@ Status ValidateXSpace(const XSpace& space) {
       for (const XEvent& event : line.events()) {
         ++events;
         if (!EventTimesFitInt64Ps(line.timestamp_ns(), event)) {
+          if (line.timestamp_ns() > INT64_MAX / 1000 || line.timestamp_ns() < INT64_MIN / 1000) {
+            return DataLossError("plane '" + plane.name() + "' line '" + line.name() + "' has timestamp_ns=" +
+                                 std::to_string(line.timestamp_ns()) +
+                                 ", wall-clock time rather than time since the profile start (saved "
+                                 "TensorFlow/JAX profiles are normalized); this reader needs normalized times");
+          }
           return DataLossError("plane '" + plane.name() + "' line '" + line.name() +
                                "' has an event whose time does not fit in int64 picoseconds (timestamp_ns=" +
                                std::to_string(line.timestamp_ns()) + ", offset_ps=" +

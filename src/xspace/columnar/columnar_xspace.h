@@ -163,7 +163,14 @@ class ColumnarPlane {
   }
 
   std::string_view event_name(uint32_t event) const { return event_metadata[event_metadata_index[event]].name; }
-  int64_t event_end_ps(uint32_t event) const { return event_start_ps[event] + duration_ps(event); }
+  // Saturates: a hostile start + duration must not overflow (undefined behaviour).
+  int64_t event_end_ps(uint32_t event) const {
+    int64_t end_ps = 0;
+    if (__builtin_add_overflow(event_start_ps[event], duration_ps(event), &end_ps)) {
+      return duration_ps(event) < 0 ? INT64_MIN : INT64_MAX;
+    }
+    return end_ps;
+  }
 
   // Dense stat-metadata index of a well-known stat on this plane, or kNoStat.
   static constexpr uint32_t kNoStat = UINT32_MAX;
