@@ -6,6 +6,7 @@
 #include "src/analysis/tools/kernel_stats.h"
 #include "src/analysis/tools/overview_page.h"
 #include "src/analysis/tools/pod_viewer.h"
+#include "src/analysis/tools/trace_viewer.h"
 
 namespace stepscope::analysis {
 
@@ -19,6 +20,7 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakeKernelStatsTool().release());
     list->push_back(MakeAdvisorTool().release());
     list->push_back(MakePodViewerTool().release());
+    list->push_back(MakeTraceViewerTool().release());
     return list;
   }();
   return *tools;
