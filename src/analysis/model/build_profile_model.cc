@@ -14,6 +14,8 @@
 #include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/schema.h"
 
+#include "src/analysis/model/sat_math.h"
+
 namespace stepscope::analysis {
 namespace {
 
@@ -48,7 +50,7 @@ HostEnvironment ReadHostEnvironment(const xspace::ColumnarXSpace& space, const s
     env.logical_cores = std::max(env.logical_cores, PlaneInt(plane, StatType::kLogicalCores));
     if (env.process_id == 0) env.process_id = PlaneInt(plane, StatType::kProcessId);
     env.host_memory_bytes = std::max(env.host_memory_bytes, PlaneInt(plane, StatType::kHostMemoryBytes));
-    env.dropped_traces += PlaneInt(plane, StatType::kDroppedTraces);
+    AddTo(env.dropped_traces, PlaneInt(plane, StatType::kDroppedTraces));
   }
   if (!space.hostnames.empty()) env.hostname = space.hostnames[0];
   if (env.hostname.empty()) env.hostname = options.hostname;

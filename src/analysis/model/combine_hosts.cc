@@ -7,13 +7,15 @@
 #include <unordered_map>
 #include <utility>
 
+#include "src/analysis/model/sat_math.h"
+
 namespace stepscope::analysis {
 namespace {
 
 void MergeOps(const OpMetricsDb& from, OpMetricsDb* into, std::unordered_map<std::string, size_t>* index) {
-  into->total_time_ps += from.total_time_ps;
-  into->idle_time_ps += from.idle_time_ps;
-  into->total_self_time_ps += from.total_self_time_ps;
+  AddTo(into->total_time_ps, from.total_time_ps);
+  AddTo(into->idle_time_ps, from.idle_time_ps);
+  AddTo(into->total_self_time_ps, from.total_self_time_ps);
   for (const OpMetrics& op : from.ops) {
     auto [it, inserted] = index->try_emplace(op.name, into->ops.size());
     if (inserted) {
@@ -22,8 +24,8 @@ void MergeOps(const OpMetricsDb& from, OpMetricsDb* into, std::unordered_map<std
     }
     OpMetrics& merged = into->ops[it->second];
     merged.occurrences += op.occurrences;
-    merged.total_time_ps += op.total_time_ps;
-    merged.self_time_ps += op.self_time_ps;
+    AddTo(merged.total_time_ps, op.total_time_ps);
+    AddTo(merged.self_time_ps, op.self_time_ps);
     merged.min_time_ps = std::min(merged.min_time_ps, op.min_time_ps);
     merged.max_time_ps = std::max(merged.max_time_ps, op.max_time_ps);
     merged.is_eager = merged.is_eager || op.is_eager;
@@ -61,7 +63,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     run.device_count += from.device_count;
     run.active_device_count += from.active_device_count;
     run.device_core_count += from.device_core_count;
-    run.dropped_traces += from.dropped_traces;
+    AddTo(run.dropped_traces, from.dropped_traces);
     combined.has_device = combined.has_device || model.has_device;
     combined.total_events += model.total_events;
     step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
@@ -100,7 +102,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
       }
       KernelStats& merged = combined.kernels[it->second];
       merged.occurrences += k.occurrences;
-      merged.total_duration_ps += k.total_duration_ps;
+      AddTo(merged.total_duration_ps, k.total_duration_ps);
       merged.min_duration_ps = std::min(merged.min_duration_ps, k.min_duration_ps);
       merged.max_duration_ps = std::max(merged.max_duration_ps, k.max_duration_ps);
       merged.is_op_tensor_core_eligible = merged.is_op_tensor_core_eligible || k.is_op_tensor_core_eligible;
@@ -116,7 +118,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     input.uses_tf_data = input.uses_tf_data || host_input.uses_tf_data;
     input.get_next_count += host_input.get_next_count;
     input.get_next_outside_steps += host_input.get_next_outside_steps;
-    for (int c = 0; c < kNumInputOpCategories; ++c) input.category_self_time_ps[c] += host_input.category_self_time_ps[c];
+    for (int c = 0; c < kNumInputOpCategories; ++c) AddTo(input.category_self_time_ps[c], host_input.category_self_time_ps[c]);
     for (const InputOp& op : host_input.ops) {
       auto [it, inserted] = input_op_index.try_emplace(op.name, input.ops.size());
       if (inserted) {
@@ -125,8 +127,8 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
       }
       InputOp& merged = input.ops[it->second];
       merged.occurrences += op.occurrences;
-      merged.total_time_ps += op.total_time_ps;
-      merged.self_time_ps += op.self_time_ps;
+      AddTo(merged.total_time_ps, op.total_time_ps);
+      AddTo(merged.self_time_ps, op.self_time_ps);
     }
 
     for (const std::string& d : model.diagnostics) combined.diagnostics.push_back(host_name + ": " + d);

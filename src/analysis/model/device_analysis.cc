@@ -15,6 +15,8 @@
 #include "src/analysis/model/step_marker_rules.h"
 #include "src/xspace/schema.h"
 
+#include "src/analysis/model/sat_math.h"
+
 namespace stepscope::analysis::internal {
 namespace {
 
@@ -139,7 +141,7 @@ class DeviceAnalyzer {
         AnalyzeEvent(plane_index, plane, reader, e, &device, &stream, &state);
         int64_t begin = plane.event_start_ps[e], end = plane.event_end_ps(e);
         if (end > busy_end) {
-          stream.busy_ps += end - std::max(begin, busy_end);
+          AddTo(stream.busy_ps, end - std::max(begin, busy_end));
           busy_end = end;
         }
       }
@@ -257,25 +259,25 @@ class DeviceAnalyzer {
       MemcpyDetails details = ParseMemcpyDetails(stats.memcpy_details);
       if (direction == MemcpyDirection::kUnknown) direction = details.direction;
       is_copy = true;
-      device->memcpy[static_cast<int>(direction)].bytes += details.bytes;
+      AddTo(device->memcpy[static_cast<int>(direction)].bytes, details.bytes);
     }
     if (is_copy) {
       MemcpyStats& copy = device->memcpy[static_cast<int>(direction)];
       ++copy.count;
-      copy.duration_ps += duration;
+      AddTo(copy.duration_ps, duration);
       ++stream->memcpy_count;
-      stream->memcpy_time_ps += duration;
+      AddTo(stream->memcpy_time_ps, duration);
     } else {
       ++device->kernel_count;
-      device->kernel_time_ps += duration;
+      AddTo(device->kernel_time_ps, duration);
       ++stream->kernel_count;
-      stream->kernel_time_ps += duration;
+      AddTo(stream->kernel_time_ps, duration);
     }
 
     uint32_t op = OpOf(plane, e, stats, is_copy ? direction : MemcpyDirection::kUnknown, state);
     OpMetrics& metrics = ops_[op];
     ++metrics.occurrences;
-    metrics.total_time_ps += duration;
+    AddTo(metrics.total_time_ps, duration);
     metrics.min_time_ps = std::min(metrics.min_time_ps, duration);
     metrics.max_time_ps = std::max(metrics.max_time_ps, duration);
     metrics.is_eager = metrics.is_eager || stats.is_eager;
@@ -328,7 +330,7 @@ class DeviceAnalyzer {
     KernelAgg& agg = state->kernels[index];
     agg.op_eligible = agg.op_eligible || IsEinsumTensorCoreEligible(stats.equation);
     ++agg.occurrences;
-    agg.total_ps += duration;
+    AddTo(agg.total_ps, duration);
     agg.min_ps = std::min(agg.min_ps, duration);
     agg.max_ps = std::max(agg.max_ps, duration);
   }
@@ -354,7 +356,7 @@ class DeviceAnalyzer {
       k.is_op_tensor_core_eligible = k.is_op_tensor_core_eligible || agg.op_eligible ||
                                      IsOpTensorCoreEligible(op_name) || k.is_kernel_using_tensor_core;
       k.occurrences += agg.occurrences;
-      k.total_duration_ps += agg.total_ps;
+      AddTo(k.total_duration_ps, agg.total_ps);
       k.min_duration_ps = std::min(k.min_duration_ps, agg.min_ps);
       k.max_duration_ps = std::max(k.max_duration_ps, agg.max_ps);
     }
@@ -379,7 +381,7 @@ class DeviceAnalyzer {
       any = true;
       device->last_end_ps = std::max(device->last_end_ps, end);
       if (end > busy_end) {
-        device->busy_ps += end - std::max(begin, busy_end);
+        AddTo(device->busy_ps, end - std::max(begin, busy_end));
         busy_end = end;
       }
       if (i + 1 < orders[s].size()) heap.push({plane.event_start_ps[orders[s][i + 1]], {s, i + 1}});
@@ -391,13 +393,13 @@ class DeviceAnalyzer {
     for (OpMetrics& op : ops_) {
       if (op.occurrences == 0) continue;
       op.self_time_ps = op.total_time_ps;
-      db.total_self_time_ps += op.self_time_ps;
+      AddTo(db.total_self_time_ps, op.self_time_ps);
       db.ops.push_back(std::move(op));
     }
     for (const DeviceActivity& device : out_->devices) {
       if (!device.has_activity()) continue;
-      db.total_time_ps += device.last_end_ps - device.first_begin_ps;
-      db.idle_time_ps += device.idle_ps();
+      AddTo(db.total_time_ps, device.last_end_ps - device.first_begin_ps);
+      AddTo(db.idle_time_ps, device.idle_ps());
     }
     std::sort(db.ops.begin(), db.ops.end(), [](const OpMetrics& a, const OpMetrics& b) {
       return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/analysis/model/sat_math.h"
+
 namespace stepscope::analysis {
 
 HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_index, uint32_t line_index) {
@@ -52,7 +54,7 @@ HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_in
     if (stack.empty()) {
       // A root: extend the busy union (roots are ordered by begin).
       if (end > busy_end) {
-        thread.busy_ps += end - std::max(begin, busy_end);
+        AddTo(thread.busy_ps, end - std::max(begin, busy_end));
         busy_end = end;
       }
     } else {

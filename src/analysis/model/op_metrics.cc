@@ -7,6 +7,8 @@
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/op_name.h"
 
+#include "src/analysis/model/sat_math.h"
+
 namespace stepscope::analysis::internal {
 namespace {
 
@@ -54,8 +56,8 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       kind.assign(plane.event_metadata.size(), NameKind::kUnset);
     }
     if (thread.size() > 0) {
-      db.total_time_ps += thread.last_end_ps - thread.first_begin_ps;
-      db.idle_time_ps += (thread.last_end_ps - thread.first_begin_ps) - thread.busy_ps;
+      AddTo(db.total_time_ps, thread.last_end_ps - thread.first_begin_ps);
+      AddTo(db.idle_time_ps, (thread.last_end_ps - thread.first_begin_ps) - thread.busy_ps);
     }
     const std::vector<int64_t> self_times = ComputeSelfTimes(plane, thread);
     for (uint32_t i = 0; i < thread.size(); ++i) {
@@ -78,8 +80,8 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       }
       Agg& a = agg[m];
       ++a.occurrences;
-      a.total_ps += duration;
-      a.self_ps += self_times[i];
+      AddTo(a.total_ps, duration);
+      AddTo(a.self_ps, self_times[i]);
       a.min_ps = std::min(a.min_ps, duration);
       a.max_ps = std::max(a.max_ps, duration);
       a.eager = a.eager || (facts.flags[i] & kIsEager);
@@ -103,12 +105,12 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       }
       OpMetrics& op = db.ops[it->second];
       op.occurrences += a.occurrences;
-      op.total_time_ps += a.total_ps;
-      op.self_time_ps += a.self_ps;
+      AddTo(op.total_time_ps, a.total_ps);
+      AddTo(op.self_time_ps, a.self_ps);
       op.min_time_ps = std::min(op.min_time_ps, a.min_ps);
       op.max_time_ps = std::max(op.max_time_ps, a.max_ps);
       op.is_eager = op.is_eager || a.eager;
-      db.total_self_time_ps += a.self_ps;
+      AddTo(db.total_self_time_ps, a.self_ps);
     }
   }
   std::sort(db.ops.begin(), db.ops.end(), [](const OpMetrics& a, const OpMetrics& b) {
@@ -124,7 +126,7 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
     in.occurrences = op.occurrences;
     in.total_time_ps = op.total_time_ps;
     in.self_time_ps = op.self_time_ps;
-    input.category_self_time_ps[static_cast<int>(in.category)] += op.self_time_ps;
+    AddTo(input.category_self_time_ps[static_cast<int>(in.category)], op.self_time_ps);
     if (op.category == OpCategory::kTfData) input.uses_tf_data = true;
   }
 }

@@ -12,8 +12,9 @@
 //   - lines, each owning the half-open range [event_begin, event_end) of the plane's
 //     event columns, in file order (not sorted by time).
 //   - event columns: start in ps on the space's timeline (line.timestamp_ns * 1000 +
-//     offset_ps, see ColumnarXSpace::time_origin_ns), duration (32 bits; the rare longer or
-//     negative ones in a side table - read it with duration_ps()), metadata index, and the
+//     offset_ps, see ColumnarXSpace::time_origin_ns), duration (32 bits; the rare longer
+//     ones in a side table - read it with duration_ps(); both clamped, see AppendEvent),
+//     metadata index, and the
 //     first index of its stats. Event i's stats are [event_stats_begin[i],
 //     event_stats_begin[i + 1]); the column has one extra entry at the end.
 //   - one stats table for event stats: a 32-bit key (metadata index, kind, "wide" flag)
@@ -125,7 +126,13 @@ class ColumnarPlane {
     return event_start_ps.Reserve(e) && event_duration.Reserve(e) && event_metadata_index.Reserve(e) &&
            event_stats_begin.Reserve(e + 1) && stat_key.Reserve(s) && stat_payload.Reserve(s);
   }
+  // Times are clamped so that sums and differences of two never overflow, whatever a
+  // hostile file says: starts to +-2^61 ps (+-26 days), durations to [0, 2^61] (a negative
+  // duration is malformed and reads as 0).
+  static constexpr int64_t kMaxAbsTimePs = int64_t{1} << 61;
   void AppendEvent(int64_t start_ps, int64_t duration_ps, uint32_t metadata, uint32_t stats_begin) {
+    start_ps = start_ps < -kMaxAbsTimePs ? -kMaxAbsTimePs : (start_ps > kMaxAbsTimePs ? kMaxAbsTimePs : start_ps);
+    duration_ps = duration_ps < 0 ? 0 : (duration_ps > kMaxAbsTimePs ? kMaxAbsTimePs : duration_ps);
     event_start_ps.PushBackUnchecked(start_ps);
     if (duration_ps >= 0 && duration_ps < kLongDuration) {
       event_duration.PushBackUnchecked(static_cast<uint32_t>(duration_ps));
