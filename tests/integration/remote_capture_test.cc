@@ -55,6 +55,24 @@ TEST_F(RemoteCaptureTest, ThreeWorkersLandInOneRunThenAKilledWorkerIsNamed) {
     EXPECT_TRUE(Consecutive(steps)) << path << ": step numbers must be consecutive";
   }
 
+  // The captured run analysed as a pod: three workers, each with its steps, and the
+  // breakdown of this configuration (reads sleep inside the input pipeline, so nearly
+  // the whole step waits for input; the example itself reports ~98 %).
+  RunResult pod = RunStepscopeCli({"analyze", logdir, "--run", "all3", "--tool", "pod_viewer", "--format", "json"});
+  ASSERT_EQ(pod.exit_code, 0) << pod.err;
+  EXPECT_THAT(pod.out, HasSubstr("\"host_count\": 3"));
+  // Workers are listed in host-file order; the first three input_percent fields after
+  // "workers" are theirs (the steps table has none).
+  size_t at = pod.out.find("\"workers\": [");
+  ASSERT_NE(at, std::string::npos) << pod.out;
+  for (int i = 0; i < 3; ++i) {
+    at = pod.out.find("\"input_percent\": ", at);
+    ASSERT_NE(at, std::string::npos) << pod.out;
+    at += 17;
+    double input_percent = std::stod(pod.out.substr(at, 12));
+    EXPECT_GT(input_percent, 60.0) << "worker " << i << ": the light configuration is input bound";
+  }
+
   // One worker dies; the other two still land and the dead one is named.
   workers[1].process->Kill();
   auto start = Clock::now();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <map>
 #include <variant>
 
 #include "src/analysis/output/text_table.h"
@@ -178,6 +179,20 @@ PodViewerResult ComputePodViewer(const ProfileModel& model) {
   }
   if (host_count == 0) host_count = 1;
   while (static_cast<int>(r.hosts.size()) < host_count) r.hosts.push_back("host " + std::to_string(r.hosts.size()));
+
+  // Several workers on one machine (ranks of one node, or local test processes) report the
+  // same host name; the bars, tables and the UI key workers by name, so each gets a
+  // distinct one.
+  std::map<std::string, int> name_count;
+  for (const std::string& host : r.hosts) ++name_count[host];
+  for (const auto& [name, count] : name_count) {
+    if (count < 2) continue;
+    r.diagnostics.push_back(std::to_string(count) + " workers report the same host name '" + name +
+                            "'; they are shown as '" + name + " #<worker index>'");
+  }
+  for (size_t h = 0; h < r.hosts.size(); ++h) {
+    if (name_count[r.hosts[h]] > 1) r.hosts[h] += " #" + std::to_string(h);
+  }
 
   r.workers.resize(host_count);
   for (int h = 0; h < host_count; ++h) {

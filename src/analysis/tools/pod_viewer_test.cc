@@ -151,6 +151,19 @@ TEST(PodViewerTest, SingleHostModelIsOneWorker) {
   EXPECT_EQ(r.statement, "One worker (solo): 2 steps, 25.00 ms per step on average.");
 }
 
+TEST(PodViewerTest, WorkersWithTheSameHostNameAreToldApart) {
+  ProfileModel model = ThreeWorkerModel();
+  model.hostnames = {"vm", "vm", "other"};  // two processes on one machine
+  PodViewerResult r = ComputePodViewer(model);
+  EXPECT_EQ(r.hosts, (std::vector<std::string>{"vm #0", "vm #1", "other"}));
+  EXPECT_EQ(r.workers[1].host, "vm #1");
+  ASSERT_TRUE(r.straggler_host_index.has_value());
+  EXPECT_NE(r.statement.find("vm #1 is the slowest"), std::string::npos) << r.statement;
+  bool noted = false;
+  for (const std::string& d : r.diagnostics) noted = noted || d.find("2 workers report the same host name 'vm'") == 0;
+  EXPECT_TRUE(noted);
+}
+
 TEST(PodViewerTest, EmptyModelSaysSo) {
   PodViewerResult r = ComputePodViewer(ProfileModel{});
   EXPECT_TRUE(r.steps.empty());
