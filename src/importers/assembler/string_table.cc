@@ -5,14 +5,52 @@
 
 namespace stepscope::importers {
 namespace {
+
 // Block size for string storage: large enough that allocations are rare, small enough not
 // to matter for tiny traces.
 constexpr size_t kBlockBytes = 256 << 10;
+// Initial number of hash slots; the table doubles at half load, which keeps probes short.
+constexpr size_t kInitialSlots = 1024;
+
+constexpr uint64_t kMultiplier = 0x9E3779B97F4A7C15ull;
+
+uint64_t Mix(uint64_t h) {
+  h ^= h >> 32;
+  h *= 0xD6E8FEB86659FD93ull;
+  h ^= h >> 32;
+  return h;
+}
+
 }  // namespace
 
+uint64_t HashString(std::string_view text) {
+  uint64_t h = text.size() * kMultiplier;
+  const char* p = text.data();
+  size_t n = text.size();
+  while (n >= 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = (h ^ word) * kMultiplier;
+    h ^= h >> 29;
+    p += 8;
+    n -= 8;
+  }
+  if (n > 0) {
+    uint64_t word = 0;
+    std::memcpy(&word, p, n);
+    h = (h ^ word) * kMultiplier;
+  }
+  return Mix(h);
+}
+
 StringTable::StringTable() {
+  slots_.resize(kInitialSlots);
+  mask_ = kInitialSlots - 1;
   strings_.push_back(std::string_view());
-  ids_.emplace(std::string_view(), 0);
+  hashes_.push_back(HashString(std::string_view()));
+  Slot& slot = slots_[hashes_[0] & mask_];
+  slot.id_plus_one = 1;
+  slot.tag = static_cast<uint32_t>(hashes_[0] >> 32);
 }
 
 std::string_view StringTable::Store(std::string_view text) {
@@ -28,13 +66,35 @@ std::string_view StringTable::Store(std::string_view text) {
   return std::string_view(dst, text.size());
 }
 
+void StringTable::Grow() {
+  std::vector<Slot> slots(slots_.size() * 2);
+  size_t mask = slots.size() - 1;
+  for (uint32_t id = 0; id < strings_.size(); ++id) {
+    size_t i = hashes_[id] & mask;
+    while (slots[i].id_plus_one != 0) i = (i + 1) & mask;
+    slots[i].id_plus_one = id + 1;
+    slots[i].tag = static_cast<uint32_t>(hashes_[id] >> 32);
+  }
+  slots_ = std::move(slots);
+  mask_ = mask;
+}
+
 uint32_t StringTable::Intern(std::string_view text) {
-  auto it = ids_.find(text);
-  if (it != ids_.end()) return it->second;
-  std::string_view stored = Store(text);
+  uint64_t hash = HashString(text);
+  uint32_t tag = static_cast<uint32_t>(hash >> 32);
+  size_t i = hash & mask_;
+  while (true) {
+    const Slot& slot = slots_[i];
+    if (slot.id_plus_one == 0) break;
+    if (slot.tag == tag && strings_[slot.id_plus_one - 1] == text) return slot.id_plus_one - 1;
+    i = (i + 1) & mask_;
+  }
   uint32_t id = static_cast<uint32_t>(strings_.size());
-  strings_.push_back(stored);
-  ids_.emplace(stored, id);
+  strings_.push_back(Store(text));
+  hashes_.push_back(hash);
+  slots_[i].id_plus_one = id + 1;
+  slots_[i].tag = tag;
+  if (strings_.size() * 2 > slots_.size()) Grow();
   return id;
 }
 

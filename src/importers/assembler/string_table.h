@@ -1,14 +1,15 @@
 // Interned strings for the import: every event name, stat name and string value is
 // stored once and referred to by a dense 32-bit id. Id 0 is the empty string.
 //
-// Not thread-safe. Views returned by Get() stay valid for the table's lifetime (strings
-// live in fixed blocks that never move).
+// Interning runs once or more per event argument, so the table is an open-addressing hash
+// table over the ids (no node per string, one cache line per probe), with strings kept in
+// fixed blocks that never move: views returned by Get() stay valid for the table's
+// lifetime. Not thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace stepscope::importers {
@@ -24,13 +25,25 @@ class StringTable {
   size_t size() const { return strings_.size(); }
 
  private:
+  struct Slot {
+    uint32_t id_plus_one = 0;  // 0: empty
+    uint32_t tag = 0;          // high bits of the hash, to skip most string compares
+  };
+
   std::string_view Store(std::string_view text);
+  void Grow();
 
   std::vector<std::unique_ptr<char[]>> blocks_;
   size_t block_used_ = 0;
   size_t block_size_ = 0;
   std::vector<std::string_view> strings_;
-  std::unordered_map<std::string_view, uint32_t> ids_;
+  std::vector<uint64_t> hashes_;  // per id, for rehashing
+  std::vector<Slot> slots_;
+  size_t mask_ = 0;
 };
+
+// A fast 64-bit hash of a string (word at a time); not for adversarial keys' sake but
+// for speed. Exposed for tests.
+uint64_t HashString(std::string_view text);
 
 }  // namespace stepscope::importers

@@ -137,6 +137,8 @@ void ChromeTraceParser::OnTopLevelField(std::string_view key, std::string_view r
 
 void ChromeTraceParser::OnEvent(const RawTraceEvent& event) {
   ++stats_->events_read;
+  current_pid_ = IdOf(event.pid);
+  current_tid_ = IdOf(event.tid);
   if (!event.ph.present()) {
     bool empty = !event.name.present() && !event.ts.present() && !event.pid.present() && !event.has_args;
     stats_->Drop(empty ? "empty event object {} (a writer's trailing element)" : "event without \"ph\"");
@@ -176,7 +178,7 @@ void ChromeTraceParser::OnEvent(const RawTraceEvent& event) {
 
 void ChromeTraceParser::HandleMetadata(const RawTraceEvent& event) {
   std::string_view kind = event.name.text;
-  int64_t pid = IdOf(event.pid);
+  int64_t pid = current_pid_;
   if (kind == "process_name" || kind == "thread_name") {
     const JsonArg* name = FindArg(event, "name");
     if (name == nullptr) return;
@@ -184,7 +186,7 @@ void ChromeTraceParser::HandleMetadata(const RawTraceEvent& event) {
     if (kind == "process_name") {
       process_names_[pid] = std::move(value);
     } else {
-      thread_names_[TrackKey{TrackKind::kThread, pid, IdOf(event.tid)}] = std::move(value);
+      thread_names_[TrackKey{TrackKind::kThread, pid, current_tid_}] = std::move(value);
     }
   } else if (kind == "process_labels") {
     if (const JsonArg* labels = FindArg(event, "labels")) {
@@ -197,9 +199,9 @@ void ChromeTraceParser::HandleMetadata(const RawTraceEvent& event) {
 TrackKey ChromeTraceParser::TrackOf(const RawTraceEvent& event) {
   if (event.ph.text == "i" || event.ph.text == "I") {
     if (event.scope.text == "g") return {TrackKind::kGlobalInstants, 0, 0};
-    if (event.scope.text == "p") return {TrackKind::kProcessInstants, IdOf(event.pid), 0};
+    if (event.scope.text == "p") return {TrackKind::kProcessInstants, current_pid_, 0};
   }
-  return {TrackKind::kThread, IdOf(event.pid), IdOf(event.tid)};
+  return {TrackKind::kThread, current_pid_, current_tid_};
 }
 
 void ChromeTraceParser::HandleSlice(const RawTraceEvent& event, char phase) {
@@ -251,7 +253,7 @@ void ChromeTraceParser::HandleEnd(const RawTraceEvent& event) {
   for (const JsonArg& arg : event.args) {
     if (std::optional<PendingStat> stat = ArgAsStat(arg)) end.end_stats.push_back(*stat);
   }
-  begin_end_[TrackKey{TrackKind::kThread, IdOf(event.pid), IdOf(event.tid)}].push_back(std::move(end));
+  begin_end_[TrackKey{TrackKind::kThread, current_pid_, current_tid_}].push_back(std::move(end));
 }
 
 void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
@@ -274,7 +276,7 @@ void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
     stats_->Drop("counter ('C') event without numeric args");
     return;
   }
-  LineRef line = StagingLine({TrackKind::kCounter, IdOf(event.pid), 0});
+  LineRef line = StagingLine({TrackKind::kCounter, current_pid_, 0});
   EventRef ref = assembler_->AddEvent(line, UnescapeJsonStringLenient(event.name.text, &name_scratch_),
                                       *timestamp_ps, 0);
   for (const auto& [key, value] : samples) assembler_->AddDouble(ref, key, value);
@@ -311,7 +313,7 @@ void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
   point.category = category;
   point.direction = phase == 's' ? FlowDirection::kOut : phase == 't' ? FlowDirection::kInOut : FlowDirection::kIn;
   point.binding = (phase == 'f' && event.bp.text != "e") ? FlowBinding::kNext : FlowBinding::kEnclosing;
-  flow_points_.push_back({IdOf(event.pid), IdOf(event.tid), std::string(event.cat.text), point});
+  flow_points_.push_back({current_pid_, current_tid_, std::string(event.cat.text), point});
   ++stats_->flow_events;
 }
 
@@ -330,7 +332,18 @@ void ChromeTraceParser::HandleFlowV2(const RawTraceEvent& event, EventRef ref, c
 }
 
 uint32_t ChromeTraceParser::ArgKey(const JsonArg& arg) {
-  return assembler_->Intern(UnescapeJsonStringLenient(arg.key, &scratch_));
+  // A trace has few distinct arg keys, each repeated on most events: a small direct-mapped
+  // cache on (length, first and last byte) answers most lookups with one compare.
+  std::string_view key = arg.key;
+  size_t slot = key.empty() ? 0
+                            : (key.size() * 31 + static_cast<unsigned char>(key.front()) * 7 +
+                               static_cast<unsigned char>(key.back())) % kArgKeyCacheSize;
+  ArgKeyCacheEntry& entry = arg_key_cache_[slot];
+  if (entry.id != 0 && assembler_->strings().Get(entry.raw_id) == key) return entry.id;
+  uint32_t id = assembler_->Intern(UnescapeJsonStringLenient(key, &scratch_));
+  entry.raw_id = assembler_->Intern(key);
+  entry.id = id;
+  return id;
 }
 
 std::optional<PendingStat> ChromeTraceParser::ArgAsStat(const JsonArg& arg) {

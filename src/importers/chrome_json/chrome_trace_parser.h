@@ -129,6 +129,9 @@ class ChromeTraceParser : public TraceJsonSink {
   std::optional<PendingStat> ArgAsStat(const JsonArg& arg);
   // pid/tid value: numbers as themselves, strings mapped to stable ids.
   int64_t IdOf(const JsonToken& token);
+  // IdOf(pid) and IdOf(tid) of the event being handled (computed once per event).
+  int64_t current_pid() const { return current_pid_; }
+  int64_t current_tid() const { return current_tid_; }
   std::string_view Unescaped(const JsonToken& token);  // valid until the next call
   LineRef StagingLine(const TrackKey& track);
   std::string_view ProcessName(int64_t pid) const;
@@ -191,6 +194,15 @@ class ChromeTraceParser : public TraceJsonSink {
   size_t thread_pids_ = 0;                          // pids that have thread tracks
   std::string scratch_;
   std::string name_scratch_;
+  int64_t current_pid_ = 0;
+  int64_t current_tid_ = 0;
+  // ArgKey's cache: the key as written (raw_id) -> its unescaped, interned id.
+  struct ArgKeyCacheEntry {
+    uint32_t raw_id = 0;
+    uint32_t id = 0;
+  };
+  static constexpr size_t kArgKeyCacheSize = 64;
+  ArgKeyCacheEntry arg_key_cache_[kArgKeyCacheSize];
 };
 
 // Runs the tokenizer over `source` into `parser`, then the parser's and assembler's

@@ -182,9 +182,40 @@ std::optional<int64_t> ParseMicrosFloor(std::string_view text) {
   return -parsed->micros - (parsed->fraction_picos > 0 ? 1 : 0);
 }
 
+namespace {
+
+// Short decimal integers ("-12", "1102"), by far the most common number in traces, parsed
+// without the general machinery. False when `text` is anything else.
+bool ParseShortInteger(std::string_view text, int64_t* value) {
+  // 18 digits always fit int64.
+  constexpr size_t kMaxDigits = 18;
+  size_t i = 0;
+  bool negative = false;
+  if (!text.empty() && text[0] == '-') {
+    negative = true;
+    i = 1;
+  }
+  size_t digits = text.size() - i;
+  if (digits == 0 || digits > kMaxDigits) return false;
+  int64_t result = 0;
+  for (; i < text.size(); ++i) {
+    unsigned d = static_cast<unsigned char>(text[i]) - '0';
+    if (d > 9) return false;
+    result = result * 10 + d;
+  }
+  *value = negative ? -result : result;
+  return true;
+}
+
+}  // namespace
+
 JsonNumber ParseJsonNumber(std::string_view text) {
   JsonNumber number;
   if (text.empty()) return number;
+  if (ParseShortInteger(text, &number.int_value)) {
+    number.kind = JsonNumberKind::kInt64;
+    return number;
+  }
   const char* begin = text.data();
   const char* end = text.data() + text.size();
   bool integer_syntax = true;
@@ -227,6 +258,8 @@ JsonNumber ParseJsonNumber(std::string_view text) {
 }
 
 std::optional<int64_t> ParseJsonInteger(std::string_view text) {
+  int64_t value;
+  if (ParseShortInteger(text, &value)) return value;
   JsonNumber number = ParseJsonNumber(text);
   switch (number.kind) {
     case JsonNumberKind::kInt64:

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "src/importers/json/json_text.h"
+#include "src/importers/kineto_json/kineto_args.h"
 #include "src/xspace/schema.h"
 
 namespace stepscope::importers {
@@ -23,6 +24,9 @@ constexpr uint8_t kGpuLaunchFlowCategory = 9;
 // scopes on device time: shown by viewers, skipped by analyses that count device ops.
 // TensorFlow's derived line id for it: kThreadIdDerivedMin + 2 (reference/xspace.md §2).
 constexpr int64_t kNameScopeLineId = xspace::kThreadIdDerivedMin + 2;
+
+// Devices beyond this ordinal are taken as garbage (no host has 4096 accelerators).
+constexpr int64_t kMaxDeviceOrdinal = 4095;
 
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
 constexpr std::string_view kDataLoaderPrefix = "enumerate(DataLoader)";
@@ -41,8 +45,14 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
+void AppendInt(int64_t value, std::string* out) {
+  char text[24];
+  auto [ptr, ec] = std::to_chars(text, text + sizeof(text), value);
+  out->append(text, ptr);
+}
+
 // "[1, 2, 3]" -> "1,2,3"; missing dimensions default to 1 (XProf's rule).
-std::string Dims(std::string_view json_array) {
+void AppendDims(std::string_view json_array, std::string* out) {
   int64_t dims[3] = {1, 1, 1};
   int found = 0;
   size_t i = 0;
@@ -57,7 +67,11 @@ std::string Dims(std::string_view json_array) {
       ++i;
     }
   }
-  return std::to_string(dims[0]) + "," + std::to_string(dims[1]) + "," + std::to_string(dims[2]);
+  AppendInt(dims[0], out);
+  out->push_back(',');
+  AppendInt(dims[1], out);
+  out->push_back(',');
+  AppendInt(dims[2], out);
 }
 
 std::string ShortDouble(double value) {
@@ -99,8 +113,17 @@ std::optional<int64_t> DomInt(simdjson::dom::element element) {
   uint64_t unsigned_value;
   if (element.get_uint64().get(unsigned_value) == simdjson::SUCCESS) return static_cast<int64_t>(unsigned_value);
   double double_value;
-  if (element.get_double().get(double_value) == simdjson::SUCCESS) return static_cast<int64_t>(double_value);
+  if (element.get_double().get(double_value) == simdjson::SUCCESS && double_value > -9.2e18 && double_value < 9.2e18) {
+    return static_cast<int64_t>(double_value);
+  }
   return std::nullopt;
+}
+
+// The integer at `key` of an object, or nullopt (missing key, not an object, not a number).
+std::optional<int64_t> DomField(simdjson::dom::element object, const char* key) {
+  simdjson::dom::element value;
+  if (object[key].get(value) != simdjson::SUCCESS) return std::nullopt;
+  return DomInt(value);
 }
 
 }  // namespace
@@ -114,19 +137,20 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
     simdjson::dom::array array;
     if (root.get_array().get(array) != simdjson::SUCCESS) return;
     for (simdjson::dom::element item : array) {
-      std::optional<int64_t> id = DomInt(item["id"].value_unsafe());
-      if (item["id"].error() != simdjson::SUCCESS || !id) continue;
+      std::optional<int64_t> id = DomField(item, "id");
+      // Device ordinals are small; anything else is not a device (and would make a plane name).
+      if (!id || *id < 0 || *id > kMaxDeviceOrdinal) continue;
       Device& device = devices_[*id];
       std::string_view name;
       if (item["name"].get_string().get(name) == simdjson::SUCCESS) device.name = std::string(name);
-      if (item["numSms"].error() == simdjson::SUCCESS) device.sm_count = DomInt(item["numSms"].value_unsafe());
-      if (item["totalGlobalMem"].error() == simdjson::SUCCESS) device.memory_bytes = DomInt(item["totalGlobalMem"].value_unsafe());
-      if (item["computeMajor"].error() == simdjson::SUCCESS) device.compute_major = DomInt(item["computeMajor"].value_unsafe());
-      if (item["computeMinor"].error() == simdjson::SUCCESS) device.compute_minor = DomInt(item["computeMinor"].value_unsafe());
+      device.sm_count = DomField(item, "numSms");
+      device.memory_bytes = DomField(item, "totalGlobalMem");
+      device.compute_major = DomField(item, "computeMajor");
+      device.compute_minor = DomField(item, "computeMinor");
     }
   } else if (key == "distributedInfo") {
-    if (root["rank"].error() == simdjson::SUCCESS) rank_ = DomInt(root["rank"].value_unsafe());
-    if (root["world_size"].error() == simdjson::SUCCESS) world_size_ = DomInt(root["world_size"].value_unsafe());
+    rank_ = DomField(root, "rank");
+    world_size_ = DomField(root, "world_size");
     std::string_view backend;
     if (root["backend"].get_string().get(backend) == simdjson::SUCCESS) backend_ = std::string(backend);
   } else if (key == "baseTimeNanoseconds") {
@@ -146,10 +170,27 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
 }
 
 KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& event) {
-  if (std::optional<std::string_view> pid = PidString(IdOf(event.pid))) {
-    if (*pid == "CUDA functions") return Category::kKernel;  // the legacy autograd export
+  if (event.pid.kind == JsonKind::kString && event.pid.text == "CUDA functions") {
+    return Category::kKernel;  // the legacy autograd export
   }
   std::string_view cat = event.cat.text;
+  // The exact spellings first (they are what Kineto writes), then any capitalization.
+  switch (cat.size()) {
+    case 6:
+      if (cat == "cpu_op") return Category::kHostOp;
+      if (cat == "kernel") return Category::kKernel;
+      break;
+    case 12:
+      if (cat == "cuda_runtime") return Category::kRuntime;
+      break;
+    case 15:
+      if (cat == "python_function" || cat == "user_annotation") {
+        return cat[0] == 'p' ? Category::kHostOp : Category::kUserAnnotation;
+      }
+      break;
+    default:
+      break;
+  }
   if (EqualsIgnoreCase(cat, "kernel")) return Category::kKernel;
   if (EqualsIgnoreCase(cat, "gpu_memcpy") || EqualsIgnoreCase(cat, "memcpy")) return Category::kMemcpy;
   if (EqualsIgnoreCase(cat, "gpu_memset") || EqualsIgnoreCase(cat, "memset")) return Category::kMemset;
@@ -169,36 +210,43 @@ bool KinetoTraceParser::IsTraceEvent(const RawTraceEvent& event) {
   if (category_ == Category::kTrace) return false;  // the capture window, not an op
   // Kineto's global markers ("Iteration Start: PyTorch Profiler", "Record Window End")
   // sit on made-up pids ("Traces", "").
-  if (std::optional<std::string_view> pid = PidString(IdOf(event.pid))) {
-    if (*pid == "Traces" || *pid == "" || *pid == "Spans") return false;
+  if (event.pid.kind == JsonKind::kString &&
+      (event.pid.text == "Traces" || event.pid.text.empty() || event.pid.text == "Spans")) {
+    return false;
   }
   if (!event.pid.present() && event.scope.text == "g") return false;
+  args_.Index(event);
   return true;
 }
 
 TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
-  int64_t pid = IdOf(event.pid);
-  int64_t tid = IdOf(event.tid);
+  int64_t pid = current_pid();
+  int64_t tid = current_tid();
   bool device = category_ == Category::kKernel || category_ == Category::kMemcpy ||
                 category_ == Category::kMemset || category_ == Category::kGpuAnnotation;
   if (!device) {
     ++host_event_count_by_pid_[pid];
     return ChromeTraceParser::TrackOf(event);
   }
-  std::optional<int64_t> ordinal = ArgInt(event, "device");
-  if (PidString(pid)) {  // legacy "CUDA functions": tid is the device
+  std::optional<int64_t> ordinal = args_.Int(KinetoArg::kDevice);
+  if (event.pid.kind == JsonKind::kString) {  // legacy "CUDA functions": tid is the device
     ordinal = tid;
     tid = 0;
   }
   if (!ordinal) ordinal = pid;
-  std::optional<int64_t> stream = ArgInt(event, "stream");
+  if (*ordinal < 0 || *ordinal > kMaxDeviceOrdinal) {
+    stats_->Fix("device event with an impossible device ordinal placed with the host threads");
+    ++host_event_count_by_pid_[pid];
+    return ChromeTraceParser::TrackOf(event);
+  }
+  std::optional<int64_t> stream = args_.Int(KinetoArg::kStream);
   if (!stream) {
-    if (std::optional<std::string_view> text = PidString(tid)) stream = TrailingInteger(*text);  // "stream 7"
+    if (event.tid.kind == JsonKind::kString) stream = TrailingInteger(event.tid.text);  // "stream 7"
   }
   if (!stream) stream = tid;
   if (category_ == Category::kGpuAnnotation) return {TrackKind::kDeviceAnnotation, *ordinal, *stream};
   TrackKey track{TrackKind::kDeviceStream, *ordinal, *stream};
-  device_tracks_by_raw_.try_emplace(TrackKey{TrackKind::kThread, pid, IdOf(event.tid)}, track);
+  device_tracks_by_raw_.try_emplace(TrackKey{TrackKind::kThread, pid, current_tid()}, track);
   return track;
 }
 
@@ -210,7 +258,7 @@ void KinetoTraceParser::PrepareSlice(const RawTraceEvent& event, Slice* slice) {
       if (name.rfind(kStepPrefix, 0) == 0) {
         std::optional<int64_t> step = ParseJsonInteger(name.substr(kStepPrefix.size()));
         if (step) {
-          step_numbers_.push_back(*step);
+          step_number_ = *step;
           slice->display_storage = std::string(name);
           slice->name = kStepEventName;
           slice->display_name = slice->display_storage;
@@ -240,7 +288,7 @@ void KinetoTraceParser::PrepareSlice(const RawTraceEvent& event, Slice* slice) {
       break;
     case Category::kInstant:
       if (name == "[memory]") {
-        std::optional<int64_t> bytes = ArgInt(event, "Bytes");
+        std::optional<int64_t> bytes = args_.Int(KinetoArg::kMemoryBytes);
         slice->name = bytes && *bytes < 0 ? xspace::kMemoryDeallocationEventName : xspace::kMemoryAllocationEventName;
       }
       break;
@@ -249,45 +297,58 @@ void KinetoTraceParser::PrepareSlice(const RawTraceEvent& event, Slice* slice) {
   }
 }
 
-void KinetoTraceParser::AddCorrelation(const RawTraceEvent& event, EventRef ref) {
-  std::optional<int64_t> correlation = ArgInt(event, "correlation");
-  if (!correlation) correlation = ArgInt(event, "External id");
-  if (!correlation) correlation = ArgInt(event, "external id");
-  if (correlation) {
-    assembler_->AddUint(ref, assembler_->Intern(GetStatTypeStr(StatType::kCorrelationId)),
-                        static_cast<uint64_t>(*correlation));
+void KinetoTraceParser::AddOtherArgs(const RawTraceEvent& event, EventRef ref, uint32_t skip) {
+  for (size_t i = 0; i < event.args.size(); ++i) {
+    KinetoArg kind = args_.KindOf(i);
+    if (kind != KinetoArg::kCount && (skip & ArgBit(kind)) != 0) continue;
+    if (std::optional<PendingStat> stat = ArgAsStat(event.args[i])) {
+      assembler_->AddStat(ref, stat->key_id, stat->kind, stat->bits);
+    }
   }
 }
 
+void KinetoTraceParser::AddCorrelation(EventRef ref) {
+  std::optional<int64_t> correlation = args_.Int(KinetoArg::kCorrelation);
+  if (!correlation) correlation = args_.Int(KinetoArg::kExternalId);
+  if (!correlation) correlation = args_.Int(KinetoArg::kExternalIdLower);
+  if (correlation) assembler_->AddUint(ref, correlation_key_, static_cast<uint64_t>(*correlation));
+}
+
 void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref) {
-  AddCorrelation(event, ref);
-  const JsonArg* grid = FindArg(event, "grid");
-  const JsonArg* block = FindArg(event, "block");
+  AddCorrelation(ref);
+  const JsonArg* grid = args_.Get(KinetoArg::kGrid);
+  const JsonArg* block = args_.Get(KinetoArg::kBlock);
   if (grid != nullptr || block != nullptr) {
-    std::optional<int64_t> registers = ArgInt(event, "registers per thread");
-    std::optional<int64_t> shared = ArgInt(event, "shared memory");
-    const JsonArg* occupancy = FindArg(event, "est. achieved occupancy %");
-    if (occupancy == nullptr) occupancy = FindArg(event, "theoretical occupancy %");
-    std::string details = "regs:" + std::to_string(registers.value_or(0)) +
-                          " static_shared:" + std::to_string(shared.value_or(0)) + " dynamic_shared:0" +
-                          " grid:" + Dims(grid ? grid->value.text : "") + " block:" + Dims(block ? block->value.text : "");
+    const JsonArg* occupancy = args_.Get(KinetoArg::kAchievedOccupancy);
+    if (occupancy == nullptr) occupancy = args_.Get(KinetoArg::kTheoreticalOccupancy);
+    std::string& details = details_scratch_;
+    details.assign("regs:");
+    AppendInt(args_.Int(KinetoArg::kRegisters).value_or(0), &details);
+    details.append(" static_shared:");
+    AppendInt(args_.Int(KinetoArg::kSharedMemory).value_or(0), &details);
+    details.append(" dynamic_shared:0 grid:");
+    AppendDims(grid ? grid->value.text : "", &details);
+    details.append(" block:");
+    AppendDims(block ? block->value.text : "", &details);
     if (occupancy != nullptr) {
       JsonNumber value = ParseJsonNumber(occupancy->value.text);
       double pct = value.kind == JsonNumberKind::kDouble ? value.double_value : static_cast<double>(value.int_value);
       if (value.kind != JsonNumberKind::kNotANumber) details += " occ_pct:" + ShortDouble(pct);
     }
-    assembler_->AddRef(ref, assembler_->Intern(GetStatTypeStr(StatType::kKernelDetails)), details);
-  } else if (std::optional<int64_t> correlation = ArgInt(event, "correlation")) {
+    assembler_->AddRef(ref, kernel_details_key_, details);
+  } else if (std::optional<int64_t> correlation = args_.Int(KinetoArg::kCorrelation)) {
     kernels_without_details_.push_back({ref, static_cast<uint64_t>(*correlation)});
   }
-  AddArgsAsStats(event, ref,
-                 {"correlation", "device", "stream", "context", "registers per thread", "shared memory", "grid",
-                  "block", "est. achieved occupancy %", "theoretical occupancy %", "Ev Idx"});
+  AddOtherArgs(event, ref,
+               ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kDevice) | ArgBit(KinetoArg::kStream) |
+                   ArgBit(KinetoArg::kContext) | ArgBit(KinetoArg::kRegisters) | ArgBit(KinetoArg::kSharedMemory) |
+                   ArgBit(KinetoArg::kGrid) | ArgBit(KinetoArg::kBlock) | ArgBit(KinetoArg::kAchievedOccupancy) |
+                   ArgBit(KinetoArg::kTheoreticalOccupancy) | ArgBit(KinetoArg::kEvIdx));
 }
 
 void KinetoTraceParser::AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset) {
-  AddCorrelation(event, ref);
-  std::optional<int64_t> bytes = ArgInt(event, "bytes");
+  AddCorrelation(ref);
+  std::optional<int64_t> bytes = args_.Int(KinetoArg::kBytes);
   std::string_view original = slice.display_name.empty() ? slice.name : slice.display_name;
   auto [source_kind, destination_kind] = MemoryKinds(original);
   std::string details;
@@ -300,22 +361,24 @@ void KinetoTraceParser::AddMemcpyStats(const RawTraceEvent& event, const Slice& 
     if (bytes) details += std::string(details.empty() ? "" : " ") + "size:" + std::to_string(*bytes);
     if (!details.empty()) assembler_->AddRef(ref, assembler_->Intern(GetStatTypeStr(StatType::kMemcpyDetails)), details);
   }
-  AddArgsAsStats(event, ref, {"correlation", "device", "stream", "context", "bytes", "Ev Idx"});
+  AddOtherArgs(event, ref,
+               ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kDevice) | ArgBit(KinetoArg::kStream) |
+                   ArgBit(KinetoArg::kContext) | ArgBit(KinetoArg::kBytes) | ArgBit(KinetoArg::kEvIdx));
 }
 
-void KinetoTraceParser::AddMemoryStats(const RawTraceEvent& event, EventRef ref) {
-  std::optional<int64_t> bytes = ArgInt(event, "Bytes");
-  std::optional<int64_t> allocated = ArgInt(event, "Total Allocated");
-  std::optional<int64_t> reserved = ArgInt(event, "Total Reserved");
-  std::optional<int64_t> device_type = ArgInt(event, "Device Type");
-  std::optional<int64_t> device_id = ArgInt(event, "Device Id");
+void KinetoTraceParser::AddMemoryStats(EventRef ref) {
+  std::optional<int64_t> bytes = args_.Int(KinetoArg::kMemoryBytes);
+  std::optional<int64_t> allocated = args_.Int(KinetoArg::kTotalAllocated);
+  std::optional<int64_t> reserved = args_.Int(KinetoArg::kTotalReserved);
+  std::optional<int64_t> device_type = args_.Int(KinetoArg::kDeviceType);
+  std::optional<int64_t> device_id = args_.Int(KinetoArg::kDeviceId);
   std::string allocator = device_type.value_or(0) == 0 ? "cpu"
                           : device_type == 1            ? "cuda:" + std::to_string(device_id.value_or(0))
                                                         : "device_type_" + std::to_string(*device_type) + ":" +
                                                    std::to_string(device_id.value_or(0));
   assembler_->AddRef(ref, assembler_->Intern(GetStatTypeStr(StatType::kAllocatorName)), allocator);
   if (bytes) {
-    int64_t size = *bytes < 0 ? -*bytes : *bytes;
+    int64_t size = *bytes < 0 ? (*bytes == INT64_MIN ? INT64_MAX : -*bytes) : *bytes;
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kRequestedBytes)), size);
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kAllocationBytes)), size);
   }
@@ -325,14 +388,15 @@ void KinetoTraceParser::AddMemoryStats(const RawTraceEvent& event, EventRef ref)
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kBytesAllocated)), *allocated);
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kBytesReserved)), 0);
     if (reserved) {
-      assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kBytesAvailable)),
-                         std::max<int64_t>(0, *reserved - *allocated));
+      int64_t available = 0;  // CPU events have no reserved pool (0); never negative
+      if (*reserved > *allocated && __builtin_sub_overflow(*reserved, *allocated, &available)) available = 0;
+      assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kBytesAvailable)), available);
     }
     int64_t& peak = peak_allocated_by_allocator_[allocator];
     peak = std::max(peak, *allocated);
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kPeakBytesInUse)), peak);
   }
-  if (const JsonArg* address = FindArg(event, "Addr")) {
+  if (const JsonArg* address = args_.Get(KinetoArg::kAddr)) {
     JsonNumber number = ParseJsonNumber(address->value.text);
     uint64_t value = number.kind == JsonNumberKind::kUint64 ? number.uint_value : static_cast<uint64_t>(number.int_value);
     assembler_->AddUint(ref, assembler_->Intern(GetStatTypeStr(StatType::kAddress)), value);
@@ -340,8 +404,12 @@ void KinetoTraceParser::AddMemoryStats(const RawTraceEvent& event, EventRef ref)
 }
 
 void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& slice, EventRef ref) {
+  if (correlation_key_ == 0) {
+    correlation_key_ = assembler_->Intern(GetStatTypeStr(StatType::kCorrelationId));
+    kernel_details_key_ = assembler_->Intern(GetStatTypeStr(StatType::kKernelDetails));
+  }
   if (slice.flags & kEventStepMarker) {
-    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kStepNum)), step_numbers_.back());
+    assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kStepNum)), step_number_);
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kIsRoot)), 1);
   }
   switch (category_) {
@@ -355,29 +423,33 @@ void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& s
       AddMemcpyStats(event, slice, ref, /*memset=*/true);
       return;
     case Category::kRuntime: {
-      AddCorrelation(event, ref);
-      std::optional<int64_t> correlation = ArgInt(event, "correlation");
-      const JsonArg* grid = FindArg(event, "grid");
-      const JsonArg* block = FindArg(event, "block");
+      AddCorrelation(ref);
+      std::optional<int64_t> correlation = args_.Int(KinetoArg::kCorrelation);
+      const JsonArg* grid = args_.Get(KinetoArg::kGrid);
+      const JsonArg* block = args_.Get(KinetoArg::kBlock);
       if (correlation && grid != nullptr && block != nullptr) {
-        std::optional<int64_t> shared = ArgInt(event, "shared memory");
-        launch_details_by_correlation_[static_cast<uint64_t>(*correlation)] =
-            "regs:0 static_shared:" + std::to_string(shared.value_or(0)) + " dynamic_shared:0 grid:" +
-            Dims(grid->value.text) + " block:" + Dims(block->value.text);
+        // ROCm writes the launch parameters on the runtime call, not the kernel.
+        std::string details = "regs:0 static_shared:";
+        AppendInt(args_.Int(KinetoArg::kSharedMemory).value_or(0), &details);
+        details += " dynamic_shared:0 grid:";
+        AppendDims(grid->value.text, &details);
+        details += " block:";
+        AppendDims(block->value.text, &details);
+        launch_details_by_correlation_[static_cast<uint64_t>(*correlation)] = std::move(details);
       }
-      AddArgsAsStats(event, ref, {"correlation", "Ev Idx"});
+      AddOtherArgs(event, ref, ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kEvIdx));
       return;
     }
     case Category::kInstant:
       if (event.name.text == "[memory]") {
-        AddMemoryStats(event, ref);
+        AddMemoryStats(ref);
         return;
       }
       break;
     default:
       break;
   }
-  AddArgsAsStats(event, ref, {"Ev Idx"});
+  AddOtherArgs(event, ref, ArgBit(KinetoArg::kEvIdx));
 }
 
 std::pair<uint64_t, uint8_t> KinetoTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text) {

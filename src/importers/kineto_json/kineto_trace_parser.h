@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "src/importers/chrome_json/chrome_trace_parser.h"
+#include "src/importers/kineto_json/kineto_args.h"
 
 namespace stepscope::importers {
 
@@ -73,10 +74,18 @@ class KinetoTraceParser : public ChromeTraceParser {
   Category Classify(const RawTraceEvent& event);
   void AddKernelStats(const RawTraceEvent& event, EventRef ref);
   void AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset);
-  void AddMemoryStats(const RawTraceEvent& event, EventRef ref);
-  void AddCorrelation(const RawTraceEvent& event, EventRef ref);
+  void AddMemoryStats(EventRef ref);
+  void AddCorrelation(EventRef ref);
+  // The event's args as stats, except those in `skip` (a mask of ArgBit()s).
+  void AddOtherArgs(const RawTraceEvent& event, EventRef ref, uint32_t skip);
 
-  Category category_ = Category::kHostOp;  // of the event being added
+  // Of the event being added.
+  Category category_ = Category::kHostOp;
+  KinetoArgIndex args_;
+  int64_t step_number_ = 0;
+  std::string details_scratch_;
+  uint32_t correlation_key_ = 0;
+  uint32_t kernel_details_key_ = 0;
   std::map<int64_t, Device> devices_;       // deviceProperties by id
   std::optional<int64_t> rank_, world_size_;
   std::string backend_;
@@ -91,7 +100,6 @@ class KinetoTraceParser : public ChromeTraceParser {
   // ROCm writes launch parameters on the runtime call, not the kernel.
   std::unordered_map<uint64_t, std::string> launch_details_by_correlation_;
   std::vector<PendingKernel> kernels_without_details_;
-  std::vector<int64_t> step_numbers_;
   // Running maximum of "Total Allocated" per allocator, in file order: the allocator's
   // peak so far, which is what TF's peak_bytes_in_use means.
   std::map<std::string, int64_t> peak_allocated_by_allocator_;

@@ -29,7 +29,7 @@ class TfTraceParser : public ChromeTraceParser {
       slice->name = slice->name_storage;
     }
     const JsonArg* step = FindArg(event, "step_num");
-    std::string_view process = ProcessName(IdOf(event.pid));
+    std::string_view process = ProcessName(current_pid());
     if (step == nullptr || process.rfind("/device:", 0) == 0) return;
     slice->flags |= kEventStepMarker;
     std::string suffix = " " + std::string(step->value.text);

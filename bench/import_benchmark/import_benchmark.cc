@@ -1,0 +1,205 @@
+// Import throughput and memory (issue 4): imports the largest shared test trace and a
+// synthetic Kineto-style trace (1 GB unless STEPSCOPE_BENCH_IMPORT_MB says otherwise) the
+// way `stepscope import` does, each in a forked child so its peak RSS is its own. Writes
+// $STEPSCOPE_BENCH_OUT/import.json with
+//   import_mb_per_s                 JSON MB per CPU second, synthetic trace
+//   import_events_per_s             trace events per CPU second, synthetic trace
+//   import_peak_rss_over_file_size  child peak RSS / file size, synthetic trace
+// and the same per input, plus the tokenizer alone (what the JSON parsing costs) and wall
+// times. CPU time is the headline because the machine may be shared; wall time is there too.
+#include <google/protobuf/arena.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/import_benchmark/synthetic_kineto_trace.h"
+#include "src/importers/byte_source.h"
+#include "src/importers/importer_registry.h"
+#include "src/importers/json/trace_json_reader.h"
+
+namespace stepscope::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Default size of the synthetic trace: the issue's "1 GB trace".
+constexpr uint64_t kDefaultSyntheticMb = 1024;
+
+struct ChildResult {
+  int ok = 0;
+  double wall_s = 0;
+  double cpu_s = 0;
+  uint64_t json_bytes = 0;
+  uint64_t events = 0;
+  uint64_t xevents = 0;
+  long peak_rss_kb = 0;  // filled by the parent
+};
+
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+}
+
+class NullSink : public importers::TraceJsonSink {
+ public:
+  void OnEvent(const importers::RawTraceEvent& event) override { ++events; }
+  uint64_t events = 0;
+};
+
+// Runs `work` in a forked child; the child's peak RSS is taken from wait4().
+template <typename Work>
+ChildResult RunInChild(Work work) {
+  int fds[2];
+  if (pipe(fds) != 0) return {};
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    ChildResult result = work();
+    ssize_t written = write(fds[1], &result, sizeof(result));
+    _exit(written == sizeof(result) ? 0 : 1);
+  }
+  close(fds[1]);
+  ChildResult result;
+  ssize_t got = read(fds[0], &result, sizeof(result));
+  close(fds[0]);
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  if (got != sizeof(result) || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
+  result.peak_rss_kb = usage.ru_maxrss;
+  return result;
+}
+
+ChildResult ImportInChild(const std::string& path) {
+  return RunInChild([&path] {
+    ChildResult result;
+    auto wall_start = std::chrono::steady_clock::now();
+    double cpu_start = CpuSeconds();
+    google::protobuf::Arena arena;  // as `stepscope import` does
+    auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(&arena);
+    importers::ImportStats stats;
+    Status status = importers::ImportTraceFile(path, {}, space, &stats);
+    result.cpu_s = CpuSeconds() - cpu_start;
+    result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    result.ok = status.ok() ? 1 : 0;
+    if (!status.ok()) std::fprintf(stderr, "import_benchmark: %s\n", status.ToString().c_str());
+    result.json_bytes = stats.json_bytes;
+    result.events = stats.events_read;
+    result.xevents = stats.xevents_written;
+    return result;
+  });
+}
+
+ChildResult TokenizeInChild(const std::string& path) {
+  return RunInChild([&path] {
+    ChildResult result;
+    auto wall_start = std::chrono::steady_clock::now();
+    double cpu_start = CpuSeconds();
+    StatusOr<std::unique_ptr<importers::ByteSource>> source = importers::OpenTraceByteSource(path, uint64_t{1} << 40);
+    NullSink sink;
+    importers::TraceJsonReadResult read;
+    Status status = source.ok() ? importers::ReadTraceJson(**source, {}, sink, &read) : source.status();
+    result.cpu_s = CpuSeconds() - cpu_start;
+    result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    result.ok = status.ok() ? 1 : 0;
+    result.json_bytes = read.json_bytes;
+    result.events = read.elements;
+    return result;
+  });
+}
+
+void Report(const std::string& label, const ChildResult& r, uint64_t file_bytes, std::map<std::string, double>* figures,
+            const std::string& prefix) {
+  double mb = r.json_bytes / 1e6;
+  std::printf("%-28s %8.1f MB JSON  %9.2f MB/s cpu  %9.2f MB/s wall  %10.0f events/s cpu  peak RSS %7.1f MB (%.2fx file)\n",
+              label.c_str(), mb, mb / r.cpu_s, mb / r.wall_s, r.events / r.cpu_s, r.peak_rss_kb / 1024.0,
+              r.peak_rss_kb * 1024.0 / static_cast<double>(file_bytes));
+  (*figures)[prefix + "mb_per_s"] = mb / r.cpu_s;
+  (*figures)[prefix + "mb_per_s_wall"] = mb / r.wall_s;
+  (*figures)[prefix + "events_per_s"] = r.events / r.cpu_s;
+  (*figures)[prefix + "peak_rss_mb"] = r.peak_rss_kb / 1024.0;
+  (*figures)[prefix + "peak_rss_over_file_size"] = r.peak_rss_kb * 1024.0 / static_cast<double>(file_bytes);
+  (*figures)[prefix + "json_mb"] = mb;
+}
+
+}  // namespace
+}  // namespace stepscope::bench
+
+int main() {
+  using namespace stepscope::bench;
+  std::map<std::string, double> figures;
+  const char* shared = std::getenv("STEPSCOPE_SHARED_DIR");
+  std::string traces = std::string(shared != nullptr ? shared : STEPSCOPE_DEFAULT_SHARED_DIR) + "/testdata/traces";
+  const std::string largest = traces + "/hta_ns_resolution_rank-0.pt.trace.json.gz";
+
+  // The largest shared trace (68,692 events; 15 MB of JSON in a 1.15 MB .gz).
+  if (fs::exists(largest)) {
+    uint64_t file_bytes = fs::file_size(largest);
+    ChildResult imported = ImportInChild(largest);
+    ChildResult tokenized = TokenizeInChild(largest);
+    if (imported.ok && tokenized.ok) {
+      Report("largest test trace: import", imported, file_bytes, &figures, "test_trace_import_");
+      Report("largest test trace: tokenize", tokenized, file_bytes, &figures, "test_trace_tokenize_");
+      figures["test_trace_import_peak_rss_over_json_size"] = imported.peak_rss_kb * 1024.0 / imported.json_bytes;
+    }
+  } else {
+    std::fprintf(stderr, "import_benchmark: %s not found; skipping it\n", largest.c_str());
+  }
+
+  // The synthetic trace.
+  uint64_t mb = kDefaultSyntheticMb;
+  if (const char* env = std::getenv("STEPSCOPE_BENCH_IMPORT_MB")) mb = std::strtoull(env, nullptr, 10);
+  fs::path path = fs::temp_directory_path() / ("stepscope_import_bench_" + std::to_string(getpid()) + ".json");
+  std::printf("writing a %llu MB synthetic Kineto trace to %s ...\n", static_cast<unsigned long long>(mb), path.c_str());
+  std::fflush(stdout);
+  auto info = WriteSyntheticKinetoTrace(path.string(), mb << 20);
+  if (!info.ok()) {
+    std::fprintf(stderr, "import_benchmark: %s\n", info.status().ToString().c_str());
+    return 1;
+  }
+  ChildResult tokenized = TokenizeInChild(path.string());
+  ChildResult imported = ImportInChild(path.string());
+  fs::remove(path);
+  if (!imported.ok || !tokenized.ok) {
+    std::fprintf(stderr, "import_benchmark: the synthetic import failed\n");
+    return 1;
+  }
+  Report("synthetic: tokenize", tokenized, info->bytes, &figures, "synthetic_tokenize_");
+  Report("synthetic: import", imported, info->bytes, &figures, "synthetic_import_");
+  figures["synthetic_events"] = static_cast<double>(info->events);
+  figures["synthetic_xevents"] = static_cast<double>(imported.xevents);
+  figures["import_mb_per_s"] = figures["synthetic_import_mb_per_s"];
+  figures["import_events_per_s"] = figures["synthetic_import_events_per_s"];
+  figures["import_peak_rss_over_file_size"] = figures["synthetic_import_peak_rss_over_file_size"];
+
+  const char* out_dir = std::getenv("STEPSCOPE_BENCH_OUT");
+  fs::path dir = out_dir != nullptr && *out_dir != '\0' ? out_dir : STEPSCOPE_DEFAULT_BENCH_OUT;
+  std::error_code error;
+  fs::create_directories(dir, error);
+  fs::path out_path = dir / "import.json";
+  std::ofstream out(out_path);
+  out << "{";
+  bool first = true;
+  for (const auto& [name, value] : figures) {
+    out << (first ? "\n" : ",\n") << "  \"" << name << "\": " << value;
+    first = false;
+  }
+  out << "\n}\n";
+  out.close();
+  if (!out) {
+    std::fprintf(stderr, "import_benchmark: could not write %s\n", out_path.c_str());
+    return 1;
+  }
+  std::printf("figures written to %s\n", out_path.c_str());
+  return 0;
+}
