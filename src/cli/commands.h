@@ -11,5 +11,6 @@ int RunCaptureCommand(CommandContext& context);
 int RunAnalyzeCommand(CommandContext& context);
 int RunServeCommand(CommandContext& context);
 int RunImportCommand(CommandContext& context);
+int RunConvertCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

@@ -22,6 +22,8 @@ constexpr Command kCommands[] = {
      RunAnalyzeCommand},
     {"serve", "the web dashboard and JSON API for a logdir (http://127.0.0.1:6006/)", RunServeCommand},
     {"import", "convert PyTorch/Kineto, TF/JAX or Chrome trace JSON into a run of .xplane.pb files", RunImportCommand},
+    {"convert", "write a profile's timeline as Chrome or Perfetto trace JSON (no event cap, streamed)",
+     RunConvertCommand},
 };
 
 const Command* FindCommand(std::string_view name) {
