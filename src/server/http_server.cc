@@ -11,6 +11,7 @@
 #include "src/server/api_routes.h"
 #include "src/server/capture_route.h"
 #include "src/server/static_files.h"
+#include "src/server/trace_routes.h"
 
 namespace stepscope::server {
 namespace {
@@ -60,6 +61,7 @@ struct HttpServer::Impl {
   std::string ui_dir;
   std::unique_ptr<ProfileStore> store;
   std::unique_ptr<ApiRoutes> routes;
+  std::unique_ptr<TraceRoutes> trace_routes;  // /api/trace/* (trace viewer)
   std::unique_ptr<StaticFiles> static_files;
   std::unique_ptr<CaptureRoute> capture;
   httplib::Server http;
@@ -143,6 +145,11 @@ struct HttpServer::Impl {
       res.set_header("Cache-Control", "no-store");
       Send(capture->Handle(req.get_header_value("Content-Type"), req.body), res);
     });
+    // The trace viewer's endpoints first (they stream exports), then the tool API.
+    InstallTraceRoutes(&http, trace_routes.get(), [this](const httplib::Request& req, httplib::Response& res) {
+      AddCors(req, res);
+      res.set_header("Cache-Control", "no-store");
+    });
     http.Get(R"(/api/.*)", [this](const httplib::Request& req, httplib::Response& res) {
       AddCors(req, res);
       HttpReply reply = routes->Handle(req.path, req.params);
@@ -199,6 +206,7 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(const ServerOptions& op
   store_options.model_cache_bytes = options.model_cache_bytes;
   impl->store = std::make_unique<ProfileStore>(store_options);
   impl->routes = std::make_unique<ApiRoutes>(impl->store.get());
+  impl->trace_routes = std::make_unique<TraceRoutes>(impl->store.get());
   impl->static_files = std::make_unique<StaticFiles>(impl->ui_dir);
   impl->capture = std::make_unique<CaptureRoute>(store_options.logdir);
   impl->Install();

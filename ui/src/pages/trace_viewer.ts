@@ -89,7 +89,7 @@ function build(root: HTMLElement, body: HTMLElement, source: TraceSource, tracks
 
   // Mouse tools (chrome://tracing's modes); Shift+drag selects and the axis marks anyway.
   const tools: [Tool, string, string][] = [
-    ['pan', '✋ Pan', 'Drag pans the timeline'],
+    ['pan', '⇆ Pan', 'Drag pans the timeline'],
     ['select', '⬚ Select', 'Drag selects an area (also Shift+drag)'],
     ['timing', '↔ Timing', 'Drag marks an interval and shows its length (also drag on the time axis)'],
   ];
@@ -114,12 +114,12 @@ function build(root: HTMLElement, body: HTMLElement, source: TraceSource, tracks
   fit.addEventListener('click', () => timeline?.reset());
 
   const exports = el('div', { class: 'tv-exports' },
-    el('span', { class: 'tv-muted' }, 'Export:'),
-    el('a', { class: 'button', href: exportUrl(source, 'chrome'), download: '', title: 'Chrome trace-event JSON (chrome://tracing), gzip' }, 'Chrome JSON'),
-    el('a', { class: 'button', href: exportUrl(source, 'perfetto'), download: '', title: 'Perfetto-flavoured JSON (ui.perfetto.dev), gzip' }, 'Perfetto JSON'),
+    el('span', { class: 'tv-muted' }, 'Export'),
+    el('a', { class: 'button', href: exportUrl(source, 'chrome'), download: '', title: 'Chrome trace-event JSON for chrome://tracing (.json.gz)' }, 'Chrome'),
+    el('a', { class: 'button', href: exportUrl(source, 'perfetto'), download: '', title: 'Perfetto-flavoured JSON for ui.perfetto.dev (.json.gz)' }, 'Perfetto'),
   );
-  const summary = el('div', { class: 'tv-summary' },
-    `${tracks.events.toLocaleString('en-US')} events · ${formatPs(tracks.end_ps)} · ${tracks.sections.length} section${tracks.sections.length === 1 ? '' : 's'}`);
+  const summary = el('div', { class: 'tv-summary', title: `${tracks.sections.length} sections` },
+    `${tracks.events.toLocaleString('en-US')} events · ${formatPs(tracks.end_ps)}`);
 
   const toolbar = el('div', { class: 'tv-toolbar' },
     el('div', { class: 'tv-search-box' }, search, prev, next, searchStatus),

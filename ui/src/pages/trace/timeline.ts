@@ -7,7 +7,7 @@
 // fits the selection, 0 shows the whole trace, Esc clears.
 import { TraceApiError, traceApi, type Flow, type Tiles, type TraceSource, type TraceTracks } from './trace_api';
 import { draw, timeToX, xToTime, type DrawState, type StoredTile } from './timeline_draw';
-import { AXIS_H, LABEL_W, ROW_H, computeLayout, sectionHeaderAt, trackAt } from './trace_layout';
+import { AXIS_H, LABEL_W, ROW_H, SECTION_H, computeLayout, sectionHeaderAt, trackAt } from './trace_layout';
 import { formatPs } from './trace_format';
 
 // Wait this long after the last change of view before fetching tiles: one request per
@@ -279,6 +279,26 @@ export class Timeline {
     return { events, merged, byName };
   }
 
+  // Test hooks: where a row is drawn (CSS px from the top of the timeline; null when its
+  // section is collapsed), scrolling a track into view, and the x of a time.
+  rowCenterY(track: number, depth: number): number | null {
+    const t = this.state.layout.byTrack.get(track);
+    return t ? AXIS_H + t.y - this.state.scrollTop + depth * ROW_H + ROW_H / 2 : null;
+  }
+  scrollToTrack(track: number): void {
+    const t = this.state.layout.byTrack.get(track);
+    if (!t) return;
+    // Show the section header too when the track is its first.
+    const first = t.section.tracks[0]?.id === track;
+    this.scroller.scrollTop = Math.max(0, t.y - (first ? SECTION_H + 4 : 40));
+    this.state.scrollTop = this.scroller.scrollTop;
+    this.requestDraw();
+    this.scheduleFetch();
+  }
+  timeX(ps: number): number {
+    return timeToX(this.state, ps);
+  }
+
   // Test and screenshot hook: how many primitives of each kind are drawn now.
   stats(): { events: number; summaries: number; tracks: number; resolutionPs: number } {
     let events = 0;
@@ -474,7 +494,6 @@ export class Timeline {
       this.requestDraw();
       this.callbacks.onSelect({ kind: 'area', startPs: t0, endPs: t1, tracks });
     }
-    void y;
   }
 
   private onClick(x: number, y: number): void {

@@ -2,7 +2,7 @@
 // level-of-detail primitives (events as coloured boxes, summaries of sub-pixel events
 // hatched), the selection, search match, timing mark, area selection and flow arrows.
 import type { Flow, Tiles, TrackTile } from './trace_api';
-import { formatPs, formatTick, nameColour, niceStep } from './trace_format';
+import { formatPs, formatTick, nameColour, niceStep, shortName } from './trace_format';
 import { AXIS_H, LABEL_W, ROW_H, SECTION_H, type Layout, type TrackLayout } from './trace_layout';
 
 export interface StoredTile {
@@ -186,7 +186,7 @@ function drawTrackPrimitives(ctx: CanvasRenderingContext2D, s: DrawState, t: Tra
     ctx.font = '11px Roboto, "Segoe UI", Arial, sans-serif';
     ctx.textBaseline = 'middle';
     for (const [text, x, y, w] of labels) {
-      const fitted = fitText(ctx, text, w - 6);
+      const fitted = fitText(ctx, ctx.measureText(text).width <= w - 6 ? text : shortName(text), w - 6);
       if (fitted) ctx.fillText(fitted, x + 3, y + ROW_H / 2);
     }
   }
@@ -213,11 +213,12 @@ function drawArrow(ctx: CanvasRenderingContext2D, x1: number, y1: number, x2: nu
   ctx.moveTo(x1, y1);
   ctx.bezierCurveTo(x1 + dx, y1, x2 - dx, y2, x2, y2);
   ctx.stroke();
-  const angle = Math.atan2(y2 - (y2 + 0), x2 - (x2 - dx));
+  // The curve ends horizontally (its last control point is level with the end), so the
+  // head points right.
   ctx.beginPath();
   ctx.moveTo(x2, y2);
-  ctx.lineTo(x2 - 8 * Math.cos(angle - 0.45), y2 - 8 * Math.sin(angle - 0.45));
-  ctx.lineTo(x2 - 8 * Math.cos(angle + 0.45), y2 - 8 * Math.sin(angle + 0.45));
+  ctx.lineTo(x2 - 8 * Math.cos(0.45), y2 - 8 * Math.sin(0.45));
+  ctx.lineTo(x2 - 8 * Math.cos(0.45), y2 + 8 * Math.sin(0.45));
   ctx.closePath();
   ctx.fill();
 }

@@ -3,7 +3,7 @@
 // name, a timing mark's length).
 import { el } from '../../format';
 import { traceApi, type EventDetails, type Flow, type TraceSource, type TraceTracks } from './trace_api';
-import { formatPs } from './trace_format';
+import { formatPs, shortName } from './trace_format';
 import type { Timeline, TimelineSelection } from './timeline';
 
 export class DetailsPane {
@@ -119,7 +119,7 @@ export class DetailsPane {
           ...flows.slice(0, 50).map((f) => {
             const self = f.from.track === d.track && f.from.event === d.event;
             const other = self ? f.to : f.from;
-            const link = el('button', { class: 'link-button tv-flow-link' }, `${self ? '→' : '←'} ${other.name}`);
+            const link = el('button', { class: 'link-button tv-flow-link', title: other.name }, `${self ? '→' : '←'} ${shortName(other.name)}`);
             link.addEventListener('click', () => this.timeline()?.reveal(other.track, other.event, other.start_ps, other.end_ps, other.depth));
             return el('div', { class: 'tv-flow' }, link,
               el('span', { class: 'tv-muted' }, ` ${this.trackNames.get(other.track) ?? ''} · ${f.kind === 'correlation' ? `correlation ${f.id}` : `flow ${f.id}`} · ${formatPs(f.to.start_ps - f.from.start_ps)} ${self ? 'later' : 'earlier'}`));
@@ -128,7 +128,7 @@ export class DetailsPane {
     this.root.replaceChildren(
       el('div', { class: 'tv-details-grid' },
         el('div', {},
-          el('div', { class: 'tv-details-title', 'data-role': 'name' }, d.name),
+          el('div', { class: 'tv-details-title tv-clamp', 'data-role': 'name', title: d.name }, d.name),
           this.kv(rows),
           flowList,
         ),

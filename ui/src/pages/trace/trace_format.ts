@@ -20,7 +20,8 @@ export function niceStep(minPs: number): number {
   return 10 * power;
 }
 
-// A tick label: the value in the unit of the step, with as many decimals as it needs.
+// A tick label: the time in the unit of its magnitude ("1.8021 s", "350 µs"), with just
+// enough decimals to tell ticks `stepPs` apart.
 export function formatTick(ps: number, stepPs: number): string {
   const units: [number, string][] = [
     [1e12, 's'],
@@ -29,9 +30,30 @@ export function formatTick(ps: number, stepPs: number): string {
     [1e3, 'ns'],
     [1, 'ps'],
   ];
-  const [scale, unit] = units.find(([s]) => stepPs >= s) ?? [1, 'ps'];
-  const decimals = Math.max(0, Math.ceil(-Math.log10(stepPs / scale) + 1e-9));
-  return `${(ps / scale).toFixed(Math.min(decimals, 6))} ${unit}`;
+  const magnitude = Math.max(Math.abs(ps), stepPs);
+  const [scale, unit] = units.find(([s]) => magnitude >= s) ?? [1, 'ps'];
+  const decimals = Math.max(0, Math.ceil(-Math.log10(stepPs / scale) - 1e-9));
+  return `${(ps / scale).toFixed(Math.min(decimals, 9))} ${unit}`;
+}
+
+// A shorter label for long C++ names: "void " and template arguments go first
+// ("void Eigen::Kernel<Eigen::TensorMap<...>>" -> "Eigen::Kernel<…>").
+export function shortName(name: string): string {
+  let out = name.startsWith('void ') ? name.slice(5) : name;
+  const open = out.indexOf('<');
+  if (open > 0) {
+    let depth = 0;
+    let close = -1;
+    for (let i = open; i < out.length; i++) {
+      if (out[i] === '<') depth++;
+      else if (out[i] === '>' && --depth === 0) {
+        close = i;
+        break;
+      }
+    }
+    if (close > open + 1) out = `${out.slice(0, open)}<…>${out.slice(close + 1)}`;
+  }
+  return out;
 }
 
 // Stable colours per event name (as chrome://tracing does): a hue from the name's hash,

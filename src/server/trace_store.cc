@@ -1,0 +1,94 @@
+#include "src/server/trace_store.h"
+
+#include <utility>
+
+#include "src/base/status_macros.h"
+#include "src/load/trace_import.h"
+#include "src/xspace/columnar/columnar_reader.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
+
+namespace stepscope::server {
+namespace {
+
+using analysis::trace::SearchResult;
+using analysis::trace::TraceIndex;
+using analysis::trace::TraceSourceInput;
+
+StatusOr<xspace::ColumnarXSpace> ReadColumnar(const load::HostProfileFile& file) {
+  if (file.format == load::ProfileFormat::kTraceJson) {
+    STEPSCOPE_ASSIGN_OR_RETURN(xspace::XSpace space, load::ImportTraceFile(file.path));
+    return xspace::ConvertXSpaceToColumnar(space);
+  }
+  return xspace::ReadColumnarXSpaceFile(file.path);
+}
+
+StatusOr<std::vector<load::HostProfileFile>> SelectFiles(const load::RunProfiles& run, std::string_view host) {
+  if (run.hosts.empty()) return NotFoundError("run '" + run.name + "' holds no profile files yet");
+  if (host.empty() || host == load::kAllHosts) return run.hosts;
+  std::string valid;
+  for (const load::HostProfileFile& file : run.hosts) {
+    if (file.host == host) return std::vector<load::HostProfileFile>{file};
+    valid += (valid.empty() ? "" : ", ") + file.host;
+  }
+  return NotFoundError("no host '" + std::string(host) + "' in run '" + run.name + "'; hosts: " + valid);
+}
+
+std::string Lowercase(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+  return out;
+}
+
+}  // namespace
+
+StatusOr<TraceIndex> LoadTraceIndex(const std::vector<load::HostProfileFile>& files) {
+  if (files.empty()) return InvalidArgumentError("no profile files to index");
+  std::vector<TraceSourceInput> sources;
+  for (const load::HostProfileFile& file : files) {
+    StatusOr<xspace::ColumnarXSpace> space = ReadColumnar(file);
+    if (!space.ok()) {
+      if (space.status().message().find(file.path) != std::string::npos) return space.status();
+      return space.status().WithContext(file.path);
+    }
+    sources.push_back(
+        TraceSourceInput{file.host, std::make_shared<const xspace::ColumnarXSpace>(std::move(space).value())});
+  }
+  return TraceIndex::Build(std::move(sources));
+}
+
+TraceStore::TraceStore(ProfileStore* profiles, size_t index_cache_bytes, size_t search_cache_bytes)
+    : profiles_(profiles),
+      indexes_(index_cache_bytes, [](const TraceIndex& index) { return index.MemoryBytes(); }),
+      searches_(search_cache_bytes, [](const SearchResult& result) { return result.MemoryBytes(); }) {}
+
+StatusOr<TraceStore::IndexHandle> TraceStore::GetIndex(const load::RunProfiles& run, std::string_view host) {
+  STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
+  IndexHandle handle;
+  handle.key = run.name + '\0' + std::string(host.empty() ? load::kAllHosts : host) + '\0' +
+               load::FilesSignature(files);
+  STEPSCOPE_ASSIGN_OR_RETURN(handle.index, indexes_.GetOrCompute(handle.key, [&]() -> StatusOr<std::shared_ptr<const TraceIndex>> {
+    if (files.size() == 1 && profiles_ != nullptr) {
+      // The model of this host keeps its columnar source: index that.
+      auto model = profiles_->GetModel(run, host);
+      if (model.ok() && (*model)->source != nullptr) {
+        std::vector<TraceSourceInput> sources;
+        sources.push_back(TraceSourceInput{files[0].host, (*model)->source});
+        STEPSCOPE_ASSIGN_OR_RETURN(TraceIndex index, TraceIndex::Build(std::move(sources)));
+        return std::make_shared<const TraceIndex>(std::move(index));
+      }
+    }
+    STEPSCOPE_ASSIGN_OR_RETURN(TraceIndex index, LoadTraceIndex(files));
+    return std::make_shared<const TraceIndex>(std::move(index));
+  }));
+  return handle;
+}
+
+StatusOr<std::shared_ptr<const SearchResult>> TraceStore::Search(const IndexHandle& handle, std::string_view query) {
+  std::string key = handle.key + '\0' + Lowercase(query);
+  return searches_.GetOrCompute(key, [&]() -> StatusOr<std::shared_ptr<const SearchResult>> {
+    STEPSCOPE_ASSIGN_OR_RETURN(SearchResult result, analysis::trace::SearchEvents(*handle.index, query));
+    return std::make_shared<const SearchResult>(std::move(result));
+  });
+}
+
+}  // namespace stepscope::server

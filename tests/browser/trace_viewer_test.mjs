@@ -1,0 +1,259 @@
+// Browser test of the trace viewer on a real profile (TensorFlow's multi-GPU demo XSpace
+// in a temporary logdir), driven like a user would: zoom in with the wheel until single
+// kernels are drawn, click one and read its stats in the details pane, search for an
+// event outside the visible window and follow the jump, mark an interval. No console
+// errors; a screenshot goes to docs/screenshots/trace_viewer.png.
+//
+// Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+const env = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set (run this test through ctest)`);
+  return value;
+};
+const STEPSCOPE = env('STEPSCOPE_BIN');
+const UI_ROOT = env('STEPSCOPE_UI_ROOT');
+const SHARED = env('STEPSCOPE_SHARED_DIR');
+const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const CHROMIUM = process.env.STEPSCOPE_CHROMIUM || '/usr/bin/chromium';
+const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
+const RUN = 'tf_gpu_demo';
+const HOST = '34.83.195.179_6003';
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+// Layout constants of ui/src/pages/trace/trace_layout.ts.
+const LABEL_W = 250;
+
+const require = createRequire(path.join(UI_ROOT, 'package.json'));
+const { chromium } = require('playwright-core');
+if (!fs.existsSync(path.join(UI_ROOT, 'dist', 'index.html'))) throw new Error(`the UI is not built: run ./dev build`);
+
+let tmp;
+let server;
+let baseUrl;
+let browser;
+let page;
+const consoleErrors = [];
+
+async function startServer(logdir) {
+  server = spawn(STEPSCOPE, ['serve', '--logdir', logdir, '--port', '0', '--ui_dir', path.join(UI_ROOT, 'dist')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr.on('data', (d) => (stderr += d));
+  baseUrl = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s; stderr: ${stderr}`)), 30000);
+    server.stdout.on('data', (d) => {
+      out += d;
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+async function api(pathAndQuery) {
+  const response = await fetch(new URL(pathAndQuery, baseUrl));
+  assert.equal(response.status, 200, `${pathAndQuery}: HTTP ${response.status}`);
+  return response.json();
+}
+
+// The timeline's state, through the page's test hook.
+const view = () =>
+  page.evaluate(() => {
+    const root = document.querySelector('[data-page=trace_viewer]');
+    const t = root.traceViewer;
+    return { start: t.viewStart, end: t.viewEnd, ...t.stats() };
+  });
+
+async function waitForTiles() {
+  // The fetch is debounced: wait for the request to start and finish.
+  await page.waitForTimeout(150);
+  await page.waitForFunction(() => {
+    const root = document.querySelector('[data-page=trace_viewer]');
+    return root && root.traceViewer && root.querySelector('.tv-timeline').dataset.loading === '0';
+  });
+  await page.waitForTimeout(50);
+}
+
+async function timelineBox() {
+  return page.locator('.tv-timeline').boundingBox();
+}
+
+before(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-trace-viewer-'));
+  const logdir = path.join(tmp, 'logdir');
+  const runDir = path.join(logdir, 'plugins', 'profile', RUN);
+  fs.mkdirSync(runDir, { recursive: true });
+  fs.copyFileSync(TF_GPU_FILE, path.join(runDir, `${HOST}.xplane.pb`));
+  await startServer(logdir);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1100 } });
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
+    return route.abort();
+  });
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill('SIGTERM');
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('the trace viewer opens with device sections and host threads', async () => {
+  await page.goto(`${baseUrl}#run=${RUN}&tool=trace_viewer&host=${HOST}`);
+  await page.waitForSelector('[data-page=trace_viewer][data-ready="1"]', { timeout: 60000 });
+  await waitForTiles();
+  const v = await view();
+  assert.ok(v.tracks > 0, 'tiles were fetched');
+  assert.ok(v.summaries > 0, 'zoomed out, sub-pixel events are drawn as summaries');
+  assert.match(await page.locator('.tv-summary').innerText(), /events/);
+  assert.equal(await page.locator('#tool-select').inputValue(), 'trace_viewer');
+});
+
+test('zooming in on a stream shows single kernels; clicking one shows its stats and flows', async () => {
+  const tracks = await api(`/api/trace/tracks?run=${RUN}&host=${HOST}`);
+  // The busiest compute stream (GPU 4's in this file: 665 kernels in ~20 ms).
+  const streams = tracks.sections.filter((s) => s.kind === 'device').flatMap((s) => s.tracks).filter((t) => t.kind === 'stream');
+  const stream = streams.reduce((a, b) => (b.events > a.events ? b : a));
+  assert.match(stream.name, /Compute/);
+  // A kernel past the middle of the stream, found through the API (as a user would by eye).
+  const probe = await api(`/api/trace/tiles?run=${RUN}&host=${HOST}&start_ps=${stream.start_ps}&end_ps=${stream.end_ps + 1}&width_px=16000&tracks=${stream.id}`);
+  const tile = probe.tracks[0];
+  const mid = (stream.start_ps + stream.end_ps) / 2;
+  const k = tile.count.findIndex((c, i) => c === 0 && tile.depth[i] === 0 && tile.dur[i] > 5e6 && tile.start[i] > mid);
+  assert.ok(k >= 0, 'a kernel of at least 5 µs in the second half of the stream');
+  const kernel = { start: tile.start[k], dur: tile.dur[k], event: tile.event[k], name: probe.names[tile.name[k]] };
+
+  await page.evaluate((id) => document.querySelector('[data-page=trace_viewer]').traceViewer.scrollToTrack(id), stream.id);
+  await waitForTiles();
+  const box = await timelineBox();
+  // Wheel-zoom around the kernel until it is at least 40 px wide.
+  for (let i = 0; i < 80; i++) {
+    const v = await view();
+    const pxPerPs = (box.width - LABEL_W - 15) / (v.end - v.start);
+    if (kernel.dur * pxPerPs >= 40) break;
+    const x = await page.evaluate((t) => document.querySelector('[data-page=trace_viewer]').traceViewer.timeX(t), kernel.start + kernel.dur / 2);
+    const y = await page.evaluate((id) => document.querySelector('[data-page=trace_viewer]').traceViewer.rowCenterY(id, 0), stream.id);
+    await page.mouse.move(box.x + Math.min(Math.max(x, LABEL_W + 5), box.width - 20), box.y + y);
+    await page.mouse.wheel(0, -400);
+    await page.waitForTimeout(30);
+  }
+  await waitForTiles();
+  const zoomed = await view();
+  assert.ok(zoomed.events > 0, 'single events are drawn');
+  assert.ok(zoomed.end - zoomed.start < kernel.dur * 60, `zoomed in (${zoomed.end - zoomed.start} ps for a ${kernel.dur} ps kernel)`);
+  // Click the kernel.
+  const x = await page.evaluate((t) => document.querySelector('[data-page=trace_viewer]').traceViewer.timeX(t), kernel.start + kernel.dur / 2);
+  const y = await page.evaluate((id) => document.querySelector('[data-page=trace_viewer]').traceViewer.rowCenterY(id, 0), stream.id);
+  await page.mouse.click(box.x + x, box.y + y);
+  await page.waitForSelector('#tv-details[data-kind=event] [data-role=stats]', { timeout: 20000 });
+  const name = await page.locator('#tv-details [data-role=name]').innerText();
+  assert.equal(name, kernel.name);
+  const stats = await page.locator('#tv-details [data-role=stats]').innerText();
+  assert.match(stats, /correlation_id/);
+  assert.match(stats, /kernel_details/);
+  // The kernel's launch is found on a host thread: a flow arrow and a link to it.
+  await page.waitForSelector('#tv-details .tv-flow-link', { timeout: 20000 });
+  assert.match(await page.locator('#tv-details .tv-flows').innerText(), /correlation/);
+  // Timing: M marks the kernel's interval and the axis shows its length.
+  await page.keyboard.press('m');
+  await page.waitForSelector('#tv-details[data-kind=mark]');
+  assert.match(await page.locator('#tv-details').innerText(), /Timing/);
+  await page.keyboard.press('Escape');
+  // The screenshot: GPU 4's section (other devices collapsed) over ~1.5 ms around the
+  // kernel, the kernel selected with its launch arrow and details.
+  const gpuSection = tracks.sections.find((sec) => sec.tracks.some((t) => t.id === stream.id));
+  await page.evaluate(
+    ({ others, first, from, to }) => {
+      const t = document.querySelector('[data-page=trace_viewer]').traceViewer;
+      for (const id of others) t.toggleSection(id);
+      t.setView(from, to);
+      t.scrollToTrack(first);
+    },
+    {
+      others: tracks.sections.filter((sec) => sec.kind === 'device' && sec.id !== gpuSection.id).map((sec) => sec.id),
+      first: gpuSection.tracks[0].id,
+      from: kernel.start - 700e6,
+      to: kernel.start + kernel.dur + 700e6,
+    },
+  );
+  await waitForTiles();
+  const sx = await page.evaluate((t) => document.querySelector('[data-page=trace_viewer]').traceViewer.timeX(t), kernel.start + kernel.dur / 2);
+  const sy = await page.evaluate((id) => document.querySelector('[data-page=trace_viewer]').traceViewer.rowCenterY(id, 0), stream.id);
+  await page.mouse.click(box.x + sx, box.y + sy);
+  await page.waitForSelector('#tv-details .tv-flow-link', { timeout: 20000 });
+  await page.mouse.move(box.x + 40, box.y + 10);
+  await waitForTiles();
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'trace_viewer.png') });
+  // Restore the sections for the next tests.
+  await page.evaluate(
+    (others) => {
+      const t = document.querySelector('[data-page=trace_viewer]').traceViewer;
+      for (const id of others) t.toggleSection(id);
+    },
+    tracks.sections.filter((sec) => sec.kind === 'device' && sec.id !== gpuSection.id).map((sec) => sec.id),
+  );
+});
+
+test('search finds an event outside the visible window and jumps to it', async () => {
+  // Show only the first 1 % of the trace, then search for an event that happens later.
+  const tracks = await api(`/api/trace/tracks?run=${RUN}&host=${HOST}`);
+  const end = tracks.end_ps;
+  await page.evaluate((e) => document.querySelector('[data-page=trace_viewer]').traceViewer.setView(0, e / 100), end);
+  await waitForTiles();
+  const host = tracks.sections.find((s) => s.kind === 'host');
+  const late = host.tracks.reduce((a, b) => (b.start_ps > a.start_ps ? b : a));
+  const probe = await api(`/api/trace/tiles?run=${RUN}&host=${HOST}&start_ps=${late.end_ps - 1e6}&end_ps=${late.end_ps + 1}&width_px=100&tracks=${late.id}`);
+  const name = probe.names[probe.tracks[0].name.at(-1)];
+  const search = await api(`/api/trace/search?run=${RUN}&host=${HOST}&q=${encodeURIComponent(name)}`);
+  assert.ok(search.match.start_ps > end / 100, `every "${name}" is after the visible window`);
+  await page.fill('#tv-search', name);
+  await page.press('#tv-search', 'Enter');
+  await page.waitForFunction(() => /of/.test(document.querySelector('#tv-search-status').textContent));
+  await page.waitForSelector('#tv-details[data-kind=event] [data-role=name]', { timeout: 20000 });
+  const v = await view();
+  assert.ok(v.start <= search.match.start_ps && search.match.start_ps <= v.end, 'the view moved to the match');
+  assert.ok(v.start > end / 100 - (v.end - v.start), 'the view left the first 1 %');
+  assert.equal((await page.locator('#tv-details [data-role=name]').innerText()).trim(), name);
+  assert.match(await page.locator('#tv-search-status').innerText(), new RegExp(`of ${search.total.toLocaleString('en-US')}`));
+});
+
+test('collapsing a section hides its tracks and the keyboard zooms and pans', async () => {
+  await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.reset());
+  await waitForTiles();
+  const before = await view();
+  await page.locator('.tv-scroll').focus();
+  await page.keyboard.press('w');
+  await page.keyboard.press('w');
+  const zoomed = await view();
+  assert.ok(zoomed.end - zoomed.start < (before.end - before.start) * 0.7, 'W zooms in');
+  await page.keyboard.press('d');
+  const panned = await view();
+  assert.ok(panned.start > zoomed.start, 'D pans right');
+});
+
+test('no console errors', () => {
+  assert.deepEqual(consoleErrors, []);
+});
