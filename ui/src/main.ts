@@ -3,6 +3,7 @@
 import './style.css';
 import { api, ApiError, type RunInfo, type Selection, type ToolInfo } from './api';
 import { emptyState, errorState, loading } from './components/cards';
+import { captureButton } from './components/capture_dialog';
 import { disposeCharts } from './components/charts';
 import { el, formatBytes } from './format';
 import { pageFor } from './pages/index';
@@ -45,6 +46,7 @@ function renderFrame(): void {
       el('div', { class: 'topbar-spacer' }),
       logdirLabel,
       versionLabel,
+      captureButton((run) => void openCapturedRun(run)),
       refresh,
     ),
     el(
@@ -59,6 +61,12 @@ function renderFrame(): void {
   runSelect.addEventListener('focus', () => void reloadRuns(false));
   toolSelect.addEventListener('change', () => navigate({ run: runSelect.value, tool: toolSelect.value, host: hostSelect.value }));
   hostSelect.addEventListener('change', () => navigate({ run: runSelect.value, tool: toolSelect.value, host: hostSelect.value }));
+}
+
+// Shows a run the "Capture profile" dialog just wrote.
+async function openCapturedRun(run: string): Promise<void> {
+  await reloadRuns(false);
+  navigate({ run, tool: '', host: '' });
 }
 
 function navigate(selection: Selection): void {
