@@ -143,7 +143,9 @@ TEST_F(ServerApiTest, ToolsSayWhichApplyToTheRun) {
       saw_kernel_stats = true;
       EXPECT_FALSE(bool(tool["available"]));  // no GPU plane
     }
-    if (std::string_view(tool["id"]) == "overview_page") EXPECT_TRUE(bool(tool["available"]));
+    if (std::string_view(tool["id"]) == "overview_page") {
+      EXPECT_TRUE(bool(tool["available"]));
+    }
   }
   EXPECT_TRUE(saw_kernel_stats);
   RawResponse gpu = Get("/api/tools?run=tf_gpu");
