@@ -1,17 +1,22 @@
-# stepscope_add_test(<name> SOURCES ... LIBS ...)
-# One gtest binary per layer; each TEST becomes its own ctest entry. Tests find the
+# stepscope_add_test(<name> [SERIAL] SOURCES ... LIBS ...)
+# One gtest binary per layer; each TEST becomes its own ctest entry. SERIAL: ctest runs
+# these alone (timing-sensitive tests that compare against a program's own clock). Tests find the
 # shared read-only test data through STEPSCOPE_SHARED_DIR (../shared beside the clone).
 set(STEPSCOPE_SHARED_DIR "${PROJECT_SOURCE_DIR}/../shared" CACHE PATH "shared/ directory with testdata")
 function(stepscope_add_test name)
   if(NOT STEPSCOPE_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "SERIAL" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main GTest::gmock stepscope_warnings)
   target_compile_definitions(${name} PRIVATE
     STEPSCOPE_SHARED_DIR="${STEPSCOPE_SHARED_DIR}"
     STEPSCOPE_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     STEPSCOPE_BINARY_DIR="${CMAKE_BINARY_DIR}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+  set(serial FALSE)
+  if(ARG_SERIAL)
+    set(serial TRUE)
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600 RUN_SERIAL ${serial})
 endfunction()

@@ -153,7 +153,9 @@ TEST_F(AnalysisGroundTruthTest, FastInputPipelineRun) {
   AnalysisNumbers analysis = Analyze(logdir);
   ExpectAgreement(program, analysis);
   EXPECT_EQ(analysis.steps, 60);
-  EXPECT_NE(analysis.verdict, "unknown");
+  // Not input bound by construction (0.2-0.3 % on a quiet machine; the test runs alone).
+  EXPECT_LT(program.input_percent, kModeratelyPercent - kThresholdSlackPercent);
+  EXPECT_EQ(analysis.verdict, "not");
 }
 
 }  // namespace
