@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "bench/analysis_benchmark/synthetic_xspace.h"
+#include "bench/common/bench_figures.h"
 #include "src/analysis/model/build_profile_model.h"
 #include "src/xspace/columnar/columnar_reader.h"
 
@@ -39,20 +40,16 @@ extern char** environ;
 namespace {
 
 using stepscope::analysis::BuildProfileModelFromFile;
+using stepscope::bench::FigureLines;
+using stepscope::bench::Figures;
+using stepscope::bench::ParseFigureLines;
+using stepscope::bench::PeakRssBytes;
+using stepscope::bench::ProcStatusBytes;
+using stepscope::bench::WriteFigures;
 using stepscope::analysis::ProfileModel;
 
 constexpr uint64_t kDefaultEvents = 10'000'000;  // the size
 constexpr int kRuns = 3;                          // best of three: the machine is shared
-
-// "VmHWM:    123456 kB" -> bytes.
-int64_t ProcStatusBytes(const char* key) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind(key, 0) == 0) return std::atoll(line.c_str() + std::strlen(key)) * 1024;
-  }
-  return 0;
-}
 
 // CPU time (user + system) of this process: the build is single-threaded, so this is the
 // time one core spent, whatever else the machine runs.
@@ -106,12 +103,17 @@ int Measure(const std::string& mode, const std::string& file, const std::string&
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   double cpu_seconds = CpuSeconds() - cpu_start;
   std::ofstream out(out_path);
-  out << "seconds " << seconds << "\ncpu_seconds " << cpu_seconds << "\nevents " << events << "\nsteps " << steps << "\nbaseline_rss " << baseline
-      << "\npeak_rss " << ProcStatusBytes("VmHWM:") << "\ncolumnar_bytes " << columnar_bytes << "\n";
+  out << FigureLines({{"seconds", seconds},
+                      {"cpu_seconds", cpu_seconds},
+                      {"events", static_cast<double>(events)},
+                      {"steps", static_cast<double>(steps)},
+                      {"baseline_rss", static_cast<double>(baseline)},
+                      {"peak_rss", static_cast<double>(PeakRssBytes())},
+                      {"columnar_bytes", static_cast<double>(columnar_bytes)}});
   return out ? 0 : 1;
 }
 
-std::map<std::string, double> RunChild(const std::string& mode, const std::string& file, const std::string& dir) {
+Figures RunChild(const std::string& mode, const std::string& file, const std::string& dir) {
   std::string out_path = dir + "/child_" + mode + ".txt";
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   std::vector<std::string> args = {self, "--measure", mode, file, out_path};
@@ -123,19 +125,17 @@ std::map<std::string, double> RunChild(const std::string& mode, const std::strin
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
-  std::map<std::string, double> result;
   std::ifstream in(out_path);
-  std::string key;
-  double value;
-  while (in >> key >> value) result[key] = value;
-  return result;
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseFigureLines(text.str());
 }
 
 // Fastest time and largest peak over kRuns fresh children.
-std::map<std::string, double> Best(const std::string& mode, const std::string& file, const std::string& dir) {
-  std::map<std::string, double> best;
+Figures Best(const std::string& mode, const std::string& file, const std::string& dir) {
+  Figures best;
   for (int run = 0; run < kRuns; ++run) {
-    std::map<std::string, double> r = RunChild(mode, file, dir);
+    Figures r = RunChild(mode, file, dir);
     if (r.empty()) return {};
     if (best.empty()) {
       best = r;
@@ -176,8 +176,8 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(generated->events), static_cast<long long>(generated->steps),
               generated->file_bytes / 1e6);
 
-  std::map<std::string, double> decode = Best("decode", file, dir);
-  std::map<std::string, double> model = Best("model", file, dir);
+  Figures decode = Best("decode", file, dir);
+  Figures model = Best("model", file, dir);
   std::filesystem::remove_all(dir);
   if (decode.empty() || model.empty()) {
     std::fprintf(stderr, "measurement child failed\n");
@@ -191,31 +191,21 @@ int main(int argc, char** argv) {
   const double decode_eps = decode["events"] / decode["cpu_seconds"];
   const double decode_peak = decode["peak_rss"] - decode["baseline_rss"];
 
-  std::ostringstream json;
-  json.precision(6);
-  json << "{\n"
-       << "  \"model_events_per_s\": " << model_eps << ",\n"
-       << "  \"model_peak_rss_over_file_size\": " << model_peak / file_bytes << ",\n"
-       << "  \"model_build_cpu_seconds\": " << model["cpu_seconds"] << ",\n"
-       << "  \"model_build_wall_seconds\": " << model["seconds"] << ",\n"
-       << "  \"model_wall_events_per_s\": " << model_wall_eps << ",\n"
-       << "  \"model_peak_rss_bytes_absolute\": " << static_cast<int64_t>(model["peak_rss"]) << ",\n"
-       << "  \"model_peak_rss_bytes\": " << static_cast<int64_t>(model_peak) << ",\n"
-       << "  \"decode_events_per_s\": " << decode_eps << ",\n"
-       << "  \"decode_peak_rss_over_file_size\": " << decode_peak / file_bytes << ",\n"
-       << "  \"columnar_bytes\": " << static_cast<int64_t>(model["columnar_bytes"]) << ",\n"
-       << "  \"events\": " << static_cast<int64_t>(events) << ",\n"
-       << "  \"steps\": " << static_cast<int64_t>(model["steps"]) << ",\n"
-       << "  \"file_bytes\": " << generated->file_bytes << ",\n"
-       << "  \"budget_events_per_s\": 10000000,\n"
-       << "  \"budget_peak_rss_over_file_size\": 2\n"
-       << "}\n";
-  std::printf("%s", json.str().c_str());
-
-  const char* out_dir = std::getenv("STEPSCOPE_BENCH_OUT");
-  std::filesystem::path out = out_dir != nullptr && *out_dir != '\0' ? out_dir : STEPSCOPE_DEFAULT_BENCH_OUT;
-  std::filesystem::create_directories(out);
-  std::ofstream(out / "analysis.json") << json.str();
-  std::printf("written to %s\n", (out / "analysis.json").c_str());
-  return 0;
+  return WriteFigures("analysis", {
+                                        {"model_events_per_s", model_eps},
+                                        {"model_peak_rss_over_file_size", model_peak / file_bytes},
+                                        {"model_build_cpu_seconds", model["cpu_seconds"]},
+                                        {"model_build_wall_seconds", model["seconds"]},
+                                        {"model_wall_events_per_s", model_wall_eps},
+                                        {"model_peak_rss_bytes_absolute", model["peak_rss"]},
+                                        {"model_peak_rss_bytes", model_peak},
+                                        {"decode_events_per_s", decode_eps},
+                                        {"decode_peak_rss_over_file_size", decode_peak / file_bytes},
+                                        {"columnar_bytes", model["columnar_bytes"]},
+                                        {"events", events},
+                                        {"steps", model["steps"]},
+                                        {"file_bytes", file_bytes},
+                                        {"budget_events_per_s", 10'000'000},
+                                        {"budget_peak_rss_over_file_size", 2},
+                                    });
 }

@@ -16,13 +16,12 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_figures.h"
 #include "benchmark/benchmark.h"
 #include "src/collect/tick_clock.h"
 #include "stepscope/stepscope.h"
@@ -193,8 +192,8 @@ class FigureReporter : public benchmark::ConsoleReporter {
   std::map<std::string, double> wall_ns_;
 };
 
-int WriteFigures(const FigureReporter& reporter) {
-  std::map<std::string, double> figures;
+int ReportFigures(const FigureReporter& reporter) {
+  Figures figures;
   auto put = [&](const char* name, double value) {
     if (value >= 0) figures[name] = value;
   };
@@ -223,29 +222,8 @@ int WriteFigures(const FigureReporter& reporter) {
   figures["record_function_unobserved_scopes"] = static_cast<double>(g_unobserved_scopes);
 #endif
 
-  std::printf("\nns per scope (begin+end), median CPU time per thread:\n");
-  for (const auto& [name, value] : figures) std::printf("  %-44s %10.3f\n", name.c_str(), value);
-
-  const char* out_dir = std::getenv("STEPSCOPE_BENCH_OUT");
-  std::filesystem::path dir = out_dir != nullptr && *out_dir != '\0' ? out_dir : STEPSCOPE_DEFAULT_BENCH_OUT;
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  std::filesystem::path path = dir / "annotation.json";
-  std::ofstream out(path);
-  out << "{";
-  bool first = true;
-  for (const auto& [name, value] : figures) {
-    out << (first ? "\n" : ",\n") << "  \"" << name << "\": " << value;
-    first = false;
-  }
-  out << "\n}\n";
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "annotation_benchmark: could not write %s\n", path.c_str());
-    return 1;
-  }
-  std::printf("figures written to %s\n", path.c_str());
-  return 0;
+  std::printf("\nheadline figures (ns per scope = begin+end, median CPU time per thread):\n");
+  return WriteFigures("annotation", figures);
 }
 
 }  // namespace
@@ -257,5 +235,5 @@ int main(int argc, char** argv) {
   stepscope::bench::FigureReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
-  return stepscope::bench::WriteFigures(reporter);
+  return stepscope::bench::ReportFigures(reporter);
 }

@@ -16,11 +16,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_figures.h"
 #include "bench/import_benchmark/synthetic_kineto_trace.h"
 #include "src/importers/byte_source.h"
 #include "src/importers/importer_registry.h"
@@ -118,7 +118,7 @@ ChildResult TokenizeInChild(const std::string& path) {
   });
 }
 
-void Report(const std::string& label, const ChildResult& r, uint64_t file_bytes, std::map<std::string, double>* figures,
+void Report(const std::string& label, const ChildResult& r, uint64_t file_bytes, Figures* figures,
             const std::string& prefix) {
   double mb = r.json_bytes / 1e6;
   std::printf("%-28s %8.1f MB JSON  %9.2f MB/s cpu  %9.2f MB/s wall  %10.0f events/s cpu  peak RSS %7.1f MB (%.2fx file)\n",
@@ -137,7 +137,7 @@ void Report(const std::string& label, const ChildResult& r, uint64_t file_bytes,
 
 int main() {
   using namespace stepscope::bench;
-  std::map<std::string, double> figures;
+  Figures figures;
   const char* shared = std::getenv("STEPSCOPE_SHARED_DIR");
   std::string traces = std::string(shared != nullptr ? shared : STEPSCOPE_DEFAULT_SHARED_DIR) + "/testdata/traces";
   const std::string largest = traces + "/hta_ns_resolution_rank-0.pt.trace.json.gz";
@@ -182,24 +182,5 @@ int main() {
   figures["import_events_per_s"] = figures["synthetic_import_events_per_s"];
   figures["import_peak_rss_over_file_size"] = figures["synthetic_import_peak_rss_over_file_size"];
 
-  const char* out_dir = std::getenv("STEPSCOPE_BENCH_OUT");
-  fs::path dir = out_dir != nullptr && *out_dir != '\0' ? out_dir : STEPSCOPE_DEFAULT_BENCH_OUT;
-  std::error_code error;
-  fs::create_directories(dir, error);
-  fs::path out_path = dir / "import.json";
-  std::ofstream out(out_path);
-  out << "{";
-  bool first = true;
-  for (const auto& [name, value] : figures) {
-    out << (first ? "\n" : ",\n") << "  \"" << name << "\": " << value;
-    first = false;
-  }
-  out << "\n}\n";
-  out.close();
-  if (!out) {
-    std::fprintf(stderr, "import_benchmark: could not write %s\n", out_path.c_str());
-    return 1;
-  }
-  std::printf("figures written to %s\n", out_path.c_str());
-  return 0;
+  return WriteFigures("import", figures);
 }

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/bench_figures.h"
 #include "bench/trace_viewer_benchmark/synthetic_trace.h"
 #include "src/analysis/trace/tile_query.h"
 #include "src/analysis/trace/trace_index.h"
@@ -50,16 +51,6 @@ constexpr uint32_t kViewportRows = 50;       // rows of 18 px in a ~900 px high 
 constexpr double kDiskBytesPerEvent = 40.0;
 
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
-
-// Peak resident set of this process (VmHWM), in bytes.
-uint64_t PeakRssBytes() {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0) return std::strtoull(line.c_str() + 6, nullptr, 10) * 1024;
-  }
-  return 0;
-}
 
 double Percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;
@@ -109,7 +100,7 @@ int Measure(const std::string& path, uint64_t file_bytes, uint64_t expected_even
                  index.num_events(), expected_events);
     return 1;
   }
-  const uint64_t rss_after_build = PeakRssBytes();
+  const uint64_t rss_after_build = static_cast<uint64_t>(bench::PeakRssBytes());
   uint32_t total_rows = 0;
   for (const auto& track : index.tracks()) total_rows += track.num_rows();
 
@@ -165,19 +156,30 @@ int Measure(const std::string& path, uint64_t file_bytes, uint64_t expected_even
   auto search = trace::SearchEvents(index, "volta_h884gemm_64x64_ldg8_nn_v1");
   const double search_ms = Seconds(t0) * 1e3;
   const uint64_t search_matches = search.ok() ? search->total : 0;
-  const uint64_t peak_rss = PeakRssBytes();
-  std::printf(
-      "{\"events\":%" PRIu64 ",\"file_bytes\":%" PRIu64 ",\"tracks\":%zu,\"rows\":%u,\"read_s\":%.3f,"
-      "\"index_build_s\":%.3f,\"index_events_per_s\":%.0f,\"index_bytes\":%zu,\"peak_rss_bytes\":%" PRIu64 ","
-      "\"peak_rss_after_build_bytes\":%" PRIu64 ",\"peak_rss_over_file_size\":%.3f,\"query_p50_ms\":%.3f,"
-      "\"query_p95_ms\":%.3f,\"query_max_ms\":%.3f,\"query_only_p95_ms\":%.3f,\"max_primitives_per_response\":%" PRIu64
-      ",\"mean_primitives_per_response\":%.0f,\"max_response_mb\":%.2f,\"search_ms\":%.1f,\"search_matches\":%" PRIu64
-      "}\n",
-      index.num_events(), file_bytes, index.tracks().size(), total_rows, read_s, build_s,
-      static_cast<double>(index.num_events()) / build_s, index.MemoryBytes(), peak_rss, rss_after_build,
-      static_cast<double>(peak_rss) / static_cast<double>(file_bytes), Percentile(latencies_ms, 0.5),
-      Percentile(latencies_ms, 0.95), Percentile(latencies_ms, 1.0), Percentile(query_only_ms, 0.95), max_primitives,
-      static_cast<double>(total_primitives) / kScriptedSteps, json_mb_max, search_ms, search_matches);
+  const uint64_t peak_rss = static_cast<uint64_t>(bench::PeakRssBytes());
+  std::printf("%s", bench::FigureLines({
+                        {"events", static_cast<double>(index.num_events())},
+                        {"file_bytes", static_cast<double>(file_bytes)},
+                        {"tracks", static_cast<double>(index.tracks().size())},
+                        {"rows", static_cast<double>(total_rows)},
+                        {"read_s", read_s},
+                        {"index_build_s", build_s},
+                        {"index_events_per_s", static_cast<double>(index.num_events()) / build_s},
+                        {"index_bytes", static_cast<double>(index.MemoryBytes())},
+                        {"peak_rss_bytes", static_cast<double>(peak_rss)},
+                        {"peak_rss_after_build_bytes", static_cast<double>(rss_after_build)},
+                        {"peak_rss_over_file_size", static_cast<double>(peak_rss) / static_cast<double>(file_bytes)},
+                        {"query_p50_ms", Percentile(latencies_ms, 0.5)},
+                        {"query_p95_ms", Percentile(latencies_ms, 0.95)},
+                        {"query_max_ms", Percentile(latencies_ms, 1.0)},
+                        {"query_only_p95_ms", Percentile(query_only_ms, 0.95)},
+                        {"max_primitives_per_response", static_cast<double>(max_primitives)},
+                        {"mean_primitives_per_response", static_cast<double>(total_primitives) / kScriptedSteps},
+                        {"max_response_mb", json_mb_max},
+                        {"search_ms", search_ms},
+                        {"search_matches", static_cast<double>(search_matches)},
+                    })
+                        .c_str());
   return 0;
 }
 
@@ -202,17 +204,16 @@ int Run(int argc, char** argv) {
     }
   }
   if (const char* env = std::getenv("STEPSCOPE_TRACE_BENCH_EVENTS")) events = std::strtoull(env, nullptr, 10);
-  std::string note;
+  const uint64_t requested_events = events;
   struct statvfs fs;
   if (statvfs(dir.c_str(), &fs) == 0) {
     const double free_bytes = static_cast<double>(fs.f_bavail) * static_cast<double>(fs.f_frsize);
     // Keep half the free space for everyone else.
     const uint64_t fits = static_cast<uint64_t>(free_bytes / 2 / kDiskBytesPerEvent);
     if (fits < events) {
-      note = "scaled down from " + std::to_string(events) + " events: " + std::to_string(free_bytes / 1e9) +
-             " GB free in " + dir;
+      std::fprintf(stderr, "trace_viewer_benchmark: scaled down from %" PRIu64 " events: %.1f GB free in %s\n", events,
+                   free_bytes / 1e9, dir.c_str());
       events = fits;
-      std::fprintf(stderr, "trace_viewer_benchmark: %s\n", note.c_str());
     }
   }
   std::string tmp = dir + "/stepscope_trace_bench_XXXXXX";
@@ -244,24 +245,17 @@ int Run(int argc, char** argv) {
   }
   int status = child != nullptr ? pclose(child) : -1;
   if (!keep) std::filesystem::remove_all(tmp);
-  if (status != 0 || output.empty() || output.front() != '{') {
+  bench::Figures figures = bench::ParseFigureLines(output);
+  if (status != 0 || figures.empty()) {
     std::fprintf(stderr, "trace_viewer_benchmark: the measuring process failed (status %d)\n", status);
     return 1;
   }
-  while (!output.empty() && (output.back() == '\n' || output.back() == '}')) output.pop_back();
-  char extra[512];
-  std::snprintf(extra, sizeof(extra), ",\"steps\":%" PRId64 ",\"trace_seconds\":%.1f,\"generate_s\":%.1f", info->steps,
-                static_cast<double>(info->duration_ps) / 1e12, generate_s);
-  output += extra;
-  if (!note.empty()) output += ",\"note\":\"" + note + "\"";
-  output += "}\n";
-  const char* out_dir = std::getenv("STEPSCOPE_BENCH_OUT");
-  std::string out_path = std::string(out_dir != nullptr ? out_dir : STEPSCOPE_DEFAULT_BENCH_OUT) + "/trace_viewer.json";
-  std::filesystem::create_directories(std::filesystem::path(out_path).parent_path());
-  std::ofstream(out_path) << output;
-  std::printf("%s", output.c_str());
-  std::fprintf(stderr, "trace_viewer_benchmark: figures written to %s\n", out_path.c_str());
-  return 0;
+  figures["steps"] = static_cast<double>(info->steps);
+  figures["trace_seconds"] = static_cast<double>(info->duration_ps) / 1e12;
+  figures["generate_s"] = generate_s;
+  // Below 100 M when the disk could not hold the profile (said on stderr above).
+  figures["requested_events"] = static_cast<double>(requested_events);
+  return bench::WriteFigures("trace_viewer", figures);
 }
 
 }  // namespace
