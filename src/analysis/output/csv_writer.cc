@@ -14,6 +14,14 @@ bool NeedsQuoting(std::string_view field) {
   return field.find_first_of(",\"\r\n") != std::string_view::npos;
 }
 
+// Names in a profile come from whoever wrote it (an imported trace, a remote worker). A
+// text cell a spreadsheet would run as a formula (=, +, -, @, or a leading tab/CR, as
+// OWASP lists them) gets a leading apostrophe, which spreadsheets show as text.
+std::string NeutraliseFormula(const std::string& text) {
+  if (text.empty() || std::string_view("=+-@\t\r").find(text.front()) == std::string_view::npos) return text;
+  return "'" + text;
+}
+
 std::string CellToCsv(const Cell& cell) {
   return std::visit(
       [](const auto& v) -> std::string {
@@ -21,7 +29,7 @@ std::string CellToCsv(const Cell& cell) {
         if constexpr (std::is_same_v<T, std::monostate>) return "";
         else if constexpr (std::is_same_v<T, int64_t>) return std::to_string(v);
         else if constexpr (std::is_same_v<T, double>) return std::isfinite(v) ? FormatDoubleRoundTrip(v) : "";
-        else if constexpr (std::is_same_v<T, std::string>) return v;
+        else if constexpr (std::is_same_v<T, std::string>) return NeutraliseFormula(v);
         else return v ? "true" : "false";
       },
       cell);

@@ -1,7 +1,8 @@
 // CSV export of a Table, RFC 4180: comma separated, CRLF line ends, a header row of
 // column ids, and a field quoted (with inner quotes doubled) exactly when it contains a
 // comma, a quote, CR or LF, or starts/ends with a space (so spreadsheets keep it intact).
-// Doubles use the shortest round-trip form; absent cells and NaN are empty fields.
+// Doubles use the shortest round-trip form; absent cells and NaN are empty fields. Text
+// cells that a spreadsheet would evaluate (=, +, -, @, tab, CR first) start with ' .
 #pragma once
 
 #include <string>

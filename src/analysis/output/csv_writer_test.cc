@@ -28,6 +28,23 @@ TEST(CsvWriterTest, TableHasHeaderOfIdsAndTypedCells) {
             "Relu,,,false\r\n");
 }
 
+TEST(CsvWriterTest, TextThatASpreadsheetWouldRunIsNeutralised) {
+  Table t;
+  t.columns = {{"name", "Name", ColumnType::kString}, {"self_ms", "Self (ms)", ColumnType::kDouble}};
+  t.AddRow({std::string("=HYPERLINK(\"http://x\")"), -1.5});
+  t.AddRow({std::string("+cmd"), 0.0});
+  t.AddRow({std::string("@SUM(A1)"), 0.0});
+  t.AddRow({std::string("-x"), 0.0});
+  t.AddRow({std::string("MatMul=x"), 0.0});
+  EXPECT_EQ(TableToCsv(t),
+            "name,self_ms\r\n"
+            "\"'=HYPERLINK(\"\"http://x\"\")\",-1.5\r\n"  // numbers keep their sign
+            "'+cmd,0\r\n"
+            "'@SUM(A1),0\r\n"
+            "'-x,0\r\n"
+            "MatMul=x,0\r\n");
+}
+
 TEST(CsvWriterTest, EmptyTableIsHeaderOnly) {
   Table t;
   t.columns = {{"a", "A"}, {"b", "B"}};
