@@ -134,7 +134,9 @@ std::string FlagSet::Usage() const {
       for (const std::string& value : flag.allowed) {
         if (!value.empty()) shown.push_back(value);
       }
-      text += " " + (shown.empty() ? std::string("VALUE") : Join(shown, "|"));
+      // Appended piecewise: GCC 12 -O3 warns falsely (-Wrestrict) on " " + std::string.
+      text += ' ';
+      text += shown.empty() ? std::string("VALUE") : Join(shown, "|");
     }
     if (flag.kind == Kind::kInt) text += " N";
     width = std::max(width, text.size());

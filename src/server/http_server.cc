@@ -5,6 +5,7 @@
 #include <atomic>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 #include "src/base/logging.h"
 #include "src/base/status_macros.h"
@@ -66,6 +67,7 @@ struct HttpServer::Impl {
   std::unique_ptr<CaptureRoute> capture;
   httplib::Server http;
   int port = 0;
+  std::atomic<bool> run_active{false};  // Run() entered and not returned
   std::atomic<bool> stop_requested{false};
 
   bool AllowedHost(const httplib::Request& req) const {
@@ -237,15 +239,21 @@ const std::string& HttpServer::ui_dir() const { return impl_->ui_dir; }
 ProfileStore& HttpServer::store() { return *impl_->store; }
 
 Status HttpServer::Run() {
-  if (impl_->stop_requested.load()) return OkStatus();
-  if (!impl_->http.listen_after_bind() && !impl_->stop_requested.load()) {
-    return UnavailableError("the server stopped listening on " + url());
+  impl_->run_active.store(true);
+  Status status = OkStatus();
+  if (!impl_->stop_requested.load() && !impl_->http.listen_after_bind() && !impl_->stop_requested.load()) {
+    status = UnavailableError("the server stopped listening on " + url());
   }
-  return OkStatus();
+  impl_->run_active.store(false);
+  return status;
 }
 
 void HttpServer::Stop() {
   impl_->stop_requested.store(true);
+  // httplib's stop() only acts on a running loop: if Run() is between its check of
+  // stop_requested and the loop's start, wait for the loop (it then sees the closed
+  // socket) rather than return with Run() about to block forever.
+  while (impl_->run_active.load() && !impl_->http.is_running()) std::this_thread::yield();
   impl_->http.stop();
 }
 
