@@ -89,10 +89,13 @@ MemcpyDetails ParseMemcpyDetails(std::string_view details) {
 }
 
 bool IsKernelUsingTensorCore(std::string_view kernel_name) {
-  static constexpr std::array<std::string_view, 19> kPatterns = {
+  // XProf's list (cuDNN/cuBLAS names up to Turing/Volta), plus the names of the Ampere and
+  // Hopper era XProf does not know: CUTLASS "tensorop"/"wmma" kernels (PyTorch's matmuls
+  // and flash attention), and Hopper's warpgroup "gmma" kernels.
+  static constexpr std::array<std::string_view, 22> kPatterns = {
       "16816", "c1688", "conv1x1", "conv2d_c1_k1", "dgrad_1x1_stride_2x2", "direct_group",
-      "first_layer_wgrad_kernel", "h1688", "h884", "hmma", "i16832", "i8816", "s884", "s1688",
-      "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_sparse_gemm",
+      "first_layer_wgrad_kernel", "gmma", "h1688", "h884", "hmma", "i16832", "i8816", "s884", "s1688",
+      "tensorop", "wmma", "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_sparse_gemm",
       "xmma_warp_specialized_implicit_gemm"};
   for (std::string_view pattern : kPatterns) {
     if (kernel_name.find(pattern) != std::string_view::npos) return true;

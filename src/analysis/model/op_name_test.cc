@@ -80,6 +80,12 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_EQ(ParseMemcpyDetails("kind:device num_bytes:77").bytes, 77);
   EXPECT_TRUE(IsKernelUsingTensorCore("volta_h884gemm_256x128_ldg8_nn"));
   EXPECT_FALSE(IsKernelUsingTensorCore("volta_sgemm_128x64_nn"));
+  // Ampere/Hopper names (from a PyTorch H100 trace): CUTLASS tensorop/wmma, Hopper gmma.
+  EXPECT_TRUE(IsKernelUsingTensorCore(
+      "void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32_128x2_tn_align8>(...)"));
+  EXPECT_TRUE(IsKernelUsingTensorCore("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1"));
+  EXPECT_TRUE(IsKernelUsingTensorCore("void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<gmma_ss>>"));
+  EXPECT_FALSE(IsKernelUsingTensorCore("void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>"));
   EXPECT_TRUE(IsOpTensorCoreEligible("model/conv1/Conv2D"));
   EXPECT_TRUE(IsOpTensorCoreEligible("model/dense/MatMul"));
   EXPECT_TRUE(IsOpTensorCoreEligible("x/BatchMatMulV2"));

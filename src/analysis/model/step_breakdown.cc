@@ -83,10 +83,21 @@ class StepBuilder {
           "of a host launch): steps use host time only");
     }
 
+    int64_t without_device = 0;
+    std::string first_without_device;
     for (int32_t g = 0; g < num_groups; ++g) {
       const GroupMarkers& m = markers[g];
       if (m.host == nullptr && m.device == nullptr) continue;
-      if (require_device_ && !on_device[g]) continue;
+      if (require_device_ && !on_device[g]) {
+        // As XProf: with a device, a step is device work; a host-only marker (typically
+        // the stub step a profiler stops in) is not a step. Said, never silent.
+        if (++without_device == 1) {
+          const StepMarker& marker = m.host != nullptr ? *m.host : *m.device;
+          first_without_device = marker.name;
+          if (marker.has_step_number) first_without_device += " #" + std::to_string(marker.step_number);
+        }
+        continue;
+      }
       StepInfo step;
       step.group_id = host_->groups.id(g);
       step.has_device_activity = on_device[g];
@@ -110,6 +121,12 @@ class StepBuilder {
         step.name = base->name + " " + std::to_string(step.step_number);
       }
       model_->steps.push_back(std::move(step));
+    }
+    if (without_device > 0) {
+      model_->diagnostics.push_back(std::to_string(without_device) + " step marker" + (without_device > 1 ? "s" : "") +
+                                    " without device activity (e.g. '" + first_without_device +
+                                    "') not counted as steps: on a device profile a step is the device work it "
+                                    "launches");
     }
     std::sort(model_->steps.begin(), model_->steps.end(), [](const StepInfo& a, const StepInfo& b) {
       return a.begin_ps != b.begin_ps ? a.begin_ps < b.begin_ps : a.group_id < b.group_id;
