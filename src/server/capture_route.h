@@ -8,7 +8,8 @@
 //    "duration_ms": 2000, "host_tracer_level": 2, "device_tracer_level": 1,
 //    "python_tracer_level": 0, "retries": 3, "delay_ms": 0, "run": "optional_name"}
 //
-// Reply (200 when at least one worker was captured, else 502 with "error" set):
+// Reply (200 once the capture ran, whether or not a worker was captured; "error" is set
+// when none was):
 //   {"run": "...", "succeeded": 2, "failed": 1,
 //    "workers": [{"address", "host", "ok", "attempts", "path", "file_bytes",
 //                 "event_count", "error"}], "error": "..."}

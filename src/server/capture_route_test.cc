@@ -86,7 +86,8 @@ TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
   EXPECT_EQ(hosts->size(), 1u);
 
   reply = route.Handle("application/json", R"({"service_addresses": ")" + dead + R"(", "duration_ms": 100, "retries": 0})");
-  EXPECT_EQ(reply.status, 502);
+  EXPECT_EQ(reply.status, 200);
+  EXPECT_NE(reply.body.find(R"("succeeded":0,"failed":1)"), std::string::npos) << reply.body;
   EXPECT_NE(reply.body.find("no worker was captured"), std::string::npos);
 }
 
@@ -103,7 +104,8 @@ TEST(CaptureRouteTest, HttpGuardsAllowOnlySameOriginJsonPosts) {
 
   auto result = client.Post("/api/capture", body, "application/json");
   ASSERT_TRUE(result);
-  EXPECT_EQ(result->status, 502) << result->body;  // reached the route: the worker is dead
+  EXPECT_EQ(result->status, 200) << result->body;  // reached the route: the worker is dead
+  EXPECT_NE(result->body.find(R"("succeeded":0)"), std::string::npos) << result->body;
   result = client.Post("/api/capture", body, "text/plain");  // a cross-site form could send this
   ASSERT_TRUE(result);
   EXPECT_EQ(result->status, 415);
@@ -114,7 +116,8 @@ TEST(CaptureRouteTest, HttpGuardsAllowOnlySameOriginJsonPosts) {
   httplib::Headers same = {{"Origin", "http://127.0.0.1:" + std::to_string((*server)->port())}};
   result = client.Post("/api/capture", same, body, "application/json");
   ASSERT_TRUE(result);
-  EXPECT_EQ(result->status, 502);
+  EXPECT_EQ(result->status, 200);
+  EXPECT_NE(result->body.find(R"("succeeded":0)"), std::string::npos) << result->body;
   result = client.Post("/api/runs", "{}", "application/json");  // every other POST stays refused
   ASSERT_TRUE(result);
   EXPECT_EQ(result->status, 405);

@@ -37,8 +37,8 @@ export interface CaptureRequest {
   run?: string;
 }
 
-// POSTs the request. Resolves with the reply for 200 (some workers captured) and 502 (none
-// did: the reply still says why, per worker); rejects with the server's message otherwise.
+// POSTs the request. Resolves with the reply for 200 (the capture ran: `succeeded` may be 0,
+// the reply says why per worker); rejects with the server's message otherwise.
 export async function postCapture(request: CaptureRequest): Promise<CaptureReply> {
   let response: Response;
   try {
@@ -58,7 +58,7 @@ export async function postCapture(request: CaptureRequest): Promise<CaptureReply
     throw new Error(`the server sent something that is not JSON (HTTP ${response.status})`);
   }
   const reply = body as CaptureReply & { error?: string };
-  if ((response.status === 200 || response.status === 502) && Array.isArray(reply.workers)) return reply;
+  if (response.status === 200 && Array.isArray(reply.workers)) return reply;
   throw new Error(reply && typeof reply.error === 'string' ? reply.error : `HTTP ${response.status}`);
 }
 
