@@ -482,10 +482,16 @@ TrackPlacement ChromeTraceParser::PlaceTrack(const TrackKey& track) {
 
 void ChromeTraceParser::SetWallClock(std::optional<int64_t> wall_ns_of_zero_micros) {
   if (!time_base_micros_) return;
+  // A hostile or broken file can put the time base past what int64 ns hold (year 2262):
+  // then there is no wall clock rather than an overflowed one.
+  int64_t base_ns = 0;
+  if (__builtin_mul_overflow(*time_base_micros_, int64_t{1000}, &base_ns)) return;
   if (wall_ns_of_zero_micros) {
-    assembler_->SetWallClockOfTimeZeroNs(*wall_ns_of_zero_micros + *time_base_micros_ * 1000);
+    int64_t wall_ns = 0;
+    if (__builtin_add_overflow(*wall_ns_of_zero_micros, base_ns, &wall_ns)) return;
+    assembler_->SetWallClockOfTimeZeroNs(wall_ns);
   } else if (*time_base_micros_ > kEpochMicrosThreshold) {
-    assembler_->SetWallClockOfTimeZeroNs(*time_base_micros_ * 1000);
+    assembler_->SetWallClockOfTimeZeroNs(base_ns);
   }
 }
 
