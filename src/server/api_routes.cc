@@ -65,12 +65,6 @@ StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
   return options;
 }
 
-HttpReply JsonReply(std::string body) {
-  HttpReply reply;
-  reply.body = std::move(body);
-  return reply;
-}
-
 void WriteCacheStats(std::string_view key, const ResultCacheStats& stats, JsonWriter* w) {
   w->Key(key);
   w->BeginObject();
@@ -92,7 +86,14 @@ std::string_view ColumnTypeName(analysis::output::ColumnType type) {
   }
 }
 
-// A file name safe in a Content-Disposition header and on any file system.
+}  // namespace
+
+HttpReply JsonReply(std::string body) {
+  HttpReply reply;
+  reply.body = std::move(body);
+  return reply;
+}
+
 std::string SafeFileName(std::string_view name) {
   std::string out;
   for (char c : name) {
@@ -101,8 +102,6 @@ std::string SafeFileName(std::string_view name) {
   }
   return out;
 }
-
-}  // namespace
 
 int HttpStatusFor(const Status& status) {
   switch (status.code()) {

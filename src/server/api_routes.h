@@ -45,6 +45,11 @@ int HttpStatusFor(const Status& status);
 // {"error": message} with HttpStatusFor(status).
 HttpReply ErrorReply(const Status& status);
 HttpReply ErrorReply(int http_status, std::string_view message);
+// A 200 reply with a JSON body.
+HttpReply JsonReply(std::string body);
+// `name` with every character but [A-Za-z0-9.-] replaced by '_': safe in a
+// Content-Disposition header and as a file name on any file system.
+std::string SafeFileName(std::string_view name);
 
 class ApiRoutes {
  public:

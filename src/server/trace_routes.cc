@@ -91,21 +91,6 @@ StatusOr<std::vector<uint32_t>> ParseTrackList(std::string_view text) {
   return tracks;
 }
 
-HttpReply JsonReply(std::string body) {
-  HttpReply reply;
-  reply.body = std::move(body);
-  return reply;
-}
-
-std::string SafeFileName(std::string_view name) {
-  std::string out;
-  for (char c : name) {
-    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.';
-    out.push_back(ok ? c : '_');
-  }
-  return out;
-}
-
 }  // namespace
 
 TraceRoutes::TraceRoutes(ProfileStore* profiles, size_t index_cache_bytes)
@@ -174,7 +159,9 @@ HttpReply TraceRoutes::Tiles(const QueryParams& query) {
   return reply;
 }
 
-HttpReply TraceRoutes::Event(const QueryParams& query) {
+// /api/trace/event and /api/trace/flows: one event named by run/host/track/event, and
+// `render` turning it into the reply's JSON.
+HttpReply TraceRoutes::ForEvent(const QueryParams& query, const EventRenderer& render) {
   auto params = CheckParams(query, {"run", "track", "event"}, {"host"});
   if (!params.ok()) return ErrorReply(params.status());
   auto track = ParseNumber<uint32_t>(*params, "track", 0, UINT32_MAX);
@@ -182,22 +169,25 @@ HttpReply TraceRoutes::Event(const QueryParams& query) {
   auto event = ParseNumber<uint32_t>(*params, "event", 0, UINT32_MAX);
   if (!event.ok()) return ErrorReply(event.status());
   STEPSCOPE_TRACE_INDEX(handle, *params);
-  auto details = trace::GetEventDetails(*handle->index, *track, *event);
-  if (!details.ok()) return ErrorReply(details.status());
-  return JsonReply(trace::EventDetailsJson(*handle->index, *details));
+  StatusOr<std::string> json = render(*handle->index, *track, *event);
+  if (!json.ok()) return ErrorReply(json.status());
+  return JsonReply(std::move(*json));
+}
+
+HttpReply TraceRoutes::Event(const QueryParams& query) {
+  return ForEvent(query, [](const trace::TraceIndex& index, uint32_t track, uint32_t event) -> StatusOr<std::string> {
+    auto details = trace::GetEventDetails(index, track, event);
+    if (!details.ok()) return details.status();
+    return trace::EventDetailsJson(index, *details);
+  });
 }
 
 HttpReply TraceRoutes::Flows(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "track", "event"}, {"host"});
-  if (!params.ok()) return ErrorReply(params.status());
-  auto track = ParseNumber<uint32_t>(*params, "track", 0, UINT32_MAX);
-  if (!track.ok()) return ErrorReply(track.status());
-  auto event = ParseNumber<uint32_t>(*params, "event", 0, UINT32_MAX);
-  if (!event.ok()) return ErrorReply(event.status());
-  STEPSCOPE_TRACE_INDEX(handle, *params);
-  auto flows = trace::FindFlows(*handle->index, *track, *event);
-  if (!flows.ok()) return ErrorReply(flows.status());
-  return JsonReply(trace::FlowsJson(*flows));
+  return ForEvent(query, [](const trace::TraceIndex& index, uint32_t track, uint32_t event) -> StatusOr<std::string> {
+    auto flows = trace::FindFlows(index, track, event);
+    if (!flows.ok()) return flows.status();
+    return trace::FlowsJson(*flows);
+  });
 }
 
 HttpReply TraceRoutes::Search(const QueryParams& query) {

@@ -65,6 +65,9 @@ class TraceRoutes {
   HttpReply Tiles(const QueryParams& params);
   HttpReply Event(const QueryParams& params);
   HttpReply Flows(const QueryParams& params);
+  using EventRenderer = std::function<StatusOr<std::string>(const analysis::trace::TraceIndex&, uint32_t track,
+                                                            uint32_t event)>;
+  HttpReply ForEvent(const QueryParams& params, const EventRenderer& render);
   HttpReply Search(const QueryParams& params);
 
   ProfileStore* profiles_;
