@@ -11,31 +11,17 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { canConnect, env, freePort, getJson, killOnExit, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set (run this test through ctest)`);
-  return value;
-};
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const MNIST = env('STEPSCOPE_MNIST_BIN');
 const UI_ROOT = env('STEPSCOPE_UI_ROOT');
 const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
-const CHROMIUM = process.env.STEPSCOPE_CHROMIUM || '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 
-const require = createRequire(path.join(UI_ROOT, 'package.json'));
-const { chromium } = require('playwright-core');
-if (!fs.existsSync(path.join(UI_ROOT, 'dist', 'index.html'))) throw new Error(`the UI is not built: run ./dev build`);
-if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run ./dev setup (installs Debian's chromium)`);
+const chromium = loadChromium(UI_ROOT);
 
 let tmp;
 let logdir;
@@ -47,45 +33,20 @@ let profilerPort;
 let browser;
 let page;
 let capturedRun;
-const consoleErrors = [];
-const externalRequests = [];
-const requestHosts = new Set();
-
-// Last resort if node dies before `after` runs: no training process is left behind.
-process.on('exit', () => {
-  for (const child of [trainer, server]) if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-});
-
-// A port nothing listens on right now (the OS picks it; the listener is closed again).
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function canConnect(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+let consoleErrors;
+let externalRequests;
+let requestHosts;
 
 // The example program with its profiler server on `port`; resolves once the port accepts
 // connections (after the dataset is generated, which takes a few seconds the first time).
 async function startTrainer(port) {
-  trainer = spawn(
-    MNIST,
-    ['--steps', '100000', '--train_examples', '4096', '--log_every', '0', '--profiler_port', String(port), '--data_dir', path.join(tmp, 'mnist_data')],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+  // killOnExit: if node dies before `after` runs, no training process is left behind.
+  trainer = killOnExit(
+    spawn(
+      MNIST,
+      ['--steps', '100000', '--train_examples', '4096', '--log_every', '0', '--profiler_port', String(port), '--data_dir', path.join(tmp, 'mnist_data')],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    ),
   );
   trainer.stdout.on('data', (d) => (trainerOutput += d));
   trainer.stderr.on('data', (d) => (trainerOutput += d));
@@ -100,42 +61,7 @@ async function startTrainer(port) {
   throw new Error(`mnist_mlp's profiler server did not listen on ${port} within 180 s: ${trainerOutput}`);
 }
 
-async function startServer() {
-  server = spawn(STEPSCOPE, ['serve', '--logdir', logdir, '--port', '0', '--ui_dir', path.join(UI_ROOT, 'dist')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr += d));
-  baseUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s; stderr: ${stderr}`)), 30000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const match = /stepscope: serving (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C to stop\)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-}
-
-async function api(pathAndQuery) {
-  const response = await fetch(new URL(pathAndQuery, baseUrl));
-  assert.equal(response.status, 200, `${pathAndQuery}: HTTP ${response.status}`);
-  return response.json();
-}
-
-// Stops a child: SIGTERM, then SIGKILL if it has not exited within `ms`.
-async function stop(child, ms = 10000) {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-  await exited;
-  clearTimeout(timer);
-}
+const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 
 // Opens the dialog from the top bar, fills it in as a user would and submits; resolves
 // when the dialog shows the outcome (the status turns `done` or `failed`).
@@ -158,22 +84,12 @@ before(async () => {
   fs.mkdirSync(logdir);
   profilerPort = await freePort();
   await startTrainer(profilerPort);
-  await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
   // Every request is checked: anything not addressed to this machine is recorded and refused.
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    requestHosts.add(url.host);
-    if (url.hostname === '127.0.0.1') return route.continue();
-    externalRequests.push(url.href);
-    return route.abort();
-  });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
+  ({ browser, page, consoleErrors, externalRequests, requestHosts } = await openBrowser(chromium, {
+    allowedHostnames: ['127.0.0.1'],
+    viewport: { width: 1440, height: 900 },
+  }));
 });
 
 after(async () => {

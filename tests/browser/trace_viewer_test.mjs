@@ -6,70 +6,32 @@
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set (run this test through ctest)`);
-  return value;
-};
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const UI_ROOT = env('STEPSCOPE_UI_ROOT');
 const SHARED = env('STEPSCOPE_SHARED_DIR');
 const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
-const CHROMIUM = process.env.STEPSCOPE_CHROMIUM || '/usr/bin/chromium';
 const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
 const RUN = 'tf_gpu_demo';
 const HOST = '34.83.195.179_6003';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
 // Layout constants of ui/src/pages/trace/trace_layout.ts.
 const LABEL_W = 250;
 
-const require = createRequire(path.join(UI_ROOT, 'package.json'));
-const { chromium } = require('playwright-core');
-if (!fs.existsSync(path.join(UI_ROOT, 'dist', 'index.html'))) throw new Error(`the UI is not built: run ./dev build`);
+const chromium = loadChromium(UI_ROOT);
 
 let tmp;
 let server;
 let baseUrl;
 let browser;
 let page;
-const consoleErrors = [];
+let consoleErrors;
 
-async function startServer(logdir) {
-  server = spawn(STEPSCOPE, ['serve', '--logdir', logdir, '--port', '0', '--ui_dir', path.join(UI_ROOT, 'dist')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr += d));
-  baseUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s; stderr: ${stderr}`)), 30000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-}
-
-async function api(pathAndQuery) {
-  const response = await fetch(new URL(pathAndQuery, baseUrl));
-  assert.equal(response.status, 200, `${pathAndQuery}: HTTP ${response.status}`);
-  return response.json();
-}
+const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 
 // The timeline's state, through the page's test hook.
 const view = () =>
@@ -99,24 +61,17 @@ before(async () => {
   const runDir = path.join(logdir, 'plugins', 'profile', RUN);
   fs.mkdirSync(runDir, { recursive: true });
   fs.copyFileSync(TF_GPU_FILE, path.join(runDir, `${HOST}.xplane.pb`));
-  await startServer(logdir);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: { width: 1600, height: 1100 } });
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
-    return route.abort();
-  });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
+  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
+  // Requests off this machine are refused.
+  ({ browser, page, consoleErrors } = await openBrowser(chromium, {
+    allowedHostnames: ['127.0.0.1', 'localhost'],
+    viewport: { width: 1600, height: 1100 },
+  }));
 });
 
 after(async () => {
   await browser?.close();
-  server?.kill('SIGTERM');
+  await stop(server);
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 

@@ -9,46 +9,24 @@
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import zlib from 'node:zlib';
+import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
 import { encodeHostOnlyXSpace } from './xspace_writer.mjs';
 
-const env = (name) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set (run this test through ctest)`);
-  return value;
-};
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const MNIST = env('STEPSCOPE_MNIST_BIN');
 const UI_ROOT = env('STEPSCOPE_UI_ROOT');
 const SHARED = env('STEPSCOPE_SHARED_DIR');
 const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
 const BENCH_OUT = env('STEPSCOPE_BENCH_OUT');
-const CHROMIUM = process.env.STEPSCOPE_CHROMIUM || '/usr/bin/chromium';
 const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
 
-// The flags Chromium needs on this closed network (no background connections at all).
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
-const require = createRequire(path.join(UI_ROOT, 'package.json'));
-let chromium;
-try {
-  ({ chromium } = require('playwright-core'));
-} catch {
-  throw new Error(`playwright-core is not installed in ${UI_ROOT}/node_modules: run ./dev setup (npm ci in ui/)`);
-}
-if (!fs.existsSync(path.join(UI_ROOT, 'dist', 'index.html'))) {
-  throw new Error(`the UI is not built (${UI_ROOT}/dist/index.html missing): run ./dev build`);
-}
-if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: run ./dev setup (installs Debian's chromium)`);
+const chromium = loadChromium(UI_ROOT);
 
 const RUN_EXAMPLE = 'mnist_mlp_example';
 const RUN_GPU = 'tf_gpu_demo';
@@ -60,33 +38,11 @@ let logdir;
 let server;
 let baseUrl;
 let browser;
-let context;
 let page;
-const consoleErrors = [];
-const externalRequests = [];
-const requestHosts = new Set();
+let consoleErrors;
+let externalRequests;
+let requestHosts;
 const bench = {};
-
-async function startServer() {
-  server = spawn(STEPSCOPE, ['serve', '--logdir', logdir, '--port', '0', '--ui_dir', path.join(UI_ROOT, 'dist')], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  server.stderr.on('data', (d) => (stderr += d));
-  baseUrl = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`serve printed no URL in 30 s; stderr: ${stderr}`)), 30000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const match = /stepscope: serving (http:\/\/127\.0\.0\.1:\d+\/) \(Ctrl-C to stop\)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-}
 
 function makeProfiles() {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-browser-'));
@@ -115,11 +71,7 @@ function makeProfiles() {
   fs.writeFileSync(path.join(profileRoot, RUN_NO_STEPS, 'localhost.xplane.pb'), encodeHostOnlyXSpace({ hostname: 'localhost', threadName: 'main', events }));
 }
 
-async function api(pathAndQuery) {
-  const response = await fetch(new URL(pathAndQuery, baseUrl));
-  assert.equal(response.status, 200, `${pathAndQuery}: HTTP ${response.status}`);
-  return response.json();
-}
+const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 
 function hashUrl(run, tool, extra = '') {
   return `${baseUrl}#run=${encodeURIComponent(run)}&tool=${tool}${extra}`;
@@ -175,30 +127,20 @@ async function downloadCsv(table) {
 
 before(async () => {
   makeProfiles();
-  await startServer();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
   // Every request is checked: anything not addressed to this machine is recorded and refused.
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    requestHosts.add(url.host);
-    if (url.hostname === '127.0.0.1' || url.hostname === 'localhost') return route.continue();
-    externalRequests.push(url.href);
-    return route.abort();
-  });
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
-  page.on('pageerror', (error) => consoleErrors.push(`page error: ${error.message}`));
+  ({ browser, page, consoleErrors, externalRequests, requestHosts } = await openBrowser(chromium, {
+    allowedHostnames: ['127.0.0.1', 'localhost'],
+    viewport: { width: 1440, height: 900 },
+    acceptDownloads: true,
+  }));
 });
 
 after(async () => {
   await browser?.close();
   if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.on('exit', resolve));
-    server.kill('SIGTERM');
-    const code = await exited;
+    // serve's own shutdown is under test: a minute before stop() falls back to SIGKILL.
+    const code = await stop(server, 60000);
     assert.equal(code, 0, 'serve must exit 0 on SIGTERM');
   }
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
