@@ -248,9 +248,7 @@ class Parser {
     line.event_end = plane->num_events();
     if (final_base_ps != base_ps) {
       int64_t delta = static_cast<int64_t>(static_cast<uint64_t>(final_base_ps) - static_cast<uint64_t>(base_ps));
-      for (uint32_t i = line.event_begin; i < line.event_end; ++i) {
-        plane->event_start_ps[i] = static_cast<int64_t>(static_cast<uint64_t>(plane->event_start_ps[i]) + delta);
-      }
+      for (uint32_t i = line.event_begin; i < line.event_end; ++i) plane->ShiftEventStart(i, delta);
     }
     plane->lines.push_back(std::move(line));
     return true;

@@ -130,8 +130,18 @@ class ColumnarPlane {
   // hostile file says: starts to +-2^61 ps (+-26 days), durations to [0, 2^61] (a negative
   // duration is malformed and reads as 0).
   static constexpr int64_t kMaxAbsTimePs = int64_t{1} << 61;
+  static int64_t ClampStartPs(int64_t start_ps) {
+    return start_ps < -kMaxAbsTimePs ? -kMaxAbsTimePs : (start_ps > kMaxAbsTimePs ? kMaxAbsTimePs : start_ps);
+  }
+  // Moves event `e` by `delta_ps` (a line whose timestamp came after its events), keeping
+  // the clamp of AppendEvent.
+  void ShiftEventStart(uint32_t e, int64_t delta_ps) {
+    int64_t moved;
+    if (__builtin_add_overflow(event_start_ps[e], delta_ps, &moved)) moved = delta_ps > 0 ? INT64_MAX : INT64_MIN;
+    event_start_ps[e] = ClampStartPs(moved);
+  }
   void AppendEvent(int64_t start_ps, int64_t duration_ps, uint32_t metadata, uint32_t stats_begin) {
-    start_ps = start_ps < -kMaxAbsTimePs ? -kMaxAbsTimePs : (start_ps > kMaxAbsTimePs ? kMaxAbsTimePs : start_ps);
+    start_ps = ClampStartPs(start_ps);
     duration_ps = duration_ps < 0 ? 0 : (duration_ps > kMaxAbsTimePs ? kMaxAbsTimePs : duration_ps);
     event_start_ps.PushBackUnchecked(start_ps);
     if (duration_ps >= 0 && duration_ps < kLongDuration) {
