@@ -24,6 +24,8 @@ using xspace::ColumnarPlane;
 using xspace::StatType;
 
 // Sources of a device op name, in order of preference; tags keep their cache keys apart.
+// (The op around the host launch, tried before the event name, is cached by its index in
+// HostAnalysis::launch_ops.)
 enum OpSource : uint64_t { kFromTfOp = 0, kFromHloOp = 1, kFromAnnotation = 2, kFromEventName = 3 };
 
 struct OpAgg {
@@ -193,7 +195,9 @@ class DeviceAnalyzer {
 
   // The op a device event belongs to, cached per distinct source value: the tf_op stat
   // when it parses as a framework op, else hlo_op, else the outermost level of the legacy
-  // annotation stat, else the event (kernel / copy) name.
+  // annotation stat, else the framework op around the host event that launched it (same
+  // correlation_id; PyTorch / Kineto record-function scopes, see host_analysis.cc), else
+  // the event (kernel / copy) name.
   uint32_t OpOf(const ColumnarPlane& plane, uint32_t event, const EventStats& stats, MemcpyDirection copy,
                 PlaneState* state) {
     constexpr uint32_t kNotAnOp = UINT32_MAX - 1;
@@ -217,6 +221,15 @@ class DeviceAnalyzer {
       return op;
     }
     if (!stats.annotation.empty()) return GlobalOp(OutermostAnnotation(stats.annotation), kFromAnnotation, copy);
+    if (stats.has_correlation_id && !host_->launch_ops.empty()) {
+      int32_t launch = host_->correlation_to_op.Find(stats.correlation_id);
+      if (launch != kNoGroup) {
+        if (launch_op_global_.empty()) launch_op_global_.assign(host_->launch_ops.size(), FlatUint64Map::kAbsent);
+        uint32_t& op = launch_op_global_[launch];
+        if (op == FlatUint64Map::kAbsent) op = OpOfLaunch(host_->launch_ops[launch]);
+        return op;
+      }
+    }
     uint64_t key = static_cast<uint64_t>(plane.event_metadata_index[event]) << 2 | kFromEventName;
     uint32_t op = state->op_cache.Find(key);
     if (op == FlatUint64Map::kAbsent) {
@@ -228,18 +241,31 @@ class DeviceAnalyzer {
 
   uint32_t GlobalOp(std::string_view source, OpSource from, MemcpyDirection copy) {
     ParsedOpName parsed = ParseOpName(source);
-    std::string name(parsed.name), type(parsed.type);
     OpCategory category = parsed.category;
+    std::string_view type = parsed.type;
     if (from == kFromHloOp) {
-      type = std::string(HloOpType(source));
+      type = HloOpType(source);
     } else if (from == kFromEventName && category == OpCategory::kOther) {
       category = copy == MemcpyDirection::kUnknown ? OpCategory::kDeviceKernel : OpCategory::kOther;
     }
-    auto [it, inserted] = op_index_.try_emplace(name, static_cast<uint32_t>(ops_.size()));
+    return InternOp(parsed.name, type, category);
+  }
+
+  // A host op that launched device work: PyTorch ops ("aten::addmm") are their own type,
+  // category pytorch; other scopes (user annotations) parse like host op names.
+  uint32_t OpOfLaunch(const LaunchOp& launch) {
+    ParsedOpName parsed = ParseOpName(launch.name);
+    OpCategory category = parsed.category;
+    if (category == OpCategory::kOther && launch.cpu_op_like) category = OpCategory::kPyTorch;
+    return InternOp(parsed.name, parsed.type, category);
+  }
+
+  uint32_t InternOp(std::string_view name, std::string_view type, OpCategory category) {
+    auto [it, inserted] = op_index_.try_emplace(std::string(name), static_cast<uint32_t>(ops_.size()));
     if (inserted) {
       OpMetrics& op = ops_.emplace_back();
-      op.name = std::move(name);
-      op.type = std::move(type);
+      op.name = std::string(name);
+      op.type = std::string(type);
       op.category = category;
       op.is_host = false;
       op.min_time_ps = INT64_MAX;
@@ -419,6 +445,7 @@ class DeviceAnalyzer {
   EventIndexSpace index_space_;
   std::vector<OpMetrics> ops_;
   std::unordered_map<std::string, uint32_t> op_index_;
+  std::vector<uint32_t> launch_op_global_;  // by HostAnalysis::launch_ops index: global op, kAbsent until used
   std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,
                       std::array<int64_t, 3>>,
            size_t>

@@ -116,6 +116,25 @@ bool IsOpTensorCoreEligible(std::string_view op_name) {
   for (std::string_view infix : kInfixes) {
     if (op_name.find(infix) != std::string_view::npos) return true;
   }
+  // PyTorch ops (stepscope addition; XProf knows TF/XLA names only): the name after
+  // "aten::", leading underscores dropped, is a matmul or starts with a convolution or RNN
+  // prefix (aten::mm, addmm, bmm, matmul, linear, _scaled_mm, conv2d, convolution_backward,
+  // cudnn_convolution, _cudnn_rnn, ...). Not attention: its kernels (flash_fwd_kernel, ...)
+  // use Tensor Cores under names no pattern recognises, so they would be reported unused.
+  if (!op_name.starts_with("aten::")) return false;
+  std::string_view op = op_name.substr(6);
+  while (op.starts_with('_')) op.remove_prefix(1);
+  static constexpr std::array<std::string_view, 15> kAtenMatmuls = {
+      "mm", "addmm", "bmm", "baddbmm", "addbmm", "matmul", "matmul_backward", "linear", "linear_backward",
+      "einsum", "scaled_mm", "int_mm", "addmm_activation", "mm_backward", "bmm_backward"};
+  static constexpr std::array<std::string_view, 7> kAtenPrefixes = {
+      "conv", "cudnn_conv", "miopen_conv", "cudnn_rnn", "miopen_rnn", "lstm", "gru"};
+  for (std::string_view matmul : kAtenMatmuls) {
+    if (op == matmul) return true;
+  }
+  for (std::string_view prefix : kAtenPrefixes) {
+    if (op.starts_with(prefix)) return true;
+  }
   return false;
 }
 

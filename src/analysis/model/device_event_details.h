@@ -27,7 +27,8 @@ MemcpyDetails ParseMemcpyDetails(std::string_view details);
 
 // XProf's kernel-name patterns of Tensor Core kernels (kernel_stats_utils).
 bool IsKernelUsingTensorCore(std::string_view kernel_name);
-// Ops that could use Tensor Cores: convolutions, matmuls, RNNs, XLA dots (by op name).
+// Ops that could use Tensor Cores: convolutions, matmuls, RNNs, XLA dots, and PyTorch's
+// aten:: matmul / convolution / RNN ops (by op name).
 bool IsOpTensorCoreEligible(std::string_view op_name);
 // An einsum equation with two inputs ("ab,bc->ac").
 bool IsEinsumTensorCoreEligible(std::string_view equation);

@@ -31,6 +31,7 @@ enum Role : uint8_t {
   kShape,
   kEquation,
   kIplStageName,
+  kExternalId,
 };
 
 Role RoleOf(StatType type, std::string_view name) {
@@ -58,6 +59,7 @@ Role RoleOf(StatType type, std::string_view name) {
     default: break;
   }
   if (name == "_ipl_stage_name") return kIplStageName;
+  if (name == "External id" || name == "external id") return kExternalId;
   return kNone;
 }
 
@@ -133,6 +135,7 @@ void PlaneStatReader::Apply(const ColumnarStat& stat, EventStats* out) const {
     case kShape: out->shape = plane_.AsString(stat); return;
     case kEquation: out->equation = plane_.AsString(stat); return;
     case kIplStageName: out->is_input_pipeline_stage = true; return;
+    case kExternalId: out->has_external_id = true; return;
     default: return;
   }
 }

@@ -18,7 +18,7 @@ namespace stepscope::analysis {
 struct EventStats {
   void Reset() {
     has_group_id = has_root = has_step_num = has_iter_num = has_correlation_id = has_producer = has_consumer = false;
-    is_eager = is_input_pipeline_stage = false;
+    is_eager = is_input_pipeline_stage = has_external_id = false;
     root_level = producer_type = consumer_type = 0;
     step_name = tf_op = hlo_op = annotation = kernel_details = memcpy_details = shape = equation = {};
   }
@@ -42,6 +42,9 @@ struct EventStats {
   uint64_t consumer_id = 0;
   bool is_eager = false;
   bool is_input_pipeline_stage = false;  // has `_ipl_stage_name`
+  // Has Kineto's `External id` (`external id` in 2021 traces): the importer keeps it on
+  // PyTorch record-function scopes (cpu_op, user_annotation) and runtime calls.
+  bool has_external_id = false;
   // String stats, and for tf_op/hlo_op/kernel_details a stable integer id of the value
   // within the plane (same value -> same id), used to cache per-value work.
   std::string_view tf_op;

@@ -63,7 +63,7 @@ class HostGrouper {
     } else {
       out_->step_source = "none";
     }
-    BuildCorrelationMap(host_planes, readers);
+    BuildCorrelationMaps();
   }
 
  private:
@@ -83,6 +83,7 @@ class HostGrouper {
       HostThreadFacts& facts = out_->facts.emplace_back();
       facts.group.assign(thread.size(), kNoGroup);
       facts.flags.assign(thread.size(), 0);
+      bool has_op_scopes = false;
       for (uint32_t i = 0; i < thread.size(); ++i) {
         uint32_t e = thread.event(i);
         const uint32_t metadata = plane.event_metadata_index[e];
@@ -98,6 +99,10 @@ class HostGrouper {
         if (stats.has_correlation_id) flags |= kHasCorrelation;
         if (stats.is_eager) flags |= kIsEager;
         if (stats.is_input_pipeline_stage) flags |= kIsInputStage;
+        if (stats.has_external_id && !stats.has_root && !stats.has_correlation_id) {
+          flags |= kIsOpScope;
+          has_op_scopes = true;
+        }
         std::string_view name = plane.event_name(e);
         if (file_grouped) {
           if (stats.has_group_id) {
@@ -119,6 +124,7 @@ class HostGrouper {
         }
         facts.flags[i] = flags;
       }
+      thread_has_op_scopes_.push_back(has_op_scopes);
     }
   }
 
@@ -205,21 +211,70 @@ class HostGrouper {
     }
   }
 
-  void BuildCorrelationMap(const std::vector<uint32_t>& host_planes, const std::vector<PlaneStatReader>& readers) {
+  // Correlation id -> group of the launch (launches with a group), and correlation id ->
+  // the framework op around the launch (threads with PyTorch record-function scopes): the
+  // innermost enclosing scope with a cpu_op-like name, else the innermost scope. One pass
+  // per thread in time order: parents come before children, so the innermost scopes of an
+  // event are its own or its parent's (two arrays, only on threads that have scopes).
+  void BuildCorrelationMaps() {
+    constexpr uint32_t kNone = UINT32_MAX;
+    std::vector<uint32_t> inner_scope, inner_op;  // per event: innermost scope / cpu_op-like scope
+    std::vector<int8_t> cpu_op_like;              // per event metadata of the current plane: -1 unknown
+    uint32_t cpu_op_like_plane = UINT32_MAX;
+    FlatUint64Map launch_op_index;  // metadata index -> index into launch_ops (one host plane at a time)
     for (uint32_t t = 0; t < out_->threads.size(); ++t) {
       const HostThread& thread = out_->threads[t];
       const HostThreadFacts& facts = out_->facts[t];
       const ColumnarPlane& plane = space_.planes[thread.plane_index];
       uint32_t index = plane.stat_index(xspace::StatType::kCorrelationId);
+      const bool scopes = thread_has_op_scopes_[t];
+      if (scopes) {
+        inner_scope.resize(thread.size());
+        inner_op.resize(thread.size());
+        if (cpu_op_like_plane != thread.plane_index) {
+          cpu_op_like_plane = thread.plane_index;
+          cpu_op_like.assign(plane.event_metadata.size(), -1);
+          launch_op_index = FlatUint64Map();
+        }
+      }
       for (uint32_t i = 0; i < thread.size(); ++i) {
-        if (!(facts.flags[i] & kHasCorrelation) || facts.group[i] == kNoGroup) continue;
+        const uint8_t flags = facts.flags[i];
+        uint32_t scope = kNone, op = kNone;
+        if (scopes) {
+          int32_t parent = thread.parent[i];
+          if (parent >= 0) {
+            scope = inner_scope[parent];
+            op = inner_op[parent];
+          }
+          if ((flags & kIsOpScope) && !(flags & kIsStepMarker)) {
+            scope = i;
+            int8_t& like = cpu_op_like[plane.event_metadata_index[thread.event(i)]];
+            if (like < 0) like = IsCpuOpLikeName(plane.event_name(thread.event(i))) ? 1 : 0;
+            if (like) op = i;
+          }
+          inner_scope[i] = scope;
+          inner_op[i] = op;
+        }
+        if (!(flags & kHasCorrelation)) continue;
+        const bool grouped = facts.group[i] != kNoGroup;
+        const uint32_t launcher = op != kNone ? op : scope;
+        if (!grouped && launcher == kNone) continue;
         xspace::ColumnarStat stat;
-        if (plane.FindEventStat(thread.event(i), index, &stat)) {
-          out_->correlation_to_group.Add(static_cast<uint64_t>(ColumnarPlane::AsInt64(stat)), facts.group[i]);
+        if (!plane.FindEventStat(thread.event(i), index, &stat)) continue;
+        const uint64_t correlation_id = static_cast<uint64_t>(ColumnarPlane::AsInt64(stat));
+        if (grouped) out_->correlation_to_group.Add(correlation_id, facts.group[i]);
+        if (launcher != kNone) {
+          const uint32_t metadata = plane.event_metadata_index[thread.event(launcher)];
+          uint32_t launch_op = launch_op_index.FindOrInsert(metadata, static_cast<uint32_t>(out_->launch_ops.size()));
+          if (launch_op == out_->launch_ops.size()) {
+            out_->launch_ops.push_back({plane.event_name(thread.event(launcher)), cpu_op_like[metadata] == 1});
+          }
+          out_->correlation_to_op.Add(correlation_id, static_cast<int32_t>(launch_op));
         }
       }
     }
     out_->correlation_to_group.Finish();
+    out_->correlation_to_op.Finish();
   }
 
   const xspace::ColumnarXSpace& space_;
@@ -229,6 +284,7 @@ class HostGrouper {
   std::vector<Connection> consumers_;
   bool has_loop_ops_ = false;
   std::map<uint32_t, std::vector<uint32_t>> subtree_ends_;
+  std::vector<bool> thread_has_op_scopes_;  // by thread: any kIsOpScope event
 };
 
 }  // namespace

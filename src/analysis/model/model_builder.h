@@ -2,7 +2,7 @@
 //
 // Phases (build_profile_model.cc runs them in this order, each once per host):
 //   1. host_analysis:   event trees, stats, step groups (the file's or ours), host markers,
-//                       correlation id -> group.
+//                       correlation id -> group, correlation id -> launching framework op.
 //   2. device_analysis: device activity, kernels, device ops, device markers and spans.
 //   3. step_breakdown:  steps from markers (XProf StepTime rule), host spans, sweep-line
 //                       breakdown per step.
@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -30,6 +31,7 @@ enum EventFlag : uint8_t {
   kIsEager = 2,
   kIsStepMarker = 4,     // explicit or implicit step marker (not an op, not a span)
   kIsInputStage = 8,     // `_ipl_stage_name`: a root input-pipeline stage
+  kIsOpScope = 16,       // a PyTorch record-function scope (Kineto `External id`), not a step root
 };
 
 // Per host thread, parallel to the HostThread arrays (time order).
@@ -114,14 +116,15 @@ class EventIndexSpace {
   bool fits_ = true;
 };
 
-// Correlation id -> dense group of the host event that launched it. CUPTI / ROCm ids are
-// small and dense, so a flat array indexed by (id - min) is used when the id range is at
-// most a few times the count: device events then look their launch up without a hash
-// probe (a random probe into a large table was a fifth of the model's time). Any other
-// id set falls back to a hash map.
+// Correlation id -> a non-negative int32 of the host event that launched it (its dense
+// group, or its framework op's index in HostAnalysis::launch_ops); kNoGroup (-1) when the
+// id is unknown. CUPTI / ROCm ids are small and dense, so a flat array indexed by
+// (id - min) is used when the id range is at most a few times the count: device events
+// then look their launch up without a hash probe (a random probe into a large table was a
+// fifth of the model's time). Any other id set falls back to a hash map.
 class CorrelationMap {
  public:
-  void Add(uint64_t correlation_id, int32_t group) { pending_.push_back({correlation_id, group}); }
+  void Add(uint64_t correlation_id, int32_t value) { pending_.push_back({correlation_id, value}); }
   // Call once after the last Add.
   void Finish() {
     if (pending_.empty()) return;
@@ -157,6 +160,13 @@ class CorrelationMap {
   FlatUint64Map map_;
 };
 
+// A host op that launched device work, by name (a view into the columnar space's
+// event metadata, which outlives the model build).
+struct LaunchOp {
+  std::string_view name;
+  bool cpu_op_like = false;  // IsCpuOpLikeName(name): "aten::addmm", not "Optimizer.step#SGD.step"
+};
+
 struct HostAnalysis {
   std::vector<HostThread> threads;  // every line of every host plane
   std::vector<HostThreadFacts> facts;
@@ -165,6 +175,11 @@ struct HostAnalysis {
   std::string step_source;  // "tf_grouped", "step_markers", "none"
   // Dense group of the host event that launched each correlation id.
   CorrelationMap correlation_to_group;
+  // The framework op that launched each correlation id (PyTorch / Kineto: the innermost
+  // record-function scope around the launch, cpu_op-like names preferred; docs/model.md
+  // "Op metrics"), as an index into launch_ops. Empty when the file has no such scopes.
+  CorrelationMap correlation_to_op;
+  std::vector<LaunchOp> launch_ops;
   std::vector<std::string> diagnostics;
 };
 

@@ -107,6 +107,18 @@ ParsedOpName ParseOpName(std::string_view full_name) {
   return op;
 }
 
+bool IsCpuOpLikeName(std::string_view name) {
+  size_t colons = name.find("::");
+  if (colons == 0 || colons == std::string_view::npos || IsDigit(name[0])) return false;
+  for (size_t i = 0; i < colons; ++i) {
+    if (!(IsAlnum(name[i]) || name[i] == '_')) return false;
+  }
+  for (char c : name) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') return false;
+  }
+  return colons + 2 < name.size();
+}
+
 bool IsExplicitStepMarkerName(std::string_view name) {
   return (name.starts_with("train") || name.starts_with("test") || name.starts_with("TraceContext")) &&
          name.find('/') == std::string_view::npos;

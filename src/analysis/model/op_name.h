@@ -36,6 +36,13 @@ bool IsCompileName(std::string_view name);
 // TF loop ops whose presence makes TF skip grouping (CheckLoopOp).
 bool IsTfLoopOpName(std::string_view name);
 
+// A PyTorch cpu_op-like name: a C++ namespace, "::", no whitespace ("aten::addmm",
+// "torch::autograd::AccumulateGrad", "fbgemm::jagged_to_padded_dense"); not a user
+// annotation ("Optimizer.step#SGD.step") nor an autograd wrapper ("autograd::engine::
+// evaluate_function: MmBackward0"). Used to prefer ops over annotations when attributing
+// kernels to the scope that launched them.
+bool IsCpuOpLikeName(std::string_view name);
+
 // Memcpy direction implied by a name ("MemcpyHToD", "MemcpyH2D", "MemcpyP2P", "Memset..."),
 // kUnknown when the name says nothing.
 MemcpyDirection MemcpyDirectionFromName(std::string_view name);

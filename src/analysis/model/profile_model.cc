@@ -95,6 +95,7 @@ std::string_view OpCategoryName(OpCategory category) {
     case OpCategory::kMemcpyHToH: return "memcpy_h2h";
     case OpCategory::kInfeed: return "infeed";
     case OpCategory::kDeviceKernel: return "device_kernel";
+    case OpCategory::kPyTorch: return "pytorch";
   }
   return "other";
 }

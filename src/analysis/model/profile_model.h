@@ -141,6 +141,7 @@ enum class OpCategory : uint8_t {
   kMemcpyHToH,
   kInfeed,        // "InfeedEnqueue*"
   kDeviceKernel,  // a device kernel with no framework op attached; type == kernel name
+  kPyTorch,       // a PyTorch op ("aten::addmm") that launched device work; type == name
 };
 std::string_view OpCategoryName(OpCategory category);  // "tensorflow", "tf_data", ...
 
@@ -149,11 +150,13 @@ struct OpMetrics {
   // Host: the op name of the event ("model/dense/MatMul", "Iterator::Batch", "forward").
   // Device: the framework op the kernels ran for: the tf_op stat when it is a framework
   // op name, else the hlo_op stat (XLA/JAX), else the outermost level of the legacy
-  // `annotation` stat; the kernel / memcpy name when none is known.
+  // `annotation` stat, else the PyTorch op around the host launch with the same
+  // correlation_id ("aten::addmm"; Kineto traces); the kernel / memcpy name when none is
+  // known.
   std::string name;
   // "MatMul" for "model/dense/MatMul:MatMul"; "Iterator" for tf.data; "MemcpyHToD" etc.
   // for copies; for HLO ops the instruction kind ("fusion" for "fusion.12"); the name
-  // itself for kOther and kDeviceKernel.
+  // itself for kOther, kDeviceKernel and kPyTorch.
   std::string type;
   OpCategory category = OpCategory::kOther;
   bool is_host = true;
@@ -234,7 +237,9 @@ struct KernelLaunchParams {
 // merge key: name, params, flags, op). Across every device of the model.
 struct KernelStats {
   std::string kernel_name;
-  std::string op_name;  // framework op name (tf_op name part), empty when unknown
+  // Framework op name (tf_op name part, hlo_op, or the PyTorch op that launched the
+  // kernel: OpMetrics::name of its device op), empty when unknown.
+  std::string op_name;
   KernelLaunchParams params;
   bool is_kernel_using_tensor_core = false;  // by kernel-name pattern (XProf's list)
   bool is_op_tensor_core_eligible = false;   // by op name / einsum equation, or uses TC
