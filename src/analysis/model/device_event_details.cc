@@ -90,13 +90,14 @@ MemcpyDetails ParseMemcpyDetails(std::string_view details) {
 
 bool IsKernelUsingTensorCore(std::string_view kernel_name) {
   // XProf's list (cuDNN/cuBLAS names up to Turing/Volta), plus the names of the Ampere and
-  // Hopper era XProf does not know: CUTLASS "tensorop"/"wmma" kernels (PyTorch's matmuls
-  // and flash attention), and Hopper's warpgroup "gmma" kernels.
-  static constexpr std::array<std::string_view, 22> kPatterns = {
+  // Hopper era XProf does not know: CUTLASS "tensorop"/"wmma" kernels (PyTorch's matmuls),
+  // Hopper's warpgroup "gmma" kernels, and the fused attention kernels built on MMA
+  // instructions (FlashAttention's flash_fwd/flash_bwd, xFormers/cuDNN "fmha").
+  static constexpr std::array<std::string_view, 25> kPatterns = {
       "16816", "c1688", "conv1x1", "conv2d_c1_k1", "dgrad_1x1_stride_2x2", "direct_group",
-      "first_layer_wgrad_kernel", "gmma", "h1688", "h884", "hmma", "i16832", "i8816", "s884", "s1688",
-      "tensorop", "wmma", "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_sparse_gemm",
-      "xmma_warp_specialized_implicit_gemm"};
+      "first_layer_wgrad_kernel", "flash_bwd", "flash_fwd", "fmha", "gmma", "h1688", "h884", "hmma", "i16832",
+      "i8816", "s884", "s1688", "tensorop", "wmma", "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv",
+      "xmma_sparse_gemm", "xmma_warp_specialized_implicit_gemm"};
   for (std::string_view pattern : kPatterns) {
     if (kernel_name.find(pattern) != std::string_view::npos) return true;
   }
@@ -119,16 +120,17 @@ bool IsOpTensorCoreEligible(std::string_view op_name) {
   // PyTorch ops (stepscope addition; XProf knows TF/XLA names only): the name after
   // "aten::", leading underscores dropped, is a matmul or starts with a convolution or RNN
   // prefix (aten::mm, addmm, bmm, matmul, linear, _scaled_mm, conv2d, convolution_backward,
-  // cudnn_convolution, _cudnn_rnn, ...). Not attention: its kernels (flash_fwd_kernel, ...)
-  // use Tensor Cores under names no pattern recognises, so they would be reported unused.
+  // cudnn_convolution, _cudnn_rnn, ...), or fused attention (scaled_dot_product_*,
+  // flash_attention_*, efficient_attention_*), whose kernels IsKernelUsingTensorCore knows.
   if (!op_name.starts_with("aten::")) return false;
   std::string_view op = op_name.substr(6);
   while (op.starts_with('_')) op.remove_prefix(1);
   static constexpr std::array<std::string_view, 15> kAtenMatmuls = {
       "mm", "addmm", "bmm", "baddbmm", "addbmm", "matmul", "matmul_backward", "linear", "linear_backward",
       "einsum", "scaled_mm", "int_mm", "addmm_activation", "mm_backward", "bmm_backward"};
-  static constexpr std::array<std::string_view, 7> kAtenPrefixes = {
-      "conv", "cudnn_conv", "miopen_conv", "cudnn_rnn", "miopen_rnn", "lstm", "gru"};
+  static constexpr std::array<std::string_view, 10> kAtenPrefixes = {
+      "conv", "cudnn_conv", "miopen_conv", "cudnn_rnn", "miopen_rnn", "lstm", "gru", "scaled_dot_product",
+      "flash_attention", "efficient_attention"};
   for (std::string_view matmul : kAtenMatmuls) {
     if (op == matmul) return true;
   }

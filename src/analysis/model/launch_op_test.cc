@@ -213,11 +213,12 @@ TEST(LaunchOpTest, AtenMatmulAndConvOpsAreTensorCoreEligible) {
   for (const char* op : {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
                          "aten::_scaled_mm", "aten::conv2d", "aten::convolution", "aten::_convolution",
                          "aten::cudnn_convolution", "aten::convolution_backward", "aten::conv_transpose2d",
-                         "aten::_cudnn_rnn", "aten::lstm"}) {
+                         "aten::_cudnn_rnn", "aten::lstm", "aten::_flash_attention_forward",
+                         "aten::_scaled_dot_product_efficient_attention"}) {
     EXPECT_TRUE(IsOpTensorCoreEligible(op)) << op;
   }
   for (const char* op : {"aten::add", "aten::mul", "aten::native_layer_norm", "aten::copy_", "aten::contiguous",
-                         "aten::mm_something_else", "aten::_flash_attention_forward", "mm", "my::mm",
+                         "aten::mm_something_else", "aten::softmax", "mm", "my::mm",
                          "Optimizer.step#SGD.step"}) {
     EXPECT_FALSE(IsOpTensorCoreEligible(op)) << op;
   }

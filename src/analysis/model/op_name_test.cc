@@ -86,6 +86,9 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_TRUE(IsKernelUsingTensorCore("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1"));
   EXPECT_TRUE(IsKernelUsingTensorCore("void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<gmma_ss>>"));
   EXPECT_FALSE(IsKernelUsingTensorCore("void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>"));
+  EXPECT_TRUE(IsKernelUsingTensorCore("void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64>>"));
+  EXPECT_TRUE(IsOpTensorCoreEligible("aten::_scaled_dot_product_flash_attention"));
+  EXPECT_TRUE(IsOpTensorCoreEligible("aten::_efficient_attention_forward"));
   EXPECT_TRUE(IsOpTensorCoreEligible("model/conv1/Conv2D"));
   EXPECT_TRUE(IsOpTensorCoreEligible("model/dense/MatMul"));
   EXPECT_TRUE(IsOpTensorCoreEligible("x/BatchMatMulV2"));
