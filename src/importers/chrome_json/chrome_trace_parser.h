@@ -52,7 +52,9 @@ struct TrackKey {
 
 struct TrackKeyHash {
   size_t operator()(const TrackKey& k) const {
-    return std::hash<int64_t>()(k.pid * 1000003 + k.tid) ^ (static_cast<size_t>(k.kind) << 56);
+    // Unsigned: pids and tids come from the file and may be anything (no signed overflow).
+    const uint64_t mixed = static_cast<uint64_t>(k.pid) * 1000003u + static_cast<uint64_t>(k.tid);
+    return std::hash<uint64_t>()(mixed) ^ (static_cast<size_t>(k.kind) << 56);
   }
 };
 
