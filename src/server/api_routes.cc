@@ -17,41 +17,6 @@ using analysis::output::JsonWriter;
 constexpr std::string_view kVersion = "0.1.0";
 
 // Parameters of one request after checking: each known key at most once, names safe.
-using Params = std::map<std::string, std::string, std::less<>>;
-
-StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
-                             std::initializer_list<std::string_view> optional) {
-  auto known_list = [&] {
-    std::string list;
-    for (auto group : {required, optional}) {
-      for (std::string_view key : group) list += (list.empty() ? "" : ", ") + std::string(key);
-    }
-    return list.empty() ? std::string("none") : list;
-  };
-  Params params;
-  for (const auto& [key, value] : query) {
-    bool known = false;
-    for (auto group : {required, optional}) {
-      for (std::string_view k : group) known = known || k == key;
-    }
-    if (!known) return InvalidArgumentError("unknown parameter '" + key + "'; this endpoint takes: " + known_list());
-    if (!params.emplace(key, value).second) return InvalidArgumentError("parameter '" + key + "' given twice");
-  }
-  for (std::string_view key : required) {
-    if (params.find(key) == params.end()) return InvalidArgumentError("missing parameter '" + std::string(key) + "'");
-  }
-  for (std::string_view key : {"run", "host", "tool", "table"}) {
-    auto it = params.find(key);
-    if (it != params.end()) STEPSCOPE_RETURN_IF_ERROR(ValidateName(key, it->second));
-  }
-  return params;
-}
-
-std::string Get(const Params& params, std::string_view key) {
-  auto it = params.find(key);
-  return it == params.end() ? std::string() : it->second;
-}
-
 StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
   analysis::ToolOptions options;
   std::string idle = Get(params, "include_idle");

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "src/server/profile_store.h"
+#include "src/server/request_params.h"
 #include "stepscope/status.h"
 
 namespace stepscope::server {
@@ -36,9 +37,6 @@ struct HttpReply {
   std::string body;
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers
 };
-
-// Query parameters as decoded by the HTTP layer; a key may repeat.
-using QueryParams = std::multimap<std::string, std::string>;
 
 // The HTTP status for a failed Status (400, 404, 410, 413, 422, 500, 501, 503).
 int HttpStatusFor(const Status& status);

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <string>
 
+#include "src/base/status_macros.h"
+
 namespace stepscope::server {
 namespace {
 
@@ -49,6 +51,39 @@ Status ValidateName(std::string_view what, std::string_view value) {
     if (ContainsCaseInsensitive(value, encoded)) return Refuse(what, "percent-encoded '.', '/', '\\' or NUL");
   }
   return OkStatus();
+}
+
+StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
+                             std::initializer_list<std::string_view> optional) {
+  auto known_list = [&] {
+    std::string list;
+    for (auto group : {required, optional}) {
+      for (std::string_view key : group) list += (list.empty() ? "" : ", ") + std::string(key);
+    }
+    return list.empty() ? std::string("none") : list;
+  };
+  Params params;
+  for (const auto& [key, value] : query) {
+    bool known = false;
+    for (auto group : {required, optional}) {
+      for (std::string_view k : group) known = known || k == key;
+    }
+    if (!known) return InvalidArgumentError("unknown parameter '" + key + "'; this endpoint takes: " + known_list());
+    if (!params.emplace(key, value).second) return InvalidArgumentError("parameter '" + key + "' given twice");
+  }
+  for (std::string_view key : required) {
+    if (params.find(key) == params.end()) return InvalidArgumentError("missing parameter '" + std::string(key) + "'");
+  }
+  for (std::string_view key : {"run", "host", "tool", "table"}) {
+    auto it = params.find(key);
+    if (it != params.end()) STEPSCOPE_RETURN_IF_ERROR(ValidateName(key, it->second));
+  }
+  return params;
+}
+
+std::string Get(const Params& params, std::string_view key) {
+  auto it = params.find(key);
+  return it == params.end() ? std::string() : it->second;
 }
 
 }  // namespace stepscope::server

@@ -9,6 +9,9 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include "stepscope/status.h"
@@ -22,5 +25,19 @@ inline constexpr size_t kMaxNameBytes = 1024;
 // kInvalidArgument naming `what` ("run", "host", ...) when `value` is empty, too long,
 // or could address something outside the logdir. Nested run names ("sub/run") pass.
 Status ValidateName(std::string_view what, std::string_view value);
+
+// Query parameters as decoded by the HTTP layer; a key may repeat.
+using QueryParams = std::multimap<std::string, std::string>;
+// Checked parameters: each key once.
+using Params = std::map<std::string, std::string, std::less<>>;
+
+// Each known key (required or optional) at most once, every required key present, and the
+// names (run, host, tool, table) safe by ValidateName; kInvalidArgument saying which rule
+// failed and, for an unknown key, which keys the endpoint takes.
+StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
+                             std::initializer_list<std::string_view> optional);
+
+// The value of `key`, or "" when absent.
+std::string Get(const Params& params, std::string_view key);
 
 }  // namespace stepscope::server

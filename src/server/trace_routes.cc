@@ -20,40 +20,6 @@ namespace stepscope::server {
 namespace {
 
 namespace trace = analysis::trace;
-using Params = std::map<std::string, std::string, std::less<>>;
-
-// Each known key at most once, every required key present, names safe.
-StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
-                             std::initializer_list<std::string_view> optional) {
-  Params params;
-  for (const auto& [key, value] : query) {
-    bool known = false;
-    for (auto group : {required, optional}) {
-      for (std::string_view k : group) known = known || k == key;
-    }
-    if (!known) {
-      std::string list;
-      for (auto group : {required, optional}) {
-        for (std::string_view k : group) list += (list.empty() ? "" : ", ") + std::string(k);
-      }
-      return InvalidArgumentError("unknown parameter '" + key + "'; this endpoint takes: " + list);
-    }
-    if (!params.emplace(key, value).second) return InvalidArgumentError("parameter '" + key + "' given twice");
-  }
-  for (std::string_view key : required) {
-    if (params.find(key) == params.end()) return InvalidArgumentError("missing parameter '" + std::string(key) + "'");
-  }
-  for (std::string_view key : {"run", "host"}) {
-    auto it = params.find(key);
-    if (it != params.end()) STEPSCOPE_RETURN_IF_ERROR(ValidateName(key, it->second));
-  }
-  return params;
-}
-
-std::string Get(const Params& params, std::string_view key) {
-  auto it = params.find(key);
-  return it == params.end() ? std::string() : it->second;
-}
 
 template <typename T>
 StatusOr<T> ParseNumber(const Params& params, std::string_view key, T min_value, T max_value) {
