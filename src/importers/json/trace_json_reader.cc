@@ -354,6 +354,12 @@ Status Tokenizer::ParseWindow(size_t window, WindowResult* out) {
       // The element is complete; what follows it decides how far the window is handled.
       if (location == nullptr) error = doc.current_location().get(location);
       if (error) break;
+      // simdjson may report the document's own '[' (base - 1) on malformed input; nothing
+      // before the window is ours to read.
+      if (location < base) {
+        error = simdjson::TAPE_ERROR;
+        break;
+      }
       size_t position = static_cast<size_t>(location - base);
       if (is_object) {
         // Belt and braces: an object is complete only if its '}' precedes `location`.
