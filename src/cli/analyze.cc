@@ -127,11 +127,7 @@ int RunAnalyzeCommand(CommandContext& context) {
   }
 
   const std::string& path = positional[0];
-  load::ProfileRequest request;
-  request.path = path;
-  request.run = run;
-  request.host = host;
-  auto profile = load::ResolveProfile(request);
+  auto profile = load::ResolveProfile({.path = path, .run = run, .host = host});
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   if (run.empty() && !profile->run.empty()) {
     auto runs = load::ListLogdirRuns(path);

@@ -74,11 +74,7 @@ int RunConvertCommand(CommandContext& context) {
   if (!format.ok()) return ReportError(context.err, "convert", format.status());
 
   const std::string& path = positional[0];
-  load::ProfileRequest request;
-  request.path = path;
-  request.run = run;
-  request.host = host;
-  auto profile = load::ResolveProfile(request);
+  auto profile = load::ResolveProfile({.path = path, .run = run, .host = host});
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   const auto start = std::chrono::steady_clock::now();
   auto index = server::LoadTraceIndex(profile->files);
