@@ -1,6 +1,6 @@
 // Every trace in shared/testdata/traces/ imported (src/importers) and analysed by the four
 // tools a PyTorch/JAX user opens first, held to two references:
-//   - facts counted independently from the file's JSON here (not through the importer):
+//   - facts read from the file's JSON by importers/testing (not through the importer):
 //     each step's time is its ProfilerStep#N duration, the steps are exactly the
 //     ProfilerStep#N annotations (minus stubs without device work, which the model must
 //     name), kernel launches add up to the file's `kernel` events;
@@ -19,9 +19,8 @@
 
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tool_registry.h"
-#include "src/base/file_io.h"
-#include "src/base/gzip.h"
 #include "src/importers/importer_registry.h"
+#include "src/importers/testing/trace_facts.h"
 #include "tests/golden/golden_file.h"
 
 namespace stepscope::golden {
@@ -31,12 +30,10 @@ namespace fs = std::filesystem;
 
 constexpr size_t kDigestRows = 5;  // rows of each long array kept in the digest
 
-std::string TracesDir() { return std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces"; }
-
 std::vector<std::string> TraceFiles() {
   std::vector<std::string> files;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(TracesDir(), ec)) {
+  for (const auto& entry : fs::directory_iterator(fs::path(importers::testing::TraceTestFile("")), ec)) {
     const std::string name = entry.path().filename().string();
     if (name.ends_with(".json") || name.ends_with(".json.gz")) files.push_back(name);
   }
@@ -44,41 +41,28 @@ std::vector<std::string> TraceFiles() {
   return files;
 }
 
-// What the file itself says, read with simdjson's DOM (the files are small): host
-// ProfilerStep#N annotations by N with their durations, and kernel events.
-struct FileFacts {
-  std::map<int64_t, double> step_duration_us;
+// What the file itself says (importers/testing/trace_facts.h reads it without the
+// importers): host ProfilerStep#N annotations by N with their durations, and kernel events.
+struct StepAndKernelFacts {
+  std::map<int64_t, int64_t> step_duration_ns;
   int64_t kernels = 0;
 };
 
-FileFacts ReadFacts(const std::string& path) {
-  FileFacts facts;
-  StatusOr<std::string> bytes = base::ReadFile(path, uint64_t{1} << 30);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-  if (!bytes.ok()) return facts;
-  std::string json = *bytes;
-  if (base::IsGzip(json)) {
-    StatusOr<std::string> inflated = base::GunzipWithLimit(json, uint64_t{1} << 30);
-    EXPECT_TRUE(inflated.ok()) << inflated.status().ToString();
-    if (!inflated.ok()) return facts;
-    json = *inflated;
-  }
-  simdjson::dom::parser parser;
-  simdjson::dom::element doc;
-  if (parser.parse(json).get(doc) != simdjson::SUCCESS) return facts;  // not all are Kineto
-  simdjson::dom::array events;
-  if (doc["traceEvents"].get(events) != simdjson::SUCCESS && doc.get(events) != simdjson::SUCCESS) return facts;
-  for (simdjson::dom::element event : events) {
-    std::string_view cat, name, ph;
-    if (event["ph"].get(ph) != simdjson::SUCCESS || ph != "X") continue;
-    if (event["cat"].get(cat) != simdjson::SUCCESS) continue;
-    if (cat == "kernel" || cat == "Kernel") ++facts.kernels;
-    if ((cat == "user_annotation" || cat == "Operator" || cat == "cpu_op") && event["name"].get(name) == simdjson::SUCCESS &&
-        name.starts_with("ProfilerStep#")) {
-      double dur = 0;
-      if (event["dur"].get(dur) != simdjson::SUCCESS) continue;
-      facts.step_duration_us[std::stoll(std::string(name.substr(13)))] = dur;
+StepAndKernelFacts ReadFacts(const std::string& path) {
+  std::string error;
+  const importers::testing::FileFacts file =
+      importers::testing::ReadFileFacts(importers::testing::ReadInflated(path), &error);
+  EXPECT_TRUE(error.empty()) << path << ": " << error;
+  StepAndKernelFacts facts;
+  for (const importers::testing::FileEvent& event : file.events) {
+    if (event.ph != "X" || !event.has_dur || !event.name.starts_with("ProfilerStep#")) continue;
+    if (event.cat == "user_annotation" || event.cat == "Operator" || event.cat == "cpu_op") {
+      facts.step_duration_ns[std::stoll(event.name.substr(13))] = event.dur_ns;
     }
+  }
+  for (const char* cat : {"kernel", "Kernel"}) {
+    auto it = file.count_by_cat.find(cat);
+    if (it != file.count_by_cat.end()) facts.kernels += it->second;
   }
   return facts;
 }
@@ -127,22 +111,22 @@ void AppendDigest(simdjson::dom::element e, int depth, std::string* out) {
 class ImportedTraceTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(ImportedTraceTest, ToolsAgreeWithTheFileAndTheGoldenDigest) {
-  const std::string path = TracesDir() + "/" + GetParam();
+  const std::string path = importers::testing::TraceTestFile(GetParam());
   StatusOr<xspace::XSpace> space = importers::ImportTraceFile(path);
   ASSERT_TRUE(space.ok()) << space.status().ToString();
   StatusOr<analysis::ProfileModel> model = analysis::BuildProfileModelFromXSpace(*space);
   ASSERT_TRUE(model.ok()) << model.status().ToString();
-  const FileFacts facts = ReadFacts(path);
+  const StepAndKernelFacts facts = ReadFacts(path);
 
   // Steps: every model step is a ProfilerStep#N of the file, with that duration (the
-  // file's µs, ns fractions included, to within a picosecond of rounding).
+  // file's µs, ns fractions included, exactly).
   for (const analysis::StepInfo& step : model->steps) {
-    auto it = facts.step_duration_us.find(step.step_number);
-    ASSERT_NE(it, facts.step_duration_us.end()) << "step " << step.step_number << " is not a ProfilerStep of the file";
-    EXPECT_NEAR(static_cast<double>(step.duration_ps), it->second * 1e6, 1.0) << "step " << step.step_number;
+    auto it = facts.step_duration_ns.find(step.step_number);
+    ASSERT_NE(it, facts.step_duration_ns.end()) << "step " << step.step_number << " is not a ProfilerStep of the file";
+    EXPECT_EQ(step.duration_ps, it->second * 1000) << "step " << step.step_number;
   }
   // Every file step is a model step, unless the model says why not.
-  const size_t missing = facts.step_duration_us.size() - model->steps.size();
+  const size_t missing = facts.step_duration_ns.size() - model->steps.size();
   if (missing > 0) {
     bool said = false;
     for (const std::string& d : model->diagnostics) said = said || d.find("not counted as steps") != std::string::npos;
@@ -188,7 +172,9 @@ INSTANTIATE_TEST_SUITE_P(SharedTraces, ImportedTraceTest, ::testing::ValuesIn(Tr
                            return name;
                          });
 
-TEST(ImportedTracesTest, TheSharedTracesAreThere) { EXPECT_GE(TraceFiles().size(), 8u) << TracesDir(); }
+TEST(ImportedTracesTest, TheSharedTracesAreThere) {
+  EXPECT_GE(TraceFiles().size(), 8u) << importers::testing::TraceTestFile("");
+}
 
 }  // namespace
 }  // namespace stepscope::golden

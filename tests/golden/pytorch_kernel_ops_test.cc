@@ -6,45 +6,32 @@
 #include <vector>
 
 #include <gtest/gtest.h>
-#include <simdjson.h>
 
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tool_registry.h"
-#include "src/base/file_io.h"
-#include "src/base/gzip.h"
 #include "src/importers/importer_registry.h"
+#include "src/importers/testing/trace_facts.h"
 
 namespace stepscope::golden {
 namespace {
 
-std::string TracePath(const std::string& name) {
-  return std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/" + name;
-}
-
 // Kernel events of the file whose correlation id is also on a host runtime / driver call
 // (the kernels the host launched inside the capture).
 int64_t LaunchedKernels(const std::string& path) {
-  StatusOr<std::string> bytes = base::ReadFile(path, uint64_t{1} << 30);
-  EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
-  if (!bytes.ok()) return -1;
-  StatusOr<std::string> json = base::GunzipWithLimit(*bytes, uint64_t{1} << 30);
-  EXPECT_TRUE(json.ok()) << json.status().ToString();
-  if (!json.ok()) return -1;
-  simdjson::dom::parser parser;
-  simdjson::dom::array events;
-  EXPECT_EQ(parser.parse(*json)["traceEvents"].get(events), simdjson::SUCCESS);
-  std::set<int64_t> launches;
-  std::vector<int64_t> kernels;
-  for (simdjson::dom::element event : events) {
-    std::string_view cat;
-    int64_t correlation = 0;
-    if (event["cat"].get(cat) != simdjson::SUCCESS) continue;
-    if (event["args"]["correlation"].get(correlation) != simdjson::SUCCESS) continue;
-    if (cat == "cuda_runtime" || cat == "cuda_driver") launches.insert(correlation);
-    if (cat == "kernel") kernels.push_back(correlation);
+  std::string error;
+  const importers::testing::FileFacts file =
+      importers::testing::ReadFileFacts(importers::testing::ReadInflated(path), &error);
+  EXPECT_TRUE(error.empty()) << path << ": " << error;
+  std::set<std::string> launches;  // correlation ids as written
+  std::vector<std::string> kernels;
+  for (const importers::testing::FileEvent& event : file.events) {
+    auto correlation = event.args.find("correlation");
+    if (correlation == event.args.end()) continue;
+    if (event.cat == "cuda_runtime" || event.cat == "cuda_driver") launches.insert(correlation->second);
+    if (event.cat == "kernel") kernels.push_back(correlation->second);
   }
   int64_t launched = 0;
-  for (int64_t k : kernels) launched += launches.count(k);
+  for (const std::string& k : kernels) launched += static_cast<int64_t>(launches.count(k));
   return launched;
 }
 
@@ -66,7 +53,7 @@ int64_t KernelsWithOp(const analysis::ProfileModel& model) {
 }
 
 TEST(PyTorchKernelOpsTest, BertKernelsRunForAtenOps) {
-  const std::string path = TracePath("tracelens_h100_bert_small.json.gz");
+  const std::string path = importers::testing::TraceTestFile("tracelens_h100_bert_small.json.gz");
   analysis::ProfileModel model = Load(path);
   ASSERT_FALSE(model.kernels.empty());
   EXPECT_EQ(LaunchedKernels(path), 60);
@@ -96,7 +83,7 @@ TEST(PyTorchKernelOpsTest, BertKernelsRunForAtenOps) {
 // Qwen: 436 of its 1465 kernels were launched before the host trace starts (their
 // correlation ids are on no host event): those keep their kernel names.
 TEST(PyTorchKernelOpsTest, QwenLaunchedKernelsRunForAtenOps) {
-  const std::string path = TracePath("tracelens_h100_qwen1.5_0.5b_chat.json.gz");
+  const std::string path = importers::testing::TraceTestFile("tracelens_h100_qwen1.5_0.5b_chat.json.gz");
   analysis::ProfileModel model = Load(path);
   const int64_t launched = LaunchedKernels(path);
   EXPECT_EQ(launched, 1029);
