@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -44,20 +43,13 @@ using stepscope::bench::FigureLines;
 using stepscope::bench::Figures;
 using stepscope::bench::ParseFigureLines;
 using stepscope::bench::PeakRssBytes;
+using stepscope::bench::ProcessCpuSeconds;
 using stepscope::bench::ProcStatusBytes;
 using stepscope::bench::WriteFigures;
 using stepscope::analysis::ProfileModel;
 
 constexpr uint64_t kDefaultEvents = 10'000'000;  // the size
 constexpr int kRuns = 3;                          // best of three: the machine is shared
-
-// CPU time (user + system) of this process: the build is single-threaded, so this is the
-// time one core spent, whatever else the machine runs.
-double CpuSeconds() {
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
 
 void PinToOneCpu() {
   cpu_set_t allowed;
@@ -78,7 +70,7 @@ int Measure(const std::string& mode, const std::string& file, const std::string&
   PinToOneCpu();
   const int64_t baseline = ProcStatusBytes("VmRSS:");
   auto start = std::chrono::steady_clock::now();
-  const double cpu_start = CpuSeconds();
+  const double cpu_start = ProcessCpuSeconds();
   uint64_t events = 0;
   int64_t steps = 0;
   size_t columnar_bytes = 0;
@@ -101,7 +93,7 @@ int Measure(const std::string& mode, const std::string& file, const std::string&
     columnar_bytes = model->source ? model->source->MemoryBytes() : 0;
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  double cpu_seconds = CpuSeconds() - cpu_start;
+  double cpu_seconds = ProcessCpuSeconds() - cpu_start;
   std::ofstream out(out_path);
   out << FigureLines({{"seconds", seconds},
                       {"cpu_seconds", cpu_seconds},

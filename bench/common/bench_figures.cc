@@ -1,5 +1,7 @@
 #include "bench/common/bench_figures.h"
 
+#include <time.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +20,12 @@ int64_t ProcStatusBytes(std::string_view key) {
     }
   }
   return 0;
+}
+
+double ProcessCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 int WriteFigures(std::string_view bench_name, const Figures& figures) {

@@ -20,6 +20,10 @@ int64_t ProcStatusBytes(std::string_view key);
 // Peak resident set of this process so far (VmHWM), in bytes.
 inline int64_t PeakRssBytes() { return ProcStatusBytes("VmHWM:"); }
 
+// CPU time (user + system) this process has used, in seconds: on a shared machine, the
+// time a single-threaded measurement really took on its core.
+double ProcessCpuSeconds();
+
 // Writes `figures` to <dir>/<bench_name>.json and prints them. Returns 0, or 1 with a
 // message on stderr when the file cannot be written.
 int WriteFigures(std::string_view bench_name, const Figures& figures);

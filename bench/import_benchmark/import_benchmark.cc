@@ -44,12 +44,6 @@ struct ChildResult {
   long peak_rss_kb = 0;  // filled by the parent
 };
 
-double CpuSeconds() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
-}
-
 class NullSink : public importers::TraceJsonSink {
  public:
   void OnEvent(const importers::RawTraceEvent& event) override { ++events; }
@@ -84,12 +78,12 @@ ChildResult ImportInChild(const std::string& path) {
   return RunInChild([&path] {
     ChildResult result;
     auto wall_start = std::chrono::steady_clock::now();
-    double cpu_start = CpuSeconds();
+    double cpu_start = ProcessCpuSeconds();
     google::protobuf::Arena arena;  // as `stepscope import` does
     auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(&arena);
     importers::ImportStats stats;
     Status status = importers::ImportTraceFile(path, {}, space, &stats);
-    result.cpu_s = CpuSeconds() - cpu_start;
+    result.cpu_s = ProcessCpuSeconds() - cpu_start;
     result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     result.ok = status.ok() ? 1 : 0;
     if (!status.ok()) std::fprintf(stderr, "import_benchmark: %s\n", status.ToString().c_str());
@@ -104,12 +98,12 @@ ChildResult TokenizeInChild(const std::string& path) {
   return RunInChild([&path] {
     ChildResult result;
     auto wall_start = std::chrono::steady_clock::now();
-    double cpu_start = CpuSeconds();
+    double cpu_start = ProcessCpuSeconds();
     StatusOr<std::unique_ptr<importers::ByteSource>> source = importers::OpenTraceByteSource(path, uint64_t{1} << 40);
     NullSink sink;
     importers::TraceJsonReadResult read;
     Status status = source.ok() ? importers::ReadTraceJson(**source, {}, sink, &read) : source.status();
-    result.cpu_s = CpuSeconds() - cpu_start;
+    result.cpu_s = ProcessCpuSeconds() - cpu_start;
     result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     result.ok = status.ok() ? 1 : 0;
     result.json_bytes = read.json_bytes;
