@@ -18,6 +18,7 @@
 #include <simdjson.h>
 
 #include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/output/json_writer.h"
 #include "src/analysis/tool_registry.h"
 #include "src/importers/importer_registry.h"
 #include "src/importers/testing/trace_facts.h"
@@ -67,44 +68,43 @@ StepAndKernelFacts ReadFacts(const std::string& path) {
   return facts;
 }
 
-// The element as pretty JSON (two-space indent, one element per line, so reviews diff
-// well) with every array longer than kDigestRows replaced by
+// Writes `e` with every array longer than kDigestRows replaced by
 // {"length": N, "first": [its first kDigestRows elements]}.
-void AppendDigest(simdjson::dom::element e, int depth, std::string* out) {
-  const std::string pad(2 * (depth + 1), ' '), close_pad(2 * depth, ' ');
+void WriteDigest(simdjson::dom::element e, analysis::output::JsonWriter* w) {
   switch (e.type()) {
     case simdjson::dom::element_type::ARRAY: {
       simdjson::dom::array array = e.get_array();
-      const size_t n = array.size();
-      if (n > kDigestRows) {
-        *out += "{\n" + pad + "\"length\": " + std::to_string(n) + ",\n" + pad + "\"first\": ";
-        ++depth;
+      const bool cut = array.size() > kDigestRows;
+      if (cut) {
+        w->BeginObject();
+        w->Key("length");
+        w->Uint(array.size());
+        w->Key("first");
       }
-      const std::string item_pad(2 * (depth + 1), ' '), end_pad(2 * depth, ' ');
-      *out += '[';
+      w->BeginArray();
       size_t i = 0;
       for (simdjson::dom::element item : array) {
-        if (i == kDigestRows) break;
-        *out += (i++ > 0 ? ",\n" : "\n") + item_pad;
-        AppendDigest(item, depth + 1, out);
+        if (i++ == kDigestRows) break;
+        WriteDigest(item, w);
       }
-      *out += i > 0 ? "\n" + end_pad + "]" : "]";
-      if (n > kDigestRows) *out += "\n" + close_pad + "}";
+      w->EndArray();
+      if (cut) w->EndObject();
       return;
     }
-    case simdjson::dom::element_type::OBJECT: {
-      *out += '{';
-      bool first = true;
+    case simdjson::dom::element_type::OBJECT:
+      w->BeginObject();
       for (simdjson::dom::key_value_pair field : e.get_object()) {
-        *out += (first ? "\n" : ",\n") + pad + "\"" + std::string(field.key) + "\": ";  // our keys need no escaping
-        first = false;
-        AppendDigest(field.value, depth + 1, out);
+        w->Key(field.key);
+        WriteDigest(field.value, w);
       }
-      *out += first ? "}" : "\n" + close_pad + "}";
+      w->EndObject();
       return;
-    }
-    default:
-      *out += simdjson::minify(e);
+    case simdjson::dom::element_type::INT64: w->Int(int64_t(e)); return;
+    case simdjson::dom::element_type::UINT64: w->Uint(uint64_t(e)); return;
+    case simdjson::dom::element_type::DOUBLE: w->Double(double(e)); return;
+    case simdjson::dom::element_type::STRING: w->String(std::string_view(e)); return;
+    case simdjson::dom::element_type::BOOL: w->Bool(bool(e)); return;
+    case simdjson::dom::element_type::NULL_VALUE: w->Null(); return;
   }
 }
 
@@ -141,9 +141,10 @@ TEST_P(ImportedTraceTest, ToolsAgreeWithTheFileAndTheGoldenDigest) {
   }
 
   // The golden digest of the four tools (those that apply to this trace).
-  std::string digest = "{";
+  std::string digest;
+  analysis::output::JsonWriter writer(&digest, analysis::output::JsonWriter::Style::kPretty);
+  writer.BeginObject();
   simdjson::dom::parser parser;
-  bool first = true;
   for (const char* id : {"overview_page", "input_pipeline_analyzer", "framework_op_stats", "kernel_stats"}) {
     auto result = analysis::RunTool(id, *model);
     if (!result.ok()) {
@@ -153,11 +154,10 @@ TEST_P(ImportedTraceTest, ToolsAgreeWithTheFileAndTheGoldenDigest) {
     simdjson::dom::element doc;
     const std::string json = (*result)->ToJson(/*pretty=*/false);
     ASSERT_EQ(parser.parse(json).get(doc), simdjson::SUCCESS) << id;
-    digest += std::string(first ? "\n" : ",\n") + "  \"" + id + "\": ";
-    first = false;
-    AppendDigest(doc, 1, &digest);
+    writer.Key(id);
+    WriteDigest(doc, &writer);
   }
-  digest += "\n}\n";
+  writer.EndObject();
   std::string stem = GetParam().substr(0, GetParam().find(".json"));
   std::string failure = CheckGolden("imported/" + stem + ".json", digest);
   EXPECT_TRUE(failure.empty()) << failure;
