@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -71,25 +72,32 @@ double Spread(const std::vector<double>& values) {
   return *high - *low;
 }
 
+// One warm-up run (generates the dataset, warms the page cache for both sides), then
+// kPairs alternating runs without and with an idle server. False when a run failed.
+bool MeasurePairs(const std::string& data_dir, std::vector<double>* without, std::vector<double>* with) {
+  if (MeanStepMs(data_dir, 0) < 0) return false;
+  for (int pair = 0; pair < kPairs; ++pair) {
+    const double off = MeanStepMs(data_dir, 0);
+    const double on = MeanStepMs(data_dir, FreePort());
+    if (off < 0 || on < 0) return false;
+    without->push_back(off);
+    with->push_back(on);
+    std::printf("pair %d: without server %.3f ms/step, with idle server %.3f ms/step\n", pair, off, on);
+  }
+  return true;
+}
+
 int Run() {
   char dir_template[] = "/tmp/stepscope_remote_bench_XXXXXX";
   if (mkdtemp(dir_template) == nullptr) {
     std::perror("mkdtemp");
     return 1;
   }
-  const std::string data_dir = std::string(dir_template) + "/mnist_data";
-  // One warm-up run generates the dataset and warms the page cache for both sides.
-  if (MeanStepMs(data_dir, 0) < 0) return 1;
   std::vector<double> without, with;
-  for (int pair = 0; pair < kPairs; ++pair) {
-    const double off = MeanStepMs(data_dir, 0);
-    const double on = MeanStepMs(data_dir, FreePort());
-    if (off < 0 || on < 0) return 1;
-    without.push_back(off);
-    with.push_back(on);
-    std::printf("pair %d: without server %.3f ms/step, with idle server %.3f ms/step\n", pair, off, on);
-  }
-  std::system(("rm -rf '" + std::string(dir_template) + "'").c_str());
+  const bool measured = MeasurePairs(std::string(dir_template) + "/mnist_data", &without, &with);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir_template, ignored);  // the generated dataset, on every path
+  if (!measured) return 1;
   const double off = Median(without), on = Median(with);
   return WriteFigures("remote_overhead", {{"step_ms_without_server", off},
                                           {"step_ms_with_idle_server", on},
