@@ -5,63 +5,155 @@
 #include <algorithm>
 #include <limits>
 
+#include "src/base/status_macros.h"
+
 namespace stepscope::base {
 namespace {
 // zlib counts in uInt; feed it at most this much per call.
 constexpr size_t kMaxChunkBytes = 1u << 30;
+constexpr std::string_view kTruncatedMessage = "gzip data is truncated (the compressed stream ends early)";
 }  // namespace
+
+bool IsTruncatedGzipError(const Status& status) {
+  return status.code() == StatusCode::kDataLoss && status.message().find(kTruncatedMessage) != std::string::npos;
+}
 
 bool IsGzip(std::string_view data) {
   return data.size() >= 2 && static_cast<unsigned char>(data[0]) == 0x1f &&
          static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
-StatusOr<std::string> GunzipWithLimit(std::string_view data, uint64_t max_output_bytes) {
-  z_stream stream{};
+GzipInflater::GzipInflater(const InflateLimits& limits) : limits_(limits), stream_(new z_stream{}) {
   // 15 + 32: accept both gzip and zlib headers.
-  if (inflateInit2(&stream, 15 + 32) != Z_OK) return InternalError("inflateInit2 failed");
-  std::string out;
-  out.resize(std::min<uint64_t>(std::max<uint64_t>(data.size() * 4, 4096), max_output_bytes + 1));
-  size_t in_pos = 0;
-  size_t out_pos = 0;
-  int rc = Z_OK;
-  while (true) {
-    if (stream.avail_in == 0 && in_pos < data.size()) {
-      size_t chunk = std::min(kMaxChunkBytes, data.size() - in_pos);
-      stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data() + in_pos));
-      stream.avail_in = static_cast<uInt>(chunk);
-      in_pos += chunk;
+  if (inflateInit2(stream_, 15 + 32) != Z_OK) {
+    delete stream_;
+    stream_ = nullptr;
+    error_ = InternalError("zlib inflateInit2 failed");
+  }
+}
+
+GzipInflater::~GzipInflater() {
+  if (stream_ != nullptr) {
+    inflateEnd(stream_);
+    delete stream_;
+  }
+}
+
+Status GzipInflater::Fail(Status status) {
+  error_ = std::move(status);
+  return error_;
+}
+
+Status GzipInflater::CheckLimits() {
+  if (total_out_ > limits_.max_output_bytes) {
+    return Fail(ResourceExhaustedError("gzip data expands past the limit of " +
+                                       std::to_string(limits_.max_output_bytes) + " bytes"));
+  }
+  if (total_out_ > limits_.ratio_floor_bytes && total_out_ / std::max<uint64_t>(total_in_, 1) > limits_.max_ratio) {
+    return Fail(ResourceExhaustedError(
+        "gzip data expands more than " + std::to_string(limits_.max_ratio) + "x (" + std::to_string(total_in_) +
+        " compressed bytes became over " + std::to_string(total_out_) +
+        "); refused as a likely gzip bomb (real profiles and traces compress 4-20x)"));
+  }
+  return OkStatus();
+}
+
+bool GzipInflater::StartNextMember(std::string_view* input, bool input_end) {
+  while (!input->empty() && input->front() == '\0') {
+    input->remove_prefix(1);
+    ++total_in_;
+  }
+  if (input->empty()) {
+    if (input_end) state_ = State::kDone;
+    return input_end;
+  }
+  if (input->size() < 2 && !input_end) return false;  // the magic may continue in the next piece
+  if (!IsGzip(*input)) {
+    (void)Fail(DataLossError("trailing garbage after the gzip data at byte " + std::to_string(total_in_) +
+                       " (neither another gzip member nor zero padding)"));
+    return true;
+  }
+  if (inflateReset(stream_) != Z_OK) {
+    (void)Fail(InternalError("zlib inflateReset failed"));
+    return true;
+  }
+  state_ = State::kMember;
+  return true;
+}
+
+Status GzipInflater::InflateMember(std::string_view* input, bool input_end, char* out, size_t out_size,
+                                   size_t* produced, bool* needs_input) {
+  size_t in_chunk = std::min(kMaxChunkBytes, input->size());
+  size_t room = std::min(kMaxChunkBytes, out_size - *produced);
+  stream_->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input->data()));
+  stream_->avail_in = static_cast<uInt>(in_chunk);
+  stream_->next_out = reinterpret_cast<Bytef*>(out + *produced);
+  stream_->avail_out = static_cast<uInt>(room);
+  int rc = inflate(stream_, Z_NO_FLUSH);
+  size_t consumed = in_chunk - stream_->avail_in;
+  size_t got = room - stream_->avail_out;
+  input->remove_prefix(consumed);
+  total_in_ += consumed;
+  total_out_ += got;
+  *produced += got;
+  STEPSCOPE_RETURN_IF_ERROR(CheckLimits());
+  if (rc == Z_STREAM_END) {
+    state_ = State::kBetweenMembers;
+    return OkStatus();
+  }
+  if (rc == Z_OK || rc == Z_BUF_ERROR) {
+    if (input->empty() && got < room) {
+      if (input_end) return Fail(DataLossError(std::string(kTruncatedMessage)));
+      *needs_input = true;
     }
-    if (out_pos == out.size()) {
-      if (out.size() > max_output_bytes) break;
-      out.resize(std::min<uint64_t>(out.size() * 2, max_output_bytes + 1));
-    }
-    size_t room = std::min(kMaxChunkBytes, out.size() - out_pos);
-    stream.next_out = reinterpret_cast<Bytef*>(out.data() + out_pos);
-    stream.avail_out = static_cast<uInt>(room);
-    rc = inflate(&stream, Z_NO_FLUSH);
-    out_pos += room - stream.avail_out;
-    if (rc == Z_STREAM_END) {
-      // Concatenated gzip members are legal; continue if input remains.
-      if (stream.avail_in == 0 && in_pos == data.size()) break;
-      if (inflateReset(&stream) != Z_OK) break;
+    return OkStatus();
+  }
+  std::string detail = stream_->msg != nullptr ? std::string(": ") + stream_->msg : std::string();
+  return Fail(DataLossError("gzip data is corrupt at compressed byte " + std::to_string(total_in_) + " (zlib" +
+                            detail + ")"));
+}
+
+StatusOr<size_t> GzipInflater::Inflate(std::string_view* input, bool input_end, char* out, size_t out_size) {
+  if (!error_.ok()) return error_;
+  size_t produced = 0;
+  while (produced < out_size && state_ != State::kDone) {
+    if (state_ == State::kBetweenMembers) {
+      if (!StartNextMember(input, input_end)) break;
+      if (!error_.ok()) break;  // reported below, after the bytes already produced
       continue;
     }
-    if (rc == Z_BUF_ERROR && stream.avail_in == 0 && in_pos == data.size()) break;
-    if (rc != Z_OK && rc != Z_BUF_ERROR) break;
-    if (out_pos > max_output_bytes) break;
+    bool needs_input = false;
+    Status status = InflateMember(input, input_end, out, out_size, &produced, &needs_input);
+    if (!status.ok()) {
+      // Bytes already produced are handed out first; the error comes with the next call.
+      if (produced > 0) return produced;
+      return status;
+    }
+    if (needs_input) break;
   }
-  inflateEnd(&stream);
-  if (out_pos > max_output_bytes) {
-    return ResourceExhaustedError("gzip data expands past the limit of " +
-                                  std::to_string(max_output_bytes) + " bytes");
-  }
-  if (rc != Z_STREAM_END) {
-    return DataLossError(rc == Z_BUF_ERROR || rc == Z_OK ? "gzip data is truncated"
-                                                         : "gzip data is corrupt");
+  if (!error_.ok() && produced == 0) return error_;
+  return produced;
+}
+
+StatusOr<std::string> GunzipWithLimit(std::string_view data, const InflateLimits& limits) {
+  GzipInflater inflater(limits);
+  std::string out;
+  out.resize(std::min<uint64_t>(std::max<uint64_t>(data.size() * 4, 4096), limits.max_output_bytes + 1));
+  size_t out_pos = 0;
+  while (!inflater.finished()) {
+    if (out_pos == out.size()) out.resize(std::min<uint64_t>(out.size() * 2, limits.max_output_bytes + 1));
+    StatusOr<size_t> got = inflater.Inflate(&data, /*input_end=*/true, out.data() + out_pos, out.size() - out_pos);
+    if (!got.ok()) return got.status();
+    out_pos += *got;
   }
   out.resize(out_pos);
   return out;
+}
+
+StatusOr<std::string> GunzipWithLimit(std::string_view data, uint64_t max_output_bytes) {
+  InflateLimits limits;
+  limits.max_output_bytes = max_output_bytes;
+  return GunzipWithLimit(data, limits);
 }
 
 StatusOr<std::string> Gzip(std::string_view data, int level) {

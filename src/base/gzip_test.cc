@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "src/base/testing/gzip_bomb.h"
+
 namespace stepscope::base {
 namespace {
 
@@ -42,6 +44,96 @@ TEST(GzipTest, BombIsStoppedAtTheLimit) {
   ASSERT_LT(packed->size(), 100000u);
   auto unpacked = GunzipWithLimit(*packed, 1 << 20);
   EXPECT_EQ(unpacked.status().code(), StatusCode::kResourceExhausted);
+}
+
+TEST(GzipTest, TestBombIsValidGzipOfZeros) {
+  std::string bomb = testing::MakeZeroGzipBomb(uint64_t{8} << 20);
+  EXPECT_LT(bomb.size(), 20000u);
+  InflateLimits generous;
+  generous.max_ratio = 1u << 20;
+  auto unpacked = GunzipWithLimit(bomb, generous);
+  ASSERT_TRUE(unpacked.ok()) << unpacked.status().ToString();
+  EXPECT_EQ(unpacked->size(), size_t{8} << 20);
+  EXPECT_EQ(unpacked->find_first_not_of('\0'), std::string::npos);
+}
+
+// 4 GiB of zeros in ~4 MB: refused once 64 MiB have come out, long before the absolute
+// limit, so no reader holds gigabytes for it.
+TEST(GzipTest, BombIsRefusedByItsRatioEarly) {
+  std::string bomb = testing::MakeZeroGzipBomb(uint64_t{4} << 30);
+  GzipInflater inflater;
+  std::string out(1 << 20, '\0');
+  std::string_view input = bomb;
+  Status error;
+  while (error.ok() && !inflater.finished()) {
+    StatusOr<size_t> got = inflater.Inflate(&input, true, out.data(), out.size());
+    if (!got.ok()) error = got.status();
+  }
+  EXPECT_EQ(error.code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(error.message().find("gzip bomb"), std::string::npos) << error.ToString();
+  EXPECT_LE(inflater.total_out(), (uint64_t{64} << 20) + out.size());
+  EXPECT_EQ(GunzipWithLimit(bomb, uint64_t{16} << 30).status().code(), StatusCode::kResourceExhausted);
+}
+
+// Real traces compress 4-20x; the ratio leaves them alone however large they are.
+TEST(GzipTest, OrdinaryRatiosPassTheBombCheck) {
+  std::string data;
+  for (int i = 0; data.size() < (size_t{80} << 20); ++i) data += "{\"ts\":" + std::to_string(i * 13) + "},";
+  auto packed = Gzip(data, 1);
+  ASSERT_TRUE(packed.ok());
+  auto unpacked = GunzipWithLimit(*packed, uint64_t{1} << 30);
+  ASSERT_TRUE(unpacked.ok()) << unpacked.status().ToString();
+  EXPECT_TRUE(*unpacked == data);
+}
+
+TEST(GzipTest, TrailingGarbageIsNamedWithItsOffset) {
+  auto packed = Gzip("hello");
+  auto unpacked = GunzipWithLimit(*packed + "garbage", 1 << 20);
+  EXPECT_EQ(unpacked.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(unpacked.status().message().find("trailing garbage after the gzip data at byte " +
+                                             std::to_string(packed->size())),
+            std::string::npos)
+      << unpacked.status().ToString();
+}
+
+TEST(GzipTest, ZeroPaddingAfterMembersIsAccepted) {
+  auto unpacked = GunzipWithLimit(*Gzip("a") + std::string(100, '\0') + *Gzip("b") + std::string(7, '\0'), 1 << 20);
+  ASSERT_TRUE(unpacked.ok()) << unpacked.status().ToString();
+  EXPECT_EQ(*unpacked, "ab");
+}
+
+TEST(GzipTest, TruncationIsNamedAsSuch) {
+  std::string data(50000, 'x');
+  for (size_t i = 0; i < data.size(); i += 7) data[i] = static_cast<char>('a' + i % 26);
+  auto packed = Gzip(data);
+  for (size_t keep : {size_t{1}, size_t{10}, packed->size() / 2, packed->size() - 1}) {
+    auto unpacked = GunzipWithLimit(packed->substr(0, keep), 1 << 20);
+    EXPECT_EQ(unpacked.status().code(), StatusCode::kDataLoss) << keep;
+    EXPECT_NE(unpacked.status().message().find("truncated"), std::string::npos) << unpacked.status().ToString();
+  }
+}
+
+// Input handed over a byte at a time (a pipe) gives the same bytes, magic of the second
+// member split across pieces included.
+TEST(GzipTest, InflaterTakesInputInPieces) {
+  std::string packed = *Gzip("first member ") + *Gzip("second member");
+  GzipInflater inflater;
+  std::string out, pending;
+  char buffer[5];
+  for (size_t i = 0; i <= packed.size() && !inflater.finished(); ++i) {
+    if (i < packed.size()) pending += packed[i];
+    std::string_view input = pending;
+    while (true) {
+      StatusOr<size_t> got = inflater.Inflate(&input, i == packed.size(), buffer, sizeof(buffer));
+      ASSERT_TRUE(got.ok()) << got.status().ToString();
+      out.append(buffer, *got);
+      if (*got < sizeof(buffer)) break;
+    }
+    ASSERT_LE(input.size(), 1u);
+    pending = std::string(input);
+  }
+  EXPECT_TRUE(inflater.finished());
+  EXPECT_EQ(out, "first member second member");
 }
 
 }  // namespace

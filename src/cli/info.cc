@@ -84,7 +84,7 @@ int RunInfoCommand(CommandContext& context) {
   const bool json = format == "json";
   xspace::ReadLimits limits;
   limits.max_file_bytes = static_cast<uint64_t>(max_mib) << 20;
-  limits.max_inflated_bytes = limits.max_file_bytes;
+  limits.inflate.max_output_bytes = limits.max_file_bytes;
 
   auto kind = xspace::ClassifyProfilePath(path);
   if (!kind.ok()) {

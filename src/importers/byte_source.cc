@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -64,98 +63,52 @@ class FileByteSource : public ByteSource {
 
 class GunzipByteSource : public ByteSource {
  public:
-  GunzipByteSource(std::unique_ptr<ByteSource> compressed, uint64_t max_inflated_bytes)
-      : compressed_(std::move(compressed)), max_inflated_bytes_(max_inflated_bytes),
-        input_(kCompressedChunkBytes) {
-    // 15 + 32: accept gzip and zlib headers.
-    init_ok_ = inflateInit2(&stream_, 15 + 32) == Z_OK;
-  }
-  ~GunzipByteSource() override {
-    if (init_ok_) inflateEnd(&stream_);
-  }
+  GunzipByteSource(std::unique_ptr<ByteSource> compressed, const base::InflateLimits& limits)
+      : compressed_(std::move(compressed)), inflater_(limits), input_(kCompressedChunkBytes) {}
 
   StatusOr<size_t> Read(char* dst, size_t max_bytes) override {
-    if (!init_ok_) return InternalError("zlib inflateInit2 failed");
-    if (!error_.ok()) return error_;
     size_t produced = 0;
-    while (produced < max_bytes && !finished_) {
-      if (stream_.avail_in == 0 && !input_eof_) {
-        StatusOr<size_t> n = compressed_->Read(input_.data(), input_.size());
-        if (!n.ok()) return error_ = n.status();
-        if (*n == 0) {
-          input_eof_ = true;
-        } else {
-          stream_.next_in = reinterpret_cast<Bytef*>(input_.data());
-          stream_.avail_in = static_cast<uInt>(*n);
-        }
+    while (produced < max_bytes && !inflater_.finished()) {
+      std::string_view pending(input_.data() + pending_begin_, pending_end_ - pending_begin_);
+      StatusOr<size_t> got = inflater_.Inflate(&pending, input_eof_, dst + produced, max_bytes - produced);
+      if (!got.ok()) {
+        if (produced > 0) break;  // hand out the bytes first, the error on the next call
+        return got.status();
       }
-      size_t room = std::min<size_t>(max_bytes - produced, 1u << 30);
-      stream_.next_out = reinterpret_cast<Bytef*>(dst + produced);
-      stream_.avail_out = static_cast<uInt>(room);
-      int rc = inflate(&stream_, Z_NO_FLUSH);
-      size_t got = room - stream_.avail_out;
-      produced += got;
-      inflated_ += got;
-      if (inflated_ > max_inflated_bytes_) {
-        return error_ = ResourceExhaustedError("gzip data expands past the limit of " +
-                                               std::to_string(max_inflated_bytes_) + " bytes");
+      produced += *got;
+      pending_begin_ = static_cast<size_t>(pending.data() - input_.data());
+      if (produced == max_bytes || inflater_.finished()) break;
+      if (*got == 0 || pending_begin_ == pending_end_) {
+        Status refilled = Refill();
+        if (!refilled.ok()) return refilled;
       }
-      if (rc == Z_STREAM_END) {
-        // Concatenated members are legal gzip; trailing zero padding is tolerated.
-        if (stream_.avail_in == 0 && !RefillAfterMember()) {
-          finished_ = true;
-          break;
-        }
-        if (!error_.ok()) return error_;
-        if (inflateReset(&stream_) != Z_OK) return error_ = DataLossError("gzip data is corrupt");
-        continue;
-      }
-      if (rc == Z_BUF_ERROR || rc == Z_OK) {
-        if (got == 0 && stream_.avail_in == 0 && input_eof_) {
-          if (produced > 0) break;  // report the bytes first, the error on the next call
-          return error_ = DataLossError("gzip data is truncated (the compressed stream ends early)");
-        }
-        continue;
-      }
-      return error_ = DataLossError("gzip data is corrupt (zlib error " + std::to_string(rc) + ")");
     }
     return produced;
   }
-  uint64_t bytes_read() const override { return inflated_; }
+  uint64_t bytes_read() const override { return inflater_.total_out(); }
   uint64_t raw_bytes_read() const override { return compressed_->raw_bytes_read(); }
 
  private:
-  // After a member ends with no buffered input: reads more. Returns false at the end of
-  // the data (or when only zero padding follows).
-  bool RefillAfterMember() {
-    while (true) {
-      StatusOr<size_t> n = compressed_->Read(input_.data(), input_.size());
-      if (!n.ok()) {
-        error_ = n.status();
-        return true;
-      }
-      if (*n == 0) {
-        input_eof_ = true;
-        return false;
-      }
-      size_t first = 0;
-      while (first < *n && input_[first] == 0) ++first;
-      if (first == *n) continue;
-      stream_.next_in = reinterpret_cast<Bytef*>(input_.data() + first);
-      stream_.avail_in = static_cast<uInt>(*n - first);
-      return true;
-    }
+  // Moves what the inflater left (at most a byte) to the front and reads more behind it.
+  Status Refill() {
+    if (input_eof_) return OkStatus();
+    size_t left = pending_end_ - pending_begin_;
+    std::memmove(input_.data(), input_.data() + pending_begin_, left);
+    pending_begin_ = 0;
+    pending_end_ = left;
+    StatusOr<size_t> n = compressed_->Read(input_.data() + left, input_.size() - left);
+    if (!n.ok()) return n.status();
+    if (*n == 0) input_eof_ = true;
+    pending_end_ += *n;
+    return OkStatus();
   }
 
   std::unique_ptr<ByteSource> compressed_;
-  uint64_t max_inflated_bytes_;
+  base::GzipInflater inflater_;
   std::vector<char> input_;
-  z_stream stream_{};
-  bool init_ok_ = false;
+  size_t pending_begin_ = 0;  // unconsumed compressed bytes: input_[pending_begin_, pending_end_)
+  size_t pending_end_ = 0;
   bool input_eof_ = false;
-  bool finished_ = false;
-  uint64_t inflated_ = 0;
-  Status error_;
 };
 
 // Puts already-read head bytes back in front of a source.
@@ -173,7 +126,9 @@ class PrefixedByteSource : public ByteSource {
     }
     return rest_->Read(dst, max_bytes);
   }
-  uint64_t bytes_read() const override { return std::min<uint64_t>(position_, prefix_.size()) + rest_->bytes_read(); }
+  // The prefix was read from `rest` before: its bytes are counted there already, less
+  // those not handed out again yet.
+  uint64_t bytes_read() const override { return rest_->bytes_read() - (prefix_.size() - position_); }
   uint64_t raw_bytes_read() const override { return rest_->raw_bytes_read(); }
 
  private:
@@ -183,6 +138,10 @@ class PrefixedByteSource : public ByteSource {
 };
 
 }  // namespace
+
+std::unique_ptr<ByteSource> MakePrefixedByteSource(std::string prefix, std::unique_ptr<ByteSource> rest) {
+  return std::make_unique<PrefixedByteSource>(std::move(prefix), std::move(rest));
+}
 
 std::unique_ptr<ByteSource> MakeMemoryByteSource(std::string_view bytes) {
   return std::make_unique<MemoryByteSource>(bytes);
@@ -206,7 +165,9 @@ StatusOr<std::unique_ptr<ByteSource>> OpenFileByteSource(const std::string& path
 
 std::unique_ptr<ByteSource> MakeGunzipByteSource(std::unique_ptr<ByteSource> compressed,
                                                  uint64_t max_inflated_bytes) {
-  return std::make_unique<GunzipByteSource>(std::move(compressed), max_inflated_bytes);
+  base::InflateLimits limits;
+  limits.max_output_bytes = max_inflated_bytes;
+  return std::make_unique<GunzipByteSource>(std::move(compressed), limits);
 }
 
 namespace {
@@ -222,7 +183,7 @@ StatusOr<std::unique_ptr<ByteSource>> MaybeGunzip(std::unique_ptr<ByteSource> ra
     have += *n;
   }
   std::string head(magic, have);
-  auto prefixed = std::make_unique<PrefixedByteSource>(head, std::move(raw));
+  auto prefixed = MakePrefixedByteSource(head, std::move(raw));
   if (base::IsGzip(head)) return MakeGunzipByteSource(std::move(prefixed), max_inflated_bytes);
   return std::unique_ptr<ByteSource>(std::move(prefixed));
 }

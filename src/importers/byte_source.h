@@ -37,7 +37,9 @@ std::unique_ptr<ByteSource> MakeMemoryByteSource(std::string_view bytes);
 StatusOr<std::unique_ptr<ByteSource>> OpenFileByteSource(const std::string& path);
 
 // Inflates gzip (or zlib) data read from `compressed`, including concatenated members.
-// Fails with kResourceExhausted once more than `max_inflated_bytes` come out.
+// Fails with kResourceExhausted once more than `max_inflated_bytes` come out or the data
+// expands like a gzip bomb, kDataLoss when it is truncated, corrupt or followed by
+// garbage (base::GzipInflater's rules).
 std::unique_ptr<ByteSource> MakeGunzipByteSource(std::unique_ptr<ByteSource> compressed,
                                                  uint64_t max_inflated_bytes);
 
@@ -46,6 +48,10 @@ StatusOr<std::unique_ptr<ByteSource>> OpenTraceByteSource(const std::string& pat
                                                           uint64_t max_inflated_bytes);
 // The same over bytes in memory (which must outlive the source).
 std::unique_ptr<ByteSource> MakeTraceByteSource(std::string_view bytes, uint64_t max_inflated_bytes);
+
+// `prefix`, then the rest of `rest`: puts bytes already read from `rest` (a sniffed head)
+// back in front, so a stream is read once.
+std::unique_ptr<ByteSource> MakePrefixedByteSource(std::string prefix, std::unique_ptr<ByteSource> rest);
 
 // Reads up to `max_bytes` from the start of `source` (for sniffing).
 StatusOr<std::string> ReadHead(ByteSource& source, size_t max_bytes);

@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 
-#include <functional>
 #include <memory>
 
 #include "src/importers/byte_source.h"
@@ -13,8 +12,23 @@
 namespace stepscope::importers {
 namespace {
 
-Status Import(const std::string& what, std::unique_ptr<ByteSource> head_source,
-              const std::function<StatusOr<std::unique_ptr<ByteSource>>()>& reopen, const ImportOptions& options,
+// A trace whose every event was dropped would become a profile no reader accepts (no
+// planes): that is an import failure, with the reasons, not a file.
+Status RequireSomethingImported(const std::string& what, const ImportStats& stats) {
+  if (stats.xevents_written > 0) return OkStatus();
+  std::string reasons;
+  for (const auto& [reason, count] : stats.dropped) {
+    reasons += (reasons.empty() ? "" : "; ") + std::to_string(count) + " x " + reason;
+  }
+  if (stats.events_read == 0) return InvalidArgumentError(what + ": the trace holds no events");
+  return InvalidArgumentError(what + ": nothing to import: none of the " + std::to_string(stats.events_read) +
+                              " events became a timeline event" + (reasons.empty() ? "" : " (dropped: " + reasons + ")"));
+}
+
+// Sniffs (unless `format` names the importer) and imports from one pass over `source`:
+// the head read for sniffing is put back in front, so a pipe or FIFO is read once, as a
+// stream, and a file is opened once.
+Status Import(const std::string& what, std::unique_ptr<ByteSource> source, const ImportOptions& options,
               xspace::XSpace* space, ImportStats* stats, std::string_view format) {
   ImportStats local_stats;
   if (stats == nullptr) stats = &local_stats;
@@ -23,20 +37,19 @@ Status Import(const std::string& what, std::unique_ptr<ByteSource> head_source,
     importer = FindImporter(format);
     if (importer == nullptr) return InvalidArgumentError("unknown trace format \"" + std::string(format) + "\"");
   } else {
-    StatusOr<std::string> head = ReadHead(*head_source, kSniffHeadBytes);
+    StatusOr<std::string> head = ReadHead(*source, kSniffHeadBytes);
     if (!head.ok()) return head.status().WithContext(what);
     importer = SniffImporter(*head);
     if (importer == nullptr) {
+      if (head->empty()) return InvalidArgumentError(what + ": the file is empty, not a trace");
       return InvalidArgumentError(what + ": not a trace this version can import (expected Chrome trace-event JSON: "
                                          "PyTorch/Kineto, TensorFlow/JAX trace viewer, or chrome://tracing)");
     }
+    source = MakePrefixedByteSource(std::move(head).value(), std::move(source));
   }
-  head_source.reset();
-  StatusOr<std::unique_ptr<ByteSource>> source = reopen();
-  if (!source.ok()) return source.status();
-  Status status = importer->Import(**source, options, space, stats);
+  Status status = importer->Import(*source, options, space, stats);
   if (!status.ok()) return status.WithContext(what);
-  return OkStatus();
+  return RequireSomethingImported(what, *stats);
 }
 
 }  // namespace
@@ -74,9 +87,7 @@ Status ImportTraceFile(const std::string& path, const ImportOptions& options, xs
                        ImportStats* stats, std::string_view format) {
   StatusOr<std::unique_ptr<ByteSource>> head = OpenTraceByteSource(path, options.max_inflated_bytes);
   if (!head.ok()) return head.status();
-  return Import(path, std::move(head).value(),
-                [&]() { return OpenTraceByteSource(path, options.max_inflated_bytes); }, options, space, stats,
-                format);
+  return Import(path, std::move(head).value(), options, space, stats, format);
 }
 
 StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path, const ImportOptions& options, ImportStats* stats) {
@@ -88,10 +99,7 @@ StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path, const ImportOp
 
 Status ImportTraceBytes(std::string_view bytes, const ImportOptions& options, xspace::XSpace* space,
                         ImportStats* stats, std::string_view format) {
-  return Import(
-      "trace", MakeTraceByteSource(bytes, options.max_inflated_bytes),
-      [&]() -> StatusOr<std::unique_ptr<ByteSource>> { return MakeTraceByteSource(bytes, options.max_inflated_bytes); },
-      options, space, stats, format);
+  return Import("trace", MakeTraceByteSource(bytes, options.max_inflated_bytes), options, space, stats, format);
 }
 
 bool LooksLikeTraceFile(const std::string& path) {

@@ -22,7 +22,7 @@ bool EventTimesFitInt64Ps(int64_t line_timestamp_ns, const XEvent& event) {
 
 Status ValidateXSpace(const XSpace& space) {
   if (space.planes_size() == 0) {
-    return DataLossError("holds no XSpace planes (empty, truncated or not an xplane.pb file)");
+    return DataLossError(std::string(kNoPlanesMessage));
   }
   for (const XPlane& plane : space.planes()) {
     int64_t events = 0;

@@ -3,6 +3,7 @@
 // These checks catch what parsing alone does not.
 #pragma once
 
+#include "src/xspace/read_rules.h"
 #include "src/xspace/xplane.h"
 #include "stepscope/status.h"
 

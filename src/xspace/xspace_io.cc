@@ -1,5 +1,7 @@
 #include "src/xspace/xspace_io.h"
 
+#include <algorithm>
+
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
@@ -13,14 +15,16 @@ namespace stepscope::xspace {
 StatusOr<XSpace> ParseXSpace(std::string_view bytes, std::string_view what, const ReadLimits& limits) {
   std::string inflated;
   if (base::IsGzip(bytes)) {
-    auto unpacked = base::GunzipWithLimit(bytes, limits.max_inflated_bytes);
+    base::InflateLimits inflate = limits.inflate;
+    inflate.max_output_bytes = std::min(inflate.max_output_bytes, kMaxProtobufXSpaceBytes);
+    auto unpacked = base::GunzipWithLimit(bytes, inflate);
     if (!unpacked.ok()) return unpacked.status().WithContext(what);
     inflated = std::move(unpacked).value();
     bytes = inflated;
   }
-  if (bytes.size() > limits.max_inflated_bytes) {
+  if (bytes.size() > kMaxProtobufXSpaceBytes) {
     return ResourceExhaustedError(std::string(what) + ": " + std::to_string(bytes.size()) +
-                                  " bytes is over the XSpace size limit");
+                                  " bytes is over protobuf's 2 GiB message limit");
   }
   XSpace space;
   google::protobuf::io::ArrayInputStream array(bytes.data(), static_cast<int>(bytes.size()));
@@ -36,7 +40,8 @@ StatusOr<XSpace> ParseXSpace(std::string_view bytes, std::string_view what, cons
 }
 
 StatusOr<XSpace> ReadXSpaceFile(const std::string& path, const ReadLimits& limits) {
-  STEPSCOPE_ASSIGN_OR_RETURN(std::string bytes, base::ReadFile(path, limits.max_file_bytes));
+  STEPSCOPE_ASSIGN_OR_RETURN(std::string bytes,
+                             base::ReadFile(path, std::min(limits.max_file_bytes, kMaxProtobufXSpaceBytes)));
   return ParseXSpace(bytes, path, limits);
 }
 

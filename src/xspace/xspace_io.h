@@ -1,24 +1,24 @@
 // Reading and writing whole XSpace files (`*.xplane.pb`, optionally gzip-compressed).
 //
-// Reads are bounded: a file larger than the limit, a gzip stream that inflates past it,
-// or bytes that are not an XSpace give a Status naming the file and the problem, never a
-// crash or a silently empty profile.
+// Reads are bounded and checked by the rules of read_rules.h, the same as the streaming
+// reader's: a file larger than the limit, a gzip stream that inflates past it or like a
+// bomb, or bytes that are not an XSpace give a Status naming the file and the problem,
+// never a crash or a silently empty profile.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "src/xspace/read_rules.h"
 #include "src/xspace/xplane.h"
 #include "stepscope/status.h"
 
 namespace stepscope::xspace {
 
-struct ReadLimits {
-  // Protobuf cannot parse one message over 2 GiB; larger files need the streaming reader.
-  uint64_t max_file_bytes = (2ull << 30) - 1;
-  uint64_t max_inflated_bytes = (2ull << 30) - 1;
-};
+// Protobuf cannot parse one message of 2 GiB or more: files past that are refused here
+// (the streaming reader, columnar_reader.h, has no such limit).
+inline constexpr uint64_t kMaxProtobufXSpaceBytes = (uint64_t{2} << 30) - 1;
 
 // Parses serialized XSpace bytes (gzip is detected and inflated). `what` names the
 // source in error messages.

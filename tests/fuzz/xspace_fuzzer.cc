@@ -82,7 +82,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)quiet;
   xspace::ReadLimits limits;
   limits.max_file_bytes = kFuzzLimitBytes;
-  limits.max_inflated_bytes = kFuzzLimitBytes;
+  limits.inflate.max_output_bytes = kFuzzLimitBytes;
   auto space = xspace::ParseXSpace(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz", limits);
   if (!space.ok()) return 0;
   volatile uint64_t sink = WalkSpace(*space);

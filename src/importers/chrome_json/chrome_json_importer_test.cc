@@ -262,9 +262,16 @@ TEST(ChromeJsonImporterTest, TruncatedFilesFailClearlyOrImportThePrefix) {
 TEST(ChromeJsonImporterTest, HostileInputsGiveErrorsNotCrashes) {
   std::string deep(100000, '[');
   EXPECT_FALSE(ImportText("{\"traceEvents\": [" + deep).status.ok());
-  Result big_ts = ImportText(R"([{"ph": "X", "name": "x", "ts": 99999999999999999999999, "dur": 1}])");
-  ASSERT_TRUE(big_ts.status.ok());
+  Result big_ts = ImportText(R"([{"ph": "X", "name": "x", "ts": 99999999999999999999999, "dur": 1},
+                                  {"ph": "X", "name": "y", "ts": 1, "dur": 1}])");
+  ASSERT_TRUE(big_ts.status.ok()) << big_ts.status.ToString();
   EXPECT_EQ(big_ts.stats.DroppedTotal(), 1u);
+  // When every event is dropped there is nothing to import: an error naming why.
+  Result all_dropped = ImportText(R"([{"ph": "X", "name": "x", "ts": 99999999999999999999999, "dur": 1}])");
+  ASSERT_FALSE(all_dropped.status.ok());
+  EXPECT_NE(all_dropped.status.message().find("nothing to import"), std::string::npos)
+      << all_dropped.status.message();
+  EXPECT_NE(all_dropped.status.message().find("dropped: 1 x"), std::string::npos) << all_dropped.status.message();
   EXPECT_FALSE(ImportText("not json at all").status.ok());
   EXPECT_FALSE(ImportText("").status.ok());
   // A gzip bomb stops at the inflation limit.

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "src/base/gzip.h"
 #include "src/importers/json/json_stream_buffer.h"
 #include "src/importers/json/json_text.h"
 
@@ -120,6 +121,7 @@ class Tokenizer {
   simdjson::error_code ConsumeNonObject(od::value& value, const char** next_token);
   static simdjson::error_code ReadToken(od::value& value, JsonToken* token);
   Status Truncated(std::string what);
+  Status CheckEndOfData();
   std::string Where() const { return "at byte " + std::to_string(buffer_.offset()); }
 
   ByteSource& source_;
@@ -150,12 +152,31 @@ Status Tokenizer::Run() {
                                   std::string(1, "0123456789abcdef"[*first & 15]) +
                                   " instead of '{' or '['");
   }
+  if (status.ok() && !result_->truncated) status = CheckEndOfData();
   result_->json_bytes = source_.bytes_read();
   if (!status.ok()) return status;
   if (!result_->found_event_array) {
     return InvalidArgumentError("no \"traceEvents\" array: not a Chrome/Kineto trace JSON");
   }
   return OkStatus();
+}
+
+// After the trace's JSON value: reads to the end of the data, so that a problem the
+// source reports only there (garbage after the gzip stream, a stream cut after the last
+// JSON byte) is named rather than ignored.
+Status Tokenizer::CheckEndOfData() {
+  while (true) {
+    StatusOr<int> next = buffer_.SkipWhitespaceAndPeek();
+    if (!next.ok()) return next.status();
+    if (*next < 0) break;
+    buffer_.Consume(buffer_.size());  // text after the JSON value: tolerated, as browsers do
+  }
+  const Status& source_error = buffer_.source_error();
+  if (source_error.ok()) return OkStatus();
+  if (base::IsTruncatedGzipError(source_error)) {
+    return Truncated("the compressed stream ends after the JSON " + Where());
+  }
+  return source_error;
 }
 
 Status Tokenizer::Truncated(std::string what) {

@@ -70,10 +70,10 @@ class MappedFile {
 
 StatusOr<ColumnarXSpace> ReadColumnarXSpaceFile(const std::string& path, const ColumnarReadOptions& options) {
   MappedFile file;
-  Status status = file.Open(path, options.max_file_bytes);
+  Status status = file.Open(path, options.limits.max_file_bytes);
   if (!status.ok()) return status;
   if (base::IsGzip(file.bytes())) {
-    StatusOr<std::string> inflated = base::GunzipWithLimit(file.bytes(), options.max_inflated_bytes);
+    StatusOr<std::string> inflated = base::GunzipWithLimit(file.bytes(), options.limits.inflate);
     if (!inflated.ok()) return inflated.status().WithContext(path);
     return ParseColumnarXSpace(*inflated, path);
   }

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
+
+#include "src/base/status_macros.h"
 
 namespace stepscope::xspace {
 namespace {
@@ -69,6 +72,20 @@ bool LayOutById(std::vector<Entry>* entries, uint64_t max_used, MakePlaceholder 
   }
   *entries = std::move(by_id);
   return true;
+}
+
+
+// ValidateXSpace's rule: a plane with events of which none names defined metadata is
+// not something any writer produces (a corrupt or foreign file). Stops at the first
+// named event, normally event 0.
+Status CheckSomeEventIsNamed(const ColumnarPlane& plane) {
+  const uint32_t events = plane.num_events();
+  for (uint32_t i = 0; i < events; ++i) {
+    if (plane.event_metadata[plane.event_metadata_index[i]].defined) return OkStatus();
+  }
+  if (events == 0) return OkStatus();
+  return DataLossError("plane '" + plane.name + "' has " + std::to_string(events) +
+                       " events but none refers to known event metadata (corrupt file?)");
 }
 
 }  // namespace
@@ -177,6 +194,7 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
                      LayOutById(&plane->event_metadata, max_used, [&](int64_t id) {
                        ColumnarEventMetadata placeholder;
                        placeholder.id = id;
+                       placeholder.defined = false;
                        placeholder.stats_begin = placeholder.stats_end = empty_range;
                        return placeholder;
                      });
@@ -190,12 +208,14 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
       index = static_cast<uint32_t>(plane->event_metadata.size());
       ColumnarEventMetadata placeholder;
       placeholder.id = raw;
+      placeholder.defined = false;
       placeholder.stats_begin = placeholder.stats_end = static_cast<uint32_t>(plane->other_stats.size());
       plane->event_metadata.push_back(std::move(placeholder));
       event_ids.Set(raw, index);
     }
     plane->event_metadata_index[i] = index;
   }
+  STEPSCOPE_RETURN_IF_ERROR(CheckSomeEventIsNamed(*plane));
   if (!plane->event_stats_begin.push_back(plane->num_stats())) return ResourceExhaustedError("out of memory");
   plane->aggregated_events = std::move(ids->aggregated);
   plane->IndexStatTypes();

@@ -6,8 +6,10 @@
 #include <utility>
 #include <vector>
 
+#include "src/base/utf8.h"
 #include "src/xspace/columnar/columnar_finalize.h"
 #include "src/xspace/columnar/wire_format.h"
+#include "src/xspace/read_rules.h"
 
 namespace stepscope::xspace {
 namespace {
@@ -35,7 +37,7 @@ constexpr uint32_t kStatMetadataId = 1, kStatDouble = 2, kStatUint64 = 3, kStatI
                    kStatBytes = 6, kStatRef = 7;
 constexpr uint32_t kMapKey = 1, kMapValue = 2;
 constexpr uint32_t kEventMetadataName = 2, kEventMetadataDisplayName = 4, kEventMetadataStats = 5;
-constexpr uint32_t kStatMetadataName = 2;
+constexpr uint32_t kStatMetadataName = 2, kStatMetadataDescription = 3;
 }  // namespace field
 
 class Parser {
@@ -53,8 +55,11 @@ class Parser {
     if (!ParseSpace(space)) {
       if (!status_.ok()) return status_;
       return DataLossError(std::string(what_) + ": truncated or corrupt XSpace at byte " +
-                           std::to_string(error_at_ - base_) + " (" + error_where_ + ")");
+                           std::to_string(error_at_ - base_) + " (" + error_where_ +
+                           (invalid_utf8_ ? " is not valid UTF-8" : "") + ")");
     }
+    // As ValidateXSpace: an empty or foreign file parses as an XSpace without planes.
+    if (space->planes.empty()) return DataLossError(std::string(what_) + ": " + std::string(kNoPlanesMessage));
     return OkStatus();
   }
 
@@ -88,10 +93,19 @@ class Parser {
     }
   }
 
+  // proto3 `string` fields must hold UTF-8 (protobuf refuses the message otherwise);
+  // checked here too so that a file one reader refuses, the other refuses as well.
+  bool CheckUtf8(const uint8_t* b, size_t n, const char* where) {
+    if (base::IsValidUtf8(std::string_view(reinterpret_cast<const char*>(b), n))) return true;
+    invalid_utf8_ = true;
+    return Fail(b, where);
+  }
+
   bool ReadString(WireCursor& c, std::string* out, const char* where) {
     const uint8_t* b;
     size_t n;
     if (!c.ReadLengthDelimited(&b, &n)) return Fail(c.p, where);
+    if (!CheckUtf8(b, n, where)) return false;
     out->assign(reinterpret_cast<const char*>(b), n);
     return true;
   }
@@ -387,6 +401,7 @@ class Parser {
         const uint8_t* b;
         size_t n;
         if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XStat string value");
+        if (number == field::kStatStr && !CheckUtf8(b, n, "XStat.str_value")) return false;
         stat->kind = number == field::kStatStr ? StatKind::kStr : StatKind::kBytes;
         stat->payload = ids->InternString(std::string_view(reinterpret_cast<const char*>(b), n), plane);
         continue;
@@ -484,6 +499,11 @@ class Parser {
             if (!ReadString(value, &entry.name, "XStatMetadata.name")) return false;
             continue;
           }
+          if (value_number == field::kStatMetadataDescription && value_type == wire::kLengthDelimited) {
+            std::string unused;  // not kept, but a string field all the same
+            if (!ReadString(value, &unused, "XStatMetadata.description")) return false;
+            continue;
+          }
           if (!Skip(value, value_type, value_number, value_key_at, "XStatMetadata unknown field")) return false;
         }
         continue;
@@ -501,6 +521,7 @@ class Parser {
   const uint8_t* next_progress_;
   const uint8_t* error_at_ = nullptr;
   const char* error_where_ = "";
+  bool invalid_utf8_ = false;  // the failure at error_at_ is a string that is not UTF-8
   Status status_;  // set for non-DataLoss failures (memory, limits)
   ColumnarXSpace* space_ = nullptr;
   // Capacity reserved by the line being parsed (events and stats append unchecked below).

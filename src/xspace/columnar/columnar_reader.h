@@ -4,8 +4,10 @@
 // per-message allocation. Unknown fields are skipped by wire type, fields may come in any
 // order, map entries (key = 1, value = 2) are read as such, and the `data` oneof of
 // XEvent (offset_ps / num_occurrences) and the `value` oneof of XStat keep the last
-// member seen, as protobuf does. Truncated or corrupt input gives kDataLoss naming the
-// byte offset; it never reads out of bounds.
+// member seen, as protobuf does. It refuses what protobuf's parser refuses (field number
+// 0, strings that are not UTF-8) and what ValidateXSpace refuses (no planes; a plane
+// whose events all name undefined metadata). Truncated or corrupt input gives kDataLoss
+// naming the byte offset; it never reads out of bounds.
 #pragma once
 
 #include <cstdint>
@@ -14,16 +16,14 @@
 #include <string_view>
 
 #include "src/xspace/columnar/columnar_xspace.h"
+#include "src/xspace/read_rules.h"
 #include "stepscope/status.h"
 
 namespace stepscope::xspace {
 
 struct ColumnarReadOptions {
-  // Largest file accepted (1 TiB): a sanity bound, not a memory budget; the reader's
-  // memory is ~the columnar size, not the file size.
-  uint64_t max_file_bytes = 1ull << 40;
-  // gzip input must be inflated in memory first; this caps what hostile gzip can demand.
-  uint64_t max_inflated_bytes = 16ull << 30;
+  // The same limits as every reader (read_rules.h).
+  ReadLimits limits;
   // Give consumed parts of a memory-mapped file back to the OS while parsing, so peak
   // memory is the columnar data plus a window, not the file plus the columns.
   bool release_input_while_reading = true;

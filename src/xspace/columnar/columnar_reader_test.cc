@@ -171,10 +171,13 @@ TEST(ColumnarReaderTest, AcceptsAnyFieldOrderUnknownFieldsAndMapValueBeforeKey) 
 
 TEST(ColumnarReaderTest, UndefinedMetadataIdsGetEmptyNames) {
   std::string event = VarintField(1, 12345) + BytesField(4, VarintField(1, 555) + VarintField(7, 556));
-  std::string plane = BytesField(3, BytesField(4, event));
+  std::string named = VarintField(1, 7);
+  std::string event_md = BytesField(2, BytesField(2, "known")) + VarintField(1, 7);
+  std::string plane = BytesField(4, event_md) + BytesField(3, BytesField(4, event) + BytesField(4, named));
   StatusOr<ColumnarXSpace> columnar = ParseColumnarXSpace(BytesField(1, plane), "dangling");
   ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
   const ColumnarPlane& p = columnar->planes[0];
+  EXPECT_EQ(p.event_name(1), "known");
   EXPECT_EQ(p.event_name(0), "");
   EXPECT_EQ(p.event_metadata[p.event_metadata_index[0]].id, 12345);
   ColumnarStat s = p.event_stat(0);
@@ -225,7 +228,20 @@ TEST(ColumnarReaderTest, CorruptInputIsDataLossWithOffset) {
   bad = ParseColumnarXSpace(Varint(5 << 3 | 4), "x");
   EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
   EXPECT_TRUE(ParseColumnarXSpace(good, "good").ok());
-  EXPECT_TRUE(ParseColumnarXSpace("", "empty").ok());
+  // Input that parses but holds nothing is refused as info's reader refuses it.
+  bad = ParseColumnarXSpace("", "empty");
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss);
+  EXPECT_NE(bad.status().message().find(kNoPlanesMessage), std::string::npos) << bad.status().message();
+  bad = ParseColumnarXSpace(std::string(64, '\0'), "zeros");
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss) << bad.status().ToString();
+  // A plane whose every event names undefined metadata is a corrupt file, not a profile.
+  std::string orphan = BytesField(1, BytesField(3, BytesField(4, VarintField(1, 12345))));
+  bad = ParseColumnarXSpace(orphan, "orphans");
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss) << bad.status().ToString();
+  // Strings must be UTF-8 (protobuf's rule for `string` fields).
+  bad = ParseColumnarXSpace(BytesField(1, BytesField(2, "bad\xff")), "utf8");
+  EXPECT_EQ(bad.status().code(), StatusCode::kDataLoss) << bad.status().ToString();
+  EXPECT_NE(bad.status().message().find("UTF-8"), std::string::npos) << bad.status().message();
 }
 
 TEST(ColumnarReaderTest, ReadsGzipAndReportsMissingFiles) {
@@ -236,7 +252,7 @@ TEST(ColumnarReaderTest, ReadsGzipAndReportsMissingFiles) {
   ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
   EXPECT_EQ(columnar->num_events(), 5u);
   ColumnarReadOptions tight;
-  tight.max_inflated_bytes = 10;
+  tight.limits.inflate.max_output_bytes = 10;
   EXPECT_FALSE(ReadColumnarXSpaceFile(path, tight).ok());
   EXPECT_EQ(ReadColumnarXSpaceFile(dir + "/missing.xplane.pb").status().code(), StatusCode::kNotFound);
   std::filesystem::remove_all(dir);

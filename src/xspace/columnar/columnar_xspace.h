@@ -55,6 +55,8 @@ struct ColumnarStat {
 
 struct ColumnarEventMetadata {
   int64_t id = 0;  // id as in the file
+  // False for the placeholder of an id events use but the plane never defines.
+  bool defined = true;
   std::string name;
   std::string display_name;
   // Range in ColumnarPlane's other-stats table: stats every event of this metadata has.

@@ -8,6 +8,9 @@ constexpr int kMaxGroupDepth = 64;
 }  // namespace
 
 bool WireCursor::SkipField(uint32_t wire_type, uint32_t field_number) {
+  // Field number 0 does not exist: protobuf refuses it, and all-zero bytes would
+  // otherwise read as an endless run of empty fields.
+  if (field_number == 0) return false;
   int depth = 0;
   for (;;) {
     uint64_t ignored;

@@ -1,0 +1,28 @@
+// The rules every reader of profile files applies, in one place: the protobuf reader
+// (xspace_io.h, used by `stepscope info`) and the streaming columnar reader (used by
+// analyze, convert and serve) take the same limits and refuse the same inputs, so a file
+// one command rejects is rejected by all of them.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+#include "src/base/gzip.h"
+
+namespace stepscope::xspace {
+
+struct ReadLimits {
+  // A sanity bound, not a memory budget: the streaming reader maps the file and keeps
+  // ~the columnar size, not the file size.
+  uint64_t max_file_bytes = uint64_t{1} << 40;
+  // gzip input is inflated in memory first: at most this much, and refused early when it
+  // expands like a gzip bomb (base::InflateLimits: 200x past the first 64 MiB).
+  base::InflateLimits inflate;
+};
+
+// What both readers say about input that parses as an XSpace without planes (an empty or
+// all-padding file, or a different message).
+inline constexpr std::string_view kNoPlanesMessage =
+    "holds no XSpace planes (empty, truncated or not an xplane.pb file)";
+
+}  // namespace stepscope::xspace
