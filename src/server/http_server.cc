@@ -238,6 +238,9 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(const ServerOptions& op
     return Status(front.status().code(), front.status().message() + hint);
   }
   impl->front = std::move(front).value();
+  // What httplib's Keep-Alive response header announces: the front's actual limits.
+  impl->http.set_keep_alive_max_count(static_cast<size_t>(front_options.max_requests_per_connection));
+  impl->http.set_keep_alive_timeout(std::max(1, options.idle_timeout_ms / 1000));
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
 
@@ -261,6 +264,9 @@ Status HttpServer::Run() {
   return status;
 }
 
-void HttpServer::Stop() { impl_->front->Stop(); }
+void HttpServer::Stop() {
+  impl_->http.BeginShutdown();
+  impl_->front->Stop();
+}
 
 }  // namespace stepscope::server

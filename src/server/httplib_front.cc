@@ -87,6 +87,10 @@ class BufferedRequestStream : public httplib::Stream {
 
 }  // namespace
 
+HttplibFront::HttplibFront() { svr_sock_ = kServingPlaceholder; }
+
+void HttplibFront::BeginShutdown() { svr_sock_ = INVALID_SOCKET; }
+
 bool HttplibFront::Serve(int fd, std::string_view request, bool last_on_connection, int write_stall_timeout_ms) {
   BufferedRequestStream stream(fd, request, write_stall_timeout_ms);
   bool connection_closed = false;

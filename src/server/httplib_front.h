@@ -10,12 +10,19 @@
 
 #include <httplib.h>
 
+#include <limits>
 #include <string_view>
 
 namespace stepscope::server {
 
 class HttplibFront : public httplib::Server {
  public:
+  HttplibFront();
+
+  // Streamed responses (chunked content providers) end at their next piece from now on:
+  // Stop() should not wait for a long export.
+  void BeginShutdown();
+
   // Answers the one complete request in `request` on `fd` (non-blocking). A write that
   // cannot proceed for write_stall_timeout_ms gives up (the client stopped reading).
   // Returns whether the connection may carry another request: not after a failure,
@@ -26,6 +33,11 @@ class HttplibFront : public httplib::Server {
   // httplib's own accept loop is not used: listen()/listen_after_bind() would serve
   // without the front. Refusing here makes a stray call fail loudly instead.
   bool process_and_close_socket(socket_t sock) override;
+
+  // httplib streams a response only while its listening socket is valid (it stops them
+  // when the server stops). That socket is the front's, so httplib's holds this
+  // placeholder, which is no descriptor at all: nothing closes or reads it.
+  static constexpr socket_t kServingPlaceholder = std::numeric_limits<socket_t>::max();
 };
 
 }  // namespace stepscope::server
