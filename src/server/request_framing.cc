@@ -128,25 +128,31 @@ bool RequestFraming::ScanRequestLine(std::string_view buffer) {
   return false;
 }
 
-bool RequestFraming::TakeLine(std::string_view buffer, size_t max_bytes, int too_long_status, const char* what,
-                              std::string_view* line) {
+bool RequestFraming::TakeLine(std::string_view buffer, size_t max_bytes, int too_long_status,
+                              const std::string& too_long_reason, const char* what, std::string_view* line) {
   size_t newline = buffer.find('\n', pos_ + line_searched_);
   if (newline == std::string_view::npos) {
     line_searched_ = buffer.size() - pos_;
-    if (line_searched_ > max_bytes) {
-      return Refuse(too_long_status, std::string(what) + " over " + std::to_string(max_bytes) + " bytes");
-    }
+    if (line_searched_ > max_bytes) return Refuse(too_long_status, too_long_reason);
     return false;
   }
   size_t length = newline + 1 - pos_;
-  if (length > max_bytes) {
-    return Refuse(too_long_status, std::string(what) + " over " + std::to_string(max_bytes) + " bytes");
-  }
+  if (length > max_bytes) return Refuse(too_long_status, too_long_reason);
   if (length < 2 || buffer[newline - 1] != '\r') return Refuse(400, std::string(what) + " ends with a bare LF");
   *line = buffer.substr(pos_, length - 2);
   pos_ = newline + 1;
   line_searched_ = 0;
   return true;
+}
+
+bool RequestFraming::TakeHeadLine(std::string_view buffer, const char* what, std::string_view* line) {
+  size_t head_left = head_bytes_ < limits_.max_head_bytes ? limits_.max_head_bytes - head_bytes_ : 0;
+  if (head_left < limits_.max_header_line_bytes) {
+    return TakeLine(buffer, head_left, 431, "request head over " + std::to_string(limits_.max_head_bytes) + " bytes",
+                    what, line);
+  }
+  return TakeLine(buffer, limits_.max_header_line_bytes, 431,
+                  std::string(what) + " over " + std::to_string(limits_.max_header_line_bytes) + " bytes", what, line);
 }
 
 bool RequestFraming::RecordHeader(std::string_view line) {
@@ -186,16 +192,8 @@ bool RequestFraming::RecordHeader(std::string_view line) {
 bool RequestFraming::ScanHeaderLine(std::string_view buffer) {
   size_t start = pos_;
   std::string_view line;
-  if (!TakeLine(buffer, limits_.max_header_line_bytes, 431, "header line", &line)) {
-    if (state_ != State::kRefused && head_bytes_ + line_searched_ > limits_.max_head_bytes) {
-      return Refuse(431, "request head over " + std::to_string(limits_.max_head_bytes) + " bytes");
-    }
-    return false;
-  }
+  if (!TakeHeadLine(buffer, "header line", &line)) return false;
   head_bytes_ += pos_ - start;
-  if (head_bytes_ > limits_.max_head_bytes) {
-    return Refuse(431, "request head over " + std::to_string(limits_.max_head_bytes) + " bytes");
-  }
   if (line.empty()) return StartBody();
   return RecordHeader(line);
 }
@@ -234,7 +232,10 @@ bool RequestFraming::ScanBodyWithLength(std::string_view buffer) {
 bool RequestFraming::ScanChunkSize(std::string_view buffer) {
   size_t start = pos_;
   std::string_view line;
-  if (!TakeLine(buffer, kMaxChunkSizeLineBytes, 400, "chunk size line", &line)) return false;
+  if (!TakeLine(buffer, kMaxChunkSizeLineBytes, 400,
+                "chunk size line over " + std::to_string(kMaxChunkSizeLineBytes) + " bytes", "chunk size line", &line)) {
+    return false;
+  }
   framing_bytes_ += pos_ - start;
   uint64_t size = 0;
   size_t digits = 0;
@@ -283,11 +284,8 @@ bool RequestFraming::ScanChunkDataEnd(std::string_view buffer) {
 bool RequestFraming::ScanTrailer(std::string_view buffer) {
   size_t start = pos_;
   std::string_view line;
-  if (!TakeLine(buffer, limits_.max_header_line_bytes, 431, "trailer line", &line)) return false;
+  if (!TakeHeadLine(buffer, "trailer line", &line)) return false;
   head_bytes_ += pos_ - start;
-  if (head_bytes_ > limits_.max_head_bytes) {
-    return Refuse(431, "request head and trailers over " + std::to_string(limits_.max_head_bytes) + " bytes");
-  }
   if (line.empty()) {
     state_ = State::kDone;
     return true;

@@ -81,10 +81,14 @@ class RequestFraming {
   bool ScanChunkDataEnd(std::string_view buffer);
   bool ScanTrailer(std::string_view buffer);
 
-  // The complete line at pos_ without its CRLF, or false (more bytes needed, or refused
-  // with `too_long_status` when `max_bytes` pass without a line end).
-  bool TakeLine(std::string_view buffer, size_t max_bytes, int too_long_status, const char* what,
-                std::string_view* line);
+  // The complete line at pos_ without its CRLF, or false: more bytes needed, or refused
+  // (`too_long_status`, `too_long_reason`) once the line passes `max_bytes` with or
+  // without its end — checked before its ending, so the verdict does not depend on
+  // whether the line arrived whole.
+  bool TakeLine(std::string_view buffer, size_t max_bytes, int too_long_status, const std::string& too_long_reason,
+                const char* what, std::string_view* line);
+  // A header or trailer line within both the line cap and what is left of the head cap.
+  bool TakeHeadLine(std::string_view buffer, const char* what, std::string_view* line);
   // One byte of the request line: false (refused) at the first byte no valid request
   // line can have there, so garbage costs no wait.
   bool CheckRequestLineByte(char c);
