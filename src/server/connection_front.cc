@@ -119,6 +119,7 @@ struct ConnectionFront::Loop {
   void UpdateStats(const std::function<void(FrontStats&)>& update);
 
   ConnectionFront& front;
+  std::vector<char> scratch = std::vector<char>(kReadChunkBytes);  // every recv lands here first
   std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections;
   uint64_t next_id = kFirstConnectionId;
   size_t busy = 0;
@@ -170,6 +171,7 @@ void ConnectionFront::Loop::DispatchRequest(Connection& connection, size_t reque
   request.fd = connection.fd;
   request.bytes = connection.buffer.substr(0, request_bytes);
   connection.buffer.erase(0, request_bytes);
+  if (connection.buffer.empty()) std::string().swap(connection.buffer);  // release the capacity
   connection.framing.Reset();
   connection.continue_sent = false;
   ++connection.requests;
@@ -200,9 +202,8 @@ void ConnectionFront::Loop::Process(Connection& connection) {
 }
 
 void ConnectionFront::Loop::Drain(Connection& connection) {
-  char discard[kReadChunkBytes];
   for (int i = 0; i < kReadsPerEvent; ++i) {
-    ssize_t n = ::recv(connection.fd, discard, sizeof(discard), MSG_DONTWAIT);
+    ssize_t n = ::recv(connection.fd, scratch.data(), scratch.size(), MSG_DONTWAIT);
     if (n > 0) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
     Close(connection.id);  // EOF or error: the client has what it will read
@@ -217,15 +218,15 @@ void ConnectionFront::Loop::OnReadable(Connection& connection) {
     return;
   }
   for (int i = 0; i < kReadsPerEvent; ++i) {
-    size_t old_size = connection.buffer.size();
-    connection.buffer.resize(old_size + kReadChunkBytes);
-    ssize_t n = ::recv(connection.fd, connection.buffer.data() + old_size, kReadChunkBytes, MSG_DONTWAIT);
-    connection.buffer.resize(old_size + static_cast<size_t>(std::max<ssize_t>(n, 0)));
+    // Into the loop's scratch buffer, so a connection's own buffer holds what it received
+    // and not a read's worth of capacity (256 idle connections would keep 16 MiB).
+    ssize_t n = ::recv(connection.fd, scratch.data(), scratch.size(), MSG_DONTWAIT);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
     if (n <= 0) {  // the client closed (mid-request or idle) or reset: nobody to answer
       Close(connection.id);
       return;
     }
+    connection.buffer.append(scratch.data(), static_cast<size_t>(n));
     size_t held = connection.buffer.size();
     UpdateStats([held](FrontStats& stats) { stats.max_buffered_bytes = std::max(stats.max_buffered_bytes, held); });
     Process(connection);
