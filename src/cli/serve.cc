@@ -18,6 +18,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
 #include "src/server/http_server.h"
+#include "src/server/loopback_host.h"
 
 namespace stepscope::cli {
 namespace {
@@ -40,6 +41,12 @@ std::vector<std::string> SplitCommas(const std::string& text) {
     if (!part.empty()) parts.push_back(part);
   }
   return parts;
+}
+
+// "127.0.0.1:6006", "[::1]:6006": the socket address, for the log line.
+std::string ListenAddress(const std::string& bind, int port) {
+  std::string host = bind.find(':') != std::string::npos ? "[" + bind + "]" : bind;
+  return host + ":" + std::to_string(port);
 }
 
 // Blocks SIGINT/SIGTERM in this thread (and the server threads it starts), and waits for
@@ -125,6 +132,10 @@ int RunServeCommand(CommandContext& context) {
     context.err << "stepscope: serve: the web UI is not built (./dev build); serving the API only\n";
   }
   context.out << "stepscope: serving " << (*server)->url() << " (Ctrl-C to stop)" << std::endl;
+  context.err << "stepscope: serve: listening on " << ListenAddress(bind, (*server)->port())
+              << (server::IsLoopbackAddress(bind)
+                      ? " (loopback only: other machines cannot connect)\n"
+                      : " (reachable from the network: anyone who can connect can read these profiles)\n");
   Status run = (*server)->Run();
   if (!run.ok()) return ReportError(context.err, "serve", run);
   context.err << "stepscope: serve: stopped\n";

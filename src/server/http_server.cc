@@ -2,15 +2,18 @@
 
 #include <httplib.h>
 
-#include <atomic>
+#include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <system_error>
-#include <thread>
 
 #include "src/base/logging.h"
 #include "src/base/status_macros.h"
 #include "src/server/api_routes.h"
 #include "src/server/capture_route.h"
+#include "src/server/connection_front.h"
+#include "src/server/httplib_front.h"
+#include "src/server/loopback_host.h"
 #include "src/server/static_files.h"
 #include "src/server/trace_routes.h"
 
@@ -22,19 +25,9 @@ constexpr const char* kContentSecurityPolicy =
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
     "connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
-bool IsLoopbackAddress(std::string_view address) {
-  return address == "localhost" || address == "::1" || address.rfind("127.", 0) == 0;
-}
-
-// The host part of a Host header: "localhost:6006" -> "localhost", "[::1]:80" -> "::1".
-std::string_view HostHeaderName(std::string_view host) {
-  if (!host.empty() && host.front() == '[') {
-    size_t close = host.find(']');
-    return close == std::string_view::npos ? host : host.substr(1, close - 1);
-  }
-  size_t colon = host.rfind(':');
-  return colon == std::string_view::npos ? host : host.substr(0, colon);
-}
+// A response write that makes no progress for this long gives up: the client stopped
+// reading (httplib's own write timeout).
+constexpr int kResponseWriteStallMs = 5'000;
 
 // cpp-httplib 0.11 compresses with brotli whenever a client accepts it, at brotli's
 // highest quality: ~9 s for the 600 KB UI bundle on our machines, against 0.2 s for gzip.
@@ -65,17 +58,25 @@ struct HttpServer::Impl {
   std::unique_ptr<TraceRoutes> trace_routes;  // /api/trace/* (trace viewer)
   std::unique_ptr<StaticFiles> static_files;
   std::unique_ptr<CaptureRoute> capture;
-  httplib::Server http;
-  int port = 0;
-  std::atomic<bool> run_active{false};  // Run() entered and not returned
-  std::atomic<bool> stop_requested{false};
+  HttplibFront http;
+  std::unique_ptr<ConnectionFront> front;
+  std::unique_ptr<httplib::ThreadPool> workers;  // exists while Run() runs
 
   bool AllowedHost(const httplib::Request& req) const {
     if (!IsLoopbackAddress(options.bind_address)) return true;  // the user chose to expose it
     std::string host = req.get_header_value("Host");
     if (host.empty()) return true;  // HTTP/1.0 clients; no browser omits it
-    std::string_view name = HostHeaderName(host);
-    return IsLoopbackAddress(name) || name == options.bind_address;
+    return IsLoopbackHost(host);
+  }
+
+  // Runs on the front thread: queue the request for a worker, which answers it and hands
+  // the connection back to the front.
+  void Dispatch(ReadyRequest request) {
+    auto shared = std::make_shared<ReadyRequest>(std::move(request));  // std::function copies
+    workers->enqueue([this, shared] {
+      bool keep_alive = http.Serve(shared->fd, shared->bytes, shared->last_on_connection, kResponseWriteStallMs);
+      front->Finished(shared->connection_id, keep_alive);
+    });
   }
 
   void AddCors(const httplib::Request& req, httplib::Response& res) const {
@@ -100,20 +101,29 @@ struct HttpServer::Impl {
            res);
       return false;
     }
+    // A page's own origin is "http://" + Host, and Host passed AllowedHost; the Origin
+    // must pass the same loopback rule itself (a rebinding page's Origin names its DNS
+    // name), or be listed exactly.
     std::string origin = req.get_header_value("Origin");
-    if (origin.empty() || origin == "http://" + req.get_header_value("Host")) return true;
+    if (origin.empty()) return true;  // not sent by a browser page: curl, scripts
     for (const std::string& allowed : options.cors_origins) {
       if (origin == allowed) return true;
     }
-    Send(ErrorReply(403, "cross-origin capture request refused (Origin " + origin + ")"), res);
-    return false;
+    if (!IsLoopbackOrigin(origin)) {
+      Send(ErrorReply(403, "capture request refused: Origin '" + origin +
+                               "' is not http:// and localhost, a 127.0.0.0/8 address or [::1]"),
+           res);
+      return false;
+    }
+    if (origin != "http://" + req.get_header_value("Host")) {
+      Send(ErrorReply(403, "cross-origin capture request refused (Origin " + origin + ")"), res);
+      return false;
+    }
+    return true;
   }
 
   void Install() {
-    http.new_task_queue = [threads = options.worker_threads] {
-      return new httplib::ThreadPool(static_cast<size_t>(std::max(1, threads)));
-    };
-    http.set_payload_max_length(kMaxRequestBodyBytes);
+    http.set_payload_max_length(kMaxRequestBodyBytes);  // the front refuses these first
     http.set_default_headers({
         {"X-Content-Type-Options", "nosniff"},
         {"Referrer-Policy", "no-referrer"},
@@ -129,8 +139,9 @@ struct HttpServer::Impl {
         return httplib::Server::HandlerResponse::Handled;
       }
       if (!AllowedHost(req)) {
-        Send(ErrorReply(403, "requests must address the server as localhost (Host header '" +
-                                 req.get_header_value("Host") + "' refused)"),
+        Send(ErrorReply(403, "Host header '" + req.get_header_value("Host") +
+                                 "' refused: address the server as localhost, a 127.0.0.0/8 address or [::1] "
+                                 "(a DNS name could be rebound to it)"),
              res);
         return httplib::Server::HandlerResponse::Handled;
       }
@@ -213,48 +224,49 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(const ServerOptions& op
   impl->capture = std::make_unique<CaptureRoute>(store_options.logdir);
   impl->Install();
 
-  if (options.port == 0) {
-    impl->port = impl->http.bind_to_any_port(options.bind_address);
-    if (impl->port <= 0) return UnavailableError("cannot bind to " + options.bind_address + " (any port)");
-  } else {
-    if (!impl->http.bind_to_port(options.bind_address, options.port)) {
-      return UnavailableError("cannot listen on " + options.bind_address + ":" + std::to_string(options.port) +
-                              " (in use? try --port)");
-    }
-    impl->port = options.port;
+  ConnectionFrontOptions front_options;
+  front_options.bind_address = options.bind_address;
+  front_options.port = options.port;
+  front_options.request_timeout_ms = options.request_timeout_ms;
+  front_options.idle_timeout_ms = options.idle_timeout_ms;
+  front_options.max_connections = options.max_connections;
+  front_options.limits.max_body_bytes = kMaxRequestBodyBytes;
+  Impl* raw = impl.get();
+  auto front = ConnectionFront::Listen(front_options, [raw](ReadyRequest request) { raw->Dispatch(std::move(request)); });
+  if (!front.ok()) {
+    std::string hint = options.port == 0 ? "" : " (in use? try --port)";
+    return Status(front.status().code(), front.status().message() + hint);
   }
+  impl->front = std::move(front).value();
+  // What httplib's Keep-Alive response header announces: the front's actual limits.
+  impl->http.set_keep_alive_max_count(static_cast<size_t>(front_options.max_requests_per_connection));
+  impl->http.set_keep_alive_timeout(std::max(1, options.idle_timeout_ms / 1000));
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
 
-int HttpServer::port() const { return impl_->port; }
+int HttpServer::port() const { return impl_->front->port(); }
 
 std::string HttpServer::url() const {
   const std::string& bind = impl_->options.bind_address;
   std::string host = (bind == "0.0.0.0" || bind == "::") ? "127.0.0.1" : bind;
   if (host.find(':') != std::string::npos) host = "[" + host + "]";
-  return "http://" + host + ":" + std::to_string(impl_->port) + "/";
+  return "http://" + host + ":" + std::to_string(port()) + "/";
 }
 
 const std::string& HttpServer::ui_dir() const { return impl_->ui_dir; }
 ProfileStore& HttpServer::store() { return *impl_->store; }
 
 Status HttpServer::Run() {
-  impl_->run_active.store(true);
-  Status status = OkStatus();
-  if (!impl_->stop_requested.load() && !impl_->http.listen_after_bind() && !impl_->stop_requested.load()) {
-    status = UnavailableError("the server stopped listening on " + url());
-  }
-  impl_->run_active.store(false);
+  impl_->workers = std::make_unique<httplib::ThreadPool>(static_cast<size_t>(std::max(1, impl_->options.worker_threads)));
+  Status status = impl_->front->Run();  // returns once dispatched requests are answered
+  impl_->workers->shutdown();
+  impl_->workers.reset();
   return status;
 }
 
 void HttpServer::Stop() {
-  impl_->stop_requested.store(true);
-  // httplib's stop() only acts on a running loop: if Run() is between its check of
-  // stop_requested and the loop's start, wait for the loop (it then sees the closed
-  // socket) rather than return with Run() about to block forever.
-  while (impl_->run_active.load() && !impl_->http.is_running()) std::this_thread::yield();
-  impl_->http.stop();
+  impl_->http.BeginShutdown();
+  impl_->front->Stop();
 }
 
 }  // namespace stepscope::server

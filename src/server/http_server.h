@@ -1,13 +1,18 @@
 // `stepscope serve`: the HTTP server that puts ApiRoutes and the built UI on a socket.
 //
-// A thin adapter (cpp-httplib) over ApiRoutes and StaticFiles. Security defaults:
+// cpp-httplib parses, routes and answers requests (HttplibFront) that our connection
+// front has read whole (ConnectionFront), so slow or hostile clients never hold a worker.
+// Security defaults (docs/server.md, Security):
 //   - binds 127.0.0.1 unless told otherwise;
-//   - while bound to a loopback address, requests must name a loopback Host
-//     (127.0.0.1, localhost, [::1]): a web page elsewhere cannot reach the API through DNS
-//     rebinding;
+//   - while bound to a loopback address, requests must name a loopback Host: `localhost`,
+//     an IPv4 literal in 127.0.0.0/8 or `[::1]`, optional port (loopback_host.h), so a page
+//     elsewhere cannot reach the API through DNS rebinding; a state-changing request's
+//     Origin, when sent, must be the same loopback origin (or listed below);
 //   - no CORS headers unless origins are listed explicitly (exact match);
-//   - only GET and HEAD; request bodies over kMaxRequestBodyBytes, URIs and headers over
-//     8 KiB are refused (413 / 414 / 400);
+//   - only GET and HEAD (and POST /api/capture); request bodies over kMaxRequestBodyBytes
+//     (chunked or not), request lines and header lines over 8 KiB, heads over 32 KiB are
+//     refused while they arrive (413 / 414 / 431); a request must arrive whole within
+//     request_timeout_ms (408);
 //   - every response carries a Content-Security-Policy that lets the page load and
 //     connect to its own origin only, so the UI cannot reach anything outside localhost.
 #pragma once
@@ -34,6 +39,11 @@ struct ServerOptions {
   size_t result_cache_bytes = size_t{256} << 20;
   size_t model_cache_bytes = size_t{4} << 30;
   int worker_threads = 8;  // concurrent requests; results are computed once regardless
+  // A request must arrive whole within this time of its first byte (408 otherwise); a
+  // kept-alive connection waits idle_timeout_ms for its next request.
+  int request_timeout_ms = 10'000;
+  int idle_timeout_ms = 5'000;
+  size_t max_connections = 256;  // open at once; a new one evicts the oldest idle one
 };
 
 class HttpServer {
