@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/analysis/tool_registry.h"
+#include "src/base/testing/gzip_bomb.h"
 #include "src/load/profile_loader.h"
 #include "src/server/http_server.h"
 #include "tests/integration/server_test_util.h"
@@ -310,6 +311,30 @@ TEST_F(ServerApiTest, CorruptProfileIsAClientErrorNamingTheFile) {
   EXPECT_GE(r.status, 400) << r.body;
   EXPECT_LT(r.status, 500) << r.body;
   EXPECT_NE(ErrorOf(r).find("host.xplane.pb"), std::string::npos) << r.body;
+  EXPECT_EQ(Get("/api/info").status, 200);  // still serving
+}
+
+// The same read rules as the CLI (issue 10): a 4 GiB gzip bomb and an empty file are
+// client errors naming the problem, refused without inflating the bomb, and the trace
+// viewer's routes refuse them too.
+TEST_F(ServerApiTest, GzipBombAndEmptyProfilesAreRefusedLikeTheCli) {
+  fs::path run = fs::path(xspace::ProfileRootDir(logdir_)) / "bomb";
+  fs::create_directories(run);
+  std::string bomb = base::testing::MakeZeroGzipBomb(uint64_t{4} << 30);
+  // Named like a plain profile: readers detect gzip by its magic bytes, not the name.
+  std::ofstream(run / "host.xplane.pb", std::ios::binary).write(bomb.data(), static_cast<std::streamsize>(bomb.size()));
+  for (const std::string target : {"/api/data?run=bomb&tool=overview_page", "/api/trace/tracks?run=bomb"}) {
+    RawResponse r = Get(target);
+    EXPECT_GE(r.status, 400) << target << " -> " << r.body;
+    EXPECT_LT(r.status, 500) << target << " -> " << r.body;
+    EXPECT_NE(ErrorOf(r).find("gzip bomb"), std::string::npos) << r.body;
+  }
+  fs::path empty = fs::path(xspace::ProfileRootDir(logdir_)) / "empty";
+  fs::create_directories(empty);
+  std::ofstream(empty / "host.xplane.pb").flush();
+  RawResponse r = Get("/api/data?run=empty&tool=overview_page");
+  EXPECT_EQ(r.status / 100, 4) << r.body;
+  EXPECT_NE(ErrorOf(r).find("no XSpace planes"), std::string::npos) << r.body;
   EXPECT_EQ(Get("/api/info").status, 200);  // still serving
 }
 
