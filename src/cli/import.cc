@@ -144,7 +144,11 @@ int RunImportCommand(CommandContext& context) {
                 << "\n"
                 << "  host " << unique << ": " << stats.events_read << " events read, " << stats.events_imported
                 << " imported, " << stats.metadata_events << " metadata, " << stats.flow_events << " flow points, "
-                << stats.DroppedTotal() << " dropped\n"
+                << stats.DroppedTotal() << " dropped";
+    if (stats.zero_length_device_events > 0) {
+      context.out << " (" << stats.zero_length_device_events << " zero-length device events kept)";
+    }
+    context.out << "\n"
                 << "  " << stats.xevents_written << " XEvents on " << counts.lines << " lines, "
                 << counts.device_planes << " device planes, " << counts.steps << " steps; " << std::fixed;
     context.out.precision(2);

@@ -26,6 +26,9 @@ struct ImportStats {
   std::map<std::string, uint64_t> dropped;  // reason -> elements
 
   uint64_t xevents_written = 0;  // XEvents in the result
+  // Device events (kernels, copies, memsets) with duration 0, kept: real work shorter than
+  // the file's time unit (1 us in integer-us Kineto files). Part of events_imported.
+  uint64_t zero_length_device_events = 0;
   std::map<std::string, uint64_t> fixed;    // what was changed -> occurrences
   int64_t trimmed_ps = 0;                   // total time cut off by overlap fixes
 

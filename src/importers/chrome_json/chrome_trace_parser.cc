@@ -1,6 +1,7 @@
 #include "src/importers/chrome_json/chrome_trace_parser.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <set>
 
@@ -34,6 +35,19 @@ std::string PhaseReason(std::string_view what, std::string_view phase) {
   return std::string(what) + " '" + shown + "'";
 }
 
+// The value of a string that is a plain decimal integer ("1348", "-2"), else nullopt
+// ("stream 7", "0x10", "1e3", " 7").
+std::optional<int64_t> DecimalString(std::string_view text) {
+  const size_t digits_begin = !text.empty() && text[0] == '-' ? 1 : 0;
+  if (text.size() == digits_begin || text.size() - digits_begin > 18) return std::nullopt;
+  for (size_t i = digits_begin; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return std::nullopt;
+  }
+  int64_t value = 0;
+  std::from_chars(text.data(), text.data() + text.size(), value);
+  return value;
+}
+
 }  // namespace
 
 ChromeTraceParser::ChromeTraceParser(TraceAssembler* assembler, ImportStats* stats, const ImportOptions& options)
@@ -64,6 +78,12 @@ int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
     if (std::optional<int64_t> value = ParseJsonInteger(token.text)) return *value;
   }
   if (!token.present()) return 0;
+  // "1348" is thread 1348: Kineto 1.8-1.9 writes the tid of X events as a string and the
+  // tid of flow points as a number, and trace viewers (Catapult keys threads by the
+  // text of the tid, Perfetto coerces numeric strings) treat both as one thread.
+  if (token.kind == JsonKind::kString) {
+    if (std::optional<int64_t> value = DecimalString(token.text)) return *value;
+  }
   std::string text(Unescaped(token));
   auto [it, inserted] = string_ids_.try_emplace(text, 0);
   if (inserted) {
@@ -73,8 +93,8 @@ int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
   return it->second;
 }
 
-std::optional<std::string_view> ChromeTraceParser::PidString(int64_t pid) const {
-  auto it = string_of_id_.find(pid);
+std::optional<std::string_view> ChromeTraceParser::PidString(int64_t id) const {
+  auto it = string_of_id_.find(id);
   if (it == string_of_id_.end()) return std::nullopt;
   return std::string_view(it->second);
 }

@@ -11,7 +11,8 @@
 //  - ts and dur are microseconds (displayTimeUnit only changes how viewers display them;
 //    Kineto writes "ns" there with microsecond timestamps). Integers and ns-fraction
 //    floats are converted exactly to picoseconds, relative to the first timestamp seen.
-//  - pid/tid may be numbers or strings; strings are given ids of their own.
+//  - pid/tid may be numbers or strings; a string holding a decimal integer ("1348") is
+//    that number, other strings ("stream 7", "CPU functions") get ids of their own.
 //
 // Dialects (Kineto, TF trace viewer JSON) subclass it and override the hooks: which track
 // an event belongs to, what an event becomes, and where each track goes in the XSpace.
@@ -129,18 +130,21 @@ class ChromeTraceParser : public TraceJsonSink {
   // Interned stat key id for an arg key (unescaped).
   uint32_t ArgKey(const JsonArg& arg);
   std::optional<PendingStat> ArgAsStat(const JsonArg& arg);
-  // pid/tid value: numbers as themselves, strings mapped to stable ids.
+  // pid/tid value: numbers and decimal strings as themselves, other strings mapped to
+  // stable ids.
   int64_t IdOf(const JsonToken& token);
   // IdOf(pid) and IdOf(tid) of the event being handled (computed once per event).
   int64_t current_pid() const { return current_pid_; }
   int64_t current_tid() const { return current_tid_; }
   std::string_view Unescaped(const JsonToken& token);  // valid until the next call
   LineRef StagingLine(const TrackKey& track);
+  // True once a slice, instant or counter sample was added on `track`.
+  bool HasTrack(const TrackKey& track) const { return staging_lines_.count(track) != 0; }
   std::string_view ProcessName(int64_t pid) const;
   std::string_view ThreadName(int64_t pid, int64_t tid) const;
   std::string_view ProcessLabels(int64_t pid) const;
-  // True if `pid` was written as a string in the file; its text.
-  std::optional<std::string_view> PidString(int64_t pid) const;
+  // True if the pid (or tid) `id` was written as a non-numeric string in the file; its text.
+  std::optional<std::string_view> PidString(int64_t id) const;
   std::string HostName() const;
   // Timestamp of a ts/dur token in ps relative to the trace's time base.
   std::optional<int64_t> TimestampPs(const JsonToken& token);

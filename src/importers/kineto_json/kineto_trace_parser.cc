@@ -29,9 +29,8 @@ constexpr int64_t kNameScopeLineId = xspace::kThreadIdDerivedMin + 2;
 constexpr int64_t kMaxDeviceOrdinal = 4095;
 
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
-constexpr std::string_view kDataLoaderPrefix = "enumerate(DataLoader)";
 constexpr std::string_view kStepEventName = "ProfilerStep";
-constexpr std::string_view kInputWaitEventName = "IteratorGetNext";
+constexpr std::string_view kStreamPrefix = "stream ";
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -107,6 +106,29 @@ std::string ThreadDisplayName(std::string_view name) {
   return std::string(name);
 }
 
+// The stream a device tid names: "stream 7" and "stream 7 user" (Kineto 1.8-1.9) -> 7,
+// else the number ending the text.
+std::optional<int64_t> StreamOfTidText(std::string_view text) {
+  if (text.rfind(kStreamPrefix, 0) == 0) {
+    std::string_view rest = text.substr(kStreamPrefix.size());
+    rest = rest.substr(0, rest.find(' '));
+    if (std::optional<int64_t> stream = ParseJsonInteger(rest)) return stream;
+  }
+  return TrailingInteger(text);
+}
+
+// Flows that join a launch (runtime call) to the device work it started, with the
+// correlation id as their id: "ac2g" (PyTorch 1.12+), "async_cpu_to_gpu" (1.10-1.11),
+// "async" named "launch" (1.8-1.9).
+bool IsLaunchFlow(const RawTraceEvent& event) {
+  std::string_view cat = event.cat.text;
+  return cat == "ac2g" || cat == "async_cpu_to_gpu" || (cat == "async" && event.name.text == "launch");
+}
+
+// The legacy autograd export's launch flows: "cpu_to_cuda" (any device: "cpu_to_<device>"),
+// numbered per export, not by correlation id.
+bool IsLegacyLaunchFlow(const RawTraceEvent& event) { return event.cat.text.rfind("cpu_to_", 0) == 0; }
+
 std::optional<int64_t> DomInt(simdjson::dom::element element) {
   int64_t value;
   if (element.get_int64().get(value) == simdjson::SUCCESS) return value;
@@ -174,6 +196,12 @@ KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& eve
     return Category::kKernel;  // the legacy autograd export
   }
   std::string_view cat = event.cat.text;
+  // Kineto 1.10-1.12 wrote instants (the [memory] events) without a "cat".
+  if (cat.empty() && event.name.text == "[memory]") return Category::kInstant;
+  // Kineto 1.8-1.9 wrote GPU user annotations as "User" on the tid "stream 7 user".
+  if (cat == "User" && event.tid.kind == JsonKind::kString && event.tid.text.rfind(kStreamPrefix, 0) == 0) {
+    return Category::kGpuAnnotation;
+  }
   // The exact spellings first (they are what Kineto writes), then any capitalization.
   switch (cat.size()) {
     case 6:
@@ -241,12 +269,13 @@ TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
   }
   std::optional<int64_t> stream = args_.Int(KinetoArg::kStream);
   if (!stream) {
-    if (event.tid.kind == JsonKind::kString) stream = TrailingInteger(event.tid.text);  // "stream 7"
+    if (event.tid.kind == JsonKind::kString) stream = StreamOfTidText(event.tid.text);  // "stream 7"
   }
   if (!stream) stream = tid;
   if (category_ == Category::kGpuAnnotation) return {TrackKind::kDeviceAnnotation, *ordinal, *stream};
   TrackKey track{TrackKind::kDeviceStream, *ordinal, *stream};
   device_tracks_by_raw_.try_emplace(TrackKey{TrackKind::kThread, pid, current_tid()}, track);
+  device_tracks_by_stream_.try_emplace(TrackKey{TrackKind::kThread, pid, *stream}, track);
   return track;
 }
 
@@ -264,10 +293,6 @@ void KinetoTraceParser::PrepareSlice(const RawTraceEvent& event, Slice* slice) {
           slice->display_name = slice->display_storage;
           slice->flags |= kEventStepMarker;
         }
-      } else if (name.rfind(kDataLoaderPrefix, 0) == 0) {
-        slice->display_storage = std::string(name);
-        slice->name = kInputWaitEventName;
-        slice->display_name = slice->display_storage;
       }
       break;
     case Category::kMemcpy:
@@ -412,6 +437,10 @@ void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& s
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kStepNum)), step_number_);
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kIsRoot)), 1);
   }
+  const bool device_op =
+      category_ == Category::kKernel || category_ == Category::kMemcpy || category_ == Category::kMemset;
+  // Kept as they are (real work shorter than the file's time unit), and counted.
+  if (device_op && slice.duration_ps == 0) ++stats_->zero_length_device_events;
   switch (category_) {
     case Category::kKernel:
       AddKernelStats(event, ref);
@@ -453,18 +482,30 @@ void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& s
 }
 
 std::pair<uint64_t, uint8_t> KinetoTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text) {
-  if (event.cat.text == "ac2g") {
+  if (IsLaunchFlow(event)) {
     if (std::optional<int64_t> id = ParseJsonInteger(id_text); id && *id >= 0) {
       return {static_cast<uint64_t>(*id), kGpuLaunchFlowCategory};
     }
   }
-  return ChromeTraceParser::FlowIdentity(event, id_text);
+  auto [id, category] = ChromeTraceParser::FlowIdentity(event, id_text);
+  if (IsLegacyLaunchFlow(event)) category = kGpuLaunchFlowCategory;
+  return {id, category};
 }
 
 TrackKey KinetoTraceParser::FlowTrack(int64_t pid, int64_t tid, std::string_view category) {
+  // The flow point names its thread or stream as the events did ...
   auto it = device_tracks_by_raw_.find(TrackKey{TrackKind::kThread, pid, tid});
   if (it != device_tracks_by_raw_.end()) return it->second;
-  return {TrackKind::kThread, pid, tid};
+  TrackKey thread{TrackKind::kThread, pid, tid};
+  if (HasTrack(thread)) return thread;
+  // ... or spells the stream another way: 7, "7" or "stream 7" for the same stream.
+  std::optional<std::string_view> text = PidString(tid);
+  std::optional<int64_t> stream = text ? StreamOfTidText(*text) : std::optional<int64_t>(tid);
+  if (stream) {
+    auto by_stream = device_tracks_by_stream_.find(TrackKey{TrackKind::kThread, pid, *stream});
+    if (by_stream != device_tracks_by_stream_.end()) return by_stream->second;
+  }
+  return thread;
 }
 
 TrackPlacement KinetoTraceParser::PlaceTrack(const TrackKey& track) {

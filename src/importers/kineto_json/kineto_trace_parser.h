@@ -10,14 +10,16 @@
 //  - ProfilerStep#N -> event "ProfilerStep" (display name "ProfilerStep#N") with int64
 //    stats step_num=N and _r=1, as tf.profiler.experimental.Trace('ProfilerStep',
 //    step_num=N, _r=1) would record it;
-//  - enumerate(DataLoader)... -> event "IteratorGetNext" (display name: the original), the
-//    name the analyses read as "waiting for input";
+//  - op names are kept as PyTorch wrote them: enumerate(DataLoader)#...__next__ stays that
+//    (the analyses classify it as waiting for input, src/analysis/model/op_name.h);
 //  - kernels: kernel_details "regs:R static_shared:B dynamic_shared:0 grid:x,y,z
 //    block:x,y,z occ_pct:F" from the args; memcpy/memset: renamed MemcpyHtoD / Memset with
 //    memcpy_details / Memset_details; correlation_id (uint64) on launches and device ops;
 //  - [memory] instants -> MemoryAllocation / MemoryDeallocation with the allocator stats;
-//  - flows ac2g (launch -> kernel, id = correlation, XFlow category GpuLaunch) and
-//    fwdbwd; distributedInfo.rank -> host "rank<N>"; deviceProperties -> device plane
+//  - launch flows (ac2g, async_cpu_to_gpu, async/launch: launch -> kernel, id = correlation,
+//    XFlow category GpuLaunch) and fwdbwd, bound to their slice however the tid is spelled
+//    (7, "7", "stream 7"); zero-length device events are kept and counted;
+//    distributedInfo.rank -> host "rank<N>"; deviceProperties -> device plane
 //    capability stats; the legacy autograd export ("pid": "CPU functions" / "CUDA
 //    functions") maps the same way.
 #pragma once
@@ -95,6 +97,9 @@ class KinetoTraceParser : public ChromeTraceParser {
   // Raw (pid, tid) of device events -> their device track, so flow points written with
   // the same pid/tid land on the same line.
   std::unordered_map<TrackKey, TrackKey, TrackKeyHash> device_tracks_by_raw_;
+  // (raw pid, stream number) -> device track, for flow points that spell the stream
+  // differently from the events (7 or "7" against "stream 7").
+  std::unordered_map<TrackKey, TrackKey, TrackKeyHash> device_tracks_by_stream_;
   std::unordered_set<int64_t> host_pids_;
   std::unordered_map<int64_t, int64_t> host_event_count_by_pid_;
   // ROCm writes launch parameters on the runtime call, not the kernel.
