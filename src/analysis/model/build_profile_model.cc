@@ -87,7 +87,8 @@ void AddDiagnostics(const xspace::ColumnarXSpace& space, const internal::HostAna
   const InputPipelineFacts& input = model->input_pipeline;
   if (input.get_next_outside_steps > 0) {
     out.push_back(std::to_string(input.get_next_outside_steps) + " of " + std::to_string(input.get_next_count) +
-                  " IteratorGetNext events ran outside every step: the data iterator is fetched outside the step "
+                  " input fetches (IteratorGetNext, DataLoader __next__) ran outside every step: the data "
+                  "iterator is fetched outside the step "
                   "scope, so input time is missing from the step breakdown");
   }
 }

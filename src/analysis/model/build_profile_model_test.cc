@@ -73,6 +73,30 @@ TEST(BuildProfileModelTest, CpuOnlyInputBoundSteps) {
   EXPECT_FALSE(HasDiagnostic(model, "no step markers"));
 }
 
+// The cases PyTorch's key_averages() nests by (EventList._populate_cpu_children): an op
+// beginning at its predecessor's end is a sibling; equal spans nest in file order; a
+// zero-length op at the very end of another is taken as its child (whole-microsecond
+// files truncate the last instant of an op onto its end), which no self time depends on.
+TEST(BuildProfileModelTest, NestingEdgesAsKeyAverages) {
+  TestSpace t;
+  auto line = t.HostLine(3, "main");
+  t.Event(line, "P", 0, 10);
+  t.Event(line, "S", 10, 12);
+  t.Event(line, "Z", 12, 12);
+  t.Event(line, "Q1", 20, 25);
+  t.Event(line, "Q2", 20, 25);
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.host_threads.size(), 1u);
+  const HostThread& thread = model.host_threads[0];
+  const xspace::ColumnarPlane& plane = model.source->planes[thread.plane_index];
+  std::vector<std::string> names;
+  for (size_t i = 0; i < thread.size(); ++i) names.emplace_back(plane.event_name(thread.event(i)));
+  EXPECT_EQ(names, (std::vector<std::string>{"P", "S", "Z", "Q1", "Q2"}));
+  EXPECT_EQ(thread.parent, (std::vector<int32_t>{-1, -1, 1, -1, 3}));
+  EXPECT_EQ(ComputeSelfTimes(plane, thread), (std::vector<int64_t>{Ms(10), Ms(2), 0, 0, Ms(5)}));
+  EXPECT_EQ(thread.busy_ps, Ms(17));
+}
+
 TEST(BuildProfileModelTest, NestedOpsSelfTimeAndTree) {
   TestSpace t;
   auto line = t.HostLine(7, "worker");

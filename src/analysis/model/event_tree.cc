@@ -48,7 +48,11 @@ HostThread BuildHostThread(const xspace::ColumnarPlane& plane, uint32_t plane_in
     last_end = std::max(last_end, end);
     while (!stack.empty()) {
       uint32_t top = thread.event(stack.back());
-      if (plane.event_end_ps(top) > begin) break;
+      const int64_t top_end = plane.event_end_ps(top);
+      if (top_end > begin) break;
+      // A zero-length event exactly at the end of a longer one is its child: files in
+      // whole microseconds truncate an op's last instant onto its parent's end.
+      if (top_end == begin && end == begin && plane.duration_ps(top) > 0) break;
       stack.pop_back();
     }
     if (stack.empty()) {

@@ -2,9 +2,12 @@
 //
 // Order: begin ascending, longer first on equal begins (so a parent precedes the
 // children that start with it), file order last. Parent = the innermost earlier event
-// still open at the child's begin. Self time = duration minus the immediate children's
-// time inside it. A child that sticks out of its parent (malformed input) still counts as
-// its child, clipped for self time.
+// still open at the child's begin (an event that begins where another ends is its next
+// sibling; only a zero-length one at the very end is its child: files in whole
+// microseconds truncate an op's last instant onto its parent's end). Self time = duration
+// minus the immediate children's time inside it, which is PyTorch's key_averages() self
+// time (EventList._populate_cpu_children). A child that sticks out of its parent
+// (malformed input) still counts as its child, clipped for self time.
 #pragma once
 
 #include <cstdint>

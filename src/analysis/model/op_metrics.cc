@@ -23,7 +23,7 @@ struct Agg {
   bool eager = false;
 };
 
-enum class NameKind : int8_t { kUnset = -1, kOp, kSkip, kGetNext };
+enum class NameKind : int8_t { kUnset = -1, kOp, kSkip, kGetNext, kDataLoaderNext };
 
 // True when [begin, end) overlaps a step (steps sorted by begin).
 bool OverlapsAStep(const std::vector<StepInfo>& steps, int64_t begin, int64_t end) {
@@ -67,13 +67,15 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       if (kind[m] == NameKind::kUnset) {
         std::string_view name = plane.event_name(e);
         kind[m] = IsMemoryEventName(name)       ? NameKind::kSkip
+                  : IsDataLoaderNextName(name)  ? NameKind::kDataLoaderNext
                   : IsIteratorGetNextName(name) ? NameKind::kGetNext
                                                 : NameKind::kOp;
       }
       if (kind[m] == NameKind::kSkip) continue;
       const int64_t duration = plane.duration_ps(e);
-      if (kind[m] == NameKind::kGetNext) {
+      if (kind[m] == NameKind::kGetNext || kind[m] == NameKind::kDataLoaderNext) {
         ++input.get_next_count;
+        if (kind[m] == NameKind::kDataLoaderNext) ++input.data_loader_next_count;
         if (check_outside && !OverlapsAStep(model->steps, plane.event_start_ps[e], plane.event_start_ps[e] + duration)) {
           ++input.get_next_outside_steps;
         }

@@ -67,7 +67,7 @@ MemcpyDirection MemcpyDirectionFromName(std::string_view name) {
     std::string_view prefix;
     MemcpyDirection direction;
   };
-  static constexpr std::array<Prefix, 10> kPrefixes = {{
+  static constexpr std::array<Prefix, 11> kPrefixes = {{
       {"MemcpyHToD", MemcpyDirection::kHostToDevice},
       {"MemcpyH2D", MemcpyDirection::kHostToDevice},
       {"MemcpyDToH", MemcpyDirection::kDeviceToHost},
@@ -75,6 +75,7 @@ MemcpyDirection MemcpyDirectionFromName(std::string_view name) {
       {"MemcpyDToD", MemcpyDirection::kDeviceToDevice},
       {"MemcpyD2D", MemcpyDirection::kDeviceToDevice},
       {"MemcpyP2P", MemcpyDirection::kDeviceToDevice},
+      {"MemcpyPtoP", MemcpyDirection::kDeviceToDevice},  // CUPTI's peer copies, as Kineto names them
       {"MemcpyHToH", MemcpyDirection::kHostToHost},
       {"MemcpyH2H", MemcpyDirection::kHostToHost},
       {"Memset", MemcpyDirection::kMemset},
@@ -95,6 +96,7 @@ ParsedOpName ParseOpName(std::string_view full_name) {
     case MemcpyDirection::kHostToHost: return {OpCategory::kMemcpyHToH, full_name, "MemcpyHToH"};
     default: break;
   }
+  if (IsPyTorchOpName(full_name)) return {OpCategory::kPyTorch, full_name, full_name};
   size_t colon = full_name.find(':');
   if (colon == std::string_view::npos) return op;
   std::string_view name = full_name.substr(0, colon);
@@ -124,7 +126,25 @@ bool IsExplicitStepMarkerName(std::string_view name) {
          name.find('/') == std::string_view::npos;
 }
 
-bool IsIteratorGetNextName(std::string_view name) { return StartsWithIgnoreCase(name, "IteratorGetNext"); }
+bool IsIteratorGetNextName(std::string_view name) {
+  return StartsWithIgnoreCase(name, "IteratorGetNext") || IsDataLoaderNextName(name);
+}
+
+bool IsDataLoaderNextName(std::string_view name) { return name.starts_with("enumerate(DataLoader)#"); }
+
+bool IsPyTorchOpName(std::string_view name) {
+  size_t colons = name.find("::");
+  if (colons == 0 || colons == std::string_view::npos || colons + 2 == name.size()) return false;
+  if (!(IsLower(name[0]) || name[0] == '_')) return false;
+  for (size_t i = 0; i < colons; ++i) {
+    if (!(IsLower(name[i]) || IsDigit(name[i]) || name[i] == '_')) return false;
+  }
+  for (size_t i = colons + 2; i < name.size(); ++i) {
+    const char c = name[i];
+    if (!(IsAlnum(c) || c == '_' || c == '.' || c == ':')) return false;
+  }
+  return name.back() != ':';
+}
 
 bool IsNotRealComputeName(std::string_view name) {
   return name.starts_with("EagerExecute") || name == "EagerLocalExecute" || name == "EagerKernelExecute" ||

@@ -12,7 +12,9 @@
 namespace stepscope::analysis {
 
 // An op name split into name and type with its category ("a/b/MatMul:MatMul" ->
-// {kTensorFlow, "a/b/MatMul", "MatMul"}). Views into the input.
+// {kTensorFlow, "a/b/MatMul", "MatMul"}; "aten::addmm" -> {kPyTorch, "aten::addmm",
+// "aten::addmm"}: a PyTorch operator's name is its type, see IsPyTorchOpName). Views into
+// the input.
 struct ParsedOpName {
   OpCategory category = OpCategory::kOther;
   std::string_view name;
@@ -22,8 +24,20 @@ ParsedOpName ParseOpName(std::string_view full_name);
 
 // "train", "test..." or "TraceContext..." without '/': TF's explicit step markers.
 bool IsExplicitStepMarkerName(std::string_view name);
-// IteratorGetNext* (case-insensitive): the step waiting for input.
+// The step waiting for input: TensorFlow's IteratorGetNext* (case-insensitive) or a
+// PyTorch DataLoader iterator's __next__ (IsDataLoaderNextName). Both count as
+// HOST_WAIT_INPUT in the step breakdown and as input fetches on the input-pipeline page.
 bool IsIteratorGetNextName(std::string_view name);
+// "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" and the other names
+// torch.utils.data.DataLoader's iterators record ("enumerate(DataLoader)#<iterator
+// class>.__next__"): the training loop fetching the next batch.
+bool IsDataLoaderNextName(std::string_view name);
+// A PyTorch operator name as the profiler records it (cpu_op): a lower-case C++ namespace,
+// "::" and an identifier path with no spaces, templates or arguments ("aten::conv2d",
+// "aten::add_", "c10d::allreduce_", "torch::autograd::AccumulateGrad"). Narrower than
+// IsCpuOpLikeName so that host runtime names ("ExecutorState::Process") and kernel names
+// ("cutlass::Kernel<...>") stay what they are.
+bool IsPyTorchOpName(std::string_view name);
 // Events XProf does not count as real host compute (EagerExecute*, EagerLocalExecute,
 // EagerKernelExecute, FunctionRun).
 bool IsNotRealComputeName(std::string_view name);

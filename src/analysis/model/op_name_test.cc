@@ -29,6 +29,37 @@ TEST(OpNameTest, ParsesFrameworkOpNames) {
   EXPECT_EQ(ParseOpName("a b:C").category, OpCategory::kOther);
 }
 
+TEST(OpNameTest, PyTorchOperatorsAreTheirOwnType) {
+  for (std::string_view name : {"aten::conv2d", "aten::add_", "aten::_convolution", "c10d::allreduce_",
+                                "torch::autograd::AccumulateGrad", "_c10d_functional::all_reduce",
+                                "fbgemm::jagged_to_padded_dense", "prim::Constant"}) {
+    ParsedOpName op = ParseOpName(name);
+    EXPECT_EQ(op.category, OpCategory::kPyTorch) << name;
+    EXPECT_EQ(op.name, name);
+    EXPECT_EQ(op.type, name);
+  }
+  // Not PyTorch operators: runtime scopes, annotations, kernels, TF names.
+  for (std::string_view name : {"ExecutorState::Process", "autograd::engine::evaluate_function: MmBackward0",
+                                "Optimizer.step#SGD.step", "cutlass::Kernel<cutlass_80_tensorop_s1688gemm>",
+                                "void at::native::vectorized_elementwise_kernel<4>(int)", "aten::", "::add",
+                                "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "cudaLaunchKernel"}) {
+    EXPECT_NE(ParseOpName(name).category, OpCategory::kPyTorch) << name;
+  }
+  EXPECT_EQ(ParseOpName("model/dense/MatMul:MatMul").category, OpCategory::kTensorFlow);
+}
+
+TEST(OpNameTest, DataLoaderFetchesAreInputWaits) {
+  EXPECT_TRUE(IsDataLoaderNextName("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+  EXPECT_TRUE(IsDataLoaderNextName("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"));
+  EXPECT_TRUE(IsIteratorGetNextName("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
+  EXPECT_FALSE(IsDataLoaderNextName("DataLoader"));
+  EXPECT_FALSE(IsIteratorGetNextName("aten::to"));
+  // The name is kept: it is not an op of any framework category.
+  ParsedOpName loader = ParseOpName("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  EXPECT_EQ(loader.category, OpCategory::kOther);
+  EXPECT_EQ(loader.name, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+}
+
 TEST(OpNameTest, StepMarkerAndInputNames) {
   EXPECT_TRUE(IsExplicitStepMarkerName("train"));
   EXPECT_TRUE(IsExplicitStepMarkerName("test_step"));
@@ -44,6 +75,7 @@ TEST(OpNameTest, StepMarkerAndInputNames) {
   EXPECT_EQ(ClassifyInputOp(OpCategory::kTfData, "Iterator::Batch::Map"), InputOpCategory::kPreprocessing);
   EXPECT_EQ(ClassifyInputOp(OpCategory::kMemcpyHToD, "MemcpyHToD"), InputOpCategory::kEnqueue);
   EXPECT_EQ(MemcpyDirectionFromName("MemcpyP2P"), MemcpyDirection::kDeviceToDevice);
+  EXPECT_EQ(MemcpyDirectionFromName("MemcpyPtoP"), MemcpyDirection::kDeviceToDevice);
   EXPECT_EQ(MemcpyDirectionFromName("Memset"), MemcpyDirection::kMemset);
   EXPECT_EQ(MemcpyDirectionFromName("volta_sgemm"), MemcpyDirection::kUnknown);
 }

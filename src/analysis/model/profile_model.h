@@ -334,12 +334,15 @@ struct InputPipelineFacts {
   // Self time of the input ops per category (the host-side breakdown).
   std::array<int64_t, kNumInputOpCategories> category_self_time_ps{};
   bool uses_tf_data = false;  // any Iterator:: op
-  // IteratorGetNext* events (host) and, when steps come from step markers
+  // Input fetches: IteratorGetNext* events and PyTorch DataLoader __next__ (host;
+  // IsIteratorGetNextName) and, when steps come from step markers
   // (step_source == "step_markers"), how many of them overlap no step: the iterator is
   // fetched outside the step scope (the documented anti-pattern). Files TF grouped
   // attribute GetNext to steps themselves, so the check is not made for them (0).
   int64_t get_next_outside_steps = 0;
   int64_t get_next_count = 0;
+  // Of get_next_count, the PyTorch DataLoader's (enumerate(DataLoader)#...__next__).
+  int64_t data_loader_next_count = 0;
 };
 
 // ---------------------------------------------------------------------------------------

@@ -114,7 +114,8 @@ class Rules {
     }
     Fire({"get_next_outside_step", Severity::kMedium, "The dataset iterator is fetched outside the step",
           Num(f.get_next_outside_steps) + " of " + Num(f.get_next_count) +
-              " IteratorGetNext calls happen outside any step, so their wait is missing from the step breakdown "
+              " input fetches (IteratorGetNext, DataLoader __next__) happen outside any step, so their wait is "
+              "missing from the step breakdown "
               "and the input share is understated",
           {{"get_next_outside_steps", static_cast<double>(f.get_next_outside_steps), ""},
            {"get_next_count", static_cast<double>(f.get_next_count), ""}},

@@ -173,7 +173,7 @@ TEST(AdvisorTest, GetNextOutsideStepAndDroppedEvents) {
   AdvisorReport r = ComputeAdvice(m);
   std::optional<Finding> outside = Find(r, "get_next_outside_step");
   ASSERT_TRUE(outside.has_value());
-  EXPECT_THAT(outside->evidence, HasSubstr("10 of 10 IteratorGetNext calls"));
+  EXPECT_THAT(outside->evidence, HasSubstr("10 of 10 input fetches (IteratorGetNext"));
   std::optional<Finding> dropped = Find(r, "dropped_events");
   ASSERT_TRUE(dropped.has_value());
   EXPECT_THAT(dropped->evidence, HasSubstr("5 events (0.5 %"));

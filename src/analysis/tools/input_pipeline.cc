@@ -59,6 +59,13 @@ std::string Recommendation(const InputPipelineAnalysis& a) {
   for (size_t i = 1; i < a.host_breakdown_ms.size(); ++i) {
     if (a.host_breakdown_ms[i] > a.host_breakdown_ms[top]) top = i;
   }
+  if ((a.input_ops.empty() || a.host_breakdown_ms[top] <= 0) && a.data_loader_next_count > 0) {
+    // PyTorch: the step waits in the DataLoader's __next__; its workers are not in the trace.
+    return "The step waits for the PyTorch DataLoader (enumerate(DataLoader)...__next__): load batches in "
+           "more worker processes (num_workers), keep them alive between epochs (persistent_workers=True), "
+           "prefetch more batches per worker (prefetch_factor), use pinned memory (pin_memory=True) so copies "
+           "to the device overlap compute, and move fixed preprocessing offline.";
+  }
   if (a.input_ops.empty() || a.host_breakdown_ms[top] <= 0) {
     return "The input stage is not instrumented, so the profile cannot say which part is slow: annotate it "
            "(stepscope::ScopedIterator with tf.data-style names), then prefetch so input overlaps compute, "
@@ -265,11 +272,13 @@ InputPipelineAnalysis ComputeInputPipelineAnalysis(const ProfileModel& model) {
                    [](const InputOpRow& x, const InputOpRow& y) { return x.self_time_ms > y.self_time_ms; });
   a.uses_tf_data = facts.uses_tf_data;
   a.get_next_count = facts.get_next_count;
+  a.data_loader_next_count = facts.data_loader_next_count;
   a.get_next_outside_steps = facts.get_next_outside_steps;
   a.diagnostics = model.diagnostics;
   if (a.get_next_outside_steps > 0) {
     a.diagnostics.push_back(std::to_string(a.get_next_outside_steps) + " of " + std::to_string(a.get_next_count) +
-                            " input fetches (IteratorGetNext) happen outside any step, so their time is not "
+                            " input fetches (IteratorGetNext, DataLoader __next__) happen outside any step, so "
+                            "their time is not "
                             "counted as input in the step breakdown");
   }
   a.recommendation = Recommendation(a);

@@ -118,7 +118,8 @@ struct InputPipelineAnalysis {
   std::array<double, kNumInputOpCategories> host_breakdown_ms{};
   std::vector<InputOpRow> input_ops;  // by self time, descending
   bool uses_tf_data = false;
-  int64_t get_next_count = 0;
+  int64_t get_next_count = 0;  // input fetches: IteratorGetNext* and DataLoader __next__
+  int64_t data_loader_next_count = 0;  // of those, PyTorch DataLoader __next__
   int64_t get_next_outside_steps = 0;
   std::string recommendation;
   std::vector<std::string> diagnostics;  // the model's, plus this tool's

@@ -1,0 +1,185 @@
+// The generations of PyTorch's profiler JSON (src/importers/testing/kineto_generations.h)
+// through the model and the tools: device work launched inside a ProfilerStep on the
+// thread that marks the steps is tied to that step; the DataLoader keeps its name and is
+// the step's input wait; ATen ops are PyTorch ops; self times are key_averages()'s.
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/tools/framework_op_stats.h"
+#include "src/analysis/tools/input_pipeline.h"
+#include "src/importers/importer_registry.h"
+#include "src/importers/testing/kineto_generations.h"
+
+namespace stepscope::golden {
+namespace {
+
+using analysis::EventType;
+using analysis::ProfileModel;
+
+ProfileModel Build(std::string_view generation) {
+  xspace::XSpace space;
+  importers::ImportStats stats;
+  Status imported =
+      importers::ImportTraceBytes(importers::testing::KinetoGenerationNamed(generation).json, {}, &space, &stats);
+  EXPECT_TRUE(imported.ok()) << imported.ToString();
+  StatusOr<ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+  EXPECT_TRUE(model.ok()) << model.status().ToString();
+  return model.ok() ? std::move(*model) : ProfileModel();
+}
+
+// The count in "N device events could not be tied to a step", 0 when the model says nothing.
+int64_t UntiedDeviceEvents(const ProfileModel& model) {
+  for (const std::string& d : model.diagnostics) {
+    if (d.find("device events could not be tied to a step") != std::string::npos) return std::atoll(d.c_str());
+  }
+  return 0;
+}
+
+const analysis::KernelStats* FindKernel(const ProfileModel& model, std::string_view name) {
+  for (const analysis::KernelStats& k : model.kernels) {
+    if (k.kernel_name == name) return &k;
+  }
+  return nullptr;
+}
+
+// PyTorch 1.9: six device events, five launched on the main thread inside ProfilerStep#5
+// (copy, conv, add, memset, peer copy); one by the autograd thread, which marks no step
+// (tying that one by time window is the step analysis' part, not the importer's).
+TEST(KinetoGenerationsModelTest, PyTorch19MainThreadLaunchesAreTiedToTheirStep) {
+  ProfileModel model = Build("pytorch_1_9");
+  ASSERT_EQ(model.steps.size(), 1u);
+  const analysis::StepInfo& step = model.steps[0];
+  EXPECT_EQ(step.step_number, 5);
+  EXPECT_EQ(step.duration_ps, 200'000'000);
+  EXPECT_TRUE(step.has_device_activity);
+  EXPECT_LE(UntiedDeviceEvents(model), 1) << "a device event launched on the main thread was not tied to its step";
+  // Each kernel is attributed to the ATen op around its launch (by correlation id).
+  const analysis::KernelStats* conv = FindKernel(model, "implicit_convolve_sgemm");
+  ASSERT_NE(conv, nullptr);
+  EXPECT_EQ(conv->op_name, "aten::conv2d");
+  // The zero-length kernel is a device op occurrence of the ATen op that launched it.
+  bool add_found = false;
+  for (const analysis::OpMetrics& op : model.device_ops.ops) {
+    if (op.name != "aten::add_") continue;
+    add_found = true;
+    EXPECT_EQ(op.occurrences, 1);
+    EXPECT_EQ(op.total_time_ps, 0);
+  }
+  EXPECT_TRUE(add_found);
+}
+
+TEST(KinetoGenerationsModelTest, EveryGenerationWithStepsTiesItsMainThreadLaunches) {
+  // Generation -> (steps, device events launched from threads without a step marker).
+  const std::map<std::string_view, std::pair<size_t, int64_t>> expected = {
+      {"pytorch_1_9", {1, 1}}, {"pytorch_1_10", {1, 1}}, {"pytorch_1_12", {1, 1}}, {"pytorch_2", {1, 1}},
+      {"rocm", {1, 0}},        {"cuda_graph", {1, 0}},   {"display_ns", {1, 0}},
+  };
+  for (const auto& [generation, truth] : expected) {
+    ProfileModel model = Build(generation);
+    EXPECT_EQ(model.steps.size(), truth.first) << generation;
+    EXPECT_LE(UntiedDeviceEvents(model), truth.second) << generation;
+  }
+}
+
+// The DataLoader keeps its PyTorch name and is the step's input wait (HOST_WAIT_INPUT),
+// counted as an input fetch on the input-pipeline page.
+TEST(KinetoGenerationsModelTest, DataLoaderIsTheInputWaitUnderItsOwnName) {
+  ProfileModel model = Build("pytorch_1_9");
+  ASSERT_EQ(model.steps.size(), 1u);
+  const std::string loader = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+  bool found = false;
+  for (const analysis::OpMetrics& op : model.host_ops.ops) {
+    if (op.name != loader) continue;
+    found = true;
+    EXPECT_EQ(op.total_time_ps, 30'000'000);
+  }
+  EXPECT_TRUE(found) << loader << " is not among the host ops";
+  // [101, 131) us: nothing else runs on the host thread or the device then.
+  EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostWaitInput), 30'000'000);
+  EXPECT_EQ(model.input_pipeline.get_next_count, 1);
+  EXPECT_EQ(model.input_pipeline.data_loader_next_count, 1);
+  EXPECT_EQ(model.input_pipeline.get_next_outside_steps, 0);
+  const analysis::InputPipelineAnalysis input = analysis::ComputeInputPipelineAnalysis(model);
+  EXPECT_EQ(input.get_next_count, 1);
+}
+
+// A step that mostly waits in the DataLoader is input bound, and the advice is the
+// DataLoader's (no input op is recorded: the loading runs in the workers).
+TEST(KinetoGenerationsModelTest, InputBoundByTheDataLoaderSaysWhatToChange) {
+  xspace::XSpace space;
+  importers::ImportStats stats;
+  ASSERT_TRUE(importers::ImportTraceBytes(R"json({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "user_annotation", "name": "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
+     "pid": 1, "tid": 1, "ts": 0, "dur": 80, "args": {"External id": 2}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 80, "dur": 20, "args": {"External id": 3}},
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 81, "dur": 2,
+     "args": {"External id": 3, "correlation": 10}},
+    {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 84, "dur": 10,
+     "args": {"device": 0, "stream": 7, "correlation": 10}}
+  ]})json", {}, &space, &stats).ok());
+  StatusOr<ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  const analysis::InputPipelineAnalysis input = analysis::ComputeInputPipelineAnalysis(*model);
+  EXPECT_EQ(input.summary.verdict, analysis::InputBoundVerdict::kHighly);
+  EXPECT_EQ(input.data_loader_next_count, 1);
+  EXPECT_NE(input.recommendation.find("num_workers"), std::string::npos) << input.recommendation;
+}
+
+// ATen ops are PyTorch ops on the host too: category "pytorch", the op name as its type.
+TEST(KinetoGenerationsModelTest, AtenHostOpsArePyTorchOps) {
+  ProfileModel model = Build("pytorch_2");
+  const analysis::FrameworkOpStats stats = analysis::ComputeFrameworkOpStats(model, /*include_idle=*/false);
+  std::map<std::string, const analysis::OpStatsRow*> host;
+  for (const analysis::OpStatsRow& row : stats.host_ops) host[row.name] = &row;
+  for (const char* name : {"aten::conv2d", "aten::item", "aten::convolution_backward"}) {
+    ASSERT_TRUE(host.count(name)) << name;
+    EXPECT_EQ(host[name]->category, "pytorch") << name;
+    EXPECT_EQ(host[name]->type, name);
+  }
+  for (const char* name : {"ProfilerStep#101", "train.py(12): train_step", "cudaLaunchKernel",
+                           "autograd::engine::evaluate_function: ConvolutionBackward0"}) {
+    if (host.count(name)) {
+      EXPECT_EQ(host[name]->category, "other") << name;
+    }
+  }
+}
+
+// key_averages() (torch.autograd.profiler_util.EventList._populate_cpu_children): per
+// thread, events sorted by (start, -end); an event is a child of the innermost open one
+// when it starts before that one's end and does not end after it; self time = duration
+// minus the children's durations. The legacy trace's thread 1 holds each case.
+TEST(KinetoGenerationsModelTest, SelfTimesAreKeyAveragesSelfTimes) {
+  ProfileModel model = Build("legacy_autograd");
+  const analysis::FrameworkOpStats stats = analysis::ComputeFrameworkOpStats(model, /*include_idle=*/false);
+  std::map<std::string, const analysis::OpStatsRow*> rows;
+  for (const analysis::OpStatsRow& row : stats.host_ops) rows[row.name] = &row;
+  const std::map<std::string, double> expected_self_us = {
+      {"aten::conv2d", 0.5},               // [100, 150) - aten::convolution (same start, longer first)
+      {"aten::convolution", 1.0},          // [100, 149.5) - aten::_convolution
+      {"aten::_convolution", 10.5},        // [101, 149.5), ends with its parent - aten::cudnn_convolution
+      {"aten::cudnn_convolution", 38.0},   // [102, 140)
+      {"aten::add_", 5.0},                 // [150, 155): starts at conv2d's end, so not its child
+      {"aten::relu", 2.0},                 // [160, 170) - aten::clamp_min, written before it
+      {"aten::clamp_min", 8.0},            // [161, 169)
+  };
+  double sum_us = 0;
+  for (const auto& [name, self] : expected_self_us) {
+    ASSERT_TRUE(rows.count(name)) << name;
+    EXPECT_NEAR(rows[name]->total_self_time_ms * 1000, self, 1e-9) << name;
+    EXPECT_EQ(rows[name]->category, "pytorch") << name;
+    sum_us += rows[name]->total_self_time_ms * 1000;
+  }
+  EXPECT_EQ(rows.size(), expected_self_us.size());
+  EXPECT_NEAR(rows["aten::conv2d"]->total_time_ms * 1000, 50.0, 1e-9);
+  // Self times add up to the time the thread was busy: no time counted twice or lost.
+  EXPECT_NEAR(sum_us, 50.0 + 5.0 + 10.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace stepscope::golden
