@@ -57,11 +57,11 @@ class KinetoTraceParser : public ChromeTraceParser {
     kHostOp,           // cpu_op, Operator, python_function, ... and anything unknown
     kUserAnnotation,   // user_annotation
     kRuntime,          // cuda_runtime, Runtime, cuda_driver, *_runtime
-    kInstant,          // cpu_instant_event
+    kInstant,          // cpu_instant_event; [memory] without a cat (1.10-1.12)
     kKernel,
     kMemcpy,
     kMemset,
-    kGpuAnnotation,    // gpu_user_annotation
+    kGpuAnnotation,    // gpu_user_annotation; "User" on tid "stream N user" (1.8-1.9)
     kTrace,            // the "PyTorch Profiler (0)" span: the capture window
   };
   struct Device {
