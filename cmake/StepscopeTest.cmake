@@ -32,3 +32,20 @@ function(stepscope_add_gtest name)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_PREFIX "${ARG_TEST_PREFIX}"
     PROPERTIES TIMEOUT 600 RUN_SERIAL ${serial})
 endfunction()
+
+# stepscope_add_unavailable_test(<name> <reason>): for a test this configuration cannot
+# build or run (a tool or target not found). Registers <name> anyway, as a test that
+# prints "stepscope: skipped <name>: <reason>" and exits with ctest's skip code, so ctest's
+# summary lists it under "did not run (Skipped)" instead of it silently not existing;
+# `./dev test` prints the reason lines after the summary.
+set(STEPSCOPE_SKIP_RETURN_CODE 77)
+function(stepscope_add_unavailable_test name reason)
+  if(NOT STEPSCOPE_BUILD_TESTS)
+    return()
+  endif()
+  add_test(NAME ${name}
+    COMMAND sh -c "printf 'stepscope: skipped %s: %s\\n' \"$1\" \"$2\"; exit ${STEPSCOPE_SKIP_RETURN_CODE}"
+            sh ${name} "${reason}")
+  set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${STEPSCOPE_SKIP_RETURN_CODE} LABELS unavailable)
+  message(STATUS "test ${name} unavailable: ${reason}")
+endfunction()
