@@ -273,8 +273,9 @@ class DeviceAnalyzer {
     return it->second;
   }
 
-  void AnalyzeEvent(uint32_t plane_index, const ColumnarPlane& plane, const PlaneStatReader& reader, uint32_t e,
-                    DeviceActivity* device, StreamActivity* stream, PlaneState* state) {
+  // Accounts one device event; returns its step group (kNoGroup when it has none).
+  int32_t AnalyzeEvent(uint32_t plane_index, const ColumnarPlane& plane, const PlaneStatReader& reader, uint32_t e,
+                       DeviceActivity* device, StreamActivity* stream, PlaneState* state) {
     EventStats& stats = state->stats;  // scratch reused per event: constructing one zeroes 300 bytes
     reader.Read(e, &stats);
     const NameFacts& facts = NameFactsOf(plane, e, state);
@@ -310,17 +311,8 @@ class DeviceAnalyzer {
 
     if (!is_copy && !stats.kernel_details.empty() && duration > 0) AddKernel(plane, e, stats, op, duration, state);
 
-    // Step group: the event's own group_id, else the launching host event's.
-    int32_t group = kNoGroup;
-    if (stats.has_group_id) {
-      group = host_->groups.Dense(stats.group_id);
-    } else if (stats.has_correlation_id) {
-      group = host_->correlation_to_group.Find(stats.correlation_id);
-    }
-    if (group == kNoGroup) {
-      ++out_->unattributed_events;
-      return;
-    }
+    int32_t group = StepGroupOf(stats);
+    if (group == kNoGroup) return kNoGroup;
     MarkGroupOnDevice(group);
     EventType type;
     if (is_copy && direction == MemcpyDirection::kHostToDevice) {
@@ -337,8 +329,34 @@ class DeviceAnalyzer {
     }
     if (group >= static_cast<int32_t>(StepSpan::kMaxGroups) ||
         !out_->spans.push_back(StepSpan(group, type, index_space_.Global(plane_index, e)))) {
-      ++out_->unattributed_events;  // out of range or out of memory: counted, not silently lost
+      ++out_->span_failures;  // out of range or out of memory: counted, not silently lost
     }
+    return group;
+  }
+
+  // The event's step group: its own group_id, else the group of the host event that
+  // launched it (same correlation_id). Counts which rule tied it, or why none did.
+  int32_t StepGroupOf(const EventStats& stats) {
+    DeviceStepTies& ties = out_->ties;
+    if (stats.has_group_id) {
+      ++ties.by_group_id;
+      return host_->groups.Dense(stats.group_id);
+    }
+    int32_t launch = stats.has_correlation_id ? host_->correlation_to_group.Find(stats.correlation_id) : kNoGroup;
+    if (launch == kNoGroup) {
+      ++ties.no_launch;
+      return kNoGroup;
+    }
+    if (launch == kLaunchWithoutGroup) {
+      ++ties.launch_outside_steps;
+      return kNoGroup;
+    }
+    if (launch & kTiedByWindowBit) {
+      ++ties.by_launch_window;
+      return launch & ~kTiedByWindowBit;
+    }
+    ++ties.by_launch;
+    return launch;
   }
 
   void AddKernel(const ColumnarPlane& plane, uint32_t e, const EventStats& stats, uint32_t op, int64_t duration,
