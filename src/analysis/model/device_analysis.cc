@@ -123,6 +123,15 @@ class DeviceAnalyzer {
     PlaneStatReader reader(plane);
     PlaneState state;
     std::vector<std::vector<uint32_t>> stream_orders;  // per stream line, events by begin
+    bool has_step_line = false;
+    for (const xspace::ColumnarLine& line : plane.lines) {
+      has_step_line = has_step_line || IsDeviceStepLine(plane.name, line.name);
+    }
+    // Step group of each event, kept only where device step markers are derived from them.
+    std::vector<int32_t> event_group;
+    if (!has_step_line && plane.name.starts_with(xspace::kGpuPlanePrefix)) {
+      event_group.assign(plane.num_events(), kNoGroup);
+    }
     for (uint32_t l = 0; l < plane.lines.size(); ++l) {
       const xspace::ColumnarLine& line = plane.lines[l];
       if (IsDeviceStepLine(plane.name, line.name)) {
@@ -140,7 +149,8 @@ class DeviceAnalyzer {
       int64_t busy_end = INT64_MIN;
       out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));
       for (uint32_t e : order) {
-        AnalyzeEvent(plane_index, plane, reader, e, &device, &stream, &state);
+        int32_t group = AnalyzeEvent(plane_index, plane, reader, e, &device, &stream, &state);
+        if (!event_group.empty()) event_group[e] = group;
         int64_t begin = plane.event_start_ps[e], end = plane.event_end_ps(e);
         if (end > busy_end) {
           AddTo(stream.busy_ps, end - std::max(begin, busy_end));
@@ -150,7 +160,7 @@ class DeviceAnalyzer {
     }
     std::sort(device.streams.begin(), device.streams.end(),
               [](const StreamActivity& a, const StreamActivity& b) { return a.stream_id < b.stream_id; });
-    ComputeDeviceBusy(plane, stream_orders, &device);
+    ComputeDeviceBusy(plane, stream_orders, event_group, &device);
     MergePlaneKernels(plane, &state);
   }
 
@@ -407,8 +417,20 @@ class DeviceAnalyzer {
   }
 
   // Union of activity over all streams: a heap merge of the per-stream begin orders.
+  // With `event_group` (GPU planes without a `Steps` line), the same pass derives the
+  // device step markers as XProf's DeriveStepEventsFromGroups does: over the plane's
+  // events in time order, consecutive events of one group make one marker from the first
+  // begin to the last end; events without a group are passed over.
   void ComputeDeviceBusy(const ColumnarPlane& plane, const std::vector<std::vector<uint32_t>>& orders,
-                         DeviceActivity* device) {
+                         const std::vector<int32_t>& event_group, DeviceActivity* device) {
+    StepMarker step;
+    auto emit_step = [&] {
+      if (step.group == kNoGroup) return;
+      step.on_device = true;
+      step.name = std::to_string(host_->groups.id(step.group));
+      out_->markers.push_back(std::move(step));
+      step = StepMarker();
+    };
     using Cursor = std::pair<int64_t, std::pair<uint32_t, uint32_t>>;  // (begin, (stream, position))
     std::priority_queue<Cursor, std::vector<Cursor>, std::greater<>> heap;
     for (uint32_t s = 0; s < orders.size(); ++s) {
@@ -428,8 +450,18 @@ class DeviceAnalyzer {
         AddTo(device->busy_ps, end - std::max(begin, busy_end));
         busy_end = end;
       }
+      if (!event_group.empty()) {
+        const int32_t group = event_group[orders[s][i]];
+        if (group != kNoGroup && group != step.group) {
+          emit_step();
+          step.group = group;
+          step.begin_ps = begin;
+        }
+        if (group != kNoGroup) step.duration_ps = std::max(step.duration_ps, end - step.begin_ps);
+      }
       if (i + 1 < orders[s].size()) heap.push({plane.event_start_ps[orders[s][i + 1]], {s, i + 1}});
     }
+    emit_step();
   }
 
   void FinishOps() {

@@ -119,8 +119,9 @@ class EventIndexSpace {
 
 // Correlation id -> an int32 of the host event that launched it (its dense group, or its
 // framework op's index in HostAnalysis::launch_ops); kNoGroup (-1) when the id is unknown.
-// Where one id has several values, a non-negative one wins over a negative one. CUPTI / ROCm ids are small and dense, so a flat array indexed by
-// (id - min) is used when the id range is at most a few times the count: device events
+// Where one id has several values, a non-negative one wins over a negative one. CUPTI /
+// ROCm ids are small and dense, so a flat array indexed by (id - min) is used when the id
+// range is at most a few times the count: device events
 // then look their launch up without a hash probe (a random probe into a large table was a
 // fifth of the model's time). Any other id set falls back to a hash map.
 class CorrelationMap {
