@@ -74,6 +74,9 @@ inline constexpr int kNumTimeCategories = 9;
 // The JSON key of the issue's contract: "compilation", "input", "output", "kernel_launch",
 // "host_compute", "device_to_device", "device_collectives", "device_compute", "other".
 std::string_view TimeCategoryKey(TimeCategory category);
+// The words people read: "device compute", ..., and for kOther "other (no recorded
+// event)": time in the step that no rule explains, not a kind of work.
+std::string_view TimeCategoryLabel(TimeCategory category);
 TimeCategory CategoryOf(EventType type);
 
 // Non-overlapping time per fine type within one step. The entries sum to the step's
