@@ -427,7 +427,7 @@ class DeviceAnalyzer {
     auto emit_step = [&] {
       if (step.group == kNoGroup) return;
       step.on_device = true;
-      step.name = std::to_string(host_->groups.id(step.group));
+      step.name = "step";  // a group without a host marker becomes step "step <number>"
       out_->markers.push_back(std::move(step));
       step = StepMarker();
     };

@@ -216,5 +216,29 @@ TEST(GpuStepBreakdownTest, BackwardOnTheAutogradThreadCountsAsDeviceCompute) {
   EXPECT_EQ(model.device_step_ties.untied(), 0);
 }
 
+// A file TF grouped without a device `Steps` line: the GPU's step markers are derived
+// from its events' groups (XProf derives the line when it preprocesses), so a group with
+// device work and no host marker is a step, timed by its device work.
+TEST(GpuStepBreakdownTest, GroupedFileWithoutAStepsLineGetsDerivedDeviceSteps) {
+  TestSpace t;
+  auto executor = t.HostLine(11, "tf_gpu_private");
+  int gpu = t.Plane("/device:GPU:0");
+  auto stream = t.LineIn(gpu, 3, "Stream #3(Compute)");
+  t.Event(executor, "ExecutorState::Process", 0, 10, {{"group_id", 4}});
+  t.Event(stream, "k1", 2, 4, {{"group_id", 4}});
+  t.Event(stream, "k2", 5, 6, {{"group_id", 4}});
+  ProfileModel model = Build(t.space);
+  EXPECT_EQ(model.step_source, "tf_grouped");
+  ASSERT_EQ(model.steps.size(), 1u);
+  const StepInfo& step = model.steps[0];
+  EXPECT_EQ(step.name, "step 4");
+  EXPECT_EQ(step.time_source, StepTimeSource::kDeviceMarker);
+  EXPECT_EQ(step.begin_ps, Ms(2));
+  EXPECT_EQ(step.duration_ps, Ms(4));
+  EXPECT_EQ(step.breakdown.ps(EventType::kDeviceCompute32), Ms(3));
+  EXPECT_EQ(step.breakdown.ps(EventType::kHostPrepare), Ms(1)) << "ExecutorState::Process is launch time";
+  EXPECT_EQ(model.device_step_ties.by_group_id, 2);
+}
+
 }  // namespace
 }  // namespace stepscope::analysis
