@@ -50,18 +50,13 @@ int RunConvertCommand(CommandContext& context) {
   flags.AddString("host", &host, "convert one host of the run (default: all hosts)");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
-  if (!parsed.ok()) {
-    context.err << "stepscope: convert: " << parsed.message() << " (see stepscope help convert)\n";
-    return kExitBadInput;
-  }
+  if (!parsed.ok()) return ReportUsageError(context.err, "convert", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage();
     return kExitOk;
   }
   if (positional.size() != 1) {
-    context.err << "stepscope: convert: expected one profile path, got " << positional.size()
-                << " (see stepscope help convert)\n";
-    return kExitBadInput;
+    return ReportUsageError(context.err, "convert", "expected one profile path, got " + std::to_string(positional.size()));
   }
   if (to.empty()) return ReportError(context.err, "convert", InvalidArgumentError("--to chrome|perfetto is required"));
   if (out_path.empty()) return ReportError(context.err, "convert", InvalidArgumentError("-o OUTPUT (.json or .json.gz) is required"));
