@@ -128,24 +128,29 @@ std::vector<std::string> FlagSet::ExpandShortEquals(const std::vector<std::strin
 
 Status FlagSet::Parse(const std::vector<std::string>& args, std::vector<std::string>* positional) {
   CLI::App app;
-  app.set_help_flag("-h,--help");
-  // Unknown flags are collected (app.remaining()) and reported below in our words.
-  app.allow_extras();
-  // A repeated flag: the last value counts.
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   std::vector<CLI::Option*> options;
-  for (const Flag& flag : flags_) {
-    const bool negatable = flag.bool_forms == BoolForms::kWithNegation;
-    if (is_bool(flag)) {
-      options.push_back(app.add_flag(Cli11Name(flag.name, flag.short_name, negatable)));
-    } else {
-      // 0..1 values: a value-taking flag at the end, or followed by another flag, arrives
-      // here empty and is reported as "needs a value" rather than swallowing that flag.
-      options.push_back(app.add_option(Cli11Name(flag.name, flag.short_name, false))->expected(0, 1));
-    }
-  }
   std::vector<std::string> in_order;
-  app.add_option("positional", in_order);
+  try {
+    app.set_help_flag("-h,--help");
+    // Unknown flags are collected (app.remaining()) and reported below in our words.
+    app.allow_extras();
+    // A repeated flag: the last value counts.
+    app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    for (const Flag& flag : flags_) {
+      const bool negatable = flag.bool_forms == BoolForms::kWithNegation;
+      if (is_bool(flag)) {
+        options.push_back(app.add_flag(Cli11Name(flag.name, flag.short_name, negatable)));
+      } else {
+        // 0..1 values: a value-taking flag at the end, or followed by another flag, arrives
+        // here empty and is reported as "needs a value" rather than swallowing that flag.
+        options.push_back(app.add_option(Cli11Name(flag.name, flag.short_name, false))->expected(0, 1));
+      }
+    }
+    app.add_option("positional", in_order);
+  } catch (const CLI::ConstructionError& e) {
+    // A flag added twice, or a name CLI11 cannot take: a bug in the caller's definitions.
+    return InternalError(std::string("bad flag definitions: ") + e.what());
+  }
 
   // CLI11 parses a reversed vector (it pops arguments off the back).
   std::vector<std::string> reversed = ExpandShortEquals(args);

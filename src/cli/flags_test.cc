@@ -112,6 +112,15 @@ TEST(FlagSetTest, ShortNameNegationAndCustomFlags) {
   EXPECT_NE(flags.Usage().find("--range A,B"), std::string::npos) << flags.Usage();
 }
 
+TEST(FlagSetTest, AFlagDefinedTwiceIsABugNotAnException) {
+  bool a = false;
+  FlagSet flags;
+  flags.AddBool("same", &a, "one");
+  flags.AddBool("same", &a, "two");
+  std::vector<std::string> positional;
+  EXPECT_EQ(flags.Parse({}, &positional).code(), StatusCode::kInternal);
+}
+
 TEST(FlagSetTest, DoubleDashEndsFlagsAndHelpStopsParsing) {
   Parsed p = ParseArgs({"--", "--format", "-x"});
   ASSERT_TRUE(p.status.ok());
