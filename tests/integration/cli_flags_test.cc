@@ -26,7 +26,7 @@ TEST(CliFlagsTest, TypedTyposExitTwoWithOneLineNamingTheFlag) {
   const Typo typos[] = {
       {{"info", "p.xplane.pb", "--format", "xml"}, {"--format", "'xml'", "text, json"}},
       {{"info", "p.xplane.pb", "--max_file_mb=abc"}, {"--max_file_mb", "'abc'"}},
-      {{"info", "p.xplane.pb", "--max_file_mb", "0"}, {"--max_file_mb", "[1, 2047]", "'0'"}},
+      {{"info", "p.xplane.pb", "--max_file_mb", "0"}, {"--max_file_mb", "an integer in [1, ", "'0'"}},
       {{"capture", "grpc://localhost:1", "--logdir", "d", "--duration_ms", "abc"}, {"--duration_ms", "'abc'"}},
       {{"capture", "grpc://localhost:1", "--logdir", "d", "--retries"}, {"--retries needs a value"}},
       {{"capture", "grpc://localhost:1", "--logdir", "--duration_ms", "5"}, {"--logdir needs a value"}},
