@@ -69,18 +69,15 @@ int RunInfoCommand(CommandContext& context) {
   flags.AddInt("max_file_mb", &max_mib, "largest profile to read, in MiB, after gunzip", 1, kMaxProfileMiB);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
-  if (!parsed.ok()) {
-    context.err << "stepscope: info: " << parsed.message() << " (see stepscope help info)\n";
-    return kExitBadInput;
-  }
+  if (!parsed.ok()) return ReportUsageError(context.err, "info", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage();
     return kExitOk;
   }
   if (positional.size() != 1) {
-    context.err << "stepscope: info: expected one path (a logdir, run directory or .xplane.pb file), got "
-                << positional.size() << " (see stepscope help info)\n";
-    return kExitBadInput;
+    return ReportUsageError(context.err, "info",
+                            "expected one path (a logdir, run directory or .xplane.pb file), got " +
+                                std::to_string(positional.size()));
   }
   const std::string& path = positional[0];
   const bool json = format == "json";
