@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "src/base/capture_settings.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
@@ -57,15 +58,15 @@ int RunCaptureCommand(CommandContext& context) {
   int64_t connect_timeout_ms = static_cast<int64_t>(options.connect_timeout_ms);
   FlagSet flags;
   flags.AddString("logdir", &options.logdir, "TensorBoard logdir to write the run into (required)");
-  flags.AddInt("duration_ms", &duration_ms, "how long to record",
-               1, static_cast<int64_t>(remote::kMaxCaptureDurationMs));
+  // Ranges of these six: base::ValidateCaptureSettings below, the same rule and message
+  // as POST /api/capture and the library.
+  flags.AddInt("duration_ms", &duration_ms, "how long to record");
   flags.AddString("run", &options.run, "run directory name (default: local time YYYY_MM_DD_HH_MM_SS)");
-  flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose", 0, 3);
-  flags.AddInt("device_tracer_level", &device_level, "0 off, 1 on", 0, 2);
-  flags.AddInt("python_tracer_level", &python_level, "0 off, 1 on", 0, 1);
-  flags.AddInt("retries", &retries, "extra attempts per worker after UNAVAILABLE, busy or an empty capture", 0, 100);
-  flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once",
-               0, static_cast<int64_t>(remote::kMaxCaptureDurationMs));
+  flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose");
+  flags.AddInt("device_tracer_level", &device_level, "0 off, 1 on");
+  flags.AddInt("python_tracer_level", &python_level, "0 off, 1 on");
+  flags.AddInt("retries", &retries, "extra attempts per worker after UNAVAILABLE, busy or an empty capture");
+  flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once");
   flags.AddInt("connect_timeout_ms", &connect_timeout_ms, "give up on a worker that does not accept a connection",
                1, 600000);
   std::vector<std::string> positional;
@@ -88,6 +89,14 @@ int RunCaptureCommand(CommandContext& context) {
   StatusOr<std::vector<std::string>> addresses = remote::ParseServiceAddresses(joined);
   if (!addresses.ok()) return ReportError(context.err, "capture", addresses.status());
 
+  // Checked before narrowing, so 2^40 is refused as typed rather than wrapped into range.
+  Status settings = base::ValidateCaptureSettings({.duration_ms = duration_ms,
+                                                   .host_tracer_level = host_level,
+                                                   .device_tracer_level = device_level,
+                                                   .python_tracer_level = python_level,
+                                                   .retries = retries,
+                                                   .delay_ms = delay_ms});
+  if (!settings.ok()) return ReportError(context.err, "capture", settings);
   options.duration_ms = static_cast<uint64_t>(duration_ms);
   options.host_tracer_level = static_cast<int>(host_level);
   options.device_tracer_level = static_cast<int>(device_level);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/base/capture_settings.h"
 #include "src/base/clock.h"
 #include "src/collect/host_tracer.h"
 #include "src/collect/run_environment.h"
@@ -18,21 +19,15 @@
 namespace stepscope {
 namespace {
 
-// Highest TraceMe level TensorFlow defines (kVerbose).
-constexpr int kMaxHostTracerLevel = 3;
-
 std::mutex g_session_mu;
 bool g_session_active = false;  // guarded by g_session_mu
 
+// The tracer levels' ranges are the capture settings' (src/base/capture_settings.h): the
+// same rule and message as `stepscope capture` and POST /api/capture.
 Status ValidateOptions(const ProfileOptions& options) {
-  if (options.host_tracer_level < 0 || options.host_tracer_level > kMaxHostTracerLevel) {
-    return InvalidArgumentError("host_tracer_level must be 0..3, got " +
-                                std::to_string(options.host_tracer_level));
-  }
-  if (options.device_tracer_level < 0 || options.python_tracer_level < 0) {
-    return InvalidArgumentError("tracer levels must not be negative");
-  }
-  return OkStatus();
+  return base::ValidateCaptureSettings({.host_tracer_level = options.host_tracer_level,
+                                        .device_tracer_level = options.device_tracer_level,
+                                        .python_tracer_level = options.python_tracer_level});
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "proto/stepscope/profiler_service.grpc.pb.h"
+#include "src/base/capture_settings.h"
 #include "src/base/clock.h"
 #include "src/base/file_io.h"
 #include "src/remote/grpc_status.h"
@@ -127,6 +128,20 @@ Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOp
   return OkStatus();
 }
 
+// Saturating: a duration past INT64_MAX is reported as INT64_MAX, not as a negative number.
+int64_t AsInt64(uint64_t value) { return static_cast<int64_t>(std::min<uint64_t>(value, INT64_MAX)); }
+
+base::CaptureSettings SettingsOf(const CaptureOptions& options) {
+  base::CaptureSettings settings;
+  settings.duration_ms = AsInt64(options.duration_ms);
+  settings.host_tracer_level = options.host_tracer_level;
+  settings.device_tracer_level = options.device_tracer_level;
+  settings.python_tracer_level = options.python_tracer_level;
+  settings.retries = options.retries;
+  settings.delay_ms = AsInt64(options.delay_ms);
+  return settings;
+}
+
 }  // namespace
 
 uint64_t CaptureDeadlineMs(const CaptureOptions& options) {
@@ -135,24 +150,8 @@ uint64_t CaptureDeadlineMs(const CaptureOptions& options) {
 
 Status ValidateCaptureOptions(const CaptureOptions& options) {
   if (options.logdir.empty()) return InvalidArgumentError("no logdir given (--logdir DIR)");
-  if (options.duration_ms == 0) return InvalidArgumentError("duration_ms must be > 0");
-  if (options.duration_ms > kMaxCaptureDurationMs) {
-    return InvalidArgumentError("duration_ms " + std::to_string(options.duration_ms) + " is over the limit of " +
-                                std::to_string(kMaxCaptureDurationMs) + " ms");
-  }
-  if (options.delay_ms > kMaxCaptureDurationMs) {
-    return InvalidArgumentError("delay_ms is over the limit of " + std::to_string(kMaxCaptureDurationMs) + " ms");
-  }
-  if (options.host_tracer_level < 0 || options.host_tracer_level > 3) {
-    return InvalidArgumentError("host_tracer_level must be 0..3");
-  }
-  if (options.device_tracer_level < 0 || options.device_tracer_level > 2) {
-    return InvalidArgumentError("device_tracer_level must be 0..2");
-  }
-  if (options.python_tracer_level < 0 || options.python_tracer_level > 1) {
-    return InvalidArgumentError("python_tracer_level must be 0 or 1");
-  }
-  if (options.retries < 0 || options.retries > 100) return InvalidArgumentError("retries must be 0..100");
+  Status valid = base::ValidateCaptureSettings(SettingsOf(options));
+  if (!valid.ok()) return valid;
   if (options.connect_timeout_ms == 0) return InvalidArgumentError("connect_timeout_ms must be > 0");
   if (!options.run.empty() && (options.run.find('/') != std::string::npos || options.run == "." ||
                                options.run == "..")) {

@@ -33,6 +33,7 @@ struct CaptureOptions {
   std::string logdir;  // required
   // Run directory shared by every worker; default: local time YYYY_MM_DD_HH_MM_SS.
   std::string run;
+  // Ranges: src/base/capture_settings.h.
   uint64_t duration_ms = 2000;
   int host_tracer_level = 2;    // 0..3, TensorFlow's meaning
   int device_tracer_level = 1;  // 0 off, 1 on
@@ -61,11 +62,10 @@ struct WorkerCapture {
   std::string note;          // how the file got there when it is not the usual way
 };
 
-// Longest duration the client asks for (the same as the server's default limit).
-inline constexpr uint64_t kMaxCaptureDurationMs = 10 * 60 * 1000;
-
-// kInvalidArgument for bad options (duration 0 or over the limit, no logdir, levels out
-// of range, bad addresses). Worker failures are reported per worker, not here.
+// kInvalidArgument for bad options: no logdir, a run name that is not one directory name,
+// connect_timeout_ms 0, and the ranges of base::ValidateCaptureSettings (duration, levels,
+// retries, delay; src/base/capture_settings.h). Worker failures are reported per worker,
+// not here.
 Status ValidateCaptureOptions(const CaptureOptions& options);
 
 // Captures one worker into <logdir>/plugins/profile/<run>/<host>.xplane.pb, with the

@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/base/capture_settings.h"
 #include "src/base/clock.h"
 #include "src/xspace/logdir.h"
 
@@ -14,12 +15,12 @@ namespace {
 constexpr int kDefaultHostTracerLevel = 2;
 constexpr int kDefaultDeviceTracerLevel = 1;
 constexpr int kDefaultPythonTracerLevel = 0;
-// kVerbose, the highest TraceMe level.
-constexpr uint32_t kMaxHostTracerLevel = 3;
-// Device and python levels are small enums; anything above is clamped to keep int casts sane.
-constexpr uint32_t kMaxOtherTracerLevel = 16;
 // Longest file-name component most filesystems accept.
 constexpr size_t kMaxPathComponentBytes = 255;
+
+int ClampLevel(uint32_t level, int64_t max_level) {
+  return static_cast<int>(std::min<int64_t>(level, max_level));
+}
 
 Status ValidatePathComponent(std::string_view what, std::string_view value) {
   if (value.empty()) return InvalidArgumentError(std::string(what) + " is empty");
@@ -69,11 +70,11 @@ StatusOr<CapturePlan> PlanCapture(const tensorflow::ProfileRequest& request,
     plan.options.device_tracer_level = kDefaultDeviceTracerLevel;
     plan.options.python_tracer_level = kDefaultPythonTracerLevel;
   } else {
-    plan.options.host_tracer_level = static_cast<int>(std::min(opts.host_tracer_level(), kMaxHostTracerLevel));
-    plan.options.device_tracer_level =
-        static_cast<int>(std::min(opts.device_tracer_level(), kMaxOtherTracerLevel));
-    plan.options.python_tracer_level =
-        static_cast<int>(std::min(opts.python_tracer_level(), kMaxOtherTracerLevel));
+    // Clamped, not refused: TensorFlow's server ignores levels past the highest it knows,
+    // and its clients expect that. The ranges are the capture settings' (capture_settings.h).
+    plan.options.host_tracer_level = ClampLevel(opts.host_tracer_level(), base::kMaxHostTracerLevel);
+    plan.options.device_tracer_level = ClampLevel(opts.device_tracer_level(), base::kMaxDeviceTracerLevel);
+    plan.options.python_tracer_level = ClampLevel(opts.python_tracer_level(), base::kMaxPythonTracerLevel);
   }
 
   if (opts.start_timestamp_ns() > now_wall_ns) {

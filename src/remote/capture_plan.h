@@ -32,7 +32,8 @@ struct CapturePlan {
 //     more than limits.max_duration_ms -> kInvalidArgument naming the limit.
 //   - opts.version 0 (a client older than the level fields): TensorFlow's defaults
 //     (host 2, device 1, python 0), as its ProfilerSession does.
-//   - host_tracer_level > 3 is clamped to 3 (TensorFlow ignores levels past verbose).
+//   - levels past the highest known are clamped to it (host 3, device 2, python 1;
+//     TensorFlow ignores levels past verbose).
 //   - start_timestamp_ns more than max_duration_ms ahead of `now_wall_ns` ->
 //     kInvalidArgument (a client clock far off, or an absurd delay).
 //   - without emit_xspace the profile is saved under repository_root (must be a local
