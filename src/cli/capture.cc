@@ -56,6 +56,8 @@ int RunCaptureCommand(CommandContext& context) {
   int64_t retries = options.retries;
   int64_t delay_ms = 0;
   int64_t connect_timeout_ms = static_cast<int64_t>(options.connect_timeout_ms);
+  int64_t max_workers = options.max_workers;
+  int64_t max_response_bytes = static_cast<int64_t>(options.max_response_bytes);
   FlagSet flags;
   flags.AddString("logdir", &options.logdir, "TensorBoard logdir to write the run into (required)");
   // Ranges of these six: base::ValidateCaptureSettings below, the same rule and message
@@ -69,6 +71,10 @@ int RunCaptureCommand(CommandContext& context) {
   flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once");
   flags.AddInt("connect_timeout_ms", &connect_timeout_ms, "give up on a worker that does not accept a connection",
                1, 600000);
+  flags.AddInt("max_workers", &max_workers, "refuse a capture of more workers than this (one thread each)", 1,
+               1 << 20);
+  flags.AddInt("max_response_bytes", &max_response_bytes,
+               "profile bytes held in memory for all workers together (each worker gets its share)", 1, INT64_MAX);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) {
@@ -104,9 +110,12 @@ int RunCaptureCommand(CommandContext& context) {
   options.retries = static_cast<int>(retries);
   options.delay_ms = static_cast<uint64_t>(delay_ms);
   options.connect_timeout_ms = static_cast<uint64_t>(connect_timeout_ms);
+  options.max_workers = static_cast<int>(max_workers);
+  options.max_response_bytes = static_cast<uint64_t>(max_response_bytes);
   std::ostream& out = context.out;
   options.progress = [&out](std::string_view line) { out << "  " << line << "\n" << std::flush; };
   Status valid = remote::ValidateCaptureOptions(options);
+  if (valid.ok()) valid = remote::CheckCaptureBounds(addresses->size(), options);
   if (!valid.ok()) return ReportError(context.err, "capture", valid);
 
   out << "Capturing " << addresses->size() << (addresses->size() == 1 ? " worker" : " workers") << " for "

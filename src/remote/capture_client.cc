@@ -40,6 +40,13 @@ bool ShouldRetry(const grpc::Status& status) {
          (status.error_code() == grpc::StatusCode::UNKNOWN && status.error_message() == "Stream removed");
 }
 
+// gRPC refuses a response over SetMaxReceiveMessageSize with RESOURCE_EXHAUSTED "Received
+// message larger than max (N vs. M)"; a server's own RESOURCE_EXHAUSTED says otherwise.
+bool IsOverReceiveLimit(const grpc::Status& status) {
+  return status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+         status.error_message().find("larger than max") != std::string::npos;
+}
+
 uint64_t CountEvents(const tensorflow::profiler::XSpace& space) {
   uint64_t events = 0;
   for (const auto& plane : space.planes()) {
@@ -70,7 +77,9 @@ grpc::Status ProfileOnce(const std::string& address, const tensorflow::ProfileRe
                          const CaptureOptions& options, tensorflow::ProfileResponse* response) {
   auto attempt_start = SystemClock::now();
   grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(INT_MAX);  // profiles are large; TensorFlow's client does the same
+  // Profiles are large (TensorFlow's client allows INT_MAX); ours is bounded by this
+  // worker's share of max_response_bytes (capture_client.h).
+  args.SetMaxReceiveMessageSize(static_cast<int>(std::min<uint64_t>(options.max_response_bytes, INT_MAX)));
   // A fresh connection per attempt: a shared subchannel of a worker that died would still
   // be in reconnect backoff when the worker is back.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
@@ -153,6 +162,13 @@ Status ValidateCaptureOptions(const CaptureOptions& options) {
   Status valid = base::ValidateCaptureSettings(SettingsOf(options));
   if (!valid.ok()) return valid;
   if (options.connect_timeout_ms == 0) return InvalidArgumentError("connect_timeout_ms must be > 0");
+  if (options.max_workers < 1) {
+    return InvalidArgumentError("max_workers must be at least 1, got " + std::to_string(options.max_workers));
+  }
+  if (options.max_response_bytes < kMinResponseBytesPerWorker) {
+    return InvalidArgumentError("max_response_bytes must be at least " + std::to_string(kMinResponseBytesPerWorker) +
+                                " (1 MiB), got " + std::to_string(options.max_response_bytes));
+  }
   if (!options.run.empty() && (options.run.find('/') != std::string::npos || options.run == "." ||
                                options.run == "..")) {
     return InvalidArgumentError("run name '" + options.run + "' must be a single directory name");
@@ -200,6 +216,13 @@ WorkerCapture CaptureWorker(const std::string& address, const CaptureOptions& op
     tensorflow::ProfileResponse response;
     grpc::Status rpc = ProfileOnce(address, request, options, &response);
     bool retry = false;
+    if (IsOverReceiveLimit(rpc)) {
+      worker.status = ResourceExhaustedError(
+          "the profile is larger than the " + std::to_string(options.max_response_bytes) +
+          " bytes this capture may hold per worker (max_response_bytes divided among the workers); raise "
+          "max_response_bytes, capture fewer workers at once or record a shorter window");
+      return worker;
+    }
     if (!rpc.ok()) {
       worker.status = FromGrpcStatus(rpc);
       last_problem = worker.status.message();

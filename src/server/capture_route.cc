@@ -32,7 +32,7 @@ struct ParsedRequest {
   remote::CaptureOptions options;
 };
 
-StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& logdir) {
+StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& logdir, const CaptureLimits& limits) {
   simdjson::dom::parser parser;
   simdjson::padded_string padded(body);
   simdjson::dom::element root;
@@ -79,6 +79,8 @@ StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& l
 
   remote::CaptureOptions& options = parsed.options;
   options.logdir = logdir;
+  options.max_workers = limits.max_workers;
+  options.max_response_bytes = limits.max_response_bytes;
   int64_t duration_ms = 2000, host = 2, device = 1, python = 0, retries = 3, delay_ms = 0;
   for (Status status : {ReadInt(object, "duration_ms", &duration_ms), ReadInt(object, "host_tracer_level", &host),
                         ReadInt(object, "device_tracer_level", &device),
@@ -105,6 +107,7 @@ StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& l
     options.run = std::string(text);
   }
   Status valid = remote::ValidateCaptureOptions(options);
+  if (valid.ok()) valid = remote::CheckCaptureBounds(parsed.addresses.size(), options);
   if (!valid.ok()) return valid;
   return parsed;
 }
@@ -121,7 +124,7 @@ HttpReply CaptureRoute::Handle(std::string_view content_type, std::string_view b
   if (!IsJsonContentType(content_type)) {
     return ErrorReply(415, "POST /api/capture takes Content-Type: application/json");
   }
-  StatusOr<ParsedRequest> parsed = ParseRequest(body, logdir_);
+  StatusOr<ParsedRequest> parsed = ParseRequest(body, logdir_, limits_);
   if (!parsed.ok()) return ErrorReply(400, parsed.status().message());
 
   std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);

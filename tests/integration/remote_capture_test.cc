@@ -136,6 +136,17 @@ TEST_F(RemoteCaptureTest, BadArgumentsAreRejectedBeforeAnyConnection) {
   capture = RunStepscopeCli({"capture", "grpc://localhost:6009", "--logdir", "/tmp/x", "--duration_ms", "0"});
   EXPECT_EQ(capture.exit_code, 2);
   EXPECT_THAT(capture.err, HasSubstr("duration_ms"));
+  capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:6009,grpc://127.0.0.1:6010", "--logdir", "/tmp/x",
+                             "--max_workers", "1"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_EQ(capture.err,
+            "stepscope: capture: 2 workers in one capture, over the limit of 1 (max_workers); capture them in "
+            "batches or raise the limit\n");
+  EXPECT_EQ(capture.out, "") << "refused before \"Capturing ...\"";
+  capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:6009,grpc://127.0.0.1:6010", "--logdir", "/tmp/x",
+                             "--max_response_bytes", "1048576"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_THAT(capture.err, HasSubstr("max_response_bytes 1048576 leaves 524288 bytes per worker for 2 workers"));
   capture = RunStepscopeCli({"capture", "grpc://localhost:6009"});
   EXPECT_EQ(capture.exit_code, 2);
   EXPECT_THAT(capture.err, HasSubstr("logdir"));
