@@ -121,6 +121,12 @@ StatusOr<Flags> ParseFlags(const std::vector<std::string>& args) {
          return stepscope::OkStatus();
        }},
       {"profile_steps", [&](const std::string& value) { return ParseStepRange(value, &flags); }},
+      {"profiler_bind",
+       [&](const std::string& value) {
+         if (value.empty()) return BadValue("profiler_bind", value, "an IP address (127.0.0.1, 0.0.0.0, ::)");
+         flags.profiler_bind = value;
+         return stepscope::OkStatus();
+       }},
   };
   std::map<std::string, bool*, std::less<>> bool_flags = {{"cache", &flags.cache}};
 
@@ -209,6 +215,8 @@ Profiling
   --profile_steps A,B    record only steps A..B (0-based, inclusive); default: every step
   --host_tracer_level N  0 off, 1 user annotations, 2 +info, 3 +verbose (default 2)
   --profiler_port P      serve on-demand capture (gRPC, tensorflow.ProfilerService) on port P
+  --profiler_bind ADDR   the profiler server's address (default 127.0.0.1: this machine only;
+                         0.0.0.0 or :: to be captured from other machines)
 
 Slow (input bound):  mnist_mlp --input_threads 0 --prefetch 0
 Fast:                mnist_mlp --input_threads 4 --prefetch 4 --cache

@@ -231,7 +231,6 @@ TEST(CaptureClientTest, OldServerThatSavedItselfIsAcceptedOnlyIfTheFileIsVisible
 
 TEST(CaptureClientTest, LiveAndDeadWorkersInOneRun) {
   ProfilerServerOptions server_options;
-  server_options.loopback_only = true;
   auto server = StartProfilerServer(server_options);
   ASSERT_TRUE(server.ok());
   // A port that was just free: nothing listens there.

@@ -50,7 +50,6 @@ class ProfilerServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ProfilerServerOptions options;
-    options.loopback_only = true;
     options.max_duration_ms = 60000;
     auto server = StartProfilerServer(options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
@@ -259,7 +258,6 @@ TEST_F(ProfilerServiceTest, StopDuringACaptureEndsItPromptly) {
 
 TEST(ProfilerServerTest, APortInUseIsReportedNotShared) {
   ProfilerServerOptions options;
-  options.loopback_only = true;
   auto first = StartProfilerServer(options);
   ASSERT_TRUE(first.ok());
   options.port = (*first)->port();

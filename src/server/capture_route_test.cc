@@ -26,7 +26,6 @@ std::string FreshLogdir(const std::string& name) {
 
 int FreePort() {
   ProfilerServerOptions options;
-  options.loopback_only = true;
   auto probe = StartProfilerServer(options);
   return probe.ok() ? (*probe)->port() : 1;
 }
@@ -85,7 +84,6 @@ TEST(CaptureRouteTest, WorkerAndResponseCapsAreEnforcedBeforeAnyConnection) {
 
 TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
   ProfilerServerOptions server_options;
-  server_options.loopback_only = true;
   auto server = StartProfilerServer(server_options);
   ASSERT_TRUE(server.ok());
   std::atomic<bool> stop{false};
