@@ -121,6 +121,12 @@ StatusOr<Flags> ParseFlags(const std::vector<std::string>& args) {
          return stepscope::OkStatus();
        }},
       {"profile_steps", [&](const std::string& value) { return ParseStepRange(value, &flags); }},
+      {"profiler_repository",
+       [&](const std::string& value) {
+         if (value.empty()) return BadValue("profiler_repository", value, "a directory");
+         flags.profiler_repository = value;
+         return stepscope::OkStatus();
+       }},
       {"profiler_bind",
        [&](const std::string& value) {
          if (value.empty()) return BadValue("profiler_bind", value, "an IP address (127.0.0.1, 0.0.0.0, ::)");
@@ -217,6 +223,9 @@ Profiling
   --profiler_port P      serve on-demand capture (gRPC, tensorflow.ProfilerService) on port P
   --profiler_bind ADDR   the profiler server's address (default 127.0.0.1: this machine only;
                          0.0.0.0 or :: to be captured from other machines)
+  --profiler_repository DIR  let TensorFlow-style captures (TensorBoard's "Capture Profile")
+                         make this process write profiles, below DIR only (default: nowhere;
+                         `stepscope capture` needs no directory here)
 
 Slow (input bound):  mnist_mlp --input_threads 0 --prefetch 0
 Fast:                mnist_mlp --input_threads 4 --prefetch 4 --cache

@@ -49,14 +49,17 @@ int Fail(const stepscope::Status& status) {
 
 // On-demand capture (docs/remote.md): a gRPC profiler server that `stepscope capture`,
 // TensorBoard's "Capture Profile" or tf.profiler.experimental.client.trace can record
-// this process through at any time, on --profiler_bind (127.0.0.1 unless asked). A port
+// this process through at any time, on --profiler_bind (127.0.0.1 unless asked); clients
+// that ask the server to write the file may do so below --profiler_repository only. A port
 // that cannot be bound is reported and training goes on without the server, as
 // TensorFlow's server.start does. The address it listens on goes to stderr.
-std::unique_ptr<stepscope::ProfilerServer> MaybeStartProfilerServer(int port, const std::string& bind) {
+std::unique_ptr<stepscope::ProfilerServer> MaybeStartProfilerServer(const Flags& flags) {
+  const int port = flags.profiler_port;
   if (port == 0) return nullptr;
   stepscope::ProfilerServerOptions options;
   options.port = port;
-  options.bind_address = bind;
+  options.bind_address = flags.profiler_bind;
+  options.repository_root = flags.profiler_repository;
   stepscope::StatusOr<std::unique_ptr<stepscope::ProfilerServer>> server = stepscope::StartProfilerServer(options);
   if (!server.ok()) {
     std::fprintf(stderr, "mnist_mlp: --profiler_port %d: %s; training continues without it\n", port,
@@ -106,7 +109,7 @@ int Run(const Flags& flags) {
   Mlp model(model_config);
 
   const std::unique_ptr<stepscope::ProfilerServer> profiler_server =
-      MaybeStartProfilerServer(flags.profiler_port, flags.profiler_bind);
+      MaybeStartProfilerServer(flags);
   const bool profile_window = flags.profile_first_step >= 0;
   if (!flags.logdir.empty()) {
     stepscope::ProfileOptions options;

@@ -15,7 +15,9 @@
 // workers are captured from another machine sets bind_address "0.0.0.0" (or "::") and
 // should firewall the port.
 // A Profile request records for its duration with a stepscope::Session and returns the
-// XSpace (emit_xspace); see docs/remote.md for the exact behaviour and limits.
+// XSpace (emit_xspace), or, for TensorFlow-style requests, writes it below
+// `repository_root` when one is configured (never elsewhere); see docs/remote.md for the
+// exact behaviour and limits.
 //
 // Threading: the server runs on its own gRPC threads; training threads are never
 // blocked by it (recording costs what any session costs). One capture at a time per
@@ -43,10 +45,14 @@ struct ProfilerServerOptions {
   uint64_t max_duration_ms = 10 * 60 * 1000;
   // Largest accepted request message. Real requests are a few hundred bytes.
   int max_request_bytes = 64 * 1024;
-  // Let clients that do not ask for emit_xspace (TensorFlow's, TensorBoard's) make this
-  // process write <repository_root>/<session_id>/<host>.xplane.pb, as TensorFlow's server
-  // does. When false such requests get FAILED_PRECONDITION.
-  bool allow_repository_writes = true;
+  // The one directory below which clients that do not ask for emit_xspace (TensorFlow's,
+  // TensorBoard's) may make this process write <repository_root>/<session_id>/<host>.xplane.pb.
+  // A request's repository_root must be this directory or a path beneath it (a relative one
+  // is taken relative to it); '..', absolute paths elsewhere and symbolic links below it
+  // get PERMISSION_DENIED naming this root. Empty (the default): such requests get
+  // PERMISSION_DENIED and only emit_xspace captures are served. TensorFlow's server writes
+  // wherever the request says, for any peer. Created at start if missing.
+  std::string repository_root;
   // Also return the saved profile as tool_data "xplane.pb" when the request lists the
   // tool "xplane.pb" (TensorFlow's client saves it as <host>.xplane.pb on its side, so a
   // TensorBoard without a shared filesystem still gets the file). TensorFlow's server
@@ -71,8 +77,8 @@ class ProfilerServer {
   virtual void Stop() = 0;
 };
 
-// Starts the server. kInvalidArgument for a port outside 0..65535 or a bind_address that
-// is not an IP address, kUnavailable when the port cannot be bound (in use, an address
+// Starts the server. kInvalidArgument for a port outside 0..65535, a bind_address that
+// is not an IP address or a repository_root that cannot be created, kUnavailable when the port cannot be bound (in use, an address
 // not on this machine, no permission).
 StatusOr<std::unique_ptr<ProfilerServer>> StartProfilerServer(const ProfilerServerOptions& options);
 // TensorFlow's tf.profiler.experimental.server.start(port), but on 127.0.0.1 only: pass

@@ -11,7 +11,9 @@ using ::testing::HasSubstr;
 // The message for `settings`, "" when they are valid.
 std::string Problem(const CaptureSettings& settings) {
   Status status = ValidateCaptureSettings(settings);
-  if (!status.ok()) EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  if (!status.ok()) {
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  }
   return status.message();
 }
 

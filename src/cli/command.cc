@@ -10,6 +10,7 @@ int ExitCodeFor(const Status& status) {
     case StatusCode::kNotFound:
     case StatusCode::kAlreadyExists:
     case StatusCode::kFailedPrecondition:
+    case StatusCode::kPermissionDenied:
     case StatusCode::kResourceExhausted:
     case StatusCode::kDataLoss:
     case StatusCode::kUnavailable:

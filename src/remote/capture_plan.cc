@@ -15,24 +15,9 @@ namespace {
 constexpr int kDefaultHostTracerLevel = 2;
 constexpr int kDefaultDeviceTracerLevel = 1;
 constexpr int kDefaultPythonTracerLevel = 0;
-// Longest file-name component most filesystems accept.
-constexpr size_t kMaxPathComponentBytes = 255;
 
 int ClampLevel(uint32_t level, int64_t max_level) {
   return static_cast<int>(std::min<int64_t>(level, max_level));
-}
-
-Status ValidatePathComponent(std::string_view what, std::string_view value) {
-  if (value.empty()) return InvalidArgumentError(std::string(what) + " is empty");
-  if (value.size() > kMaxPathComponentBytes) {
-    return InvalidArgumentError(std::string(what) + " is longer than " +
-                                std::to_string(kMaxPathComponentBytes) + " bytes");
-  }
-  if (value == "." || value == ".." || value.find_first_of(std::string_view("/\\\0", 3)) != std::string_view::npos) {
-    return InvalidArgumentError(std::string(what) + " '" + std::string(value) +
-                                "' must be a single directory name (no '/', '..')");
-  }
-  return OkStatus();
 }
 
 std::string HostForFileName(const tensorflow::ProfileRequest& request, const std::string& default_host) {
@@ -93,29 +78,20 @@ StatusOr<CapturePlan> PlanCapture(const tensorflow::ProfileRequest& request,
   std::string host = xspace::SanitizeHostName(HostForFileName(request, default_host));
   plan.options.host_name = host;
   if (!plan.emit_xspace) {
-    if (!limits.allow_repository_writes) {
-      return FailedPreconditionError(
-          "this server does not write profile files (allow_repository_writes is off); "
-          "set emit_xspace in the request to get the profile in the response");
+    if (limits.repository_root.empty()) {
+      return PermissionDeniedError(
+          "this worker writes no profile files: it was started without a repository root (start it with "
+          "--profiler_repository DIR, ProfilerServerOptions::repository_root); or ask for emit_xspace to get "
+          "the profile in the response");
     }
-    const std::string& root = request.repository_root();
-    if (root.empty()) {
-      return InvalidArgumentError(
-          "neither emit_xspace nor repository_root is set: nowhere to put the profile");
-    }
-    if (root.find("://") != std::string::npos) {
-      return UnimplementedError("repository_root '" + root +
-                                "' is a remote filesystem; this server writes local paths "
-                                "only (or set emit_xspace)");
-    }
+    StatusOr<std::string> root = NormalizeRepositoryRoot(limits.repository_root);
+    if (!root.ok()) return root.status();
     if (plan.session_id.empty()) plan.session_id = base::LocalTimestampString(now_wall_ns);
-    Status valid = ValidatePathComponent("session_id", plan.session_id);
-    if (!valid.ok()) return valid;
-    valid = ValidatePathComponent("host name", host);
-    if (!valid.ok()) return valid;
-    std::string dir = root;
-    if (dir.back() != '/') dir += '/';
-    plan.save_path = dir + plan.session_id + "/" + host + std::string(xspace::kXPlaneFileSuffix);
+    StatusOr<RepositoryTarget> target =
+        ResolveRepositoryTarget(*root, request.repository_root(), plan.session_id, host);
+    if (!target.ok()) return target.status();
+    plan.save_path = target->path();
+    plan.repository = std::move(target).value();
     plan.return_xplane_tool_data =
         limits.return_xplane_tool_data &&
         std::find(request.tools().begin(), request.tools().end(), "xplane.pb") != request.tools().end();

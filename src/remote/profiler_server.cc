@@ -11,7 +11,9 @@
 #include <mutex>
 #include <string>
 
+#include "src/base/file_io.h"
 #include "src/remote/profiler_service.h"
+#include "src/remote/repository.h"
 
 namespace stepscope {
 namespace {
@@ -89,8 +91,16 @@ StatusOr<std::unique_ptr<ProfilerServer>> StartProfilerServer(const ProfilerServ
   if (options.max_request_bytes <= 0) return InvalidArgumentError("max_request_bytes must be > 0");
   StatusOr<std::string> bind_address = GrpcListenAddress(options.bind_address, options.port);
   if (!bind_address.ok()) return bind_address.status();
+  ProfilerServerOptions service_options = options;
+  if (!options.repository_root.empty()) {
+    StatusOr<std::string> root = remote::NormalizeRepositoryRoot(options.repository_root);
+    if (!root.ok()) return root.status();
+    Status created = base::CreateDirectories(*root);
+    if (!created.ok()) return created.WithContext("profiler server repository_root");
+    service_options.repository_root = *root;
+  }
 
-  auto service = std::make_unique<remote::ProfilerServiceImpl>(options);
+  auto service = std::make_unique<remote::ProfilerServiceImpl>(service_options);
   grpc::ServerBuilder builder;
   int bound_port = 0;
   builder.AddListeningPort(*bind_address, grpc::InsecureServerCredentials(), &bound_port);
