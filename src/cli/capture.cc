@@ -2,7 +2,8 @@
 // from running profiler servers (stepscope's, TensorFlow's, JAX's) into one run.
 //
 // Output: one line per worker on stdout (ok with the file written, or FAILED with the
-// exact problem), then a summary. Exit 0 when at least one worker was captured, 2 when
+// exact problem), then a summary; each captured profile's warnings (XSpace.warnings) on
+// stderr, one line each, naming the worker. Exit 0 when at least one worker was captured, 2 when
 // none was (one line on stderr) or the arguments are wrong.
 #include <cstdio>
 #include <iostream>
@@ -65,7 +66,8 @@ int RunCaptureCommand(CommandContext& context) {
   flags.AddInt("duration_ms", &duration_ms, "how long to record");
   flags.AddString("run", &options.run, "run directory name (default: local time YYYY_MM_DD_HH_MM_SS)");
   flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose");
-  flags.AddInt("device_tracer_level", &device_level, "0 off, 1 on");
+  flags.AddInt("device_tracer_level", &device_level,
+               "0 off, 1 on (TensorFlow/JAX workers; stepscope workers have no device tracer and warn)");
   flags.AddInt("python_tracer_level", &python_level, "0 off, 1 on");
   flags.AddInt("retries", &retries, "extra attempts per worker after UNAVAILABLE, busy or an empty capture");
   flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once");
@@ -133,6 +135,11 @@ int RunCaptureCommand(CommandContext& context) {
       out << "  " << worker.path;
       if (!worker.note.empty()) out << "  (" << worker.note << ")";
       out << "\n";
+      // The profile's diagnostics (e.g. a tracer level the worker cannot act on), on
+      // stderr so they are seen even when stdout goes to a file.
+      for (const std::string& warning : worker.warnings) {
+        context.err << "stepscope: capture: " << worker.address << ": warning: " << warning << "\n";
+      }
     } else {
       out << "  " << worker.address << "  FAILED  " << Attempts(worker.attempts) << "  "
           << ProblemWithoutSubject(worker.status.message(), worker.address) << "\n";

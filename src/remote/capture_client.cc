@@ -107,6 +107,7 @@ Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOp
     if (!path.ok()) return path.status();
     worker->path = *path;
     worker->event_count = CountEvents(response.xspace());
+    worker->warnings.assign(response.xspace().warnings().begin(), response.xspace().warnings().end());
   } else if (response.tool_data_size() > 0) {
     // A server that returns files instead of an XSpace; TensorFlow's client saves each
     // as <host>.<name>.

@@ -46,7 +46,10 @@ struct CaptureOptions {
   // Ranges: src/base/capture_settings.h.
   uint64_t duration_ms = 2000;
   int host_tracer_level = 2;    // 0..3, TensorFlow's meaning
-  int device_tracer_level = 1;  // 0 off, 1 on
+  // 0 off, 1 on. 0 by default (TensorFlow's client sends 1): stepscope workers have no
+  // device tracer, and a level they cannot act on makes them add a warning to the
+  // profile. Pass 1 to record GPUs of TensorFlow/JAX workers.
+  int device_tracer_level = 0;
   int python_tracer_level = 0;  // 0 off, 1 on
   int retries = 3;              // extra attempts per worker (XProf's num_retry)
   // Recording starts this long after the request (start_timestamp_ns), on every worker
@@ -82,6 +85,10 @@ struct WorkerCapture {
   uint64_t file_bytes = 0;
   uint64_t event_count = 0;  // events in the saved XSpace (0 when the server saved it)
   std::string note;          // how the file got there when it is not the usual way
+  // The profile's own diagnostics (XSpace.warnings), e.g. "device tracer level 1
+  // requested: no device tracer is built into this process; ...". Only when the profile
+  // came back as an XSpace (emit_xspace), not from tool data or a server-side file.
+  std::vector<std::string> warnings;
 };
 
 // kInvalidArgument for bad options: no logdir, a run name that is not one directory name,

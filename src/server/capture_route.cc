@@ -81,7 +81,10 @@ StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& l
   options.logdir = logdir;
   options.max_workers = limits.max_workers;
   options.max_response_bytes = limits.max_response_bytes;
-  int64_t duration_ms = 2000, host = 2, device = 1, python = 0, retries = 3, delay_ms = 0;
+  // Absent fields take the library's defaults, as the CLI's flags do.
+  int64_t duration_ms = static_cast<int64_t>(options.duration_ms), host = options.host_tracer_level,
+          device = options.device_tracer_level, python = options.python_tracer_level, retries = options.retries,
+          delay_ms = static_cast<int64_t>(options.delay_ms);
   for (Status status : {ReadInt(object, "duration_ms", &duration_ms), ReadInt(object, "host_tracer_level", &host),
                         ReadInt(object, "device_tracer_level", &device),
                         ReadInt(object, "python_tracer_level", &python), ReadInt(object, "retries", &retries),
@@ -155,6 +158,10 @@ HttpReply CaptureRoute::Handle(std::string_view content_type, std::string_view b
     w.Field("file_bytes", worker.file_bytes);
     w.Field("event_count", worker.event_count);
     w.Field("note", worker.note);
+    w.Key("warnings");
+    w.BeginArray();
+    for (const std::string& warning : worker.warnings) w.String(warning);
+    w.EndArray();
     w.Field("error", worker.status.ok() ? std::string() : worker.status.message());
     w.EndObject();
   }

@@ -5,14 +5,14 @@
 //   POST /api/capture
 //   Content-Type: application/json
 //   {"service_addresses": "grpc://10.0.0.1:6009,grpc://10.0.0.2:6009",   (or an array)
-//    "duration_ms": 2000, "host_tracer_level": 2, "device_tracer_level": 1,
+//    "duration_ms": 2000, "host_tracer_level": 2, "device_tracer_level": 0,
 //    "python_tracer_level": 0, "retries": 3, "delay_ms": 0, "run": "optional_name"}
 //
 // Reply (200 once the capture ran, whether or not a worker was captured; "error" is set
 // when none was):
 //   {"run": "...", "succeeded": 2, "failed": 1,
 //    "workers": [{"address", "host", "ok", "attempts", "path", "file_bytes",
-//                 "event_count", "error"}], "error": "..."}
+//                 "event_count", "note", "warnings": ["..."], "error"}], "error": "..."}
 //
 // Guards: at most CaptureLimits::max_workers addresses and max_response_bytes of profiles
 // in memory per request (400 naming the limit, before any connection); the body must be JSON (Content-Type application/json: a cross-site page cannot

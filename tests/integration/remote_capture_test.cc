@@ -91,6 +91,32 @@ TEST_F(RemoteCaptureTest, ThreeWorkersLandInOneRunThenAKilledWorkerIsNamed) {
   EXPECT_TRUE(workers[2].process->Alive());
 }
 
+TEST_F(RemoteCaptureTest, ATracerLevelTheWorkerCannotActOnIsReportedPerWorkerAndKeptInTheProfile) {
+  Worker worker = StartWorker(*data_dir_, 100000);
+  ASSERT_NE(worker.port, 0);
+  std::string logdir = ScratchDir("remote_levels_logdir");
+
+  // Defaults (device level 0): nothing to warn about.
+  RunResult plain = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
+                                     "300", "--run", "plain"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  EXPECT_EQ(plain.err, "");
+
+  RunResult asked = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
+                                     "300", "--run", "device", "--device_tracer_level", "1"});
+  ASSERT_EQ(asked.exit_code, 0) << asked.out << asked.err;
+  const std::string warning =
+      "device tracer level 1 requested: no device tracer is built into this process; no GPU activity recorded";
+  EXPECT_EQ(asked.err, "stepscope: capture: " + worker.address() + ": warning: " + warning + "\n");
+  // The same words in the profile's diagnostics, as `stepscope info` shows them.
+  std::string path = logdir + "/plugins/profile/device/" + xspace::SanitizeHostName(worker.address()) + ".xplane.pb";
+  RunResult info = RunStepscopeCli({"info", path});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_THAT(info.out, HasSubstr(warning));
+  // The worker said so on its own stderr too, when the capture started.
+  EXPECT_THAT(worker.process->err(), HasSubstr("stepscope: " + warning));
+}
+
 TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
   int port = PickFreePort();
   RunResult capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:" + std::to_string(port), "--logdir",

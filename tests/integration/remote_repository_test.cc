@@ -160,6 +160,12 @@ TEST_F(RemoteRepositoryTest, TheTensorFlowCompatiblePathInsideTheRootWorks) {
   EXPECT_GE(steps.size(), 5u);
   EXPECT_TRUE(Consecutive(steps));
   EXPECT_EQ(FilesBelow(root), std::vector<std::string>{path}) << "no temporary file is left behind";
+  // TensorFlow's client asks for device tracing; the profile says nothing could act on it.
+  auto space = xspace::ReadXSpaceFile(path);
+  ASSERT_TRUE(space.ok());
+  ASSERT_GE(space->warnings_size(), 1);
+  EXPECT_THAT(space->warnings(0), HasSubstr("device tracer level 1 requested: no device tracer is built into this "
+                                            "process; no GPU activity recorded"));
 }
 
 TEST(RemoteRepositoryProcessTest, MnistMlpWritesOnlyBelowProfilerRepository) {
