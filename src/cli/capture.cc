@@ -1,12 +1,13 @@
 // `stepscope capture grpc://host:port[,grpc://host:port...] --logdir DIR`: on-demand capture
 // from running profiler servers (stepscope's, TensorFlow's, JAX's) into one run.
 //
-// Output: one line per worker on stdout (ok with the file written, or FAILED with the
-// exact problem), then a summary; each captured profile's warnings (XSpace.warnings) on
+// Output: one line per worker on stdout (ok with the file's size, events and events the
+// worker dropped, or FAILED with the exact problem), then a summary; each captured profile's warnings (XSpace.warnings) on
 // stderr, one line each, naming the worker. Exit 0 when at least one worker was captured, 2 when
 // none was (one line on stderr) or the arguments are wrong.
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,11 @@ std::string FormatBytes(uint64_t bytes) {
     std::snprintf(text, sizeof(text), "%.1f KiB", static_cast<double>(bytes) / 1024);
   }
   return text;
+}
+
+// "0 dropped", "1234 dropped", or that the profile does not say.
+std::string DroppedText(const std::optional<int64_t>& dropped) {
+  return dropped ? std::to_string(*dropped) + " dropped" : "drops not counted";
 }
 
 std::string Attempts(int attempts) {
@@ -132,6 +138,7 @@ int RunCaptureCommand(CommandContext& context) {
       out << "  " << worker.address << "  ok      " << Attempts(worker.attempts) << "  "
           << FormatBytes(worker.file_bytes);
       if (worker.event_count > 0) out << "  " << worker.event_count << " events";
+      out << "  " << DroppedText(worker.dropped_events);
       out << "  " << worker.path;
       if (!worker.note.empty()) out << "  (" << worker.note << ")";
       out << "\n";

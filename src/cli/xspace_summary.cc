@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "src/xspace/dropped_events.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane_visitor.h"
 
@@ -71,17 +72,12 @@ XSpaceSummary SummarizeXSpace(const xspace::XSpace& space) {
     });
     plane.ForEachStat([&](const xspace::XStatVisitor& stat) {
       out.stats.push_back(SummarizeStat(stat));
-      if (stat.type() == xspace::StatType::kDroppedTraces && stat.IsNumeric()) {
-        // Saturating: a corrupt file must not overflow the total.
-        int64_t total = 0;
-        if (__builtin_add_overflow(summary.dropped_events.value_or(0), stat.IntValue(), &total)) total = INT64_MAX;
-        summary.dropped_events = total;
-      }
     });
     summary.lines += static_cast<int64_t>(out.lines.size());
     summary.events += out.events;
     summary.planes.push_back(std::move(out));
   }
+  summary.dropped_events = xspace::DroppedEventCount(space);
   for (const analysis::StepSeries& series : analysis::GroupStepMarkers(analysis::FindStepMarkers(space))) {
     StepSeriesSummary out;
     out.kind = series.kind;

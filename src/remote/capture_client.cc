@@ -15,6 +15,7 @@
 #include "src/base/file_io.h"
 #include "src/remote/grpc_status.h"
 #include "src/remote/service_address.h"
+#include "src/xspace/dropped_events.h"
 #include "src/xspace/logdir.h"
 
 namespace stepscope::remote {
@@ -107,6 +108,7 @@ Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOp
     if (!path.ok()) return path.status();
     worker->path = *path;
     worker->event_count = CountEvents(response.xspace());
+    worker->dropped_events = xspace::DroppedEventCount(response.xspace());
     worker->warnings.assign(response.xspace().warnings().begin(), response.xspace().warnings().end());
   } else if (response.tool_data_size() > 0) {
     // A server that returns files instead of an XSpace; TensorFlow's client saves each

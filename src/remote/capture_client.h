@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -84,6 +85,9 @@ struct WorkerCapture {
   std::string path;     // the saved <host>.xplane.pb
   uint64_t file_bytes = 0;
   uint64_t event_count = 0;  // events in the saved XSpace (0 when the server saved it)
+  // Events the worker's collectors lost (xspace::DroppedEventCount); unset when the
+  // profile does not count them or did not come back as an XSpace.
+  std::optional<int64_t> dropped_events;
   std::string note;          // how the file got there when it is not the usual way
   // The profile's own diagnostics (XSpace.warnings), e.g. "device tracer level 1
   // requested: no device tracer is built into this process; ...". Only when the profile

@@ -20,6 +20,8 @@
 #include "src/base/file_io.h"
 #include "src/remote/multi_worker_capture.h"
 #include "src/xspace/logdir.h"
+#include "src/xspace/schema.h"
+#include "src/xspace/xplane_builder.h"
 #include "src/xspace/xspace_io.h"
 #include "stepscope/profiler_server.h"
 #include "stepscope/session.h"
@@ -159,11 +161,27 @@ TEST(CaptureClientTest, RetriesUnavailableBusyStreamRemovedAndEmptyThenSaves) {
   EXPECT_EQ(worker.attempts, 5);
   EXPECT_EQ(progress.size(), 4u);
   EXPECT_EQ(worker.event_count, 2u);
+  EXPECT_EQ(worker.dropped_events, std::nullopt) << "the response has no dropped_traces stat";
   EXPECT_EQ(worker.path, logdir + "/plugins/profile/run/" + worker.host + ".xplane.pb");
   EXPECT_EQ(worker.host.find(':'), std::string::npos);
   auto space = xspace::ReadXSpaceFile(worker.path);
   ASSERT_TRUE(space.ok()) << space.status().ToString();
   EXPECT_EQ(space->planes(0).lines(0).events_size(), 2);
+  std::filesystem::remove_all(logdir);
+}
+
+TEST(CaptureClientTest, DroppedEventsAndWarningsOfTheProfileAreReported) {
+  FakeServer server;
+  tensorflow::ProfileResponse response = ResponseWithEvents();
+  xspace::XPlaneBuilder(response.mutable_xspace()->mutable_planes(0))
+      .AddStatValue(xspace::StatType::kDroppedTraces, int64_t{42});
+  response.mutable_xspace()->add_warnings("42 host events were dropped because a thread's buffer was full");
+  server.service().Add({grpc::Status::OK, response});
+  std::string logdir = FreshLogdir("dropped");
+  WorkerCapture worker = CaptureWorker(server.address(), Options(logdir), "run", 0);
+  ASSERT_TRUE(worker.status.ok()) << worker.status.ToString();
+  EXPECT_EQ(worker.dropped_events, 42);
+  EXPECT_EQ(worker.warnings, std::vector<std::string>{"42 host events were dropped because a thread's buffer was full"});
   std::filesystem::remove_all(logdir);
 }
 
@@ -260,6 +278,8 @@ TEST(CaptureClientTest, LiveAndDeadWorkersInOneRun) {
   EXPECT_EQ(result->succeeded(), 1);
   EXPECT_TRUE(result->workers[0].status.ok()) << result->workers[0].status.ToString();
   EXPECT_GT(result->workers[0].event_count, 0u);
+  EXPECT_EQ(result->workers[0].dropped_events, 0) << "a stepscope worker counts its drops";
+  EXPECT_EQ(result->workers[1].dropped_events, std::nullopt);
   EXPECT_EQ(result->workers[1].address, dead);
   EXPECT_EQ(result->workers[1].status.code(), StatusCode::kUnavailable);
   EXPECT_EQ(result->workers[1].attempts, 3);

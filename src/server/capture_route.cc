@@ -157,6 +157,12 @@ HttpReply CaptureRoute::Handle(std::string_view content_type, std::string_view b
     w.Field("path", worker.path);
     w.Field("file_bytes", worker.file_bytes);
     w.Field("event_count", worker.event_count);
+    w.Key("dropped_events");
+    if (worker.dropped_events) {
+      w.Int(*worker.dropped_events);
+    } else {
+      w.Null();
+    }
     w.Field("note", worker.note);
     w.Key("warnings");
     w.BeginArray();

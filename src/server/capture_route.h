@@ -12,7 +12,8 @@
 // when none was):
 //   {"run": "...", "succeeded": 2, "failed": 1,
 //    "workers": [{"address", "host", "ok", "attempts", "path", "file_bytes",
-//                 "event_count", "note", "warnings": ["..."], "error"}], "error": "..."}
+//                 "event_count", "dropped_events" (null: not counted), "note",
+//                 "warnings": ["..."], "error"}], "error": "..."}
 //
 // Guards: at most CaptureLimits::max_workers addresses and max_response_bytes of profiles
 // in memory per request (400 naming the limit, before any connection); the body must be JSON (Content-Type application/json: a cross-site page cannot

@@ -106,6 +106,9 @@ TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
   EXPECT_NE(reply.body.find(R"("succeeded":1,"failed":1)"), std::string::npos) << reply.body;
   EXPECT_NE(reply.body.find(R"("address":")" + dead + R"(","host":")"), std::string::npos);
   EXPECT_NE(reply.body.find("UNAVAILABLE"), std::string::npos);
+  EXPECT_NE(reply.body.find(R"("dropped_events":0,)"), std::string::npos) << reply.body;    // the live worker
+  EXPECT_NE(reply.body.find(R"("dropped_events":null,)"), std::string::npos) << reply.body;  // the dead one
+  EXPECT_NE(reply.body.find(R"("warnings":[])"), std::string::npos) << reply.body;
   auto hosts = xspace::ListHosts(logdir + "/plugins/profile/from_ui");
   ASSERT_TRUE(hosts.ok());
   EXPECT_EQ(hosts->size(), 1u);

@@ -11,7 +11,12 @@
 #include <chrono>
 #include <filesystem>
 
+#include <grpcpp/grpcpp.h>
+
+#include "proto/stepscope/profiler_service.grpc.pb.h"
 #include "src/xspace/logdir.h"
+#include "src/xspace/schema.h"
+#include "src/xspace/xplane_builder.h"
 #include "tests/integration/remote_test_util.h"
 
 namespace stepscope::testing {
@@ -53,6 +58,7 @@ TEST_F(RemoteCaptureTest, ThreeWorkersLandInOneRunThenAKilledWorkerIsNamed) {
     // ~25 ms steps over 2 s; a loaded machine slows them, so only a floor is asserted.
     EXPECT_GE(steps.size(), 5u) << path;
     EXPECT_TRUE(Consecutive(steps)) << path << ": step numbers must be consecutive";
+    EXPECT_THAT(capture.out, ::testing::ContainsRegex(worker.address() + "  ok .* events  0 dropped  "));
   }
 
   // The captured run analysed as a pod: three workers, each with its steps, and the
@@ -115,6 +121,44 @@ TEST_F(RemoteCaptureTest, ATracerLevelTheWorkerCannotActOnIsReportedPerWorkerAnd
   EXPECT_THAT(info.out, HasSubstr(warning));
   // The worker said so on its own stderr too, when the capture started.
   EXPECT_THAT(worker.process->err(), HasSubstr("stepscope: " + warning));
+}
+
+// A worker (as TensorFlow's, or a stepscope worker under load) whose profile says it
+// dropped events and carries a warning: answered by a service in this test process.
+class DroppingWorker final : public tensorflow::ProfilerService::Service {
+ public:
+  grpc::Status Profile(grpc::ServerContext*, const tensorflow::ProfileRequest*,
+                       tensorflow::ProfileResponse* response) override {
+    tensorflow::profiler::XSpace* space = response->mutable_xspace();
+    xspace::XPlaneBuilder host(xspace::FindOrAddMutablePlaneWithName(space, xspace::kHostThreadsPlaneName));
+    host.AddStatValue(xspace::StatType::kDroppedTraces, int64_t{1234});
+    xspace::XLineBuilder line = host.GetOrCreateLine(1);
+    line.AddEvent(*host.GetOrCreateEventMetadata("train")).SetDurationPs(1000);
+    space->add_warnings("1234 host events were dropped because a thread's buffer was full");
+    return grpc::Status::OK;
+  }
+};
+
+TEST_F(RemoteCaptureTest, EachWorkersDroppedEventsAndWarningsAreReported) {
+  DroppingWorker service;
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> dropping = builder.BuildAndStart();
+  ASSERT_NE(port, 0);
+  Worker worker = StartWorker(*data_dir_, 100000);
+  ASSERT_NE(worker.port, 0);
+  std::string dropping_address = "127.0.0.1:" + std::to_string(port);
+
+  RunResult capture = RunStepscopeCli({"capture", "grpc://" + dropping_address + ",grpc://" + worker.address(),
+                                       "--logdir", ScratchDir("remote_dropped"), "--duration_ms", "300"});
+  dropping->Shutdown();
+  ASSERT_EQ(capture.exit_code, 0) << capture.out << capture.err;
+  EXPECT_THAT(capture.out, ::testing::ContainsRegex(dropping_address + "  ok .* 1 events  1234 dropped  "));
+  EXPECT_THAT(capture.out, ::testing::ContainsRegex(worker.address() + "  ok .* events  0 dropped  "));
+  EXPECT_EQ(capture.err, "stepscope: capture: " + dropping_address +
+                             ": warning: 1234 host events were dropped because a thread's buffer was full\n");
 }
 
 TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
