@@ -1,13 +1,20 @@
 // On-demand capture: a profiler server inside the training process.
 //
-//   // In main(), before training:
+//   // In main(), before training (listens on 127.0.0.1:6009):
 //   auto server = stepscope::StartProfilerServer(6009);
 //   if (!server.ok()) std::cerr << server.status().ToString() << "\n";  // training goes on
 //   Train();   // the server lives until `server` is destroyed
 //
-//   // Anywhere, any time:
-//   //   stepscope capture grpc://worker0:6009,grpc://worker1:6009 --duration_ms 2000 --logdir DIR
-//   // or TensorBoard's "Capture Profile" / tf.profiler.experimental.client.trace(...).
+//   // On this machine, any time:
+//   //   stepscope capture grpc://127.0.0.1:6009 --duration_ms 2000 --logdir DIR
+//
+//   // A cluster, captured from elsewhere (stepscope capture grpc://worker0:6009,grpc://worker1:6009,
+//   // TensorBoard's "Capture Profile", tf.profiler.experimental.client.trace(...)):
+//   stepscope::ProfilerServerOptions options;
+//   options.port = 6009;
+//   options.bind_address = "0.0.0.0";
+//   options.repository_root = "/shared/logdir";  // only for TensorBoard-style clients
+//   auto server = stepscope::StartProfilerServer(options);
 //
 // The server speaks tensorflow.ProfilerService over gRPC, insecure like TensorFlow's:
 // anyone who can reach the port can record this process. So, unlike TensorFlow's (which
@@ -17,7 +24,9 @@
 // A Profile request records for its duration with a stepscope::Session and returns the
 // XSpace (emit_xspace), or, for TensorFlow-style requests, writes it below
 // `repository_root` when one is configured (never elsewhere); see docs/remote.md for the
-// exact behaviour and limits.
+// exact behaviour and limits. Device and python tracer levels above 0 are accepted (as
+// TensorFlow's clients send them) but no such tracer is built in: the profile then
+// carries a warning saying so.
 //
 // Threading: the server runs on its own gRPC threads; training threads are never
 // blocked by it (recording costs what any session costs). One capture at a time per

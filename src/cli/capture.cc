@@ -29,7 +29,8 @@ constexpr std::string_view kUsage =
     "jax.profiler.start_server) and saves <logdir>/plugins/profile/<run>/<host>.xplane.pb per\n"
     "worker, host = the address with ':' -> '_'. A worker whose capture fails with\n"
     "UNAVAILABLE or busy, or comes back empty, is retried up to --retries more times.\n"
-    "Exit code 0 when at least one worker was captured.\n"
+    "Each worker's line gives its events and the events it dropped; the warnings in its\n"
+    "profile go to stderr. Exit code 0 when at least one worker was captured.\n"
     "\n"
     "flags:\n";
 
@@ -73,7 +74,7 @@ int RunCaptureCommand(CommandContext& context) {
   flags.AddString("run", &options.run, "run directory name (default: local time YYYY_MM_DD_HH_MM_SS)");
   flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose");
   flags.AddInt("device_tracer_level", &device_level,
-               "0 off, 1 on (TensorFlow/JAX workers; stepscope workers have no device tracer and warn)");
+               "0 off, 1 on (TensorFlow/JAX workers; a stepscope worker has none and warns)");
   flags.AddInt("python_tracer_level", &python_level, "0 off, 1 on");
   flags.AddInt("retries", &retries, "extra attempts per worker after UNAVAILABLE, busy or an empty capture");
   flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once");
