@@ -106,14 +106,15 @@ TEST_F(RemoteCaptureTest, ATracerLevelTheWorkerCannotActOnIsReportedPerWorkerAnd
   RunResult plain = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
                                      "300", "--run", "plain"});
   ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
-  EXPECT_EQ(plain.err, "");
+  // (Other diagnostics of the window, e.g. an input fetch cut by its start, may appear.)
+  EXPECT_THAT(plain.err, ::testing::Not(HasSubstr("tracer level")));
 
   RunResult asked = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
                                      "300", "--run", "device", "--device_tracer_level", "1"});
   ASSERT_EQ(asked.exit_code, 0) << asked.out << asked.err;
   const std::string warning =
       "device tracer level 1 requested: no device tracer is built into this process; no GPU activity recorded";
-  EXPECT_EQ(asked.err, "stepscope: capture: " + worker.address() + ": warning: " + warning + "\n");
+  EXPECT_THAT(asked.err, HasSubstr("stepscope: capture: " + worker.address() + ": warning: " + warning + "\n"));
   // The same words in the profile's diagnostics, as `stepscope info` shows them.
   std::string path = logdir + "/plugins/profile/device/" + xspace::SanitizeHostName(worker.address()) + ".xplane.pb";
   RunResult info = RunStepscopeCli({"info", path});
@@ -157,8 +158,8 @@ TEST_F(RemoteCaptureTest, EachWorkersDroppedEventsAndWarningsAreReported) {
   ASSERT_EQ(capture.exit_code, 0) << capture.out << capture.err;
   EXPECT_THAT(capture.out, ::testing::ContainsRegex(dropping_address + "  ok .* 1 events  1234 dropped  "));
   EXPECT_THAT(capture.out, ::testing::ContainsRegex(worker.address() + "  ok .* events  0 dropped  "));
-  EXPECT_EQ(capture.err, "stepscope: capture: " + dropping_address +
-                             ": warning: 1234 host events were dropped because a thread's buffer was full\n");
+  EXPECT_THAT(capture.err, HasSubstr("stepscope: capture: " + dropping_address +
+                                     ": warning: 1234 host events were dropped because a thread's buffer was full\n"));
 }
 
 TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
