@@ -1,4 +1,5 @@
-// Command-line flags of mnist_mlp.
+// Command-line flags of mnist_mlp, parsed by stepscope's flag parser (src/cli/flags.h, over
+// CLI11), so they take the forms and give the errors of the stepscope command.
 //
 // Accepted forms: --name=value, --name value, and for booleans --name, --name=true|false
 // and --noname. Unknown flags and malformed or out-of-range values are errors whose

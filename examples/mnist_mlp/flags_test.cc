@@ -53,6 +53,16 @@ TEST(FlagsTest, BooleanForms) {
   EXPECT_TRUE(ParseFlags({"--cache=1"})->cache);
   EXPECT_FALSE(ParseFlags({"--cache", "--cache=false"})->cache);
   EXPECT_FALSE(ParseFlags({"--cache", "--nocache"})->cache);
+  EXPECT_TRUE(ParseFlags({"--nocache", "--cache"})->cache);
+}
+
+TEST(FlagsTest, UsageListsEveryFlagWithItsDefaultBySection) {
+  const std::string usage = FlagsUsage();
+  for (const char* line : {"Training\n", "Input pipeline\n", "Dataset\n", "Profiling\n", "--steps N",
+                           "(default: 100)", "--cache, --nocache", "--augment KIND", "(default: shift)",
+                           "--learning_rate X", "(default: 0.01)", "--profile_steps A,B", "--profiler_port P"}) {
+    EXPECT_THAT(usage, HasSubstr(line));
+  }
 }
 
 TEST(FlagsTest, HelpStopsParsing) {
@@ -87,7 +97,10 @@ TEST(FlagsTest, RejectsBadValuesNamingTheFlag) {
       {{"--steps=40", "--profile_steps=10,40", "--logdir=/x"}, "ends after the last step"},
       {{"--profiler_port=0"}, "--profiler_port"},
       {{"--profiler_port=70000"}, "--profiler_port"},
-      {{"--logdir="}, "--logdir: expected a directory"},
+      {{"--logdir="}, "--logdir needs a value"},
+      {{"--data_dir", ""}, "--data_dir needs a value"},
+      {{"--steps", "--cache"}, "--steps needs a value"},
+      {{"--augment", "xml"}, "--augment: expected none, shift or elastic, got 'xml'"},
       {{"--shards=10", "--train_examples=5"}, "--shards (10) must not exceed --train_examples (5)"},
       {{"--steps"}, "--steps needs a value"},
       {{"--bogus=1"}, "unknown flag --bogus"},

@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
   const std::vector<std::string> args(argv + 1, argv + argc);
   stepscope::StatusOr<mnist_mlp::Flags> flags = mnist_mlp::ParseFlags(args);
   if (!flags.ok()) {
-    std::fprintf(stderr, "mnist_mlp: %s\n", flags.status().message().c_str());
+    std::fprintf(stderr, "mnist_mlp: %s (see mnist_mlp --help)\n", flags.status().message().c_str());
     return mnist_mlp::kExitBadFlags;
   }
   if (flags->help) {

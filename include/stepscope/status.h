@@ -25,6 +25,7 @@ enum class StatusCode {
   kUnavailable,         // a peer cannot be reached
   kDeadlineExceeded,
   kUnimplemented,
+  kIoError,             // output could not be written: disk full, file too large, I/O error
   kInternal,            // a bug in stepscope
 };
 
@@ -64,6 +65,7 @@ inline Status DataLossError(std::string m) { return {StatusCode::kDataLoss, std:
 inline Status UnavailableError(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
 inline Status DeadlineExceededError(std::string m) { return {StatusCode::kDeadlineExceeded, std::move(m)}; }
 inline Status UnimplementedError(std::string m) { return {StatusCode::kUnimplemented, std::move(m)}; }
+inline Status IoError(std::string m) { return {StatusCode::kIoError, std::move(m)}; }
 inline Status InternalError(std::string m) { return {StatusCode::kInternal, std::move(m)}; }
 
 // Either a value or a non-ok Status. Accessing value() of an error is a bug (asserts).

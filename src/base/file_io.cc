@@ -33,12 +33,15 @@ class FdCloser {
   int fd_;
 };
 
+// Once the file is open, any failure to get the bytes onto the disk is the storage's.
+Status WriteFailed(const std::string& what, const std::string& path) { return IoError(ErrnoMessage(what, path)); }
+
 Status WriteAll(int fd, std::string_view data, const std::string& path) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return InternalError(ErrnoMessage("cannot write", path));
+      return WriteFailed("cannot write", path);
     }
     data.remove_prefix(static_cast<size_t>(n));
   }
@@ -82,24 +85,32 @@ Status WriteFileAtomically(const std::string& path, std::string_view data) {
   std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
                     std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) return InvalidArgumentError(ErrnoMessage("cannot create", tmp));
+  if (fd < 0) return OutputFileError(errno, ErrnoMessage("cannot create", tmp));
   FdCloser closer(fd);
   Status status = WriteAll(fd, data, tmp);
-  if (status.ok() && ::fsync(fd) != 0) status = InternalError(ErrnoMessage("cannot fsync", tmp));
-  if (status.ok() && ::close(closer.release()) != 0) {
-    status = InternalError(ErrnoMessage("cannot close", tmp));
-  }
-  if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) {
-    status = InternalError(ErrnoMessage("cannot rename to", path));
-  }
+  if (status.ok() && ::fsync(fd) != 0) status = WriteFailed("cannot fsync", tmp);
+  if (status.ok() && ::close(closer.release()) != 0) status = WriteFailed("cannot close", tmp);
+  if (status.ok() && ::rename(tmp.c_str(), path.c_str()) != 0) status = WriteFailed("cannot rename to", path);
   if (!status.ok()) ::unlink(tmp.c_str());
   return status;
+}
+
+Status OutputFileError(int errno_value, std::string message) {
+  switch (errno_value) {
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG:
+    case EIO:
+      return IoError(std::move(message));
+    default:
+      return InvalidArgumentError(std::move(message));
+  }
 }
 
 Status CreateDirectories(const std::string& path) {
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
-  if (ec) return InvalidArgumentError("cannot create directory " + path + ": " + ec.message());
+  if (ec) return OutputFileError(ec.value(), "cannot create directory " + path + ": " + ec.message());
   if (!std::filesystem::is_directory(path, ec)) {
     return InvalidArgumentError(path + " exists and is not a directory");
   }

@@ -16,9 +16,18 @@ StatusOr<std::string> ReadFile(const std::string& path, uint64_t max_bytes);
 
 // Writes `data` to `path` atomically: "<path>.tmp.<pid>.<n>" is written and fsynced,
 // then renamed over `path`. On failure the temp file is removed and `path` is untouched.
+// kIoError when writing fails (disk full, file too large, I/O error), kInvalidArgument
+// when `path` cannot be created at all (no such directory, no permission).
 Status WriteFileAtomically(const std::string& path, std::string_view data);
 
-// Creates `path` and missing parents. OK if it already exists as a directory.
+// Creates `path` and missing parents. OK if it already exists as a directory. Errors as
+// WriteFileAtomically's.
 Status CreateDirectories(const std::string& path);
+
+// The status for failing to create or write an output file with `errno_value`: kIoError
+// when the storage failed (ENOSPC, EDQUOT, EFBIG, EIO), kInvalidArgument for a path that
+// cannot be used (ENOENT, EACCES, ...). The one rule every writer of output uses, so
+// a full disk is the same exit code from every command (src/cli/exit_code.h).
+Status OutputFileError(int errno_value, std::string message);
 
 }  // namespace stepscope::base

@@ -1,8 +1,14 @@
 #include "src/base/file_io.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <filesystem>
+#include <string>
 
 namespace stepscope::base {
 namespace {
@@ -34,6 +40,40 @@ TEST(FileIoTest, FailedWriteKeepsOldFile) {
   // Writing into a directory that does not exist fails and touches nothing.
   EXPECT_FALSE(WriteFileAtomically(dir + "/missing/x.bin", "data").ok());
   EXPECT_EQ(*ReadFile(path, 100), "precious");
+}
+
+TEST(FileIoTest, FailedWriteKeepsOldFileAndSaysWhy) {
+  const std::string dir = TempDir();
+  // A path that cannot be used is the caller's problem, not the disk's.
+  EXPECT_EQ(WriteFileAtomically(dir + "/missing/x.bin", "data").code(), StatusCode::kInvalidArgument);
+  ASSERT_TRUE(WriteFileAtomically(dir + "/plain.bin", "x").ok());
+  EXPECT_EQ(CreateDirectories(dir + "/plain.bin/sub").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(OutputFileError(ENOSPC, "full").code(), StatusCode::kIoError);
+  EXPECT_EQ(OutputFileError(EIO, "broken").code(), StatusCode::kIoError);
+  EXPECT_EQ(OutputFileError(EACCES, "not yours").code(), StatusCode::kInvalidArgument);
+}
+
+// A disk that fills up mid-write: a child with RLIMIT_FSIZE (SIGXFSZ ignored, so write()
+// fails with EFBIG) writes 64 KiB; it exits with the status code it got.
+TEST(FileIoTest, DiskFullIsAnIoErrorAndLeavesNothingBehind) {
+  const std::string path = TempDir() + "/full.bin";
+  ASSERT_TRUE(WriteFileAtomically(path, "precious").ok());
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    struct rlimit limit = {4096, 4096};
+    ::signal(SIGXFSZ, SIG_IGN);
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(100);
+    ::_exit(static_cast<int>(WriteFileAtomically(path, std::string(64 << 10, 'x')).code()));
+  }
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), static_cast<int>(StatusCode::kIoError));
+  EXPECT_EQ(*ReadFile(path, 100), "precious");
+  int files = 0;  // full.bin, and no full.bin.tmp.*
+  for (auto& e : std::filesystem::directory_iterator(TempDir())) files += e.path().filename().string().rfind("full.bin", 0) == 0;
+  EXPECT_EQ(files, 1);
 }
 
 TEST(FileIoTest, LimitsAndMissingFiles) {

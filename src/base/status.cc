@@ -15,6 +15,7 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kUnavailable: return "unavailable";
     case StatusCode::kDeadlineExceeded: return "deadline exceeded";
     case StatusCode::kUnimplemented: return "unimplemented";
+    case StatusCode::kIoError: return "i/o error";
     case StatusCode::kInternal: return "internal";
   }
   return "unknown";

@@ -99,19 +99,16 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
-  if (!parsed.ok()) {
-    context.err << "stepscope: analyze: " << parsed.message() << " (see stepscope help analyze)\n";
-    return kExitBadInput;
-  }
+  if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage() << "\ntools:\n";
     for (const Tool* tool : analysis::AllTools()) context.out << "  " << tool->id() << ": " << tool->description() << "\n";
     return kExitOk;
   }
   if (positional.size() != 1) {
-    context.err << "stepscope: analyze: expected one path (a logdir, run directory or .xplane.pb file), got "
-                << positional.size() << " (see stepscope help analyze)\n";
-    return kExitBadInput;
+    return ReportUsageError(context.err, "analyze",
+                            "expected one path (a logdir, run directory or .xplane.pb file), got " +
+                                std::to_string(positional.size()));
   }
   // Validate everything cheap before reading a possibly huge profile.
   std::vector<const Tool*> tools;

@@ -1,10 +1,12 @@
 // `stepscope capture grpc://host:port[,grpc://host:port...] --logdir DIR`: on-demand capture
 // from running profiler servers (stepscope's, TensorFlow's, JAX's) into one run.
 //
-// Output: one line per worker on stdout (ok with the file's size, events and events the
-// worker dropped, or FAILED with the exact problem), then a summary; each captured profile's warnings (XSpace.warnings) on
-// stderr, one line each, naming the worker. Exit 0 when at least one worker was captured, 2 when
-// none was (one line on stderr) or the arguments are wrong.
+// Output: one line per worker on stdout (ok with the file's size, its events and the
+// events the worker dropped, or FAILED with the exact problem), then a summary; each
+// captured profile's warnings (XSpace.warnings) on stderr, one line each, naming the
+// worker. Exit 0 when at least one worker was captured; when none was, one line on stderr
+// and the exit code of why (NoneCaptured): 4 when the workers were unavailable, 3 when
+// their profiles could not be written (src/cli/exit_code.h).
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -53,6 +55,21 @@ std::string Attempts(int attempts) {
   return std::to_string(attempts) + (attempts == 1 ? " attempt" : " attempts");
 }
 
+// Why no worker was captured, as one Status for the exit code: a profile that could not
+// be written here wins (the local disk is the thing to fix); otherwise the workers' own
+// failure when they all agree (e.g. all refused the options), else unavailable.
+Status NoneCaptured(const std::vector<remote::WorkerCapture>& workers) {
+  const std::string message = "no worker was captured (" + std::to_string(workers.size()) +
+                              " failed; the lines above say why)";
+  bool all_same = true;
+  for (const remote::WorkerCapture& worker : workers) {
+    if (worker.status.code() == StatusCode::kIoError) return IoError(message);
+    all_same = all_same && worker.status.code() == workers.front().status.code();
+  }
+  if (all_same && !workers.empty() && !workers.front().status.ok()) return Status(workers.front().status.code(), message);
+  return UnavailableError(message);
+}
+
 }  // namespace
 
 int RunCaptureCommand(CommandContext& context) {
@@ -86,18 +103,13 @@ int RunCaptureCommand(CommandContext& context) {
                "profile bytes held in memory for all workers together (each worker gets its share)", 1, INT64_MAX);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
-  if (!parsed.ok()) {
-    context.err << "stepscope: capture: " << parsed.message() << " (see stepscope help capture)\n";
-    return kExitBadInput;
-  }
+  if (!parsed.ok()) return ReportUsageError(context.err, "capture", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage();
     return kExitOk;
   }
   if (positional.empty()) {
-    context.err << "stepscope: capture: expected the service addresses, e.g. grpc://10.0.0.1:6009 "
-                   "(see stepscope help capture)\n";
-    return kExitBadInput;
+    return ReportUsageError(context.err, "capture", "expected the service addresses, e.g. grpc://10.0.0.1:6009");
   }
   std::string joined;
   for (const std::string& part : positional) joined += (joined.empty() ? "" : ",") + part;
@@ -158,11 +170,7 @@ int RunCaptureCommand(CommandContext& context) {
   out << succeeded << " of " << total << " workers captured";
   if (succeeded > 0) out << " into run " << result->run << " (" << result->run_dir << ")";
   out << "\n";
-  if (succeeded == 0) {
-    return ReportError(context.err, "capture",
-                       UnavailableError("no worker was captured (" + std::to_string(total) +
-                                        " failed; the lines above say why)"));
-  }
+  if (succeeded == 0) return ReportError(context.err, "capture", NoneCaptured(result->workers));
   return kExitOk;
 }
 

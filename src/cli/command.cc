@@ -2,27 +2,6 @@
 
 namespace stepscope::cli {
 
-int ExitCodeFor(const Status& status) {
-  switch (status.code()) {
-    case StatusCode::kOk:
-      return kExitOk;
-    case StatusCode::kInvalidArgument:
-    case StatusCode::kNotFound:
-    case StatusCode::kAlreadyExists:
-    case StatusCode::kFailedPrecondition:
-    case StatusCode::kPermissionDenied:
-    case StatusCode::kResourceExhausted:
-    case StatusCode::kDataLoss:
-    case StatusCode::kUnavailable:
-    case StatusCode::kDeadlineExceeded:
-    case StatusCode::kUnimplemented:
-      return kExitBadInput;
-    case StatusCode::kInternal:
-      return kExitInternalError;
-  }
-  return kExitInternalError;
-}
-
 std::string ProblemWithoutSubject(std::string_view message, std::string_view subject) {
   std::string text(message);
   if (!subject.empty()) {
@@ -53,6 +32,13 @@ int ReportError(std::ostream& err, std::string_view subject, const Status& statu
   std::string problem = ProblemWithoutSubject(status.message(), subject);
   if (problem.empty()) problem = std::string(StatusCodeName(status.code()));
   err << "stepscope: " << subject << ": " << problem << "\n";
+  return ExitCodeFor(status);
+}
+
+int ReportUsageError(std::ostream& err, std::string_view command, std::string_view problem) {
+  const Status status = InvalidArgumentError(std::string(problem));
+  err << "stepscope: " << command << ": " << ProblemWithoutSubject(status.message(), "") << " (see stepscope help "
+      << command << ")\n";
   return ExitCodeFor(status);
 }
 

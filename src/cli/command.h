@@ -1,9 +1,7 @@
-// What a stepscope subcommand is, and how every subcommand reports failure.
-//
-// Exit codes (docs/cli.md): 0 success; 2 bad input or usage (a missing or corrupt
-// profile, an unknown flag), with exactly one line on stderr of the form
+// What a stepscope subcommand is, and how every subcommand reports failure: exactly one
+// line on stderr of the form
 //   stepscope: <path or command>: <problem>
-// and 1 for an internal failure (a bug in stepscope, or the system failing under us).
+// and the exit code of the failure's Status (src/cli/exit_code.h, docs/cli.md).
 #pragma once
 
 #include <ostream>
@@ -11,13 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include "src/cli/exit_code.h"
 #include "stepscope/status.h"
 
 namespace stepscope::cli {
-
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitInternalError = 1;
-inline constexpr int kExitBadInput = 2;
 
 struct CommandContext {
   std::vector<std::string> args;  // after the subcommand name
@@ -33,14 +28,14 @@ struct Command {
   CommandFn run;             // handles --help itself
 };
 
-// 2 for problems with the input (invalid argument, not found, data loss, resource
-// exhausted, ...), 1 for kInternal / kUnknown-like failures, 0 for ok.
-int ExitCodeFor(const Status& status);
-
 // Writes "stepscope: <subject>: <problem>" (one line) and returns ExitCodeFor(status).
 // A message that already names `subject` is not repeated ("no such file: x" -> "x: no
 // such file").
 int ReportError(std::ostream& err, std::string_view subject, const Status& status);
+
+// A bad command line of `command`: "stepscope: <command>: <problem> (see stepscope help
+// <command>)", and the exit code of kInvalidArgument.
+int ReportUsageError(std::ostream& err, std::string_view command, std::string_view problem);
 
 // The problem text of `message` once `subject` has been taken out of it.
 std::string ProblemWithoutSubject(std::string_view message, std::string_view subject);

@@ -7,15 +7,6 @@
 namespace stepscope::cli {
 namespace {
 
-TEST(CommandTest, InputProblemsExitTwoAndBugsExitOne) {
-  EXPECT_EQ(ExitCodeFor(OkStatus()), 0);
-  EXPECT_EQ(ExitCodeFor(DataLossError("x")), 2);
-  EXPECT_EQ(ExitCodeFor(NotFoundError("x")), 2);
-  EXPECT_EQ(ExitCodeFor(InvalidArgumentError("x")), 2);
-  EXPECT_EQ(ExitCodeFor(ResourceExhaustedError("x")), 2);
-  EXPECT_EQ(ExitCodeFor(InternalError("x")), 1);
-}
-
 TEST(CommandTest, ReportErrorWritesOneLineNamingThePathOnce) {
   std::ostringstream err;
   EXPECT_EQ(ReportError(err, "/a/b.pb", DataLossError("/a/b.pb: not a valid XSpace\nprotobuf")), 2);
@@ -29,6 +20,12 @@ TEST(CommandTest, ReportErrorWritesOneLineNamingThePathOnce) {
   std::ostringstream empty;
   EXPECT_EQ(ReportError(empty, "p", InternalError("")), 1);
   EXPECT_EQ(empty.str(), "stepscope: p: internal\n");
+}
+
+TEST(CommandTest, UsageErrorPointsAtTheCommandsHelp) {
+  std::ostringstream err;
+  EXPECT_EQ(ReportUsageError(err, "info", "expected one path, got 2"), kExitBadInput);
+  EXPECT_EQ(err.str(), "stepscope: info: expected one path, got 2 (see stepscope help info)\n");
 }
 
 }  // namespace

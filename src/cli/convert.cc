@@ -43,30 +43,20 @@ int RunConvertCommand(CommandContext& context) {
   std::string to, out_path, run, host;
   FlagSet flags;
   flags.AddString("to", &to, "output format", {"chrome", "perfetto"});
-  flags.AddString("output", &out_path, "output file (.json, or .json.gz for gzip); also -o");
+  flags.AddString("output", &out_path, "output file (.json, or .json.gz for gzip)");
+  // -o is the spelling people expect from compilers and converters.
+  flags.AddShortName("output", 'o');
   flags.AddString("run", &run, "run to convert in a logdir (default: the newest)");
   flags.AddString("host", &host, "convert one host of the run (default: all hosts)");
-  // -o is the spelling people expect from compilers and converters; the flag parser
-  // knows --name only.
-  std::vector<std::string> args = context.args;
-  for (std::string& arg : args) {
-    if (arg == "-o") arg = "--output";
-    if (arg.rfind("-o=", 0) == 0) arg = "--output=" + arg.substr(3);
-  }
   std::vector<std::string> positional;
-  Status parsed = flags.Parse(args, &positional);
-  if (!parsed.ok()) {
-    context.err << "stepscope: convert: " << parsed.message() << " (see stepscope help convert)\n";
-    return kExitBadInput;
-  }
+  Status parsed = flags.Parse(context.args, &positional);
+  if (!parsed.ok()) return ReportUsageError(context.err, "convert", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage();
     return kExitOk;
   }
   if (positional.size() != 1) {
-    context.err << "stepscope: convert: expected one profile path, got " << positional.size()
-                << " (see stepscope help convert)\n";
-    return kExitBadInput;
+    return ReportUsageError(context.err, "convert", "expected one profile path, got " + std::to_string(positional.size()));
   }
   if (to.empty()) return ReportError(context.err, "convert", InvalidArgumentError("--to chrome|perfetto is required"));
   if (out_path.empty()) return ReportError(context.err, "convert", InvalidArgumentError("-o OUTPUT (.json or .json.gz) is required"));

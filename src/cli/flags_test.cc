@@ -59,16 +59,66 @@ TEST(FlagSetTest, ErrorsNameTheFlag) {
   EXPECT_FALSE(single_dash.status.ok());
 
   Parsed missing = ParseArgs({"--format"});
-  EXPECT_NE(missing.status.message().find("--format needs a value"), std::string::npos);
+  EXPECT_EQ(missing.status.message(), "--format needs a value");
+  // A value-taking flag does not swallow the next flag as its value.
+  EXPECT_EQ(ParseArgs({"--format", "--verbose"}).status.message(), "--format needs a value");
+  EXPECT_EQ(ParseArgs({"--format="}).status.message(), "--format needs a value");
 
   Parsed bad_choice = ParseArgs({"--format=xml"});
-  EXPECT_NE(bad_choice.status.message().find("text, json"), std::string::npos);
+  EXPECT_EQ(bad_choice.status.message(), "--format: expected one of text, json, got 'xml'");
 
+  EXPECT_EQ(ParseArgs({"--limit", "abc"}).status.message(), "--limit: expected an integer in [1, 100], got 'abc'");
+  EXPECT_EQ(ParseArgs({"--verbose=maybe"}).status.message(), "--verbose: expected true, false, 1 or 0, got 'maybe'");
+  EXPECT_EQ(ParseArgs({"--frob"}).status.message(), "unknown flag --frob");
   EXPECT_FALSE(ParseArgs({"--limit", "12x"}).status.ok());
   EXPECT_FALSE(ParseArgs({"--limit", ""}).status.ok());
   EXPECT_FALSE(ParseArgs({"--limit=0"}).status.ok());    // below min
   EXPECT_FALSE(ParseArgs({"--limit=101"}).status.ok());  // above max
   EXPECT_FALSE(ParseArgs({"--limit=99999999999999999999"}).status.ok());  // overflows int64
+}
+
+TEST(FlagSetTest, RepeatedFlagTakesTheLastValue) {
+  Parsed p = ParseArgs({"--format", "json", "--format=text", "--verbose", "--verbose=false"});
+  ASSERT_TRUE(p.status.ok()) << p.status.ToString();
+  EXPECT_EQ(p.format, "text");
+  EXPECT_FALSE(p.verbose);
+}
+
+TEST(FlagSetTest, ShortNameNegationAndCustomFlags) {
+  std::string output;
+  bool cache = false;
+  std::pair<int, int> range{-1, -1};
+  FlagSet flags;
+  flags.AddString("output", &output, "output file");
+  flags.AddShortName("output", 'o');
+  flags.AddBool("cache", &cache, "keep things", BoolForms::kWithNegation);
+  flags.AddCustom("range", "A,B", "two numbers", "", [&range](const std::string& text) {
+    if (text.find(',') == std::string::npos) return BadFlagValue("range", text, "A,B");
+    range = {std::stoi(text), std::stoi(text.substr(text.find(',') + 1))};
+    return OkStatus();
+  });
+  std::vector<std::string> positional;
+  ASSERT_TRUE(flags.Parse({"-o", "a.json", "--cache", "--range=3,4"}, &positional).ok());
+  EXPECT_EQ(output, "a.json");
+  EXPECT_TRUE(cache);
+  EXPECT_EQ(range, std::make_pair(3, 4));
+  ASSERT_TRUE(flags.Parse({"-o=b.json", "--nocache"}, &positional).ok());
+  EXPECT_EQ(output, "b.json");
+  EXPECT_FALSE(cache);
+  EXPECT_TRUE(positional.empty());
+  EXPECT_EQ(flags.Parse({"--range=7"}, &positional).message(), "--range: expected A,B, got '7'");
+  EXPECT_NE(flags.Usage().find("-o, --output VALUE"), std::string::npos) << flags.Usage();
+  EXPECT_NE(flags.Usage().find("--cache, --nocache"), std::string::npos) << flags.Usage();
+  EXPECT_NE(flags.Usage().find("--range A,B"), std::string::npos) << flags.Usage();
+}
+
+TEST(FlagSetTest, AFlagDefinedTwiceIsABugNotAnException) {
+  bool a = false;
+  FlagSet flags;
+  flags.AddBool("same", &a, "one");
+  flags.AddBool("same", &a, "two");
+  std::vector<std::string> positional;
+  EXPECT_EQ(flags.Parse({}, &positional).code(), StatusCode::kInternal);
 }
 
 TEST(FlagSetTest, DoubleDashEndsFlagsAndHelpStopsParsing) {
@@ -81,6 +131,9 @@ TEST(FlagSetTest, DoubleDashEndsFlagsAndHelpStopsParsing) {
   EXPECT_TRUE(help.status.ok());
   EXPECT_TRUE(help.help);
   EXPECT_TRUE(ParseArgs({"-h"}).help);
+  Parsed after_dashes = ParseArgs({"--", "--help"});
+  EXPECT_FALSE(after_dashes.help);
+  EXPECT_EQ(after_dashes.positional, std::vector<std::string>{"--help"});
   // A lone "-" is a positional (conventionally stdin).
   EXPECT_EQ(ParseArgs({"-"}).positional, std::vector<std::string>{"-"});
 }
@@ -96,6 +149,16 @@ TEST(FlagSetTest, UsageListsEveryFlagWithItsDefault) {
   EXPECT_NE(usage.find("(default: text)"), std::string::npos);
   EXPECT_NE(usage.find("--limit N"), std::string::npos);
   EXPECT_NE(usage.find("(default: 7)"), std::string::npos);
+
+  FlagSet sections;
+  bool a = false, b = false;
+  sections.StartSection("First");
+  sections.AddBool("a", &a, "flag a");
+  sections.StartSection("Second");
+  sections.AddBool("b", &b, "flag b");
+  const std::string text = sections.Usage();
+  EXPECT_LT(text.find("First\n  --a"), text.find("Second\n  --b")) << text;
+  EXPECT_NE(text.find("Second\n  --b"), std::string::npos) << text;
 
   std::string kind;
   FlagSet optional;

@@ -93,10 +93,7 @@ int RunImportCommand(CommandContext& context) {
   flags.AddBool("allow_truncated", &allow_truncated, "import the events before the cut of a truncated file");
   std::vector<std::string> files;
   Status parsed = flags.Parse(context.args, &files);
-  if (!parsed.ok()) {
-    context.err << "stepscope: import: " << parsed.message() << " (see stepscope help import)\n";
-    return kExitBadInput;
-  }
+  if (!parsed.ok()) return ReportUsageError(context.err, "import", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage() << "\nformats:\n";
     for (const importers::TraceImporter* importer : importers::AllImporters()) {
@@ -104,10 +101,7 @@ int RunImportCommand(CommandContext& context) {
     }
     return kExitOk;
   }
-  if (files.empty()) {
-    context.err << "stepscope: import: expected at least one trace file (see stepscope help import)\n";
-    return kExitBadInput;
-  }
+  if (files.empty()) return ReportUsageError(context.err, "import", "expected at least one trace file");
   if (run.empty()) {
     // One run for all files, named once (WriteXSpaceToLogdir would name each call anew).
     std::time_t now = std::time(nullptr);

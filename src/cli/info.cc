@@ -1,7 +1,9 @@
 // `stepscope info <logdir | run dir | file.xplane.pb[.gz]>`: what a profile holds.
 //
-// Every file is read in full through xspace::ReadXSpaceFile (size limits, gzip, sanity
-// checks), so info is also the quickest way to tell whether a file is usable.
+// Every file is read in full through the streaming reader analyze, convert and serve use
+// (xspace::ReadColumnarXSpaceFile: the same limits, gzip rules and refusals), so info is
+// also the quickest way to tell whether a file is usable by the other commands.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -12,13 +14,13 @@
 #include "src/cli/flags.h"
 #include "src/cli/info_format.h"
 #include "src/xspace/logdir.h"
-#include "src/xspace/xspace_io.h"
+#include "src/xspace/columnar/columnar_reader.h"
 
 namespace stepscope::cli {
 namespace {
 
-// Protobuf cannot parse one message of 2 GiB or more.
-constexpr int64_t kMaxProfileMiB = 2047;
+// The readers' own sanity bound (read_rules.h), in MiB: the default and the largest value.
+constexpr int64_t kMaxProfileMiB = static_cast<int64_t>(xspace::ReadLimits{}.max_file_bytes >> 20);
 
 constexpr std::string_view kUsage =
     "usage: stepscope info <logdir | run directory | file.xplane.pb[.gz]> [flags]\n"
@@ -30,14 +32,14 @@ constexpr std::string_view kUsage =
     "\n"
     "flags:\n";
 
-FileInfo LoadFile(const std::string& host, const std::string& path, const xspace::ReadLimits& limits) {
+FileInfo LoadFile(const std::string& host, const std::string& path, const xspace::ColumnarReadOptions& options) {
   FileInfo file;
   file.host = host;
   file.path = path;
   std::error_code ec;
   uintmax_t size = std::filesystem::file_size(path, ec);
   file.file_bytes = ec ? 0 : static_cast<uint64_t>(size);
-  auto space = xspace::ReadXSpaceFile(path, limits);
+  auto space = xspace::ReadColumnarXSpaceFile(path, options);
   if (!space.ok()) {
     file.status = space.status();
     return file;
@@ -67,24 +69,22 @@ int RunInfoCommand(CommandContext& context) {
   flags.AddInt("max_file_mb", &max_mib, "largest profile to read, in MiB, after gunzip", 1, kMaxProfileMiB);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
-  if (!parsed.ok()) {
-    context.err << "stepscope: info: " << parsed.message() << " (see stepscope help info)\n";
-    return kExitBadInput;
-  }
+  if (!parsed.ok()) return ReportUsageError(context.err, "info", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage();
     return kExitOk;
   }
   if (positional.size() != 1) {
-    context.err << "stepscope: info: expected one path (a logdir, run directory or .xplane.pb file), got "
-                << positional.size() << " (see stepscope help info)\n";
-    return kExitBadInput;
+    return ReportUsageError(context.err, "info",
+                            "expected one path (a logdir, run directory or .xplane.pb file), got " +
+                                std::to_string(positional.size()));
   }
   const std::string& path = positional[0];
   const bool json = format == "json";
-  xspace::ReadLimits limits;
+  xspace::ColumnarReadOptions read_options;
+  xspace::ReadLimits& limits = read_options.limits;
   limits.max_file_bytes = static_cast<uint64_t>(max_mib) << 20;
-  limits.inflate.max_output_bytes = limits.max_file_bytes;
+  limits.inflate.max_output_bytes = std::min(limits.inflate.max_output_bytes, limits.max_file_bytes);
 
   auto kind = xspace::ClassifyProfilePath(path);
   if (!kind.ok()) {
@@ -99,7 +99,7 @@ int RunInfoCommand(CommandContext& context) {
 
   switch (*kind) {
     case xspace::ProfilePathKind::kXSpaceFile: {
-      FileInfo file = LoadFile("", path, limits);
+      FileInfo file = LoadFile("", path, read_options);
       if (!file.status.ok()) return ReportError(context.err, path, file.status);
       context.out << (json ? FormatFileJson(file) : FormatFileText(file));
       return kExitOk;
@@ -108,7 +108,7 @@ int RunInfoCommand(CommandContext& context) {
       auto hosts = xspace::ListHosts(path);
       if (!hosts.ok()) return ReportError(context.err, path, hosts.status());
       std::vector<FileInfo> files;
-      for (const xspace::HostFile& host : *hosts) files.push_back(LoadFile(host.host, host.path, limits));
+      for (const xspace::HostFile& host : *hosts) files.push_back(LoadFile(host.host, host.path, read_options));
       context.out << (json ? FormatRunJson(path, files) : FormatRunText(path, files));
       return ReportUnreadable(files, context.err);
     }
@@ -120,7 +120,7 @@ int RunInfoCommand(CommandContext& context) {
       for (const xspace::RunInfo& run : *runs) {
         RunInfoSummary summary{run.name, run.path, {}};
         for (const xspace::HostFile& host : run.hosts) {
-          FileInfo file = LoadFile(host.host, host.path, limits);
+          FileInfo file = LoadFile(host.host, host.path, read_options);
           // The logdir view keeps totals only; drop per-line detail early.
           for (PlaneSummary& plane : file.summary.planes) plane.lines.clear();
           summary.hosts.push_back(std::move(file));

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/xplane_builder.h"
 
 namespace stepscope::cli {
@@ -32,7 +33,9 @@ FileInfo SampleFile() {
   FileInfo file;
   file.path = "/tmp/x.xplane.pb";
   file.file_bytes = 123;
-  file.summary = SummarizeXSpace(space);
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ConvertXSpaceToColumnar(space);
+  EXPECT_TRUE(columnar.ok()) << columnar.status().ToString();
+  if (columnar.ok()) file.summary = SummarizeXSpace(*columnar);
   return file;
 }
 

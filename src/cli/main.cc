@@ -41,7 +41,8 @@ void PrintHelp(std::ostream& out) {
     out << "  " << command.name << std::string(width - command.name.size() + 2, ' ') << command.summary << "\n";
   }
   out << "  help" << std::string(width - 4 + 2, ' ') << "list commands, or `help <command>` for its flags\n"
-      << "\nexit codes: 0 ok, 2 bad input or usage (one line on stderr), 1 internal error\n";
+      << "\n"
+      << ExitCodesHelp();
 }
 
 int Main(int argc, char** argv) {
@@ -51,7 +52,7 @@ int Main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     PrintHelp(std::cerr);
-    return kExitBadInput;
+    return ExitCodeFor(InvalidArgumentError("no command given"));
   }
   std::string name = args[0];
   args.erase(args.begin());
@@ -65,15 +66,16 @@ int Main(int argc, char** argv) {
   }
   const Command* command = FindCommand(name);
   if (command == nullptr) {
-    std::cerr << "stepscope: " << name << ": unknown command (see stepscope help)\n";
-    return kExitBadInput;
+    return ReportError(std::cerr, name, InvalidArgumentError("unknown command (see stepscope help)"));
   }
   CommandContext context{std::move(args), std::cout, std::cerr};
   int code = command->run(context);
   std::cout.flush();
-  if (!std::cout) {
-    std::cerr << "stepscope: " << name << ": cannot write output\n";
-    return kExitInternalError;
+  // Output that did not reach stdout (a full disk) is a failure of the command unless it
+  // already failed for another reason and said so on its one line. (iostreams keep no
+  // errno: the write that failed may be long past.)
+  if (!std::cout && code == kExitOk) {
+    return ReportError(std::cerr, name, IoError("cannot write the output to stdout"));
   }
   return code;
 }

@@ -101,10 +101,7 @@ int RunServeCommand(CommandContext& context) {
   flags.AddInt("threads", &threads, "requests served concurrently", 1, 256);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
-  if (!parsed.ok()) {
-    context.err << "stepscope: serve: " << parsed.message() << " (see stepscope help serve)\n";
-    return kExitBadInput;
-  }
+  if (!parsed.ok()) return ReportUsageError(context.err, "serve", parsed.message());
   if (flags.help_requested()) {
     context.out << kUsage << flags.Usage();
     return kExitOk;
@@ -112,8 +109,7 @@ int RunServeCommand(CommandContext& context) {
   // `stepscope serve DIR` is accepted as well as --logdir DIR.
   if (positional.size() == 1 && logdir.empty()) logdir = positional[0];
   if (logdir.empty() || positional.size() > 1 || (positional.size() == 1 && logdir != positional[0])) {
-    context.err << "stepscope: serve: expected one logdir, as --logdir DIR (see stepscope help serve)\n";
-    return kExitBadInput;
+    return ReportUsageError(context.err, "serve", "expected one logdir, as --logdir DIR");
   }
 
   server::ServerOptions options;

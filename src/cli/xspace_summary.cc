@@ -3,81 +3,106 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "src/xspace/dropped_events.h"
 #include "src/xspace/schema.h"
-#include "src/xspace/xplane_visitor.h"
 
 namespace stepscope::cli {
 namespace {
 
-StatSummary SummarizeStat(const xspace::XStatVisitor& stat) {
+using xspace::ColumnarPlane;
+using xspace::ColumnarStat;
+using xspace::StatKind;
+
+StatSummary SummarizeStat(const ColumnarPlane& plane, const ColumnarStat& stat) {
   StatSummary out;
-  out.name = std::string(stat.name());
-  switch (stat.value_case()) {
-    case xspace::XStat::kInt64Value:
+  out.name = std::string(plane.stat_name(stat));
+  switch (stat.kind) {
+    case StatKind::kInt64:
       out.kind = StatSummary::Kind::kInt;
-      out.int_value = stat.raw().int64_value();
+      out.int_value = static_cast<int64_t>(stat.payload);
       break;
-    case xspace::XStat::kUint64Value:
+    case StatKind::kUint64:
       out.kind = StatSummary::Kind::kUint;
-      out.uint_value = stat.raw().uint64_value();
+      out.uint_value = stat.payload;
       break;
-    case xspace::XStat::kDoubleValue:
+    case StatKind::kDouble:
       out.kind = StatSummary::Kind::kDouble;
-      out.double_value = stat.raw().double_value();
+      out.double_value = ColumnarPlane::AsDouble(stat);
       break;
-    case xspace::XStat::kBytesValue:
+    case StatKind::kBytes:
       out.kind = StatSummary::Kind::kBytes;
       break;
     default:
       out.kind = StatSummary::Kind::kString;
       break;
   }
-  out.text = stat.ToString();
+  out.text = plane.ToString(stat);
   return out;
 }
 
-LineSummary SummarizeLine(const xspace::XLineVisitor& line) {
+// `aggregated` marks the plane's aggregated events (no time of their own: not in the span).
+LineSummary SummarizeLine(const ColumnarPlane& plane, const xspace::ColumnarLine& line,
+                          const std::vector<bool>& aggregated) {
   LineSummary out;
-  out.id = line.id();
-  out.name = std::string(line.name());
+  out.id = line.id;
+  out.name = line.name;
   out.events = line.num_events();
-  line.ForEachEvent([&](const xspace::XEventVisitor& event) {
-    if (event.IsAggregatedEvent()) return;
-    int64_t begin_ps = event.timestamp_ps();
-    int64_t end_ps = event.end_timestamp_ps();
+  for (uint32_t e = line.event_begin; e < line.event_end; ++e) {
+    if (!aggregated.empty() && aggregated[e]) continue;
+    int64_t begin_ps = plane.event_start_ps[e];
+    int64_t end_ps = plane.event_end_ps(e);
     out.begin_ps = out.begin_ps ? std::min(*out.begin_ps, begin_ps) : begin_ps;
     out.end_ps = out.end_ps ? std::max(*out.end_ps, end_ps) : end_ps;
-  });
+  }
+  return out;
+}
+
+PlaneSummary SummarizePlane(const ColumnarPlane& plane, std::optional<int64_t>* dropped_events) {
+  PlaneSummary out;
+  out.id = plane.id;
+  out.name = plane.name;
+  // Placeholders stand for ids that are used but never defined: not metadata of the file.
+  out.event_metadata = std::count_if(plane.event_metadata.begin(), plane.event_metadata.end(),
+                                     [](const xspace::ColumnarEventMetadata& m) { return m.defined; });
+  out.stat_metadata = std::count_if(plane.stat_metadata.begin(), plane.stat_metadata.end(),
+                                    [](const xspace::ColumnarStatMetadata& m) { return m.defined; });
+  std::vector<bool> aggregated;
+  if (!plane.aggregated_events.empty()) {
+    aggregated.assign(plane.num_events(), false);
+    for (const auto& [event, occurrences] : plane.aggregated_events) aggregated[event] = true;
+  }
+  for (const xspace::ColumnarLine& line : plane.lines) {
+    out.lines.push_back(SummarizeLine(plane, line, aggregated));
+    out.events += line.num_events();
+  }
+  for (uint32_t i = plane.plane_stats_begin; i < plane.plane_stats_end; ++i) {
+    const ColumnarStat& stat = plane.other_stats[i];
+    out.stats.push_back(SummarizeStat(plane, stat));
+    if (plane.stat_metadata[stat.metadata_index].type == xspace::StatType::kDroppedTraces &&
+        ColumnarPlane::IsNumeric(stat.kind)) {
+      // Saturating: a corrupt file must not overflow the total.
+      int64_t total = 0;
+      if (__builtin_add_overflow(dropped_events->value_or(0), ColumnarPlane::AsInt64(stat), &total)) {
+        total = INT64_MAX;
+      }
+      *dropped_events = total;
+    }
+  }
   return out;
 }
 
 }  // namespace
 
-XSpaceSummary SummarizeXSpace(const xspace::XSpace& space) {
+XSpaceSummary SummarizeXSpace(const xspace::ColumnarXSpace& space) {
   XSpaceSummary summary;
-  summary.hostnames.assign(space.hostnames().begin(), space.hostnames().end());
-  summary.warnings.assign(space.warnings().begin(), space.warnings().end());
-  summary.errors.assign(space.errors().begin(), space.errors().end());
-  for (const xspace::XPlane& raw_plane : space.planes()) {
-    xspace::XPlaneVisitor plane(&raw_plane);
-    PlaneSummary out;
-    out.id = plane.id();
-    out.name = std::string(plane.name());
-    out.event_metadata = raw_plane.event_metadata_size();
-    out.stat_metadata = raw_plane.stat_metadata_size();
-    plane.ForEachLine([&](const xspace::XLineVisitor& line) {
-      out.lines.push_back(SummarizeLine(line));
-      out.events += line.num_events();
-    });
-    plane.ForEachStat([&](const xspace::XStatVisitor& stat) {
-      out.stats.push_back(SummarizeStat(stat));
-    });
+  summary.hostnames = space.hostnames;
+  summary.warnings = space.warnings;
+  summary.errors = space.errors;
+  for (const ColumnarPlane& plane : space.planes) {
+    PlaneSummary out = SummarizePlane(plane, &summary.dropped_events);
     summary.lines += static_cast<int64_t>(out.lines.size());
     summary.events += out.events;
     summary.planes.push_back(std::move(out));
   }
-  summary.dropped_events = xspace::DroppedEventCount(space);
   for (const analysis::StepSeries& series : analysis::GroupStepMarkers(analysis::FindStepMarkers(space))) {
     StepSeriesSummary out;
     out.kind = series.kind;

@@ -1,5 +1,6 @@
 // The numbers `stepscope info` shows for one XSpace: planes, lines, event counts, steps,
-// dropped events and the run environment. Computed once per file; info.cc only formats.
+// dropped events and the run environment. Computed once per file from the streaming
+// reader's columns (the one reader of profiles); info.cc only formats.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 #include <vector>
 
 #include "src/analysis/model/step_markers.h"
-#include "src/xspace/xplane.h"
+#include "src/xspace/columnar/columnar_xspace.h"
 
 namespace stepscope::cli {
 
@@ -16,7 +17,8 @@ struct LineSummary {
   int64_t id = 0;
   std::string name;
   int64_t events = 0;
-  // First event start and last event end, absolute in ps; unset without timed events.
+  // First event start and last event end in ps on the profile's timeline (the file's own
+  // times, see ColumnarXSpace::time_origin_ns); unset without timed events.
   std::optional<int64_t> begin_ps;
   std::optional<int64_t> end_ps;
 };
@@ -62,6 +64,6 @@ struct XSpaceSummary {
   std::vector<StepSeriesSummary> step_series;
 };
 
-XSpaceSummary SummarizeXSpace(const xspace::XSpace& space);
+XSpaceSummary SummarizeXSpace(const xspace::ColumnarXSpace& space);
 
 }  // namespace stepscope::cli

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "src/xspace/columnar/columnar_reader.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/xplane_builder.h"
 #include "src/xspace/xspace_io.h"
 
@@ -12,6 +14,19 @@ using xspace::StatType;
 
 std::string TestFile(const std::string& name) {
   return std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/" + name;
+}
+
+// Built messages take the path real files take: serialized, then the streaming reader.
+XSpaceSummary Summarize(const xspace::XSpace& space) {
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ConvertXSpaceToColumnar(space);
+  EXPECT_TRUE(columnar.ok()) << columnar.status().ToString();
+  return columnar.ok() ? SummarizeXSpace(*columnar) : XSpaceSummary{};
+}
+
+XSpaceSummary SummarizeFile(const std::string& name) {
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ReadColumnarXSpaceFile(TestFile(name));
+  EXPECT_TRUE(columnar.ok()) << columnar.status().ToString();
+  return columnar.ok() ? SummarizeXSpace(*columnar) : XSpaceSummary{};
 }
 
 const PlaneSummary* FindPlane(const XSpaceSummary& s, const std::string& name) {
@@ -54,7 +69,7 @@ TEST(XSpaceSummaryTest, CountsStepsDroppedEventsAndEnvironment) {
   gpu.AddStatValue(StatType::kDevCapCoreCount, int64_t{80});
   gpu.AddBytesStatValue(*gpu.GetOrCreateStatMetadata("blob"), "abc");
 
-  XSpaceSummary s = SummarizeXSpace(space);
+  XSpaceSummary s = Summarize(space);
   EXPECT_EQ(s.hostnames, std::vector<std::string>{"worker-0"});
   EXPECT_EQ(s.warnings.size(), 1u);
   ASSERT_EQ(s.planes.size(), 2u);
@@ -87,7 +102,7 @@ TEST(XSpaceSummaryTest, CountsStepsDroppedEventsAndEnvironment) {
 TEST(XSpaceSummaryTest, NoDroppedTracesStatMeansUnknownNotZero) {
   xspace::XSpace space;
   xspace::XPlaneBuilder(space.add_planes()).SetName(xspace::kHostThreadsPlaneName);
-  EXPECT_FALSE(SummarizeXSpace(space).dropped_events.has_value());
+  EXPECT_FALSE(Summarize(space).dropped_events.has_value());
 }
 
 TEST(XSpaceSummaryTest, HostileDroppedTracesSaturate) {
@@ -97,15 +112,13 @@ TEST(XSpaceSummaryTest, HostileDroppedTracesSaturate) {
     plane.SetName("p" + std::to_string(i));
     plane.AddStatValue(StatType::kDroppedTraces, INT64_MAX);
   }
-  EXPECT_EQ(SummarizeXSpace(space).dropped_events, INT64_MAX);
+  EXPECT_EQ(Summarize(space).dropped_events, INT64_MAX);
 }
 
 // Counts checked against `protoc --decode=tensorflow.profiler.XSpace` of the same file
 // (an independent decoder), and against testdata/xplane/README.md.
 TEST(XSpaceSummaryTest, TensorFlowMultiWorkerDemoFile) {
-  auto space = xspace::ReadXSpaceFile(TestFile("tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb"));
-  ASSERT_TRUE(space.ok()) << space.status().ToString();
-  XSpaceSummary s = SummarizeXSpace(*space);
+  XSpaceSummary s = SummarizeFile("tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb");
   EXPECT_EQ(s.hostnames, std::vector<std::string>{"34.83.195.179:6003"});
   EXPECT_EQ(s.planes.size(), 9u);
   EXPECT_EQ(s.lines, 37);
@@ -155,9 +168,7 @@ TEST(XSpaceSummaryTest, TensorFlowMultiWorkerDemoFile) {
 }
 
 TEST(XSpaceSummaryTest, JaxFiles) {
-  auto attn = xspace::ReadXSpaceFile(TestFile("tracelens_jax_mi300_te_fused_attn.xplane.pb"));
-  ASSERT_TRUE(attn.ok()) << attn.status().ToString();
-  XSpaceSummary a = SummarizeXSpace(*attn);
+  XSpaceSummary a = SummarizeFile("tracelens_jax_mi300_te_fused_attn.xplane.pb");
   EXPECT_EQ(a.hostnames, std::vector<std::string>{"934987a2fc2f"});
   EXPECT_EQ(a.planes.size(), 12u);
   EXPECT_EQ(FindPlane(a, "/host:CPU")->events, 1842);
@@ -170,9 +181,7 @@ TEST(XSpaceSummaryTest, JaxFiles) {
   ASSERT_NE(FindStat(*env, "profile_start_time"), nullptr);
   EXPECT_TRUE(a.step_series.empty());
 
-  auto conv = xspace::ReadXSpaceFile(TestFile("tracelens_jax_mi300_conv_minimal_8gpu.xplane.pb"));
-  ASSERT_TRUE(conv.ok()) << conv.status().ToString();
-  XSpaceSummary c = SummarizeXSpace(*conv);
+  XSpaceSummary c = SummarizeFile("tracelens_jax_mi300_conv_minimal_8gpu.xplane.pb");
   EXPECT_EQ(c.planes.size(), 11u);
   EXPECT_EQ(c.lines, 43);
   EXPECT_EQ(c.events, 3650);
@@ -180,6 +189,57 @@ TEST(XSpaceSummaryTest, JaxFiles) {
   EXPECT_EQ(FindPlane(c, "/host:CPU")->events, 3415);
   EXPECT_EQ(FindPlane(c, "/device:GPU:0")->events, 60);
   for (int gpu = 1; gpu < 8; ++gpu) EXPECT_EQ(FindPlane(c, xspace::GpuPlaneName(gpu))->events, 25) << gpu;
+}
+
+// info reads with the streaming reader; protobuf's decoder, an independent one, must see
+// the same planes, lines, events and metadata in every shared profile.
+TEST(XSpaceSummaryTest, AgreesWithTheProtobufDecoderOnEverySharedProfile) {
+  for (const char* name : {"tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb",
+                           "tracelens_jax_mi300_te_fused_attn.xplane.pb",
+                           "tracelens_jax_mi300_conv_minimal_8gpu.xplane.pb"}) {
+    SCOPED_TRACE(name);
+    auto space = xspace::ReadXSpaceFile(TestFile(name));
+    ASSERT_TRUE(space.ok()) << space.status().ToString();
+    XSpaceSummary s = SummarizeFile(name);
+    EXPECT_EQ(s.hostnames, std::vector<std::string>(space->hostnames().begin(), space->hostnames().end()));
+    ASSERT_EQ(s.planes.size(), static_cast<size_t>(space->planes_size()));
+    for (int p = 0; p < space->planes_size(); ++p) {
+      const xspace::XPlane& plane = space->planes(p);
+      const PlaneSummary& summary = s.planes[p];
+      EXPECT_EQ(summary.name, plane.name());
+      EXPECT_EQ(summary.event_metadata, plane.event_metadata_size()) << plane.name();
+      EXPECT_EQ(summary.stat_metadata, plane.stat_metadata_size()) << plane.name();
+      EXPECT_EQ(summary.stats.size(), static_cast<size_t>(plane.stats_size())) << plane.name();
+      ASSERT_EQ(summary.lines.size(), static_cast<size_t>(plane.lines_size())) << plane.name();
+      for (int l = 0; l < plane.lines_size(); ++l) {
+        EXPECT_EQ(summary.lines[l].events, plane.lines(l).events_size()) << plane.name() << " line " << l;
+      }
+    }
+  }
+}
+
+// Ids that events or stats use but the plane never defines are not the file's metadata.
+TEST(XSpaceSummaryTest, UndefinedMetadataIdsAreNotCounted) {
+  xspace::XSpace space;
+  xspace::XPlane* plane = space.add_planes();
+  plane->set_name(std::string(xspace::kHostThreadsPlaneName));
+  (*plane->mutable_event_metadata())[1].set_id(1);
+  (*plane->mutable_event_metadata())[1].set_name("defined");
+  (*plane->mutable_stat_metadata())[3].set_id(3);
+  (*plane->mutable_stat_metadata())[3].set_name("known");
+  xspace::XLine* line = plane->add_lines();
+  for (int64_t metadata_id : {1, 7}) {
+    xspace::XEvent* event = line->add_events();
+    event->set_metadata_id(metadata_id);
+    xspace::XStat* stat = event->add_stats();
+    stat->set_metadata_id(metadata_id == 1 ? 3 : 9);  // 9: never defined
+    stat->set_int64_value(5);
+  }
+  XSpaceSummary s = Summarize(space);
+  ASSERT_EQ(s.planes.size(), 1u);
+  EXPECT_EQ(s.planes[0].events, 2);
+  EXPECT_EQ(s.planes[0].event_metadata, 1);
+  EXPECT_EQ(s.planes[0].stat_metadata, 1);
 }
 
 }  // namespace

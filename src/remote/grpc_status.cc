@@ -18,6 +18,8 @@ grpc::Status ToGrpcStatus(const Status& status) {
     case StatusCode::kUnavailable: code = grpc::StatusCode::UNAVAILABLE; break;
     case StatusCode::kDeadlineExceeded: code = grpc::StatusCode::DEADLINE_EXCEEDED; break;
     case StatusCode::kUnimplemented: code = grpc::StatusCode::UNIMPLEMENTED; break;
+    // gRPC's code for "perhaps the entire file system is out of space".
+    case StatusCode::kIoError: code = grpc::StatusCode::RESOURCE_EXHAUSTED; break;
     case StatusCode::kInternal: code = grpc::StatusCode::INTERNAL; break;
   }
   return grpc::Status(code, status.message());

@@ -71,7 +71,7 @@ std::string ErrnoText() { return std::strerror(errno); }
 StatusOr<int> OpenChildDirectory(int parent, const std::string& name, const std::string& shown,
                                  const std::string& root) {
   if (::mkdirat(parent, name.c_str(), 0755) != 0 && errno != EEXIST) {
-    return InternalError("cannot create directory " + shown + ": " + ErrnoText());
+    return IoError("cannot create directory " + shown + ": " + ErrnoText());
   }
   int fd = ::openat(parent, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd >= 0) return fd;
@@ -86,7 +86,7 @@ Status WriteAll(int fd, std::string_view bytes, const std::string& shown) {
   while (!bytes.empty()) {
     ssize_t written = ::write(fd, bytes.data(), bytes.size());
     if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return InternalError("cannot write " + shown + ": " + ErrnoText());
+    if (written <= 0) return IoError("cannot write " + shown + ": " + ErrnoText());
     bytes.remove_prefix(static_cast<size_t>(written));
   }
   return OkStatus();
@@ -173,12 +173,12 @@ Status WriteRepositoryFile(const RepositoryTarget& target, std::string_view byte
                           std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
   std::string path = target.path();
   Fd file(::openat(directory.get(), temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (file.get() < 0) return InternalError("cannot create a temporary file next to " + path + ": " + ErrnoText());
+  if (file.get() < 0) return IoError("cannot create a temporary file next to " + path + ": " + ErrnoText());
   Status status = WriteAll(file.get(), bytes, path);
-  if (status.ok() && ::fsync(file.get()) != 0) status = InternalError("cannot fsync " + path + ": " + ErrnoText());
+  if (status.ok() && ::fsync(file.get()) != 0) status = IoError("cannot fsync " + path + ": " + ErrnoText());
   file.reset(-1);
   if (status.ok() && ::renameat(directory.get(), temporary.c_str(), directory.get(), target.file_name.c_str()) != 0) {
-    status = InternalError("cannot rename into " + path + ": " + ErrnoText());
+    status = IoError("cannot rename into " + path + ": " + ErrnoText());
   }
   if (!status.ok()) ::unlinkat(directory.get(), temporary.c_str(), 0);
   return status;

@@ -43,7 +43,8 @@ StatusOr<RepositoryTarget> ResolveRepositoryTarget(const std::string& configured
 // Creates target.directories below target.root (0755) and writes `bytes` to the file
 // atomically, following no symbolic link below the root (the root itself may be one:
 // the worker's operator chose it). kPermissionDenied for a link or non-directory on the
-// way; kInternal for I/O failures.
+// way; kIoError when the disk refuses (full, read-only), kInternal when the root cannot
+// be opened.
 Status WriteRepositoryFile(const RepositoryTarget& target, std::string_view bytes);
 
 }  // namespace stepscope::remote

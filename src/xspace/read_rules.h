@@ -1,7 +1,7 @@
-// The rules every reader of profile files applies, in one place: the protobuf reader
-// (xspace_io.h, used by `stepscope info`) and the streaming columnar reader (used by
-// analyze, convert and serve) take the same limits and refuse the same inputs, so a file
-// one command rejects is rejected by all of them.
+// The rules every reader of profile files applies, in one place: the streaming columnar
+// reader (the one every command uses: info, analyze, convert, serve) and the protobuf
+// decoder tests keep as an independent check (xspace_io.h) take the same limits and refuse
+// the same inputs.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,9 @@
 // Reading and writing whole XSpace files (`*.xplane.pb`, optionally gzip-compressed).
 //
+// Commands read profiles only with the streaming reader (columnar_reader.h): one reader,
+// no 2 GiB limit. ParseXSpace / ReadXSpaceFile remain as an independent decoder for tests
+// and the protobuf fuzzer; product code writes with WriteXSpaceFile.
+//
 // Reads are bounded and checked by the rules of read_rules.h, the same as the streaming
 // reader's: a file larger than the limit, a gzip stream that inflates past it or like a
 // bomb, or bytes that are not an XSpace give a Status naming the file and the problem,

@@ -5,7 +5,8 @@
 // opens the new run, whose overview shows its steps. A second capture from an address
 // where nothing listens reports that worker's failure, naming the address, and writes no
 // run. No console errors, no request off 127.0.0.1; a screenshot of the dialog goes to
-// docs/screenshots/capture_dialog.png. Every process it starts is killed in `after`.
+// $STEPSCOPE_SCREENSHOT_DIR/capture_dialog.png (<build>/screenshots; `./dev screenshots`
+// copies it to docs/screenshots/). Every process it starts is killed in `after`.
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
 import assert from 'node:assert/strict';

@@ -2,7 +2,8 @@
 // in a temporary logdir), driven like a user would: zoom in with the wheel until single
 // kernels are drawn, click one and read its stats in the details pane, search for an
 // event outside the visible window and follow the jump, mark an interval. No console
-// errors; a screenshot goes to docs/screenshots/trace_viewer.png.
+// errors; a screenshot goes to $STEPSCOPE_SCREENSHOT_DIR/trace_viewer.png (<build>/screenshots;
+// `./dev screenshots` copies it to docs/screenshots/).
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
 import assert from 'node:assert/strict';

@@ -4,7 +4,8 @@
 //
 // Checks: every page renders with data, tables sort and filter, CSV export downloads the
 // table, empty states say why, new runs show up, no console errors, and no request leaves
-// localhost. Saves a screenshot of each page to docs/screenshots/ and writes the UI bundle
+// localhost. Saves a screenshot of each page to $STEPSCOPE_SCREENSHOT_DIR (<build>/screenshots;
+// `./dev screenshots` copies them to docs/screenshots/) and writes the UI bundle
 // size and the overview's first-load time to $STEPSCOPE_BENCH_OUT/ui.json.
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.

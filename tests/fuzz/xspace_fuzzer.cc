@@ -1,7 +1,8 @@
-// libFuzzer target for the XSpace read path: bytes -> xspace::ParseXSpace (gzip, limits,
-// validation) -> every visitor accessor -> FindStepMarkers -> the `stepscope info`
-// summary and both output formats. Anything that crashes, leaks or hits undefined
-// behaviour here would do the same to `stepscope info` on a hostile file.
+// libFuzzer target for the protobuf XSpace path: bytes -> xspace::ParseXSpace (gzip,
+// limits, validation) -> every visitor accessor -> FindStepMarkers, then what parsed goes
+// through the streaming reader into the `stepscope info` summary and both output formats.
+// (Files themselves reach info through the streaming reader, fuzzed from raw bytes by
+// columnar_fuzzer; protobuf messages still come from the wire and the collector.)
 //
 // Built as a fuzzer with -DSTEPSCOPE_BUILD_FUZZERS=ON (clang); replayed over
 // tests/fuzz/corpus/xspace/ by the normal test build (fuzz_replay_test).
@@ -15,6 +16,7 @@
 #include "src/analysis/model/step_markers.h"
 #include "src/cli/info_format.h"
 #include "src/cli/xspace_summary.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/xplane_visitor.h"
 #include "src/xspace/xspace_io.h"
 
@@ -92,7 +94,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   cli::FileInfo file;
   file.path = "fuzz.xplane.pb";
   file.file_bytes = size;
-  file.summary = cli::SummarizeXSpace(*space);
+  auto columnar = xspace::ConvertXSpaceToColumnar(*space);
+  if (!columnar.ok()) return 0;
+  file.summary = cli::SummarizeXSpace(*columnar);
   sink = sink + cli::FormatFileText(file).size() + cli::FormatFileJson(file).size();
   (void)sink;
   return 0;

@@ -196,7 +196,7 @@ TEST(CliBadInputTest, GzipBombStopsAtTheLimit) {
   // The same limit applies to plain files.
   ProcessResult big = RunStepscope({"info", "--max_file_mb=1", TfDemoFile()});
   ExpectOneErrorLine(big, TfDemoFile());
-  EXPECT_NE(big.err.find("over the limit"), std::string::npos) << big.err;
+  EXPECT_NE(big.err.find("exceeds the limit of 1048576"), std::string::npos) << big.err;
 }
 
 TEST(CliBadInputTest, MissingPathsAndDirectoriesWithoutRuns) {

@@ -166,7 +166,7 @@ TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
   int port = PickFreePort();
   RunResult capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:" + std::to_string(port), "--logdir",
                                         ScratchDir("remote_dead"), "--duration_ms", "500", "--retries", "1"});
-  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_EQ(capture.exit_code, 4);  // nothing captured: workers unavailable (src/cli/exit_code.h)
   EXPECT_EQ(capture.ErrLines(), 1) << capture.err;
   EXPECT_THAT(capture.err, HasSubstr("no worker was captured"));
   EXPECT_THAT(capture.out, HasSubstr("127.0.0.1:" + std::to_string(port) + "  FAILED  2 attempts"));
@@ -192,7 +192,7 @@ TEST_F(RemoteCaptureTest, AnUnreachableWorkerFailsInBoundedTime) {
                                         "--retries", "1", "--connect_timeout_ms", "1500"});
   auto elapsed = Clock::now() - start;
   ::close(listener);
-  EXPECT_EQ(capture.exit_code, 2) << capture.out << capture.err;
+  EXPECT_EQ(capture.exit_code, 4) << capture.out << capture.err;
   // Two attempts of 1.5 s plus a 1 s backoff, with room for a slow machine.
   EXPECT_LT(elapsed, std::chrono::seconds(10));
   EXPECT_THAT(capture.out, HasSubstr(silent + "  FAILED"));

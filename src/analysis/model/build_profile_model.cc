@@ -61,6 +61,40 @@ HostEnvironment ReadHostEnvironment(const xspace::ColumnarXSpace& space, const s
   return env;
 }
 
+// How device events were tied to steps, when a rule other than the plain ones did work,
+// and how many could not be tied, with the true reason.
+void AddDeviceTieDiagnostics(const ProfileModel& model, const internal::DeviceAnalysis& device,
+                             std::vector<std::string>* out) {
+  if (model.steps.empty()) return;
+  const DeviceStepTies& ties = device.ties;
+  if (ties.by_launch_window > 0) {
+    out->push_back(std::to_string(ties.by_launch_window) +
+                   " device events were tied to a step by the step window holding their launch (launched from a "
+                   "thread without step markers, e.g. PyTorch's autograd thread), " +
+                   std::to_string(ties.by_launch) + " by the step marker around their launch (correlation_id)" +
+                   (ties.by_group_id > 0 ? ", " + std::to_string(ties.by_group_id) + " by their group_id" : ""));
+  }
+  if (ties.untied() > 0) {
+    constexpr std::string_view kOutside = "launched outside every step";
+    constexpr std::string_view kNoLaunch = "no group_id and no host launch with their correlation_id";
+    std::string why;
+    if (ties.launch_outside_steps == 0) {
+      why = kNoLaunch;
+    } else if (ties.no_launch == 0) {
+      why = kOutside;
+    } else {
+      why = std::to_string(ties.launch_outside_steps) + " " + std::string(kOutside) + ", " +
+            std::to_string(ties.no_launch) + " with " + std::string(kNoLaunch);
+    }
+    out->push_back(std::to_string(ties.untied()) + " device events could not be tied to a step (" + why +
+                   "); they count in device totals but not in step breakdowns");
+  }
+  if (device.span_failures > 0) {
+    out->push_back(std::to_string(device.span_failures) +
+                   " device events were left out of the step breakdown (out of memory or over 2^27 step groups)");
+  }
+}
+
 void AddDiagnostics(const xspace::ColumnarXSpace& space, const internal::HostAnalysis& host,
                     const internal::DeviceAnalysis& device, ProfileModel* model) {
   std::vector<std::string>& out = model->diagnostics;
@@ -79,11 +113,7 @@ void AddDiagnostics(const xspace::ColumnarXSpace& space, const internal::HostAna
                   " events were dropped while recording (buffers full): totals undercount; raise "
                   "per_thread_buffer_bytes or profile fewer steps");
   }
-  if (!model->steps.empty() && device.unattributed_events > 0) {
-    out.push_back(std::to_string(device.unattributed_events) +
-                  " device events could not be tied to a step (no group_id and no host launch with their "
-                  "correlation_id); they count in device totals but not in step breakdowns");
-  }
+  AddDeviceTieDiagnostics(*model, device, &out);
   const InputPipelineFacts& input = model->input_pipeline;
   if (input.get_next_outside_steps > 0) {
     out.push_back(std::to_string(input.get_next_outside_steps) + " of " + std::to_string(input.get_next_count) +
@@ -133,6 +163,7 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   if (model.step_source == "none" && !device.markers.empty()) model.step_source = "tf_grouped";
   internal::BuildSteps(s, options, model.has_device, &host, &device, &model);
   internal::BuildHostOpMetrics(s, host, &model);
+  model.device_step_ties = device.ties;
   model.device_ops = std::move(device.ops);
   model.kernels = std::move(device.kernels);
   model.devices = std::move(device.devices);

@@ -123,6 +123,15 @@ class DeviceAnalyzer {
     PlaneStatReader reader(plane);
     PlaneState state;
     std::vector<std::vector<uint32_t>> stream_orders;  // per stream line, events by begin
+    bool has_step_line = false;
+    for (const xspace::ColumnarLine& line : plane.lines) {
+      has_step_line = has_step_line || IsDeviceStepLine(plane.name, line.name);
+    }
+    // Step group of each event, kept only where device step markers are derived from them.
+    std::vector<int32_t> event_group;
+    if (!has_step_line && plane.name.starts_with(xspace::kGpuPlanePrefix)) {
+      event_group.assign(plane.num_events(), kNoGroup);
+    }
     for (uint32_t l = 0; l < plane.lines.size(); ++l) {
       const xspace::ColumnarLine& line = plane.lines[l];
       if (IsDeviceStepLine(plane.name, line.name)) {
@@ -140,7 +149,8 @@ class DeviceAnalyzer {
       int64_t busy_end = INT64_MIN;
       out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));
       for (uint32_t e : order) {
-        AnalyzeEvent(plane_index, plane, reader, e, &device, &stream, &state);
+        int32_t group = AnalyzeEvent(plane_index, plane, reader, e, &device, &stream, &state);
+        if (!event_group.empty()) event_group[e] = group;
         int64_t begin = plane.event_start_ps[e], end = plane.event_end_ps(e);
         if (end > busy_end) {
           AddTo(stream.busy_ps, end - std::max(begin, busy_end));
@@ -150,7 +160,7 @@ class DeviceAnalyzer {
     }
     std::sort(device.streams.begin(), device.streams.end(),
               [](const StreamActivity& a, const StreamActivity& b) { return a.stream_id < b.stream_id; });
-    ComputeDeviceBusy(plane, stream_orders, &device);
+    ComputeDeviceBusy(plane, stream_orders, event_group, &device);
     MergePlaneKernels(plane, &state);
   }
 
@@ -273,8 +283,9 @@ class DeviceAnalyzer {
     return it->second;
   }
 
-  void AnalyzeEvent(uint32_t plane_index, const ColumnarPlane& plane, const PlaneStatReader& reader, uint32_t e,
-                    DeviceActivity* device, StreamActivity* stream, PlaneState* state) {
+  // Accounts one device event; returns its step group (kNoGroup when it has none).
+  int32_t AnalyzeEvent(uint32_t plane_index, const ColumnarPlane& plane, const PlaneStatReader& reader, uint32_t e,
+                       DeviceActivity* device, StreamActivity* stream, PlaneState* state) {
     EventStats& stats = state->stats;  // scratch reused per event: constructing one zeroes 300 bytes
     reader.Read(e, &stats);
     const NameFacts& facts = NameFactsOf(plane, e, state);
@@ -310,17 +321,8 @@ class DeviceAnalyzer {
 
     if (!is_copy && !stats.kernel_details.empty() && duration > 0) AddKernel(plane, e, stats, op, duration, state);
 
-    // Step group: the event's own group_id, else the launching host event's.
-    int32_t group = kNoGroup;
-    if (stats.has_group_id) {
-      group = host_->groups.Dense(stats.group_id);
-    } else if (stats.has_correlation_id) {
-      group = host_->correlation_to_group.Find(stats.correlation_id);
-    }
-    if (group == kNoGroup) {
-      ++out_->unattributed_events;
-      return;
-    }
+    int32_t group = StepGroupOf(stats);
+    if (group == kNoGroup) return kNoGroup;
     MarkGroupOnDevice(group);
     EventType type;
     if (is_copy && direction == MemcpyDirection::kHostToDevice) {
@@ -337,8 +339,34 @@ class DeviceAnalyzer {
     }
     if (group >= static_cast<int32_t>(StepSpan::kMaxGroups) ||
         !out_->spans.push_back(StepSpan(group, type, index_space_.Global(plane_index, e)))) {
-      ++out_->unattributed_events;  // out of range or out of memory: counted, not silently lost
+      ++out_->span_failures;  // out of range or out of memory: counted, not silently lost
     }
+    return group;
+  }
+
+  // The event's step group: its own group_id, else the group of the host event that
+  // launched it (same correlation_id). Counts which rule tied it, or why none did.
+  int32_t StepGroupOf(const EventStats& stats) {
+    DeviceStepTies& ties = out_->ties;
+    if (stats.has_group_id) {
+      ++ties.by_group_id;
+      return host_->groups.Dense(stats.group_id);
+    }
+    int32_t launch = stats.has_correlation_id ? host_->correlation_to_group.Find(stats.correlation_id) : kNoGroup;
+    if (launch == kNoGroup) {
+      ++ties.no_launch;
+      return kNoGroup;
+    }
+    if (launch == kLaunchWithoutGroup) {
+      ++ties.launch_outside_steps;
+      return kNoGroup;
+    }
+    if (launch & kTiedByWindowBit) {
+      ++ties.by_launch_window;
+      return launch & ~kTiedByWindowBit;
+    }
+    ++ties.by_launch;
+    return launch;
   }
 
   void AddKernel(const ColumnarPlane& plane, uint32_t e, const EventStats& stats, uint32_t op, int64_t duration,
@@ -389,8 +417,20 @@ class DeviceAnalyzer {
   }
 
   // Union of activity over all streams: a heap merge of the per-stream begin orders.
+  // With `event_group` (GPU planes without a `Steps` line), the same pass derives the
+  // device step markers as XProf's DeriveStepEventsFromGroups does: over the plane's
+  // events in time order, consecutive events of one group make one marker from the first
+  // begin to the last end; events without a group are passed over.
   void ComputeDeviceBusy(const ColumnarPlane& plane, const std::vector<std::vector<uint32_t>>& orders,
-                         DeviceActivity* device) {
+                         const std::vector<int32_t>& event_group, DeviceActivity* device) {
+    StepMarker step;
+    auto emit_step = [&] {
+      if (step.group == kNoGroup) return;
+      step.on_device = true;
+      step.name = "step";  // a group without a host marker becomes step "step <number>"
+      out_->markers.push_back(std::move(step));
+      step = StepMarker();
+    };
     using Cursor = std::pair<int64_t, std::pair<uint32_t, uint32_t>>;  // (begin, (stream, position))
     std::priority_queue<Cursor, std::vector<Cursor>, std::greater<>> heap;
     for (uint32_t s = 0; s < orders.size(); ++s) {
@@ -410,8 +450,18 @@ class DeviceAnalyzer {
         AddTo(device->busy_ps, end - std::max(begin, busy_end));
         busy_end = end;
       }
+      if (!event_group.empty()) {
+        const int32_t group = event_group[orders[s][i]];
+        if (group != kNoGroup && group != step.group) {
+          emit_step();
+          step.group = group;
+          step.begin_ps = begin;
+        }
+        if (group != kNoGroup) step.duration_ps = std::max(step.duration_ps, end - step.begin_ps);
+      }
       if (i + 1 < orders[s].size()) heap.push({plane.event_start_ps[orders[s][i + 1]], {s, i + 1}});
     }
+    emit_step();
   }
 
   void FinishOps() {

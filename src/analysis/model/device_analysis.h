@@ -2,10 +2,13 @@
 //
 // Per device: capabilities (plane stats), per-stream activity, copies by direction with
 // bytes (memcpy_details), kernels with launch parameters (kernel_details), the device op
-// table, and for the breakdown: device step markers (`Steps` lines of files TF grouped)
-// and one span per kernel / copy whose step group is known - from its group_id stat or,
-// through correlation_id, from the host event that launched it. Derived lines (TensorFlow
-// Ops, Name Scope, XLA Ops, ...) are not activity and are skipped.
+// table, and for the breakdown: device step markers and one span per kernel / copy whose
+// step group is known - from its group_id stat or, through correlation_id, from the host
+// event that launched it. Device step markers are the `Steps` line's events (files TF
+// grouped); a GPU plane without that line gets them derived as XProf's
+// DeriveStepEventsFromGroups does: each run of consecutive events (in time order over all
+// streams) of one group is one marker from its first begin to its last end. Derived
+// lines (TensorFlow Ops, Name Scope, XLA Ops, ...) are not activity and are skipped.
 //
 // Classification (XProf ClassifyGpuEvent; docs/model.md): H2D copies -> kHostToDevice,
 // D2H -> kDeviceToHost, D2D / P2P -> kDeviceToDevice, names starting with "nccl"

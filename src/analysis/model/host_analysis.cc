@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -23,6 +24,57 @@ struct Root {
   uint32_t pos;
   bool has_step_number;
   int64_t step_number;
+};
+
+// Step marker windows as a partition of time into elementary segments, each knowing the
+// group whose window holds it. Where windows of different groups overlap (markers on
+// different threads, or nested roots), the window that began last wins - for nested
+// windows that is the innermost, as with the marker rule - and on equal begins the one
+// that ends first.
+class StepWindows {
+ public:
+  explicit StepWindows(const std::vector<StepMarker>& markers) {
+    struct Edge {
+      int64_t time;
+      bool opens;
+      uint32_t marker;
+    };
+    std::vector<Edge> edges;
+    for (uint32_t m = 0; m < markers.size(); ++m) {
+      if (markers[m].duration_ps <= 0 || markers[m].on_device) continue;
+      edges.push_back({markers[m].begin_ps, true, m});
+      edges.push_back({markers[m].begin_ps + markers[m].duration_ps, false, m});
+    }
+    std::sort(edges.begin(), edges.end(), [](const Edge& a, const Edge& b) { return a.time < b.time; });
+    // Open windows ordered by (begin, -end): the last element is the one that wins.
+    std::set<std::tuple<int64_t, int64_t, uint32_t>> open;
+    for (size_t e = 0; e < edges.size();) {
+      const int64_t time = edges[e].time;
+      for (; e < edges.size() && edges[e].time == time; ++e) {
+        const StepMarker& m = markers[edges[e].marker];
+        std::tuple<int64_t, int64_t, uint32_t> key{m.begin_ps, -(m.begin_ps + m.duration_ps), edges[e].marker};
+        if (edges[e].opens) {
+          open.insert(key);
+        } else {
+          open.erase(key);
+        }
+      }
+      int32_t group = open.empty() ? kNoGroup : markers[std::get<2>(*open.rbegin())].group;
+      if (!group_.empty() && group_.back() == group) continue;
+      begin_.push_back(time);
+      group_.push_back(group);
+    }
+  }
+  bool empty() const { return begin_.empty(); }
+  // The group whose window holds `time`, kNoGroup when none does.
+  int32_t GroupAt(int64_t time) const {
+    auto it = std::upper_bound(begin_.begin(), begin_.end(), time);
+    return it == begin_.begin() ? kNoGroup : group_[it - begin_.begin() - 1];
+  }
+
+ private:
+  std::vector<int64_t> begin_;  // segment begins, ascending; a segment ends where the next begins
+  std::vector<int32_t> group_;  // by segment
 };
 
 struct Connection {
@@ -59,6 +111,7 @@ class HostGrouper {
     } else if (!roots_.empty()) {
       GroupByRoots();
       PropagateToConsumers();
+      GroupByStepWindows();
       out_->step_source = "step_markers";
     } else {
       out_->step_source = "none";
@@ -148,11 +201,15 @@ class HostGrouper {
     return it->second;
   }
 
-  void AssignSubtree(uint32_t t, uint32_t pos, int32_t group) {
+  void AssignSubtree(uint32_t t, uint32_t pos, int32_t group, uint8_t extra_flags = 0) {
     const std::vector<uint32_t>& ends = SubtreeEnds(t);
     std::vector<int32_t>& groups = out_->facts[t].group;
+    std::vector<uint8_t>& flags = out_->facts[t].flags;
     for (uint32_t i = pos; i < ends[pos]; ++i) {
-      if (groups[i] == kNoGroup) groups[i] = group;
+      if (groups[i] == kNoGroup) {
+        groups[i] = group;
+        flags[i] |= extra_flags;
+      }
     }
   }
 
@@ -211,6 +268,28 @@ class HostGrouper {
     }
   }
 
+  // The step-window rule: an event still in no group after the marker and connection
+  // rules, whose start lies inside a step marker's [begin, end), joins that step with its
+  // subtree (its still ungrouped part). Events are visited in time order per thread, so
+  // the outermost such event takes its subtree, and the children of an event that starts
+  // outside every window are tried one by one. This ties the work of threads that carry
+  // no marker - PyTorch runs backward on its autograd thread - to the step whose window
+  // holds it, as PyTorch's TensorBoard plugin does.
+  void GroupByStepWindows() {
+    StepWindows windows(out_->markers);
+    if (windows.empty()) return;
+    for (uint32_t t = 0; t < out_->threads.size(); ++t) {
+      const HostThread& thread = out_->threads[t];
+      const ColumnarPlane& plane = space_.planes[thread.plane_index];
+      const std::vector<int32_t>& groups = out_->facts[t].group;
+      for (uint32_t i = 0; i < thread.size(); ++i) {
+        if (groups[i] != kNoGroup) continue;
+        int32_t group = windows.GroupAt(plane.event_start_ps[thread.event(i)]);
+        if (group != kNoGroup) AssignSubtree(t, i, group, kGroupedByWindow);
+      }
+    }
+  }
+
   // Correlation id -> group of the launch (launches with a group), and correlation id ->
   // the framework op around the launch (threads with PyTorch record-function scopes): the
   // innermost enclosing scope with a cpu_op-like name, else the innermost scope. One pass
@@ -256,13 +335,16 @@ class HostGrouper {
           inner_op[i] = op;
         }
         if (!(flags & kHasCorrelation)) continue;
-        const bool grouped = facts.group[i] != kNoGroup;
+        const int32_t group = facts.group[i];
         const uint32_t launcher = op != kNone ? op : scope;
-        if (!grouped && launcher == kNone) continue;
         xspace::ColumnarStat stat;
         if (!plane.FindEventStat(thread.event(i), index, &stat)) continue;
         const uint64_t correlation_id = static_cast<uint64_t>(ColumnarPlane::AsInt64(stat));
-        if (grouped) out_->correlation_to_group.Add(correlation_id, facts.group[i]);
+        if (group == kNoGroup) {
+          out_->correlation_to_group.Add(correlation_id, kLaunchWithoutGroup);
+        } else {
+          out_->correlation_to_group.Add(correlation_id, (flags & kGroupedByWindow) ? group | kTiedByWindowBit : group);
+        }
         if (launcher != kNone) {
           const uint32_t metadata = plane.event_metadata_index[thread.event(launcher)];
           uint32_t launch_op = launch_op_index.FindOrInsert(metadata, static_cast<uint32_t>(out_->launch_ops.size()));

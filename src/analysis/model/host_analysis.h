@@ -11,7 +11,12 @@
 //     group, so one step marked on several threads is one step (a stepscope choice; TF
 //     would make one group per thread). Consumers (`_ct`,`_c`) then join the group of their
 //     producer (`_pt`,`_p`) with their subtrees. Every root that started or joined a group
-//     is a host step marker.
+//     is a host step marker. Last, the step-window rule: an event still in no group whose
+//     start lies inside a marker's [begin, end) joins that step with its subtree (where
+//     windows of different steps overlap, the one that began last wins). It ties the
+//     work of threads without markers (PyTorch's autograd thread) to the step whose
+//     window holds it, as PyTorch's TensorBoard plugin does; events it grouped carry
+//     kGroupedByWindow. TF-grouped files keep TF's groups and get no such rule.
 //   - With TF loop ops (WhileOp-EvalCond, ForOp, ...) and no group_id, nothing is grouped,
 //     as TensorFlow does.
 #pragma once

@@ -32,6 +32,7 @@ enum EventFlag : uint8_t {
   kIsStepMarker = 4,     // explicit or implicit step marker (not an op, not a span)
   kIsInputStage = 8,     // `_ipl_stage_name`: a root input-pipeline stage
   kIsOpScope = 16,       // a PyTorch record-function scope (Kineto `External id`), not a step root
+  kGroupedByWindow = 32,  // grouped by the step-window rule (host_analysis.h), not by a marker's subtree
 };
 
 // Per host thread, parallel to the HostThread arrays (time order).
@@ -116,10 +117,11 @@ class EventIndexSpace {
   bool fits_ = true;
 };
 
-// Correlation id -> a non-negative int32 of the host event that launched it (its dense
-// group, or its framework op's index in HostAnalysis::launch_ops); kNoGroup (-1) when the
-// id is unknown. CUPTI / ROCm ids are small and dense, so a flat array indexed by
-// (id - min) is used when the id range is at most a few times the count: device events
+// Correlation id -> an int32 of the host event that launched it (its dense group, or its
+// framework op's index in HostAnalysis::launch_ops); kNoGroup (-1) when the id is unknown.
+// Where one id has several values, a non-negative one wins over a negative one. CUPTI /
+// ROCm ids are small and dense, so a flat array indexed by (id - min) is used when the id
+// range is at most a few times the count: device events
 // then look their launch up without a hash probe (a random probe into a large table was a
 // fifth of the model's time). Any other id set falls back to a hash map.
 class CorrelationMap {
@@ -136,10 +138,16 @@ class CorrelationMap {
     if (hi - lo <= pending_.size() * 4 + (1u << 20)) {
       base_ = lo;
       dense_.assign(hi - lo + 1, kNoGroup);
-      for (const auto& [id, group] : pending_) dense_[id - lo] = group;
+      for (const auto& [id, group] : pending_) {
+        int32_t& slot = dense_[id - lo];
+        if (group >= 0 || slot < 0) slot = group;
+      }
     } else {
       use_map_ = true;
-      for (const auto& [id, group] : pending_) map_.Set(id, static_cast<uint32_t>(group));
+      for (const auto& [id, group] : pending_) {
+        if (group < 0 && static_cast<int32_t>(map_.Find(id)) >= 0) continue;
+        map_.Set(id, static_cast<uint32_t>(group));
+      }
     }
     pending_ = {};
   }
@@ -167,13 +175,20 @@ struct LaunchOp {
   bool cpu_op_like = false;  // IsCpuOpLikeName(name): "aten::addmm", not "Optimizer.step#SGD.step"
 };
 
+// Values of HostAnalysis::correlation_to_group besides a plain dense group.
+inline constexpr int32_t kLaunchWithoutGroup = -2;  // the launch exists but is in no group
+inline constexpr int32_t kTiedByWindowBit = 1 << 30;  // the launch's group came from the step-window rule
+static_assert(StepSpan::kMaxGroups <= static_cast<uint32_t>(kTiedByWindowBit));
+
 struct HostAnalysis {
   std::vector<HostThread> threads;  // every line of every host plane
   std::vector<HostThreadFacts> facts;
   std::vector<StepMarker> markers;
   GroupTable groups;
   std::string step_source;  // "tf_grouped", "step_markers", "none"
-  // Dense group of the host event that launched each correlation id.
+  // Dense group of the host event that launched each correlation id, with
+  // kTiedByWindowBit when the step-window rule gave it; kLaunchWithoutGroup for a launch
+  // in no group.
   CorrelationMap correlation_to_group;
   // The framework op that launched each correlation id (PyTorch / Kineto: the innermost
   // record-function scope around the launch, cpu_op-like names preferred; docs/model.md
@@ -193,7 +208,8 @@ struct DeviceAnalysis {
   xspace::PodArray<StepSpan> spans;
   std::vector<uint32_t> span_run_starts;
   std::vector<bool> group_on_device;  // by dense group
-  int64_t unattributed_events = 0;    // device events with neither group_id nor a known launch
+  DeviceStepTies ties;                // how each device event found its group, or why it did not
+  int64_t span_failures = 0;          // tied events left out of the breakdown (out of memory)
 };
 
 }  // namespace stepscope::analysis::internal

@@ -41,6 +41,21 @@ std::string_view TimeCategoryKey(TimeCategory category) {
   return "other";
 }
 
+std::string_view TimeCategoryLabel(TimeCategory category) {
+  switch (category) {
+    case TimeCategory::kCompilation: return "compilation";
+    case TimeCategory::kInput: return "input";
+    case TimeCategory::kOutput: return "output (device to host)";
+    case TimeCategory::kKernelLaunch: return "kernel launch";
+    case TimeCategory::kHostCompute: return "host compute";
+    case TimeCategory::kDeviceToDevice: return "device to device";
+    case TimeCategory::kDeviceCollectives: return "device collectives";
+    case TimeCategory::kDeviceCompute: return "device compute";
+    case TimeCategory::kOther: return "other (no recorded event)";
+  }
+  return "other (no recorded event)";
+}
+
 TimeCategory CategoryOf(EventType type) {
   switch (type) {
     case EventType::kUnknownTime: return TimeCategory::kOther;

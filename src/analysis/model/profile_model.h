@@ -74,6 +74,9 @@ inline constexpr int kNumTimeCategories = 9;
 // The JSON key of the issue's contract: "compilation", "input", "output", "kernel_launch",
 // "host_compute", "device_to_device", "device_collectives", "device_compute", "other".
 std::string_view TimeCategoryKey(TimeCategory category);
+// The words people read: "device compute", ..., and for kOther "other (no recorded
+// event)": time in the step that no rule explains, not a kind of work.
+std::string_view TimeCategoryLabel(TimeCategory category);
 TimeCategory CategoryOf(EventType type);
 
 // Non-overlapping time per fine type within one step. The entries sum to the step's
@@ -367,6 +370,30 @@ struct RunEnvironment {
   int64_t dropped_traces = 0;          // sum over hosts
 };
 
+// How the device events (kernels, copies, memsets) were tied to step groups, by rule
+// (docs/model.md "Steps"). Every device event counts in exactly one field.
+struct DeviceStepTies {
+  int64_t by_group_id = 0;  // the event's own group_id (files TensorFlow grouped)
+  // By correlation_id, the group of the host launch, when the launch is inside a step
+  // marker's subtree or joined a group as a consumer.
+  int64_t by_launch = 0;
+  // By correlation_id, the group given to the launch by the step-window rule: a launch
+  // from a thread without step markers (PyTorch's autograd thread) that starts inside a
+  // step marker's window.
+  int64_t by_launch_window = 0;
+  int64_t launch_outside_steps = 0;  // the host launch exists but lies in no step
+  int64_t no_launch = 0;             // no group_id and no host launch with the event's correlation_id
+  int64_t tied() const { return by_group_id + by_launch + by_launch_window; }
+  int64_t untied() const { return launch_outside_steps + no_launch; }
+  void Add(const DeviceStepTies& other) {
+    by_group_id += other.by_group_id;
+    by_launch += other.by_launch;
+    by_launch_window += other.by_launch_window;
+    launch_outside_steps += other.launch_outside_steps;
+    no_launch += other.no_launch;
+  }
+};
+
 // ---------------------------------------------------------------------------------------
 // The model
 // ---------------------------------------------------------------------------------------
@@ -393,6 +420,8 @@ struct ProfileModel {
   std::vector<DeviceActivity> devices;  // sorted by (host_index, device_ordinal)
 
   InputPipelineFacts input_pipeline;
+
+  DeviceStepTies device_step_ties;
 
   // Host event trees, one per thread line of /host:CPU (single-host models only).
   std::vector<HostThread> host_threads;

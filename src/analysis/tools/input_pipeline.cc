@@ -241,6 +241,21 @@ Table StepTimeTable(const std::vector<StepTimeRow>& rows) {
   return t;
 }
 
+Table StepBreakdownTable(const StepTimeSummary& s, bool for_people) {
+  Table t;
+  t.name = "step_time_breakdown";
+  t.title = "Average step time breakdown";
+  t.columns = {{"category", "Category"},
+               {"avg_ms", "Avg (ms)", ColumnType::kDouble, 3},
+               {"percent", "% of step", ColumnType::kDouble, 1}};
+  for (int c = 0; c < kNumTimeCategories; ++c) {
+    const TimeCategory category = static_cast<TimeCategory>(c);
+    t.AddRow({std::string(for_people ? TimeCategoryLabel(category) : TimeCategoryKey(category)), s.avg_category_ms[c],
+              s.category_percent[c]});
+  }
+  return t;
+}
+
 InputPipelineAnalysis ComputeInputPipelineAnalysis(const ProfileModel& model) {
   InputPipelineAnalysis a;
   a.summary = SummarizeSteps(model);
@@ -364,6 +379,7 @@ std::string FormatResultText(const InputPipelineAnalysis& a, const ToolOptions& 
        {"Step time (ms)", stats(s.step_time_ms)},
        {"Input per step (ms)", stats(s.input_time_ms)}});
   out += "  " + output::SanitizeForTerminal(s.statement) + "\n\n";
+  if (s.step_count > 0) out += output::FormatTextTable(StepBreakdownTable(s, /*for_people=*/true)) + "\n";
   const output::TextTableOptions table_options{options.text_max_rows};
   for (const Table& t : BuildTables(a)) {
     if (t.name == "steps") continue;  // long; in JSON/CSV

@@ -94,6 +94,9 @@ std::vector<StepTimeRow> ComputeStepTimeRows(const ProfileModel& model);
 // input-bound percent counts: wait for input + host-to-device), then one
 // "<category>_ms" column per TimeCategory.
 output::Table StepTimeTable(const std::vector<StepTimeRow>& rows);
+// Table "step_time_breakdown": category, avg_ms, percent per TimeCategory. The category
+// cell is its key ("other"), or with `for_people` its label ("other (no recorded event)").
+output::Table StepBreakdownTable(const StepTimeSummary& s, bool for_people);
 
 // The host-side input breakdown keys, in order ("enqueue_to_device" is MemcpyHToD /
 // InfeedEnqueue).

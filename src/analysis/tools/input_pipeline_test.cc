@@ -140,6 +140,8 @@ TEST(InputPipelineTest, TablesHaveStableNames) {
   std::string text = FormatResultText(a, {});
   EXPECT_THAT(text, HasSubstr("highly"));
   EXPECT_THAT(text, HasSubstr("25.0 %"));
+  EXPECT_THAT(text, HasSubstr("Average step time breakdown")) << "where the rest of the step goes";
+  EXPECT_THAT(text, HasSubstr("other (no recorded event)"));
 }
 
 }  // namespace

@@ -46,19 +46,6 @@ Table HostsTable(const OverviewPage& p) {
   return t;
 }
 
-Table BreakdownTable(const StepTimeSummary& s) {
-  Table t;
-  t.name = "step_time_breakdown";
-  t.title = "Average step time breakdown";
-  t.columns = {{"category", "Category"},
-               {"avg_ms", "Avg (ms)", ColumnType::kDouble, 3},
-               {"percent", "% of step", ColumnType::kDouble, 1}};
-  for (int c = 0; c < kNumTimeCategories; ++c) {
-    t.AddRow({std::string(TimeCategoryKey(static_cast<TimeCategory>(c))), s.avg_category_ms[c], s.category_percent[c]});
-  }
-  return t;
-}
-
 std::string NextStep(const OverviewPage& p) {
   if (!p.recommendations.empty()) {
     const Finding& top = p.recommendations.front();
@@ -71,7 +58,7 @@ std::string NextStep(const OverviewPage& p) {
     if (s.category_percent[c] > s.category_percent[largest]) largest = c;
   }
   return "The advisor's checks found nothing to fix. " + s.statement + " Most of the step is " +
-         std::string(TimeCategoryKey(static_cast<TimeCategory>(largest))) + " (" + Pct(s.category_percent[largest]) +
+         std::string(TimeCategoryLabel(static_cast<TimeCategory>(largest))) + " (" + Pct(s.category_percent[largest]) +
          "); see framework_op_stats for the ops behind it.";
 }
 
@@ -112,7 +99,8 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
 }
 
 std::vector<Table> BuildTables(const OverviewPage& p) {
-  return {BreakdownTable(p.summary), StepTimeTable(p.steps), TopDeviceOpsTable(p.top_device_ops), HostsTable(p)};
+  return {StepBreakdownTable(p.summary, /*for_people=*/false), StepTimeTable(p.steps),
+          TopDeviceOpsTable(p.top_device_ops), HostsTable(p)};
 }
 
 void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
@@ -201,7 +189,7 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
        {"Input bound", std::string(InputBoundVerdictName(s.verdict)) + " (" + Pct(s.input_percent) + ")"},
        {"Device compute precision", precision},
        {"Op placement", Pct(p.placement.host_percent) + " host, " + Pct(p.placement.device_percent) + " device"}});
-  out += "\n" + output::FormatTextTable(BreakdownTable(s)) + "\n";
+  out += "\n" + output::FormatTextTable(StepBreakdownTable(s, /*for_people=*/true)) + "\n";
   out += output::FormatKeyValues(
       "Run environment",
       {{"Hosts", std::to_string(env.hosts.size()) + (hosts.empty() ? "" : " (" + hosts + ")")},

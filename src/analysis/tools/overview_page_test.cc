@@ -89,5 +89,23 @@ TEST(OverviewPageTest, CpuOnlyHasNoPrecisionAndSaysSo) {
   EXPECT_THAT(text, HasSubstr("NOT input bound"));
 }
 
+// "other" is time no rule explains: the text says so in words; the CSV table keeps the
+// JSON key.
+TEST(OverviewPageTest, OtherIsLabelledAsUnexplainedTime) {
+  ProfileModel m;
+  m.has_device = true;
+  m.steps.push_back(MakeStep(1, 0, 10, {{EventType::kDeviceCompute32, 4}, {EventType::kUnknownTime, 6}}));
+  OverviewPage p = ComputeOverviewPage(m);
+  std::string text = FormatResultText(p, {});
+  EXPECT_THAT(text, HasSubstr("other (no recorded event)     6.000       60.0"));
+  EXPECT_THAT(text, HasSubstr("device compute                4.000       40.0"));
+  std::vector<output::Table> tables = BuildTables(p);
+  ASSERT_FALSE(tables.empty());
+  ASSERT_EQ(tables[0].name, "step_time_breakdown");
+  const output::Table& breakdown = tables[0];
+  ASSERT_EQ(breakdown.rows.size(), static_cast<size_t>(kNumTimeCategories));
+  EXPECT_EQ(std::get<std::string>(breakdown.rows.back()[0]), "other");
+}
+
 }  // namespace
 }  // namespace stepscope::analysis

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "src/base/file_io.h"
+
 namespace stepscope::analysis::trace {
 namespace {
 
@@ -42,11 +44,13 @@ StatusOr<std::unique_ptr<TraceOutputFile>> TraceOutputFile::Open(const std::stri
   if (EndsWith(path, ".gz")) {
     // Level 6: zlib's default; the export is bound by JSON formatting, not compression.
     impl->gz = gzopen(impl->temp_path.c_str(), "wb6");
-    if (impl->gz == nullptr) return InvalidArgumentError(path + ": cannot create: " + std::strerror(errno));
+    if (impl->gz == nullptr) return base::OutputFileError(errno, path + ": cannot create: " + std::strerror(errno));
     gzbuffer(impl->gz, 1 << 20);
   } else {
     impl->plain = std::fopen(impl->temp_path.c_str(), "wb");
-    if (impl->plain == nullptr) return InvalidArgumentError(path + ": cannot create: " + std::strerror(errno));
+    if (impl->plain == nullptr) {
+      return base::OutputFileError(errno, path + ": cannot create: " + std::strerror(errno));
+    }
   }
   return std::unique_ptr<TraceOutputFile>(new TraceOutputFile(std::move(impl)));
 }
@@ -82,15 +86,18 @@ Status TraceOutputFile::Close() {
     ok = std::fclose(impl_->plain) == 0 && ok;
     impl_->plain = nullptr;
   }
+  // The file was created, so whatever fails now is the storage: kIoError.
   if (!ok) {
+    if (impl_->error.empty()) impl_->error = std::strerror(errno);
     std::remove(impl_->temp_path.c_str());
     impl_->closed = true;
-    return InvalidArgumentError(impl_->path + ": write failed" + (impl_->error.empty() ? "" : ": " + impl_->error));
+    return IoError(impl_->path + ": write failed: " + impl_->error);
   }
   if (std::rename(impl_->temp_path.c_str(), impl_->path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
     std::remove(impl_->temp_path.c_str());
     impl_->closed = true;
-    return InvalidArgumentError(impl_->path + ": cannot rename into place: " + std::strerror(errno));
+    return IoError(impl_->path + ": cannot rename into place: " + reason);
   }
   impl_->closed = true;
   return OkStatus();

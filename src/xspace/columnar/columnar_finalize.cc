@@ -122,7 +122,7 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
       }
     }
     stat_identity = !any_big && LayOutById(&plane->stat_metadata, max_used,
-                                           [](int64_t id) { return ColumnarStatMetadata{.id = id}; });
+                                           [](int64_t id) { return ColumnarStatMetadata{.id = id, .defined = false}; });
   }
   IdTable stat_ids;
   stat_ids.Build(plane->stat_metadata, [](const ColumnarStatMetadata& m) { return m.id; });
@@ -130,7 +130,7 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
     uint32_t index = stat_ids.Find(raw);
     if (index == IdTable::kAbsent) {
       index = static_cast<uint32_t>(plane->stat_metadata.size());
-      plane->stat_metadata.push_back(ColumnarStatMetadata{.id = raw});
+      plane->stat_metadata.push_back(ColumnarStatMetadata{.id = raw, .defined = false});
       stat_ids.Set(raw, index);
     }
     return index;

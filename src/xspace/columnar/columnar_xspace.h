@@ -67,6 +67,8 @@ struct ColumnarEventMetadata {
 struct ColumnarStatMetadata {
   int64_t id = 0;  // id as in the file
   std::string name;
+  // False for the placeholder of an id stats use but the plane never defines.
+  bool defined = true;
   // The well-known stat this name is (kUnknown otherwise); resolved once per plane.
   StatType type = StatType::kUnknown;
 };

@@ -138,5 +138,5 @@ export const CATEGORIES: { key: string; label: string; color: string }[] = [
   { key: 'compilation', label: 'Compilation', color: '#8d6e63' },
   { key: 'output', label: 'Output', color: '#fdd835' },
   { key: 'input', label: 'Input', color: '#e53935' },
-  { key: 'other', label: 'Other', color: '#b0bec5' },
+  { key: 'other', label: 'Other (no recorded event)', color: '#b0bec5' },
 ];

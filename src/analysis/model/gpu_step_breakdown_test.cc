@@ -1,0 +1,244 @@
+// The step-time breakdown of GPU profiles (XProf's rules, reference/xspace.md §6;
+// docs/model.md "Steps" and "Breakdown"): synthetic PyTorch-shaped profiles whose time
+// per category is set by construction, pinned to the picosecond.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/model/model_test_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using testing::Ms;
+using testing::TestSpace;
+
+ProfileModel Build(const xspace::XSpace& space) {
+  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(space, {});
+  EXPECT_TRUE(model.ok()) << model.status().ToString();
+  return model.ok() ? std::move(*model) : ProfileModel();
+}
+
+constexpr const char* kH2dDetails = "kind_src:pinned kind_dst:device size:4096 dest:0 async:1";
+constexpr const char* kD2hDetails = "kind_src:device kind_dst:pinned size:1024 dest:0 async:1";
+
+// One synchronous step [b, b+10) with every kind of span; the device work lies inside the
+// host marker, so the step is the host marker. The main thread carries ProfilerStep and
+// the forward; pt_autograd_0 (no marker) launches a kernel during the input wait and an
+// all-reduce at the end. Sweep (highest priority wins):
+//   [0, 1)     input wait (IteratorGetNext 110 over the autograd launch 90)
+//   [1, 2)     device compute 32 (the autograd thread's kernel over the input wait)
+//   [2, 3)     input wait
+//   [3, 3.5)   kernel launch (cudaMemcpyAsync)
+//   [3.5, 4.5) host to device (the H2D copy)
+//   [4.5, 5)   kernel launch (cudaLaunchKernel inside aten::conv2d)
+//   [5, 8)     device compute 16 (fp16 kernel over aten::conv2d's host compute)
+//   [8, 8.25)  kernel launch (cudaMemcpyAsync)
+//   [8.25, 9)  device to host (D2H copy 130 over the all-reduce 100 and its launch)
+//   [9, 9.25)  device collectives (the rest of the all-reduce)
+//   [9.25, 10) nothing: unknown
+// (Times are binary fractions of a ms, so each is a whole number of ps.)
+void AddSynchronousStep(TestSpace& t, int s) {
+  auto main = t.HostLine(1, "python3");
+  auto autograd = t.HostLine(2, "pt_autograd_0");
+  int gpu = t.Plane("/device:GPU:0");
+  auto compute = t.LineIn(gpu, 7, "Stream #7(Compute)");
+  auto copies = t.LineIn(gpu, 8, "Stream #8(Memcpy)");
+  auto nccl = t.LineIn(gpu, 9, "Stream #9(Compute)");
+  const double b = 10.0 * s;
+  const uint64_t c = 100 * static_cast<uint64_t>(s + 1);
+  t.Event(main, "ProfilerStep", b, b + 10, {{"step_num", s}, {"_r", 1}});
+  t.Event(main, "IteratorGetNext", b, b + 3);
+  t.Event(autograd, "cudaLaunchKernel", b + 0.5, b + 0.75, {{"correlation_id", c + 1}});
+  t.Event(compute, "elementwise_kernel", b + 1, b + 2, {{"correlation_id", c + 1}});
+  t.Event(main, "cudaMemcpyAsync", b + 3, b + 3.5, {{"correlation_id", c + 2}});
+  t.Event(copies, "MemcpyH2D", b + 3.5, b + 4.5, {{"correlation_id", c + 2}, {"memcpy_details", kH2dDetails}});
+  t.Event(main, "aten::conv2d", b + 4.5, b + 6);
+  t.Event(main, "cudaLaunchKernel", b + 4.5, b + 5, {{"correlation_id", c + 3}});
+  t.Event(compute, "ampere_fp16_s1688gemm", b + 5, b + 8, {{"correlation_id", c + 3}});
+  t.Event(main, "cudaMemcpyAsync", b + 8, b + 8.25, {{"correlation_id", c + 4}});
+  t.Event(copies, "MemcpyD2H", b + 8.25, b + 9, {{"correlation_id", c + 4}, {"memcpy_details", kD2hDetails}});
+  t.Event(autograd, "cudaLaunchKernel", b + 8.5, b + 8.75, {{"correlation_id", c + 5}});
+  t.Event(nccl, "ncclKernel_AllReduce_RING_LL_Sum_float", b + 8.75, b + 9.25, {{"correlation_id", c + 5}});
+}
+
+TEST(GpuStepBreakdownTest, EveryCategoryOfASynchronousStep) {
+  TestSpace t;
+  for (int s = 0; s < 3; ++s) AddSynchronousStep(t, s);
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), 3u);
+  for (const StepInfo& step : model.steps) {
+    SCOPED_TRACE(step.name);
+    EXPECT_EQ(step.time_source, StepTimeSource::kHostMarker) << "the host marker includes the device work";
+    EXPECT_EQ(step.duration_ps, Ms(10));
+    const StepBreakdown& b = step.breakdown;
+    EXPECT_EQ(b.ps(EventType::kHostWaitInput), Ms(2));
+    EXPECT_EQ(b.ps(EventType::kDeviceCompute32), Ms(1));
+    EXPECT_EQ(b.ps(EventType::kHostPrepare), Ms(1.25));
+    EXPECT_EQ(b.ps(EventType::kHostToDevice), Ms(1));
+    EXPECT_EQ(b.ps(EventType::kDeviceCompute16), Ms(3));
+    EXPECT_EQ(b.ps(EventType::kDeviceToHost), Ms(0.75));
+    EXPECT_EQ(b.ps(EventType::kDeviceCollectives), Ms(0.25));
+    EXPECT_EQ(b.ps(EventType::kUnknownTime), Ms(0.75));
+    EXPECT_EQ(b.ps(EventType::kHostCompute), 0) << "aten::conv2d runs under its launch and kernel";
+    EXPECT_EQ(b.category_ps(TimeCategory::kInput), Ms(3));
+    EXPECT_EQ(b.category_ps(TimeCategory::kOutput), Ms(0.75));
+    EXPECT_EQ(b.category_ps(TimeCategory::kKernelLaunch), Ms(1.25));
+    EXPECT_EQ(b.category_ps(TimeCategory::kDeviceCompute), Ms(4));
+    EXPECT_EQ(b.category_ps(TimeCategory::kDeviceCollectives), Ms(0.25));
+    EXPECT_EQ(b.category_ps(TimeCategory::kOther), Ms(0.75));
+    EXPECT_EQ(b.total_ps(), Ms(10));
+  }
+  EXPECT_EQ(model.device_step_ties.by_launch, 9);
+  EXPECT_EQ(model.device_step_ties.by_launch_window, 6);
+  EXPECT_EQ(model.device_step_ties.untied(), 0);
+}
+
+// PyTorch's asynchronous loop: the host runs ahead and each step's kernels run while the
+// host is already in the next step. Host steps [b, b+10); the step's kernels run at
+// [b+6, b+10) and [b+11, b+14), so the device work of step s is [b+6, b+14), which its
+// host marker does not include: the step is that device window (XProf's StepTime), and
+// its host work before b+6 is clipped away. In the window: 7 ms of kernels, [b+10, b+11)
+// idle (the host work there belongs to the next step).
+TEST(GpuStepBreakdownTest, DeviceRunningBehindTheHostMakesTheStepTheDeviceWindow) {
+  TestSpace t;
+  auto main = t.HostLine(1, "python3");
+  auto autograd = t.HostLine(2, "pt_autograd_0");
+  int gpu = t.Plane("/device:GPU:0");
+  auto compute = t.LineIn(gpu, 7, "Stream #7(Compute)");
+  constexpr int kSteps = 3;
+  for (int s = 0; s < kSteps; ++s) {
+    const double b = 10.0 * s;
+    const uint64_t c = 100 * static_cast<uint64_t>(s + 1);
+    t.Event(main, "ProfilerStep", b, b + 10, {{"step_num", s}, {"_r", 1}});
+    t.Event(main, "aten::linear", b + 1, b + 9);
+    t.Event(main, "cudaLaunchKernel", b + 1, b + 2, {{"correlation_id", c + 1}});
+    t.Event(compute, "sgemm_fwd", b + 6, b + 10, {{"correlation_id", c + 1}});
+    t.Event(autograd, "cudaLaunchKernel", b + 3, b + 4, {{"correlation_id", c + 2}});
+    t.Event(compute, "sgemm_bwd", b + 11, b + 14, {{"correlation_id", c + 2}});
+  }
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
+  for (int s = 0; s < kSteps; ++s) {
+    const StepInfo& step = model.steps[s];
+    SCOPED_TRACE(step.name);
+    EXPECT_EQ(step.time_source, StepTimeSource::kDeviceMarker);
+    EXPECT_EQ(step.begin_ps, Ms(10.0 * s + 6));
+    EXPECT_EQ(step.duration_ps, Ms(8));
+    EXPECT_EQ(step.name, "ProfilerStep " + std::to_string(s)) << "named by the host marker";
+    const StepBreakdown& b = step.breakdown;
+    EXPECT_EQ(b.category_ps(TimeCategory::kDeviceCompute), Ms(7)) << "the device's busy time in the step";
+    EXPECT_EQ(b.ps(EventType::kHostCompute), 0) << "aten::linear's [b+6, b+9) is under the kernel";
+    EXPECT_EQ(b.ps(EventType::kHostPrepare), 0) << "the launches are before the window";
+    EXPECT_EQ(b.ps(EventType::kUnknownTime), Ms(1));
+    EXPECT_EQ(b.total_ps(), Ms(8));
+  }
+}
+
+// A device event of a step that runs after the next step's device work began is a run of
+// its own (XProf derives one device marker per run of a group); the step keeps its longest
+// marker, and the late event's time outside the step is clipped.
+TEST(GpuStepBreakdownTest, ALateCopyOutsideItsStepIsClipped) {
+  TestSpace t;
+  auto main = t.HostLine(1, "python3");
+  int gpu = t.Plane("/device:GPU:0");
+  auto compute = t.LineIn(gpu, 7, "Stream #7(Compute)");
+  auto copies = t.LineIn(gpu, 8, "Stream #8(Memcpy)");
+  t.Event(main, "ProfilerStep", 0, 10, {{"step_num", 0}, {"_r", 1}});
+  t.Event(main, "cudaLaunchKernel", 0.5, 1, {{"correlation_id", uint64_t{1}}});
+  t.Event(compute, "k0", 1, 5, {{"correlation_id", uint64_t{1}}});
+  t.Event(main, "cudaMemcpyAsync", 5, 5.5, {{"correlation_id", uint64_t{2}}});
+  t.Event(copies, "MemcpyD2H", 10.6, 11.6, {{"correlation_id", uint64_t{2}}, {"memcpy_details", kD2hDetails}});
+  t.Event(main, "ProfilerStep", 10, 20, {{"step_num", 1}, {"_r", 1}});
+  t.Event(main, "cudaLaunchKernel", 10, 10.5, {{"correlation_id", uint64_t{3}}});
+  t.Event(compute, "k1", 10.5, 15, {{"correlation_id", uint64_t{3}}});
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), 2u);
+  const StepInfo& first = model.steps[0];
+  EXPECT_EQ(first.time_source, StepTimeSource::kHostMarker) << "its longest device run [1, 5) is inside it";
+  EXPECT_EQ(first.breakdown.ps(EventType::kDeviceToHost), 0) << "the copy at [10.6, 11.6) is clipped";
+  EXPECT_EQ(first.breakdown.ps(EventType::kDeviceCompute32), Ms(4));
+  EXPECT_EQ(first.breakdown.ps(EventType::kHostPrepare), Ms(1));
+  EXPECT_EQ(first.breakdown.ps(EventType::kUnknownTime), Ms(5));
+  const StepInfo& second = model.steps[1];
+  EXPECT_EQ(second.time_source, StepTimeSource::kHostMarker);
+  EXPECT_EQ(second.breakdown.ps(EventType::kDeviceToHost), 0) << "step 0's copy is not step 1's";
+  EXPECT_EQ(second.breakdown.ps(EventType::kDeviceCompute32), Ms(4.5));
+  EXPECT_EQ(second.breakdown.ps(EventType::kHostPrepare), Ms(0.5));
+  EXPECT_EQ(second.breakdown.ps(EventType::kUnknownTime), Ms(5));
+}
+
+// The PyTorch 1.9 ResNet shape: the forward is launched from the main thread, the
+// backward from pt_autograd_0, and kernels keep the GPU busy 56 % of every step. Device
+// compute must be those 56 %, "other" only the idle rest the host does not cover.
+TEST(GpuStepBreakdownTest, BackwardOnTheAutogradThreadCountsAsDeviceCompute) {
+  TestSpace t;
+  auto main = t.HostLine(1, "python3");
+  auto autograd = t.HostLine(2, "pt_autograd_0");
+  int gpu = t.Plane("/device:GPU:0");
+  auto compute = t.LineIn(gpu, 7, "Stream #7(Compute)");
+  constexpr int kSteps = 4;
+  for (int s = 0; s < kSteps; ++s) {
+    const double b = 100.0 * s;
+    const uint64_t c = 1000 * static_cast<uint64_t>(s + 1);
+    t.Event(main, "ProfilerStep", b, b + 100, {{"step_num", s}, {"_r", 1}});
+    // Forward: 4 launches of 1 ms from the main thread, kernels of 5 ms each (20 ms busy).
+    t.Event(main, "aten::forward", b, b + 30);
+    for (int k = 0; k < 4; ++k) {
+      t.Event(main, "cudaLaunchKernel", b + 1 + k, b + 2 + k, {{"correlation_id", c + k}});
+      t.Event(compute, "fwd_kernel", b + 2 + 5 * k, b + 7 + 5 * k, {{"correlation_id", c + k}});
+    }
+    // Backward: 6 launches of 1 ms from the autograd thread, kernels of 6 ms each (36 ms).
+    t.Event(autograd, "autograd::engine::evaluate_function", b + 30, b + 40);
+    for (int k = 0; k < 6; ++k) {
+      t.Event(autograd, "cudaLaunchKernel", b + 31 + k, b + 32 + k, {{"correlation_id", c + 100 + k}});
+      t.Event(compute, "bwd_kernel", b + 40 + 6 * k, b + 46 + 6 * k, {{"correlation_id", c + 100 + k}});
+    }
+  }
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
+  for (const StepInfo& step : model.steps) {
+    SCOPED_TRACE(step.name);
+    const StepBreakdown& b = step.breakdown;
+    EXPECT_EQ(step.duration_ps, Ms(100));
+    EXPECT_EQ(b.category_ps(TimeCategory::kDeviceCompute), Ms(56));
+    // [0, 1) aten::forward, [1, 2) first launch, [2, 22) forward kernels, [22, 30)
+    // aten::forward, [30, 31) evaluate_function, [31, 37) launches, [37, 40)
+    // evaluate_function, [40, 76) backward kernels, [76, 100) nothing.
+    EXPECT_EQ(b.ps(EventType::kHostCompute), Ms(1 + 8 + 1 + 3));
+    EXPECT_EQ(b.ps(EventType::kHostPrepare), Ms(1 + 6));
+    EXPECT_EQ(b.category_ps(TimeCategory::kOther), Ms(24));
+    EXPECT_EQ(b.total_ps(), Ms(100));
+  }
+  EXPECT_EQ(model.device_step_ties.by_launch, 4 * kSteps);
+  EXPECT_EQ(model.device_step_ties.by_launch_window, 6 * kSteps);
+  EXPECT_EQ(model.device_step_ties.untied(), 0);
+}
+
+// A file TF grouped without a device `Steps` line: the GPU's step markers are derived
+// from its events' groups (XProf derives the line when it preprocesses), so a group with
+// device work and no host marker is a step, timed by its device work.
+TEST(GpuStepBreakdownTest, GroupedFileWithoutAStepsLineGetsDerivedDeviceSteps) {
+  TestSpace t;
+  auto executor = t.HostLine(11, "tf_gpu_private");
+  int gpu = t.Plane("/device:GPU:0");
+  auto stream = t.LineIn(gpu, 3, "Stream #3(Compute)");
+  t.Event(executor, "ExecutorState::Process", 0, 10, {{"group_id", 4}});
+  t.Event(stream, "k1", 2, 4, {{"group_id", 4}});
+  t.Event(stream, "k2", 5, 6, {{"group_id", 4}});
+  ProfileModel model = Build(t.space);
+  EXPECT_EQ(model.step_source, "tf_grouped");
+  ASSERT_EQ(model.steps.size(), 1u);
+  const StepInfo& step = model.steps[0];
+  EXPECT_EQ(step.name, "step 4");
+  EXPECT_EQ(step.time_source, StepTimeSource::kDeviceMarker);
+  EXPECT_EQ(step.begin_ps, Ms(2));
+  EXPECT_EQ(step.duration_ps, Ms(4));
+  EXPECT_EQ(step.breakdown.ps(EventType::kDeviceCompute32), Ms(3));
+  EXPECT_EQ(step.breakdown.ps(EventType::kHostPrepare), Ms(1)) << "ExecutorState::Process is launch time";
+  EXPECT_EQ(model.device_step_ties.by_group_id, 2);
+}
+
+}  // namespace
+}  // namespace stepscope::analysis
