@@ -98,6 +98,12 @@ void DefineFlags(Flags* flags, FlagSet* set) {
                    if (status.ok()) flags->profiler_port = static_cast<int>(port);
                    return status;
                  });
+  set->AddCustom("profiler_bind", "ADDR",
+                 "the profiler server's address: 127.0.0.1 this machine only, 0.0.0.0 or :: every interface",
+                 "127.0.0.1", [flags](const std::string& text) { return StoreString(text, &flags->profiler_bind); });
+  set->AddCustom("profiler_repository", "DIR",
+                 "let TensorFlow-style captures (TensorBoard's) write profiles, below DIR only; default: nowhere", "",
+                 [flags](const std::string& text) { return StoreString(text, &flags->profiler_repository); });
 }
 
 // Rules between flags, checked once all are parsed.

@@ -44,6 +44,8 @@ struct Flags {
   int64_t profile_last_step = -1;
   int host_tracer_level = 2;
   int profiler_port = 0;  // > 0: serve on-demand capture on this port (docs/remote.md)
+  std::string profiler_bind = "127.0.0.1";  // the profiler server's address; 0.0.0.0: every interface
+  std::string profiler_repository;  // where TensorFlow-style captures may write; empty: nowhere
 
   bool help = false;
 };

@@ -20,6 +20,8 @@ TEST(FlagsTest, DefaultsAreTheInputBoundConfiguration) {
   EXPECT_TRUE(flags->logdir.empty());
   EXPECT_EQ(flags->profile_first_step, -1);
   EXPECT_EQ(flags->profiler_port, 0);
+  EXPECT_EQ(flags->profiler_bind, "127.0.0.1");
+  EXPECT_EQ(flags->profiler_repository, "");
 }
 
 TEST(FlagsTest, ParsesEveryForm) {
@@ -42,6 +44,8 @@ TEST(FlagsTest, ParsesEveryForm) {
   EXPECT_EQ(flags->profiler_port, 6009);
   EXPECT_EQ(flags->input_cost, 3);
   EXPECT_EQ(flags->read_delay_us, 50);
+  EXPECT_EQ(ParseFlags({"--profiler_bind", "0.0.0.0"})->profiler_bind, "0.0.0.0");
+  EXPECT_EQ(ParseFlags({"--profiler_repository=/srv/p"})->profiler_repository, "/srv/p");
 }
 
 TEST(FlagsTest, BooleanForms) {

@@ -49,20 +49,26 @@ int Fail(const stepscope::Status& status) {
 
 // On-demand capture (docs/remote.md): a gRPC profiler server that `stepscope capture`,
 // TensorBoard's "Capture Profile" or tf.profiler.experimental.client.trace can record
-// this process through at any time. A port that cannot be bound is reported and
-// training goes on without the server, as TensorFlow's server.start does.
-std::unique_ptr<stepscope::ProfilerServer> MaybeStartProfilerServer(int port) {
+// this process through at any time, on --profiler_bind (127.0.0.1 unless asked); clients
+// that ask the server to write the file may do so below --profiler_repository only. A port
+// that cannot be bound is reported and training goes on without the server, as
+// TensorFlow's server.start does. The address it listens on goes to stderr.
+std::unique_ptr<stepscope::ProfilerServer> MaybeStartProfilerServer(const Flags& flags) {
+  const int port = flags.profiler_port;
   if (port == 0) return nullptr;
-  stepscope::StatusOr<std::unique_ptr<stepscope::ProfilerServer>> server = stepscope::StartProfilerServer(port);
+  stepscope::ProfilerServerOptions options;
+  options.port = port;
+  options.bind_address = flags.profiler_bind;
+  options.repository_root = flags.profiler_repository;
+  stepscope::StatusOr<std::unique_ptr<stepscope::ProfilerServer>> server = stepscope::StartProfilerServer(options);
   if (!server.ok()) {
     std::fprintf(stderr, "mnist_mlp: --profiler_port %d: %s; training continues without it\n", port,
                  server.status().ToString().c_str());
     return nullptr;
   }
-  std::printf("mnist_mlp: profiler server listening on port %d (capture with: stepscope capture "
-              "grpc://localhost:%d --logdir DIR)\n",
-              (*server)->port(), (*server)->port());
-  std::fflush(stdout);
+  std::fprintf(stderr,
+               "mnist_mlp: profiler server listening on %s (capture with: stepscope capture grpc://%s --logdir DIR)\n",
+               (*server)->listen_address().c_str(), (*server)->address().c_str());
   return std::move(server).value();
 }
 
@@ -102,7 +108,8 @@ int Run(const Flags& flags) {
   model_config.seed = flags.seed;
   Mlp model(model_config);
 
-  const std::unique_ptr<stepscope::ProfilerServer> profiler_server = MaybeStartProfilerServer(flags.profiler_port);
+  const std::unique_ptr<stepscope::ProfilerServer> profiler_server =
+      MaybeStartProfilerServer(flags);
   const bool profile_window = flags.profile_first_step >= 0;
   if (!flags.logdir.empty()) {
     stepscope::ProfileOptions options;

@@ -299,7 +299,7 @@ TEST_F(MnistMlpBinaryTest, ProfilerPortStartsTheProfilerServer) {
   // the flag starts it (or, if the port is taken, that training goes on regardless).
   const RunResult run = Run("--steps 2 --profiler_port 6009");
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
-  EXPECT_TRUE(run.out.find("profiler server listening on port 6009") != std::string::npos ||
+  EXPECT_TRUE(run.err.find("profiler server listening on 127.0.0.1:6009") != std::string::npos ||
               run.err.find("--profiler_port 6009") != std::string::npos)
       << run.out << run.err;
 }

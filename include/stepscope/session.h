@@ -46,7 +46,11 @@ struct ProfileOptions {
   // 0 off, 1 user annotations and steps (kCritical), 2 + info (tf.data-style iterators,
   // framework internals), 3 + verbose. TensorFlow's levels and default.
   int host_tracer_level = 2;
-  int device_tracer_level = 1;  // used by the GPU tracer (0 off)
+  // 0 off, 1 on, 2 verbose. No device tracer is built into stepscope yet: a level above 0
+  // records nothing and adds a warning (on stderr at start and in the profile's
+  // XSpace warnings). 0 by default for that reason (TensorFlow's default is 1).
+  int device_tracer_level = 0;
+  // 0 off, 1 on. No Python tracer is built into stepscope yet: 1 warns as above.
   int python_tracer_level = 0;
   // Run directory name; default: local time YYYY_MM_DD_HH_MM_SS at start.
   std::string run_name;
@@ -112,8 +116,9 @@ class Session {
   bool is_running() const;
 
   // After Stop(): converts everything recorded into `space` (cleared first). May be
-  // called once; runs on the caller's thread. Tracer failures (e.g. no GPU access) do
-  // not fail the call: they are listed in space->warnings().
+  // called once; runs on the caller's thread. Tracer failures (e.g. no GPU access) and
+  // levels no tracer acts on (device/python level > 0 without such a tracer) do not fail
+  // the call: they are listed in space->warnings().
   Status CollectXSpace(tensorflow::profiler::XSpace* space);
   // Same, serialized as a tensorflow.profiler.XSpace message.
   Status CollectSerializedXSpace(std::string* bytes);

@@ -19,6 +19,7 @@ enum class StatusCode {
   kNotFound,            // a file, run, host or tool does not exist
   kAlreadyExists,       // e.g. a second profiling session in one process
   kFailedPrecondition,  // called in the wrong state (stop before start)
+  kPermissionDenied,    // refused by policy (e.g. a write outside the allowed directory)
   kResourceExhausted,   // an input exceeds a size or count limit
   kDataLoss,            // truncated or corrupt input
   kUnavailable,         // a peer cannot be reached
@@ -58,6 +59,7 @@ inline Status InvalidArgumentError(std::string m) { return {StatusCode::kInvalid
 inline Status NotFoundError(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
 inline Status AlreadyExistsError(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
 inline Status FailedPreconditionError(std::string m) { return {StatusCode::kFailedPrecondition, std::move(m)}; }
+inline Status PermissionDeniedError(std::string m) { return {StatusCode::kPermissionDenied, std::move(m)}; }
 inline Status ResourceExhaustedError(std::string m) { return {StatusCode::kResourceExhausted, std::move(m)}; }
 inline Status DataLossError(std::string m) { return {StatusCode::kDataLoss, std::move(m)}; }
 inline Status UnavailableError(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }

@@ -9,6 +9,7 @@ std::string_view StatusCodeName(StatusCode code) {
     case StatusCode::kNotFound: return "not found";
     case StatusCode::kAlreadyExists: return "already exists";
     case StatusCode::kFailedPrecondition: return "failed precondition";
+    case StatusCode::kPermissionDenied: return "permission denied";
     case StatusCode::kResourceExhausted: return "resource exhausted";
     case StatusCode::kDataLoss: return "data loss";
     case StatusCode::kUnavailable: return "unavailable";

@@ -1,15 +1,19 @@
 // `stepscope capture grpc://host:port[,grpc://host:port...] --logdir DIR`: on-demand capture
 // from running profiler servers (stepscope's, TensorFlow's, JAX's) into one run.
 //
-// Output: one line per worker on stdout (ok with the file written, or FAILED with the
-// exact problem), then a summary. Exit 0 when at least one worker was captured; when none
-// was, one line on stderr and the exit code of why (NoneCaptured): 4 when the workers
-// were unavailable, 3 when their profiles could not be written (src/cli/exit_code.h).
+// Output: one line per worker on stdout (ok with the file's size, its events and the
+// events the worker dropped, or FAILED with the exact problem), then a summary; each
+// captured profile's warnings (XSpace.warnings) on stderr, one line each, naming the
+// worker. Exit 0 when at least one worker was captured; when none was, one line on stderr
+// and the exit code of why (NoneCaptured): 4 when the workers were unavailable, 3 when
+// their profiles could not be written (src/cli/exit_code.h).
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "src/base/capture_settings.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
@@ -27,7 +31,8 @@ constexpr std::string_view kUsage =
     "jax.profiler.start_server) and saves <logdir>/plugins/profile/<run>/<host>.xplane.pb per\n"
     "worker, host = the address with ':' -> '_'. A worker whose capture fails with\n"
     "UNAVAILABLE or busy, or comes back empty, is retried up to --retries more times.\n"
-    "Exit code 0 when at least one worker was captured.\n"
+    "Each worker's line gives its events and the events it dropped; the warnings in its\n"
+    "profile go to stderr. Exit code 0 when at least one worker was captured.\n"
     "\n"
     "flags:\n";
 
@@ -39,6 +44,11 @@ std::string FormatBytes(uint64_t bytes) {
     std::snprintf(text, sizeof(text), "%.1f KiB", static_cast<double>(bytes) / 1024);
   }
   return text;
+}
+
+// "0 dropped", "1234 dropped", or that the profile does not say.
+std::string DroppedText(const std::optional<int64_t>& dropped) {
+  return dropped ? std::to_string(*dropped) + " dropped" : "drops not counted";
 }
 
 std::string Attempts(int attempts) {
@@ -71,19 +81,26 @@ int RunCaptureCommand(CommandContext& context) {
   int64_t retries = options.retries;
   int64_t delay_ms = 0;
   int64_t connect_timeout_ms = static_cast<int64_t>(options.connect_timeout_ms);
+  int64_t max_workers = options.max_workers;
+  int64_t max_response_bytes = static_cast<int64_t>(options.max_response_bytes);
   FlagSet flags;
   flags.AddString("logdir", &options.logdir, "TensorBoard logdir to write the run into (required)");
-  flags.AddInt("duration_ms", &duration_ms, "how long to record",
-               1, static_cast<int64_t>(remote::kMaxCaptureDurationMs));
+  // Ranges of these six: base::ValidateCaptureSettings below, the same rule and message
+  // as POST /api/capture and the library.
+  flags.AddInt("duration_ms", &duration_ms, "how long to record");
   flags.AddString("run", &options.run, "run directory name (default: local time YYYY_MM_DD_HH_MM_SS)");
-  flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose", 0, 3);
-  flags.AddInt("device_tracer_level", &device_level, "0 off, 1 on", 0, 2);
-  flags.AddInt("python_tracer_level", &python_level, "0 off, 1 on", 0, 1);
-  flags.AddInt("retries", &retries, "extra attempts per worker after UNAVAILABLE, busy or an empty capture", 0, 100);
-  flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once",
-               0, static_cast<int64_t>(remote::kMaxCaptureDurationMs));
+  flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose");
+  flags.AddInt("device_tracer_level", &device_level,
+               "0 off, 1 on (TensorFlow/JAX workers; a stepscope worker has none and warns)");
+  flags.AddInt("python_tracer_level", &python_level, "0 off, 1 on");
+  flags.AddInt("retries", &retries, "extra attempts per worker after UNAVAILABLE, busy or an empty capture");
+  flags.AddInt("delay_ms", &delay_ms, "start recording this long after the request, on every worker at once");
   flags.AddInt("connect_timeout_ms", &connect_timeout_ms, "give up on a worker that does not accept a connection",
                1, 600000);
+  flags.AddInt("max_workers", &max_workers, "refuse a capture of more workers than this (one thread each)", 1,
+               1 << 20);
+  flags.AddInt("max_response_bytes", &max_response_bytes,
+               "profile bytes held in memory for all workers together (each worker gets its share)", 1, INT64_MAX);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "capture", parsed.message());
@@ -99,6 +116,14 @@ int RunCaptureCommand(CommandContext& context) {
   StatusOr<std::vector<std::string>> addresses = remote::ParseServiceAddresses(joined);
   if (!addresses.ok()) return ReportError(context.err, "capture", addresses.status());
 
+  // Checked before narrowing, so 2^40 is refused as typed rather than wrapped into range.
+  Status settings = base::ValidateCaptureSettings({.duration_ms = duration_ms,
+                                                   .host_tracer_level = host_level,
+                                                   .device_tracer_level = device_level,
+                                                   .python_tracer_level = python_level,
+                                                   .retries = retries,
+                                                   .delay_ms = delay_ms});
+  if (!settings.ok()) return ReportError(context.err, "capture", settings);
   options.duration_ms = static_cast<uint64_t>(duration_ms);
   options.host_tracer_level = static_cast<int>(host_level);
   options.device_tracer_level = static_cast<int>(device_level);
@@ -106,9 +131,12 @@ int RunCaptureCommand(CommandContext& context) {
   options.retries = static_cast<int>(retries);
   options.delay_ms = static_cast<uint64_t>(delay_ms);
   options.connect_timeout_ms = static_cast<uint64_t>(connect_timeout_ms);
+  options.max_workers = static_cast<int>(max_workers);
+  options.max_response_bytes = static_cast<uint64_t>(max_response_bytes);
   std::ostream& out = context.out;
   options.progress = [&out](std::string_view line) { out << "  " << line << "\n" << std::flush; };
   Status valid = remote::ValidateCaptureOptions(options);
+  if (valid.ok()) valid = remote::CheckCaptureBounds(addresses->size(), options);
   if (!valid.ok()) return ReportError(context.err, "capture", valid);
 
   out << "Capturing " << addresses->size() << (addresses->size() == 1 ? " worker" : " workers") << " for "
@@ -123,9 +151,15 @@ int RunCaptureCommand(CommandContext& context) {
       out << "  " << worker.address << "  ok      " << Attempts(worker.attempts) << "  "
           << FormatBytes(worker.file_bytes);
       if (worker.event_count > 0) out << "  " << worker.event_count << " events";
+      out << "  " << DroppedText(worker.dropped_events);
       out << "  " << worker.path;
       if (!worker.note.empty()) out << "  (" << worker.note << ")";
       out << "\n";
+      // The profile's diagnostics (e.g. a tracer level the worker cannot act on), on
+      // stderr so they are seen even when stdout goes to a file.
+      for (const std::string& warning : worker.warnings) {
+        context.err << "stepscope: capture: " << worker.address << ": warning: " << warning << "\n";
+      }
     } else {
       out << "  " << worker.address << "  FAILED  " << Attempts(worker.attempts) << "  "
           << ProblemWithoutSubject(worker.status.message(), worker.address) << "\n";

@@ -10,6 +10,7 @@ int ExitCodeFor(const Status& status) {
     case StatusCode::kNotFound:
     case StatusCode::kAlreadyExists:
     case StatusCode::kFailedPrecondition:
+    case StatusCode::kPermissionDenied:  // e.g. a path outside the allowed directory
     case StatusCode::kResourceExhausted:  // an input over a size or count limit
     case StatusCode::kDataLoss:
     case StatusCode::kUnimplemented:

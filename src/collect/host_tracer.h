@@ -48,6 +48,7 @@ class HostTracer : public Tracer {
  public:
   explicit HostTracer(const ProfileOptions& options);
   const char* name() const override { return "host"; }
+  TracerKind kind() const override { return TracerKind::kHost; }
   Status Start() override;
   Status Stop() override;
   Status CollectData(const SessionTimes& times, xspace::XSpace* space) override;

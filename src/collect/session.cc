@@ -1,12 +1,15 @@
 // stepscope::Session: one recording window, its tracers and the XSpace it produces.
 #include "stepscope/session.h"
 
+#include <algorithm>
 #include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "src/base/capture_settings.h"
 #include "src/base/clock.h"
+#include "src/base/logging.h"
 #include "src/collect/host_tracer.h"
 #include "src/collect/run_environment.h"
 #include "src/collect/session_internal.h"
@@ -18,21 +21,35 @@
 namespace stepscope {
 namespace {
 
-// Highest TraceMe level TensorFlow defines (kVerbose).
-constexpr int kMaxHostTracerLevel = 3;
-
 std::mutex g_session_mu;
 bool g_session_active = false;  // guarded by g_session_mu
 
+// The tracer levels' ranges are the capture settings' (src/base/capture_settings.h): the
+// same rule and message as `stepscope capture` and POST /api/capture.
 Status ValidateOptions(const ProfileOptions& options) {
-  if (options.host_tracer_level < 0 || options.host_tracer_level > kMaxHostTracerLevel) {
-    return InvalidArgumentError("host_tracer_level must be 0..3, got " +
-                                std::to_string(options.host_tracer_level));
+  return base::ValidateCaptureSettings({.host_tracer_level = options.host_tracer_level,
+                                        .device_tracer_level = options.device_tracer_level,
+                                        .python_tracer_level = options.python_tracer_level});
+}
+
+// Levels the session accepts but no tracer in this process acts on (no device or Python
+// tracer is built into stepscope yet): one warning each, so the profile does not pass
+// for one that looked and found no GPU activity. `created` lists the kinds of the
+// registered tracers made for this session (a tracer that then fails to start has its
+// own warning).
+std::vector<std::string> IneffectiveLevelWarnings(const ProfileOptions& options,
+                                                  const std::vector<collect::TracerKind>& created) {
+  auto has = [&](collect::TracerKind kind) { return std::find(created.begin(), created.end(), kind) != created.end(); };
+  std::vector<std::string> warnings;
+  if (options.device_tracer_level > 0 && !has(collect::TracerKind::kDevice)) {
+    warnings.push_back("device tracer level " + std::to_string(options.device_tracer_level) +
+                       " requested: no device tracer is built into this process; no GPU activity recorded");
   }
-  if (options.device_tracer_level < 0 || options.python_tracer_level < 0) {
-    return InvalidArgumentError("tracer levels must not be negative");
+  if (options.python_tracer_level > 0 && !has(collect::TracerKind::kPython)) {
+    warnings.push_back("python tracer level " + std::to_string(options.python_tracer_level) +
+                       " requested: no Python tracer is built into this process; no Python calls recorded");
   }
-  return OkStatus();
+  return warnings;
 }
 
 }  // namespace
@@ -67,7 +84,9 @@ StatusOr<std::unique_ptr<Session>> Session::Start(const ProfileOptions& options)
     Status started = state->host->Start();
     if (!started.ok()) return started.WithContext("starting the host tracer");
   }
+  std::vector<collect::TracerKind> created;
   for (std::unique_ptr<collect::Tracer>& tracer : collect::CreateRegisteredTracers(options)) {
+    created.push_back(tracer->kind());
     Status started = tracer->Start();
     if (started.ok()) {
       state->tracers.push_back(std::move(tracer));
@@ -76,6 +95,12 @@ StatusOr<std::unique_ptr<Session>> Session::Start(const ProfileOptions& options)
                                 " tracer did not start, profiling without it: " +
                                 started.ToString());
     }
+  }
+
+  for (std::string& warning : IneffectiveLevelWarnings(options, created)) {
+    // Said at start (on stderr of the recorded process) and kept in the profile.
+    base::LogWarning("%s", warning.c_str());
+    state->warnings.push_back(std::move(warning));
   }
 
   state->times.start_wall_ns = base::WallNowNs();

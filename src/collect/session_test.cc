@@ -16,6 +16,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "src/collect/recorder/thread_buffer.h"
+#include "src/collect/tracer.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane.h"
 #include "src/xspace/xplane_builder.h"
@@ -272,6 +273,46 @@ bool HasWarningContaining(const xspace::XSpace& space, std::string_view text) {
     if (warning.find(text) != std::string::npos) return true;
   }
   return false;
+}
+
+TEST(SessionTest, TracerLevelsWithoutATracerAreNamedInTheProfile) {
+  // No device or Python tracer is registered in this process (none exists yet).
+  ProfileOptions options;
+  EXPECT_EQ(options.device_tracer_level, 0) << "off by default: nothing could act on it";
+  xspace::XSpace plain = Record([] { Step step("train", 0); }, options);
+  EXPECT_FALSE(HasWarningContaining(plain, "tracer level"));
+
+  options.device_tracer_level = 1;
+  options.python_tracer_level = 1;
+  xspace::XSpace asked = Record([] { Step step("train", 0); }, options);
+  EXPECT_TRUE(HasWarningContaining(asked, "device tracer level 1 requested: no device tracer is built into this "
+                                          "process; no GPU activity recorded"));
+  EXPECT_TRUE(HasWarningContaining(asked, "python tracer level 1 requested: no Python tracer is built into this "
+                                          "process; no Python calls recorded"));
+
+  // A registered device tracer (as src/gpu would register) silences the device warning.
+  class FakeDeviceTracer : public collect::Tracer {
+   public:
+    const char* name() const override { return "fake_device"; }
+    collect::TracerKind kind() const override { return collect::TracerKind::kDevice; }
+    Status Start() override { return OkStatus(); }
+    Status Stop() override { return OkStatus(); }
+    Status CollectData(const collect::SessionTimes&, xspace::XSpace*) override { return OkStatus(); }
+  };
+  static std::atomic<bool> register_device{false};
+  static bool registered = [] {
+    collect::RegisterTracerFactory([](const ProfileOptions& o) -> std::unique_ptr<collect::Tracer> {
+      if (!register_device || o.device_tracer_level == 0) return nullptr;
+      return std::make_unique<FakeDeviceTracer>();
+    });
+    return true;
+  }();
+  ASSERT_TRUE(registered);
+  register_device = true;
+  xspace::XSpace with_tracer = Record([] { Step step("train", 0); }, options);
+  register_device = false;
+  EXPECT_FALSE(HasWarningContaining(with_tracer, "device tracer level"));
+  EXPECT_TRUE(HasWarningContaining(with_tracer, "python tracer level 1 requested"));
 }
 
 TEST(SessionTest, WarnsWhenInputIsFetchedOutsideTheStep) {

@@ -27,11 +27,16 @@ struct SessionTimes {
   uint64_t stop_wall_ns = 0;
 };
 
+// What a tracer records, so a session can tell when a requested tracer level has no
+// tracer behind it (device_tracer_level > 0 without a device tracer) and say so.
+enum class TracerKind { kHost, kDevice, kPython, kOther };
+
 class Tracer {
  public:
   virtual ~Tracer() = default;
   // Short name for warnings, e.g. "host", "cupti".
   virtual const char* name() const = 0;
+  virtual TracerKind kind() const { return TracerKind::kOther; }
   virtual Status Start() = 0;
   virtual Status Stop() = 0;
   // Adds this tracer's planes (or lines of existing planes) to `space`.

@@ -10,10 +10,12 @@
 #include <thread>
 
 #include "proto/stepscope/profiler_service.grpc.pb.h"
+#include "src/base/capture_settings.h"
 #include "src/base/clock.h"
 #include "src/base/file_io.h"
 #include "src/remote/grpc_status.h"
 #include "src/remote/service_address.h"
+#include "src/xspace/dropped_events.h"
 #include "src/xspace/logdir.h"
 
 namespace stepscope::remote {
@@ -37,6 +39,13 @@ bool ShouldRetry(const grpc::Status& status) {
          status.error_code() == grpc::StatusCode::ALREADY_EXISTS ||
          // A worker that restarted can answer UNKNOWN "Stream removed" (TensorFlow retries too).
          (status.error_code() == grpc::StatusCode::UNKNOWN && status.error_message() == "Stream removed");
+}
+
+// gRPC refuses a response over SetMaxReceiveMessageSize with RESOURCE_EXHAUSTED "Received
+// message larger than max (N vs. M)"; a server's own RESOURCE_EXHAUSTED says otherwise.
+bool IsOverReceiveLimit(const grpc::Status& status) {
+  return status.error_code() == grpc::StatusCode::RESOURCE_EXHAUSTED &&
+         status.error_message().find("larger than max") != std::string::npos;
 }
 
 uint64_t CountEvents(const tensorflow::profiler::XSpace& space) {
@@ -69,7 +78,9 @@ grpc::Status ProfileOnce(const std::string& address, const tensorflow::ProfileRe
                          const CaptureOptions& options, tensorflow::ProfileResponse* response) {
   auto attempt_start = SystemClock::now();
   grpc::ChannelArguments args;
-  args.SetMaxReceiveMessageSize(INT_MAX);  // profiles are large; TensorFlow's client does the same
+  // Profiles are large (TensorFlow's client allows INT_MAX); ours is bounded by this
+  // worker's share of max_response_bytes (capture_client.h).
+  args.SetMaxReceiveMessageSize(static_cast<int>(std::min<uint64_t>(options.max_response_bytes, INT_MAX)));
   // A fresh connection per attempt: a shared subchannel of a worker that died would still
   // be in reconnect backoff when the worker is back.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
@@ -97,6 +108,8 @@ Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOp
     if (!path.ok()) return path.status();
     worker->path = *path;
     worker->event_count = CountEvents(response.xspace());
+    worker->dropped_events = xspace::DroppedEventCount(response.xspace());
+    worker->warnings.assign(response.xspace().warnings().begin(), response.xspace().warnings().end());
   } else if (response.tool_data_size() > 0) {
     // A server that returns files instead of an XSpace; TensorFlow's client saves each
     // as <host>.<name>.
@@ -127,6 +140,20 @@ Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOp
   return OkStatus();
 }
 
+// Saturating: a duration past INT64_MAX is reported as INT64_MAX, not as a negative number.
+int64_t AsInt64(uint64_t value) { return static_cast<int64_t>(std::min<uint64_t>(value, INT64_MAX)); }
+
+base::CaptureSettings SettingsOf(const CaptureOptions& options) {
+  base::CaptureSettings settings;
+  settings.duration_ms = AsInt64(options.duration_ms);
+  settings.host_tracer_level = options.host_tracer_level;
+  settings.device_tracer_level = options.device_tracer_level;
+  settings.python_tracer_level = options.python_tracer_level;
+  settings.retries = options.retries;
+  settings.delay_ms = AsInt64(options.delay_ms);
+  return settings;
+}
+
 }  // namespace
 
 uint64_t CaptureDeadlineMs(const CaptureOptions& options) {
@@ -135,25 +162,16 @@ uint64_t CaptureDeadlineMs(const CaptureOptions& options) {
 
 Status ValidateCaptureOptions(const CaptureOptions& options) {
   if (options.logdir.empty()) return InvalidArgumentError("no logdir given (--logdir DIR)");
-  if (options.duration_ms == 0) return InvalidArgumentError("duration_ms must be > 0");
-  if (options.duration_ms > kMaxCaptureDurationMs) {
-    return InvalidArgumentError("duration_ms " + std::to_string(options.duration_ms) + " is over the limit of " +
-                                std::to_string(kMaxCaptureDurationMs) + " ms");
-  }
-  if (options.delay_ms > kMaxCaptureDurationMs) {
-    return InvalidArgumentError("delay_ms is over the limit of " + std::to_string(kMaxCaptureDurationMs) + " ms");
-  }
-  if (options.host_tracer_level < 0 || options.host_tracer_level > 3) {
-    return InvalidArgumentError("host_tracer_level must be 0..3");
-  }
-  if (options.device_tracer_level < 0 || options.device_tracer_level > 2) {
-    return InvalidArgumentError("device_tracer_level must be 0..2");
-  }
-  if (options.python_tracer_level < 0 || options.python_tracer_level > 1) {
-    return InvalidArgumentError("python_tracer_level must be 0 or 1");
-  }
-  if (options.retries < 0 || options.retries > 100) return InvalidArgumentError("retries must be 0..100");
+  Status valid = base::ValidateCaptureSettings(SettingsOf(options));
+  if (!valid.ok()) return valid;
   if (options.connect_timeout_ms == 0) return InvalidArgumentError("connect_timeout_ms must be > 0");
+  if (options.max_workers < 1) {
+    return InvalidArgumentError("max_workers must be at least 1, got " + std::to_string(options.max_workers));
+  }
+  if (options.max_response_bytes < kMinResponseBytesPerWorker) {
+    return InvalidArgumentError("max_response_bytes must be at least " + std::to_string(kMinResponseBytesPerWorker) +
+                                " (1 MiB), got " + std::to_string(options.max_response_bytes));
+  }
   if (!options.run.empty() && (options.run.find('/') != std::string::npos || options.run == "." ||
                                options.run == "..")) {
     return InvalidArgumentError("run name '" + options.run + "' must be a single directory name");
@@ -201,6 +219,13 @@ WorkerCapture CaptureWorker(const std::string& address, const CaptureOptions& op
     tensorflow::ProfileResponse response;
     grpc::Status rpc = ProfileOnce(address, request, options, &response);
     bool retry = false;
+    if (IsOverReceiveLimit(rpc)) {
+      worker.status = ResourceExhaustedError(
+          "the profile is larger than the " + std::to_string(options.max_response_bytes) +
+          " bytes this capture may hold per worker (max_response_bytes divided among the workers); raise "
+          "max_response_bytes, capture fewer workers at once or record a shorter window");
+      return worker;
+    }
     if (!rpc.ok()) {
       worker.status = FromGrpcStatus(rpc);
       last_problem = worker.status.message();

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,13 +30,27 @@
 
 namespace stepscope::remote {
 
+// 256 workers: a large data-parallel job captured at once still fits; a typo or a hostile
+// request cannot ask for thousands of threads.
+inline constexpr int kDefaultMaxCaptureWorkers = 256;
+// 2 GiB for all responses together: one worker may send a profile as large as gRPC allows.
+inline constexpr uint64_t kDefaultMaxResponseBytes = uint64_t{2} << 30;
+// The least a worker's share of max_response_bytes may be: a short capture of a real
+// program takes tens to hundreds of KiB, so less than this would fail every worker only
+// after recording it.
+inline constexpr uint64_t kMinResponseBytesPerWorker = uint64_t{1} << 20;
+
 struct CaptureOptions {
   std::string logdir;  // required
   // Run directory shared by every worker; default: local time YYYY_MM_DD_HH_MM_SS.
   std::string run;
+  // Ranges: src/base/capture_settings.h.
   uint64_t duration_ms = 2000;
   int host_tracer_level = 2;    // 0..3, TensorFlow's meaning
-  int device_tracer_level = 1;  // 0 off, 1 on
+  // 0 off, 1 on. 0 by default (TensorFlow's client sends 1): stepscope workers have no
+  // device tracer, and a level they cannot act on makes them add a warning to the
+  // profile. Pass 1 to record GPUs of TensorFlow/JAX workers.
+  int device_tracer_level = 0;
   int python_tracer_level = 0;  // 0 off, 1 on
   int retries = 3;              // extra attempts per worker (XProf's num_retry)
   // Recording starts this long after the request (start_timestamp_ns), on every worker
@@ -45,6 +60,18 @@ struct CaptureOptions {
   // Pause before retrying after UNAVAILABLE/ALREADY_EXISTS (an empty trace is retried at
   // once): a worker restarting or finishing another capture needs a moment.
   uint64_t retry_backoff_ms = 1000;
+  // Bounds on one CaptureWorkers call (multi_worker_capture.h), checked before any thread
+  // starts or any connection opens, so a request cannot make this process start 1,024
+  // threads each accepting 2 GiB:
+  //   - at most max_workers addresses (one thread and one connection each);
+  //   - at most max_response_bytes of responses held in memory at once: each of N workers
+  //     may receive max_response_bytes / N bytes (and never more than gRPC's 2 GiB
+  //     message limit); a larger profile fails that worker with RESOURCE_EXHAUSTED naming
+  //     its share. The bound is on the received messages; parsing one and writing it out
+  //     needs a small multiple of its size for a moment.
+  // For CaptureWorker alone, max_response_bytes is that worker's limit.
+  int max_workers = kDefaultMaxCaptureWorkers;
+  uint64_t max_response_bytes = kDefaultMaxResponseBytes;
   // Progress lines ("127.0.0.1:6009: attempt 1 of 4 failed: ..., retrying"). Optional;
   // called from worker threads, one call at a time.
   std::function<void(std::string_view line)> progress;
@@ -58,14 +85,21 @@ struct WorkerCapture {
   std::string path;     // the saved <host>.xplane.pb
   uint64_t file_bytes = 0;
   uint64_t event_count = 0;  // events in the saved XSpace (0 when the server saved it)
+  // Events the worker's collectors lost (xspace::DroppedEventCount); unset when the
+  // profile does not count them or did not come back as an XSpace.
+  std::optional<int64_t> dropped_events;
   std::string note;          // how the file got there when it is not the usual way
+  // The profile's own diagnostics (XSpace.warnings), e.g. "device tracer level 1
+  // requested: no device tracer is built into this process; ...". Only when the profile
+  // came back as an XSpace (emit_xspace), not from tool data or a server-side file.
+  std::vector<std::string> warnings;
 };
 
-// Longest duration the client asks for (the same as the server's default limit).
-inline constexpr uint64_t kMaxCaptureDurationMs = 10 * 60 * 1000;
-
-// kInvalidArgument for bad options (duration 0 or over the limit, no logdir, levels out
-// of range, bad addresses). Worker failures are reported per worker, not here.
+// kInvalidArgument for bad options: no logdir, a run name that is not one directory name,
+// connect_timeout_ms 0, max_workers < 1, max_response_bytes under
+// kMinResponseBytesPerWorker, and the ranges of base::ValidateCaptureSettings (duration, levels,
+// retries, delay; src/base/capture_settings.h). Worker failures are reported per worker,
+// not here.
 Status ValidateCaptureOptions(const CaptureOptions& options);
 
 // Captures one worker into <logdir>/plugins/profile/<run>/<host>.xplane.pb, with the

@@ -2,7 +2,11 @@
 // against the real in-process server (one live worker, one dead).
 #include "src/remote/capture_client.h"
 
+#include <arpa/inet.h>
 #include <grpcpp/grpcpp.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -16,6 +20,8 @@
 #include "src/base/file_io.h"
 #include "src/remote/multi_worker_capture.h"
 #include "src/xspace/logdir.h"
+#include "src/xspace/schema.h"
+#include "src/xspace/xplane_builder.h"
 #include "src/xspace/xspace_io.h"
 #include "stepscope/profiler_server.h"
 #include "stepscope/session.h"
@@ -155,11 +161,27 @@ TEST(CaptureClientTest, RetriesUnavailableBusyStreamRemovedAndEmptyThenSaves) {
   EXPECT_EQ(worker.attempts, 5);
   EXPECT_EQ(progress.size(), 4u);
   EXPECT_EQ(worker.event_count, 2u);
+  EXPECT_EQ(worker.dropped_events, std::nullopt) << "the response has no dropped_traces stat";
   EXPECT_EQ(worker.path, logdir + "/plugins/profile/run/" + worker.host + ".xplane.pb");
   EXPECT_EQ(worker.host.find(':'), std::string::npos);
   auto space = xspace::ReadXSpaceFile(worker.path);
   ASSERT_TRUE(space.ok()) << space.status().ToString();
   EXPECT_EQ(space->planes(0).lines(0).events_size(), 2);
+  std::filesystem::remove_all(logdir);
+}
+
+TEST(CaptureClientTest, DroppedEventsAndWarningsOfTheProfileAreReported) {
+  FakeServer server;
+  tensorflow::ProfileResponse response = ResponseWithEvents();
+  xspace::XPlaneBuilder(response.mutable_xspace()->mutable_planes(0))
+      .AddStatValue(xspace::StatType::kDroppedTraces, int64_t{42});
+  response.mutable_xspace()->add_warnings("42 host events were dropped because a thread's buffer was full");
+  server.service().Add({grpc::Status::OK, response});
+  std::string logdir = FreshLogdir("dropped");
+  WorkerCapture worker = CaptureWorker(server.address(), Options(logdir), "run", 0);
+  ASSERT_TRUE(worker.status.ok()) << worker.status.ToString();
+  EXPECT_EQ(worker.dropped_events, 42);
+  EXPECT_EQ(worker.warnings, std::vector<std::string>{"42 host events were dropped because a thread's buffer was full"});
   std::filesystem::remove_all(logdir);
 }
 
@@ -227,7 +249,6 @@ TEST(CaptureClientTest, OldServerThatSavedItselfIsAcceptedOnlyIfTheFileIsVisible
 
 TEST(CaptureClientTest, LiveAndDeadWorkersInOneRun) {
   ProfilerServerOptions server_options;
-  server_options.loopback_only = true;
   auto server = StartProfilerServer(server_options);
   ASSERT_TRUE(server.ok());
   // A port that was just free: nothing listens there.
@@ -257,6 +278,8 @@ TEST(CaptureClientTest, LiveAndDeadWorkersInOneRun) {
   EXPECT_EQ(result->succeeded(), 1);
   EXPECT_TRUE(result->workers[0].status.ok()) << result->workers[0].status.ToString();
   EXPECT_GT(result->workers[0].event_count, 0u);
+  EXPECT_EQ(result->workers[0].dropped_events, 0) << "a stepscope worker counts its drops";
+  EXPECT_EQ(result->workers[1].dropped_events, std::nullopt);
   EXPECT_EQ(result->workers[1].address, dead);
   EXPECT_EQ(result->workers[1].status.code(), StatusCode::kUnavailable);
   EXPECT_EQ(result->workers[1].attempts, 3);
@@ -279,6 +302,115 @@ TEST(CaptureClientTest, InvalidOptionsFailBeforeAnyRpc) {
   EXPECT_EQ(CaptureWorkers({"h:1"}, options).status().code(), StatusCode::kInvalidArgument);
   options = Options("/tmp/x");
   EXPECT_EQ(CaptureWorkers({"nohostport"}, options).status().code(), StatusCode::kInvalidArgument);
+}
+
+
+// A listening socket that nobody accepts from: a connection to it would wait in its
+// backlog, where a non-blocking accept() finds it.
+class SilentListener {
+ public:
+  SilentListener() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof(address);
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0 && ::listen(fd_, 64) == 0 &&
+        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+      port_ = ntohs(address.sin_port);
+    }
+  }
+  ~SilentListener() { ::close(fd_); }
+  std::string address() const { return "127.0.0.1:" + std::to_string(port_); }
+  bool WasConnected() {
+    int client = ::accept(fd_, nullptr, nullptr);
+    if (client < 0) return false;
+    ::close(client);
+    return true;
+  }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+// The listener first, then `count - 1` other distinct addresses (nothing listens there).
+std::vector<std::string> ManyAddresses(const SilentListener& listener, int count) {
+  std::vector<std::string> addresses = {listener.address()};
+  for (int i = 1; i < count; ++i) addresses.push_back("127.0.0.2:" + std::to_string(10000 + i));
+  return addresses;
+}
+
+TEST(CaptureBoundsTest, MoreWorkersThanTheCapAreRefusedBeforeAnyConnection) {
+  SilentListener listener;
+  CaptureOptions options = Options(FreshLogdir("too_many"));
+  auto start = Clock::now();
+  auto result = CaptureWorkers(ManyAddresses(listener, kDefaultMaxCaptureWorkers + 1), options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(result.status().message(),
+            "257 workers in one capture, over the limit of 256 (max_workers); capture them in batches or raise "
+            "the limit");
+  EXPECT_LT(Clock::now() - start, std::chrono::milliseconds(500));
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(listener.WasConnected()) << "refused requests must not open connections";
+
+  options.max_workers = 2;
+  result = CaptureWorkers(ManyAddresses(listener, 3), options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.status().message().find("3 workers in one capture, over the limit of 2"), std::string::npos);
+  EXPECT_FALSE(listener.WasConnected());
+}
+
+TEST(CaptureBoundsTest, AResponseBudgetTooSmallForTheWorkersIsRefusedBeforeAnyConnection) {
+  SilentListener listener;
+  CaptureOptions options = Options(FreshLogdir("small_budget"));
+  options.max_response_bytes = 3 * kMinResponseBytesPerWorker;  // 0.75 MiB each for 4
+  auto result = CaptureWorkers(ManyAddresses(listener, 4), options);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(result.status().message().find("max_response_bytes 3145728 leaves 786432 bytes per worker for 4 workers"),
+            std::string::npos)
+      << result.status().message();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(listener.WasConnected());
+
+  // The default 2 GiB covers the default 256 workers with 8 MiB each.
+  EXPECT_TRUE(CheckCaptureBounds(kDefaultMaxCaptureWorkers, Options("/tmp/x")).ok());
+  EXPECT_EQ(ResponseBytesPerWorker(Options("/tmp/x"), 256), uint64_t{8} << 20);
+  options.max_response_bytes = kMinResponseBytesPerWorker - 1;
+  EXPECT_EQ(ValidateCaptureOptions(options).code(), StatusCode::kInvalidArgument);
+  options = Options("/tmp/x");
+  options.max_workers = 0;
+  EXPECT_EQ(ValidateCaptureOptions(options).code(), StatusCode::kInvalidArgument);
+}
+
+// A response with one event whose name holds `bytes` bytes.
+tensorflow::ProfileResponse ResponseOfSize(size_t bytes) {
+  tensorflow::ProfileResponse response = ResponseWithEvents();
+  (*response.mutable_xspace()->mutable_planes(0)->mutable_event_metadata())[1].set_name(std::string(bytes, 'x'));
+  return response;
+}
+
+TEST(CaptureBoundsTest, AProfileOverItsWorkersShareFailsThatWorkerNamingTheLimit) {
+  FakeServer big, small;
+  big.service().Add({grpc::Status::OK, ResponseOfSize(3 << 20)});
+  small.service().Add({grpc::Status::OK, ResponseOfSize(1 << 20)});
+  std::string logdir = FreshLogdir("share");
+  CaptureOptions options = Options(logdir);
+  options.max_response_bytes = uint64_t{4} << 20;  // 2 MiB for each of two workers
+  auto result = CaptureWorkers({big.address(), small.address()}, options);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  const WorkerCapture& over = result->workers[0];
+  EXPECT_EQ(over.status.code(), StatusCode::kResourceExhausted);
+  EXPECT_EQ(over.attempts, 1) << "a profile over the limit is not retried";
+  EXPECT_NE(over.status.message().find("larger than the 2097152 bytes this capture may hold per worker"),
+            std::string::npos)
+      << over.status.message();
+  EXPECT_NE(over.status.message().find("max_response_bytes"), std::string::npos);
+  EXPECT_TRUE(result->workers[1].status.ok()) << result->workers[1].status.ToString();
+  EXPECT_EQ(result->succeeded(), 1);
+  std::filesystem::remove_all(logdir);
 }
 
 }  // namespace

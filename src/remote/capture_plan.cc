@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "src/base/capture_settings.h"
 #include "src/base/clock.h"
 #include "src/xspace/logdir.h"
 
@@ -14,24 +15,9 @@ namespace {
 constexpr int kDefaultHostTracerLevel = 2;
 constexpr int kDefaultDeviceTracerLevel = 1;
 constexpr int kDefaultPythonTracerLevel = 0;
-// kVerbose, the highest TraceMe level.
-constexpr uint32_t kMaxHostTracerLevel = 3;
-// Device and python levels are small enums; anything above is clamped to keep int casts sane.
-constexpr uint32_t kMaxOtherTracerLevel = 16;
-// Longest file-name component most filesystems accept.
-constexpr size_t kMaxPathComponentBytes = 255;
 
-Status ValidatePathComponent(std::string_view what, std::string_view value) {
-  if (value.empty()) return InvalidArgumentError(std::string(what) + " is empty");
-  if (value.size() > kMaxPathComponentBytes) {
-    return InvalidArgumentError(std::string(what) + " is longer than " +
-                                std::to_string(kMaxPathComponentBytes) + " bytes");
-  }
-  if (value == "." || value == ".." || value.find_first_of(std::string_view("/\\\0", 3)) != std::string_view::npos) {
-    return InvalidArgumentError(std::string(what) + " '" + std::string(value) +
-                                "' must be a single directory name (no '/', '..')");
-  }
-  return OkStatus();
+int ClampLevel(uint32_t level, int64_t max_level) {
+  return static_cast<int>(std::min<int64_t>(level, max_level));
 }
 
 std::string HostForFileName(const tensorflow::ProfileRequest& request, const std::string& default_host) {
@@ -69,11 +55,11 @@ StatusOr<CapturePlan> PlanCapture(const tensorflow::ProfileRequest& request,
     plan.options.device_tracer_level = kDefaultDeviceTracerLevel;
     plan.options.python_tracer_level = kDefaultPythonTracerLevel;
   } else {
-    plan.options.host_tracer_level = static_cast<int>(std::min(opts.host_tracer_level(), kMaxHostTracerLevel));
-    plan.options.device_tracer_level =
-        static_cast<int>(std::min(opts.device_tracer_level(), kMaxOtherTracerLevel));
-    plan.options.python_tracer_level =
-        static_cast<int>(std::min(opts.python_tracer_level(), kMaxOtherTracerLevel));
+    // Clamped, not refused: TensorFlow's server ignores levels past the highest it knows,
+    // and its clients expect that. The ranges are the capture settings' (capture_settings.h).
+    plan.options.host_tracer_level = ClampLevel(opts.host_tracer_level(), base::kMaxHostTracerLevel);
+    plan.options.device_tracer_level = ClampLevel(opts.device_tracer_level(), base::kMaxDeviceTracerLevel);
+    plan.options.python_tracer_level = ClampLevel(opts.python_tracer_level(), base::kMaxPythonTracerLevel);
   }
 
   if (opts.start_timestamp_ns() > now_wall_ns) {
@@ -92,29 +78,20 @@ StatusOr<CapturePlan> PlanCapture(const tensorflow::ProfileRequest& request,
   std::string host = xspace::SanitizeHostName(HostForFileName(request, default_host));
   plan.options.host_name = host;
   if (!plan.emit_xspace) {
-    if (!limits.allow_repository_writes) {
-      return FailedPreconditionError(
-          "this server does not write profile files (allow_repository_writes is off); "
-          "set emit_xspace in the request to get the profile in the response");
+    if (limits.repository_root.empty()) {
+      return PermissionDeniedError(
+          "this worker writes no profile files: it was started without a repository root (start it with "
+          "--profiler_repository DIR, ProfilerServerOptions::repository_root); or ask for emit_xspace to get "
+          "the profile in the response");
     }
-    const std::string& root = request.repository_root();
-    if (root.empty()) {
-      return InvalidArgumentError(
-          "neither emit_xspace nor repository_root is set: nowhere to put the profile");
-    }
-    if (root.find("://") != std::string::npos) {
-      return UnimplementedError("repository_root '" + root +
-                                "' is a remote filesystem; this server writes local paths "
-                                "only (or set emit_xspace)");
-    }
+    StatusOr<std::string> root = NormalizeRepositoryRoot(limits.repository_root);
+    if (!root.ok()) return root.status();
     if (plan.session_id.empty()) plan.session_id = base::LocalTimestampString(now_wall_ns);
-    Status valid = ValidatePathComponent("session_id", plan.session_id);
-    if (!valid.ok()) return valid;
-    valid = ValidatePathComponent("host name", host);
-    if (!valid.ok()) return valid;
-    std::string dir = root;
-    if (dir.back() != '/') dir += '/';
-    plan.save_path = dir + plan.session_id + "/" + host + std::string(xspace::kXPlaneFileSuffix);
+    StatusOr<RepositoryTarget> target =
+        ResolveRepositoryTarget(*root, request.repository_root(), plan.session_id, host);
+    if (!target.ok()) return target.status();
+    plan.save_path = target->path();
+    plan.repository = std::move(target).value();
     plan.return_xplane_tool_data =
         limits.return_xplane_tool_data &&
         std::find(request.tools().begin(), request.tools().end(), "xplane.pb") != request.tools().end();

@@ -5,9 +5,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "proto/stepscope/profiler_service.pb.h"
+#include "src/remote/repository.h"
 #include "stepscope/profiler_server.h"
 #include "stepscope/session.h"
 #include "stepscope/status.h"
@@ -19,8 +21,10 @@ struct CapturePlan {
   // Wall-clock Unix ns at which recording should begin; 0 = at once.
   uint64_t start_wall_ns = 0;
   ProfileOptions options;  // tracer levels for the stepscope::Session
-  // Empty when the request only asks for the XSpace back (emit_xspace).
-  std::string save_path;  // <repository_root>/<session_id>/<host>.xplane.pb
+  // Set when the profile is to be written (no emit_xspace): below the worker's root.
+  std::optional<RepositoryTarget> repository;
+  // repository->path(), "" when the request only asks for the XSpace back.
+  std::string save_path;  // <root>/<request's part>/<session_id>/<host>.xplane.pb
   std::string session_id;  // matched by Terminate
   bool emit_xspace = false;
   bool return_xplane_tool_data = false;
@@ -32,12 +36,13 @@ struct CapturePlan {
 //     more than limits.max_duration_ms -> kInvalidArgument naming the limit.
 //   - opts.version 0 (a client older than the level fields): TensorFlow's defaults
 //     (host 2, device 1, python 0), as its ProfilerSession does.
-//   - host_tracer_level > 3 is clamped to 3 (TensorFlow ignores levels past verbose).
+//   - levels past the highest known are clamped to it (host 3, device 2, python 1;
+//     TensorFlow ignores levels past verbose).
 //   - start_timestamp_ns more than max_duration_ms ahead of `now_wall_ns` ->
 //     kInvalidArgument (a client clock far off, or an absurd delay).
-//   - without emit_xspace the profile is saved under repository_root (must be a local
-//     path; session_id and host name must be single path components) unless
-//     allow_repository_writes is off (kPermissionDenied-like kFailedPrecondition).
+//   - without emit_xspace the profile is saved below the worker's repository root
+//     (limits.repository_root) as repository.h resolves it; without a configured root
+//     such a request is kPermissionDenied saying how to start the worker with one.
 // The host in the file name is opts.override_hostname, else
 // advanced_configuration["override_hostname"], else request.host_name, else
 // `default_host`; ':' and '/' become '_'.

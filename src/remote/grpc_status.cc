@@ -12,6 +12,7 @@ grpc::Status ToGrpcStatus(const Status& status) {
     case StatusCode::kNotFound: code = grpc::StatusCode::NOT_FOUND; break;
     case StatusCode::kAlreadyExists: code = grpc::StatusCode::ALREADY_EXISTS; break;
     case StatusCode::kFailedPrecondition: code = grpc::StatusCode::FAILED_PRECONDITION; break;
+    case StatusCode::kPermissionDenied: code = grpc::StatusCode::PERMISSION_DENIED; break;
     case StatusCode::kResourceExhausted: code = grpc::StatusCode::RESOURCE_EXHAUSTED; break;
     case StatusCode::kDataLoss: code = grpc::StatusCode::DATA_LOSS; break;
     case StatusCode::kUnavailable: code = grpc::StatusCode::UNAVAILABLE; break;
@@ -56,8 +57,8 @@ Status FromGrpcStatus(const grpc::Status& status) {
     case grpc::StatusCode::NOT_FOUND: code = StatusCode::kNotFound; break;
     case grpc::StatusCode::ALREADY_EXISTS: code = StatusCode::kAlreadyExists; break;
     case grpc::StatusCode::FAILED_PRECONDITION:
-    case grpc::StatusCode::PERMISSION_DENIED:
     case grpc::StatusCode::UNAUTHENTICATED: code = StatusCode::kFailedPrecondition; break;
+    case grpc::StatusCode::PERMISSION_DENIED: code = StatusCode::kPermissionDenied; break;
     case grpc::StatusCode::RESOURCE_EXHAUSTED: code = StatusCode::kResourceExhausted; break;
     case grpc::StatusCode::DATA_LOSS: code = StatusCode::kDataLoss; break;
     case grpc::StatusCode::UNAVAILABLE:

@@ -10,7 +10,7 @@
 namespace stepscope::remote {
 
 grpc::Status ToGrpcStatus(const Status& status);
-// Codes without a stepscope equivalent (CANCELLED, UNKNOWN, PERMISSION_DENIED, ...) map
+// Codes without a stepscope equivalent (CANCELLED, UNKNOWN, UNAUTHENTICATED, ...) map
 // to the nearest one; the gRPC code name is kept in the message so nothing is lost.
 Status FromGrpcStatus(const grpc::Status& status);
 // "UNAVAILABLE", "DEADLINE_EXCEEDED", ... for messages.

@@ -16,10 +16,32 @@ int CaptureResult::succeeded() const {
   return count;
 }
 
+uint64_t ResponseBytesPerWorker(const CaptureOptions& options, size_t workers) {
+  return workers == 0 ? options.max_response_bytes : options.max_response_bytes / workers;
+}
+
+Status CheckCaptureBounds(size_t workers, const CaptureOptions& options) {
+  if (workers > static_cast<size_t>(options.max_workers)) {
+    return ResourceExhaustedError(std::to_string(workers) + " workers in one capture, over the limit of " +
+                                  std::to_string(options.max_workers) +
+                                  " (max_workers); capture them in batches or raise the limit");
+  }
+  uint64_t share = ResponseBytesPerWorker(options, workers);
+  if (share < kMinResponseBytesPerWorker) {
+    return ResourceExhaustedError("max_response_bytes " + std::to_string(options.max_response_bytes) + " leaves " +
+                                  std::to_string(share) + " bytes per worker for " + std::to_string(workers) +
+                                  " workers, under the floor of " + std::to_string(kMinResponseBytesPerWorker) +
+                                  " (1 MiB); raise max_response_bytes or capture fewer workers at once");
+  }
+  return OkStatus();
+}
+
 StatusOr<CaptureResult> CaptureWorkers(const std::vector<std::string>& addresses, const CaptureOptions& options) {
   Status valid = ValidateCaptureOptions(options);
   if (!valid.ok()) return valid;
   if (addresses.empty()) return InvalidArgumentError("no service address given");
+  valid = CheckCaptureBounds(addresses.size(), options);
+  if (!valid.ok()) return valid;
   for (const std::string& address : addresses) {
     valid = ValidateServiceAddress(address);
     if (!valid.ok()) return valid;
@@ -35,6 +57,8 @@ StatusOr<CaptureResult> CaptureWorkers(const std::vector<std::string>& addresses
   // Progress lines from several threads, one at a time.
   std::mutex progress_mu;
   CaptureOptions worker_options = options;
+  // Every worker may hold its share at once, so together they hold max_response_bytes.
+  worker_options.max_response_bytes = ResponseBytesPerWorker(options, addresses.size());
   if (options.progress) {
     worker_options.progress = [&](std::string_view line) {
       std::lock_guard<std::mutex> lock(progress_mu);

@@ -26,8 +26,15 @@ struct CaptureResult {
 
 // Captures every address concurrently (one thread each) into one run; each worker is
 // retried independently (capture_client.h). With delay_ms > 0 all workers are asked to
-// start at the same wall-clock time. Fails only for invalid options or addresses; worker
-// failures are in the result.
+// start at the same wall-clock time. Fails only for invalid options or addresses, or
+// (kResourceExhausted, before any thread or connection) for more addresses than
+// options.max_workers or a max_response_bytes whose per-worker share is under
+// kMinResponseBytesPerWorker; worker failures are in the result.
 StatusOr<CaptureResult> CaptureWorkers(const std::vector<std::string>& addresses, const CaptureOptions& options);
+
+// The bounds above for `workers` addresses (exposed for tests and callers that check early).
+Status CheckCaptureBounds(size_t workers, const CaptureOptions& options);
+// Each worker's share of options.max_response_bytes.
+uint64_t ResponseBytesPerWorker(const CaptureOptions& options, size_t workers);
 
 }  // namespace stepscope::remote

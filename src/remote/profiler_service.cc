@@ -7,9 +7,9 @@
 #include <string>
 
 #include "src/base/clock.h"
-#include "src/base/file_io.h"
 #include "src/remote/capture_plan.h"
 #include "src/remote/grpc_status.h"
+#include "src/remote/repository.h"
 #include "src/xspace/xspace_io.h"
 #include "stepscope/session.h"
 
@@ -25,11 +25,6 @@ std::string LocalHostName() {
   char name[256] = {};
   if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
   return name;
-}
-
-std::string ParentDirectory(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, std::max<size_t>(slash, 1));
 }
 
 }  // namespace
@@ -137,21 +132,14 @@ grpc::Status ProfilerServiceImpl::Profile(grpc::ServerContext* context,
   if (!collected.ok()) return ToGrpcStatus(collected.WithContext("collecting the profile"));
   response->set_empty_trace(XSpaceHasNoEvents(*space));
 
-  if (!plan.save_path.empty()) {
-    Status written = base::CreateDirectories(ParentDirectory(plan.save_path));
-    if (written.ok()) written = xspace::WriteXSpaceFile(plan.save_path, *space);
-    if (!written.ok()) {
-      return grpc::Status(grpc::StatusCode::INTERNAL,
-                          "saving the profile to " + plan.save_path + ": " + written.message());
-    }
+  if (plan.repository.has_value()) {
+    StatusOr<std::string> bytes = xspace::SerializeXSpace(*space);
+    Status written = bytes.ok() ? WriteRepositoryFile(*plan.repository, *bytes) : bytes.status();
+    if (!written.ok()) return ToGrpcStatus(written.WithContext("saving the profile to " + plan.save_path));
     if (plan.return_xplane_tool_data) {
       tensorflow::ProfileToolData* tool = response->add_tool_data();
       tool->set_name("xplane.pb");
-      if (!space->SerializeToString(tool->mutable_data())) {
-        return grpc::Status(grpc::StatusCode::RESOURCE_EXHAUSTED,
-                            "the profile is too large for one message (2 GiB); it was saved to " +
-                                plan.save_path);
-      }
+      tool->set_data(std::move(bytes).value());
     }
   }
   return grpc::Status::OK;

@@ -50,7 +50,6 @@ class ProfilerServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ProfilerServerOptions options;
-    options.loopback_only = true;
     options.max_duration_ms = 60000;
     auto server = StartProfilerServer(options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
@@ -117,6 +116,15 @@ TEST_F(ProfilerServiceTest, ProfileRecordsTheRunningStepsForTheDuration) {
 TEST_F(ProfilerServiceTest, WithoutEmitXSpaceTheServerSavesIntoTheRepositoryLikeTensorFlow) {
   FakeTraining training;
   std::string root = std::string(::testing::TempDir()) + "/remote_repo_" + std::to_string(getpid());
+  // A worker started with --profiler_repository <root>: TensorFlow's request lands below it.
+  server_.reset();
+  ProfilerServerOptions options;
+  options.repository_root = root;
+  auto server = StartProfilerServer(options);
+  ASSERT_TRUE(server.ok()) << server.status().ToString();
+  server_ = std::move(server).value();
+  stub_ = tensorflow::ProfilerService::NewStub(
+      grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials()));
   tensorflow::ProfileRequest request = Request(100);
   request.set_emit_xspace(false);
   request.set_repository_root(root + "/plugins/profile");
@@ -259,7 +267,6 @@ TEST_F(ProfilerServiceTest, StopDuringACaptureEndsItPromptly) {
 
 TEST(ProfilerServerTest, APortInUseIsReportedNotShared) {
   ProfilerServerOptions options;
-  options.loopback_only = true;
   auto first = StartProfilerServer(options);
   ASSERT_TRUE(first.ok());
   options.port = (*first)->port();

@@ -74,6 +74,7 @@ int HttpStatusFor(const Status& status) {
     case StatusCode::kInvalidArgument: return 400;
     case StatusCode::kNotFound: return 404;
     case StatusCode::kFailedPrecondition: return 404;  // e.g. a tool that does not apply to this run
+    case StatusCode::kPermissionDenied: return 403;
     case StatusCode::kResourceExhausted: return 413;
     case StatusCode::kDataLoss: return 422;  // the profile file is corrupt or truncated
     case StatusCode::kUnimplemented: return 501;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/analysis/output/json_writer.h"
+#include "src/base/capture_settings.h"
 #include "src/remote/multi_worker_capture.h"
 #include "src/remote/service_address.h"
 
@@ -13,18 +14,14 @@ namespace {
 
 using analysis::output::JsonWriter;
 
-// Reads one optional integer member into `*value`, within [min_value, max_value].
-Status ReadInt(simdjson::dom::object& object, std::string_view key, int64_t min_value, int64_t max_value,
-               int64_t* value) {
+// Reads one optional integer member into `*value`; its range is checked by
+// base::ValidateCaptureSettings, with the CLI's words.
+Status ReadInt(simdjson::dom::object& object, std::string_view key, int64_t* value) {
   simdjson::dom::element element;
   if (object[key].get(element) != simdjson::SUCCESS) return OkStatus();  // absent: default
   int64_t number = 0;
   if (element.get_int64().get(number) != simdjson::SUCCESS) {
     return InvalidArgumentError(std::string(key) + " must be an integer");
-  }
-  if (number < min_value || number > max_value) {
-    return InvalidArgumentError(std::string(key) + " must be " + std::to_string(min_value) + ".." +
-                                std::to_string(max_value) + ", got " + std::to_string(number));
   }
   *value = number;
   return OkStatus();
@@ -35,7 +32,7 @@ struct ParsedRequest {
   remote::CaptureOptions options;
 };
 
-StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& logdir) {
+StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& logdir, const CaptureLimits& limits) {
   simdjson::dom::parser parser;
   simdjson::padded_string padded(body);
   simdjson::dom::element root;
@@ -82,15 +79,25 @@ StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& l
 
   remote::CaptureOptions& options = parsed.options;
   options.logdir = logdir;
-  int64_t duration_ms = 2000, host = 2, device = 1, python = 0, retries = 3, delay_ms = 0;
-  const int64_t max_ms = static_cast<int64_t>(remote::kMaxCaptureDurationMs);
-  for (Status status : {ReadInt(object, "duration_ms", 1, max_ms, &duration_ms),
-                        ReadInt(object, "host_tracer_level", 0, 3, &host),
-                        ReadInt(object, "device_tracer_level", 0, 2, &device),
-                        ReadInt(object, "python_tracer_level", 0, 1, &python),
-                        ReadInt(object, "retries", 0, 100, &retries), ReadInt(object, "delay_ms", 0, max_ms, &delay_ms)}) {
+  options.max_workers = limits.max_workers;
+  options.max_response_bytes = limits.max_response_bytes;
+  // Absent fields take the library's defaults, as the CLI's flags do.
+  int64_t duration_ms = static_cast<int64_t>(options.duration_ms), host = options.host_tracer_level,
+          device = options.device_tracer_level, python = options.python_tracer_level, retries = options.retries,
+          delay_ms = static_cast<int64_t>(options.delay_ms);
+  for (Status status : {ReadInt(object, "duration_ms", &duration_ms), ReadInt(object, "host_tracer_level", &host),
+                        ReadInt(object, "device_tracer_level", &device),
+                        ReadInt(object, "python_tracer_level", &python), ReadInt(object, "retries", &retries),
+                        ReadInt(object, "delay_ms", &delay_ms)}) {
     if (!status.ok()) return status;
   }
+  Status settings = base::ValidateCaptureSettings({.duration_ms = duration_ms,
+                                                   .host_tracer_level = host,
+                                                   .device_tracer_level = device,
+                                                   .python_tracer_level = python,
+                                                   .retries = retries,
+                                                   .delay_ms = delay_ms});
+  if (!settings.ok()) return settings;
   options.duration_ms = static_cast<uint64_t>(duration_ms);
   options.host_tracer_level = static_cast<int>(host);
   options.device_tracer_level = static_cast<int>(device);
@@ -103,6 +110,7 @@ StatusOr<ParsedRequest> ParseRequest(std::string_view body, const std::string& l
     options.run = std::string(text);
   }
   Status valid = remote::ValidateCaptureOptions(options);
+  if (valid.ok()) valid = remote::CheckCaptureBounds(parsed.addresses.size(), options);
   if (!valid.ok()) return valid;
   return parsed;
 }
@@ -119,7 +127,7 @@ HttpReply CaptureRoute::Handle(std::string_view content_type, std::string_view b
   if (!IsJsonContentType(content_type)) {
     return ErrorReply(415, "POST /api/capture takes Content-Type: application/json");
   }
-  StatusOr<ParsedRequest> parsed = ParseRequest(body, logdir_);
+  StatusOr<ParsedRequest> parsed = ParseRequest(body, logdir_, limits_);
   if (!parsed.ok()) return ErrorReply(400, parsed.status().message());
 
   std::unique_lock<std::mutex> lock(busy_, std::try_to_lock);
@@ -149,7 +157,17 @@ HttpReply CaptureRoute::Handle(std::string_view content_type, std::string_view b
     w.Field("path", worker.path);
     w.Field("file_bytes", worker.file_bytes);
     w.Field("event_count", worker.event_count);
+    w.Key("dropped_events");
+    if (worker.dropped_events) {
+      w.Int(*worker.dropped_events);
+    } else {
+      w.Null();
+    }
     w.Field("note", worker.note);
+    w.Key("warnings");
+    w.BeginArray();
+    for (const std::string& warning : worker.warnings) w.String(warning);
+    w.EndArray();
     w.Field("error", worker.status.ok() ? std::string() : worker.status.message());
     w.EndObject();
   }

@@ -26,7 +26,6 @@ std::string FreshLogdir(const std::string& name) {
 
 int FreePort() {
   ProfilerServerOptions options;
-  options.loopback_only = true;
   auto probe = StartProfilerServer(options);
   return probe.ok() ? (*probe)->port() : 1;
 }
@@ -56,9 +55,35 @@ TEST(CaptureRouteTest, RequestsAreValidatedBeforeAnyConnection) {
   EXPECT_EQ(reply.status, 400);
 }
 
+TEST(CaptureRouteTest, WorkerAndResponseCapsAreEnforcedBeforeAnyConnection) {
+  std::string logdir = FreshLogdir("caps");
+  // 257 distinct addresses (nothing listens on 127.0.0.2): over the default cap of 256.
+  std::string many;
+  for (int i = 0; i <= remote::kDefaultMaxCaptureWorkers; ++i) {
+    many += (many.empty() ? "" : ",") + std::string("127.0.0.2:") + std::to_string(10000 + i);
+  }
+  CaptureRoute route(logdir);
+  auto start = std::chrono::steady_clock::now();
+  HttpReply reply = route.Handle("application/json", R"({"service_addresses": ")" + many + R"("})");
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("257 workers in one capture, over the limit of 256 (max_workers)"), std::string::npos)
+      << reply.body;
+
+  CaptureRoute capped(logdir, CaptureLimits{.max_workers = 2, .max_response_bytes = uint64_t{2} << 20});
+  reply = capped.Handle("application/json", R"({"service_addresses": "h:1,h:2,h:3"})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("over the limit of 2 (max_workers)"), std::string::npos) << reply.body;
+  // Two workers share 2 MiB: 1 MiB each is allowed; three would be refused by the byte cap.
+  CaptureRoute budget(logdir, CaptureLimits{.max_workers = 8, .max_response_bytes = uint64_t{2} << 20});
+  reply = budget.Handle("application/json", R"({"service_addresses": "h:1,h:2,h:3"})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("max_response_bytes 2097152 leaves"), std::string::npos) << reply.body;
+  EXPECT_FALSE(std::filesystem::exists(logdir + "/plugins")) << "nothing may be written for a refused request";
+}
+
 TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
   ProfilerServerOptions server_options;
-  server_options.loopback_only = true;
   auto server = StartProfilerServer(server_options);
   ASSERT_TRUE(server.ok());
   std::atomic<bool> stop{false};
@@ -81,6 +106,9 @@ TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
   EXPECT_NE(reply.body.find(R"("succeeded":1,"failed":1)"), std::string::npos) << reply.body;
   EXPECT_NE(reply.body.find(R"("address":")" + dead + R"(","host":")"), std::string::npos);
   EXPECT_NE(reply.body.find("UNAVAILABLE"), std::string::npos);
+  EXPECT_NE(reply.body.find(R"("dropped_events":0,)"), std::string::npos) << reply.body;    // the live worker
+  EXPECT_NE(reply.body.find(R"("dropped_events":null,)"), std::string::npos) << reply.body;  // the dead one
+  EXPECT_NE(reply.body.find(R"("warnings":[])"), std::string::npos) << reply.body;
   auto hosts = xspace::ListHosts(logdir + "/plugins/profile/from_ui");
   ASSERT_TRUE(hosts.ok());
   EXPECT_EQ(hosts->size(), 1u);

@@ -20,6 +20,10 @@
 namespace stepscope::server {
 namespace {
 
+// ServerOptions states the capture defaults without pulling the gRPC client into its header.
+static_assert(ServerOptions{}.capture_max_workers == remote::kDefaultMaxCaptureWorkers);
+static_assert(ServerOptions{}.capture_max_response_bytes == remote::kDefaultMaxResponseBytes);
+
 // What the UI may load and connect to: its own origin only. echarts sets inline styles.
 constexpr const char* kContentSecurityPolicy =
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
@@ -221,7 +225,8 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(const ServerOptions& op
   impl->routes = std::make_unique<ApiRoutes>(impl->store.get());
   impl->trace_routes = std::make_unique<TraceRoutes>(impl->store.get());
   impl->static_files = std::make_unique<StaticFiles>(impl->ui_dir);
-  impl->capture = std::make_unique<CaptureRoute>(store_options.logdir);
+  impl->capture = std::make_unique<CaptureRoute>(
+      store_options.logdir, CaptureLimits{options.capture_max_workers, options.capture_max_response_bytes});
   impl->Install();
 
   ConnectionFrontOptions front_options;

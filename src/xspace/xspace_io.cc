@@ -45,7 +45,7 @@ StatusOr<XSpace> ReadXSpaceFile(const std::string& path, const ReadLimits& limit
   return ParseXSpace(bytes, path, limits);
 }
 
-Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
+StatusOr<std::string> SerializeXSpace(const XSpace& space) {
   // Deterministic: map entries (event/stat metadata) in key order, so the same XSpace
   // always gives the same bytes (reproducible files, stable caches, diffable round trips).
   std::string bytes;
@@ -56,9 +56,14 @@ Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) 
     coded.SetSerializationDeterministic(true);
     serialized = space.SerializeToCodedStream(&coded);
   }
-  if (!serialized) {
-    return InternalError("cannot serialize XSpace for " + path + " (over 2 GiB?)");
-  }
+  if (!serialized) return ResourceExhaustedError("cannot serialize the XSpace (over protobuf's 2 GiB limit?)");
+  return bytes;
+}
+
+Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
+  StatusOr<std::string> serialized = SerializeXSpace(space);
+  if (!serialized.ok()) return InternalError(serialized.status().message() + " for " + path);
+  std::string bytes = std::move(serialized).value();
   if (gzip) {
     STEPSCOPE_ASSIGN_OR_RETURN(bytes, base::Gzip(bytes));
   }

@@ -31,8 +31,11 @@ StatusOr<XSpace> ParseXSpace(std::string_view bytes, std::string_view what, cons
 // Reads `path` (`.xplane.pb` or gzip-compressed) into an XSpace.
 StatusOr<XSpace> ReadXSpaceFile(const std::string& path, const ReadLimits& limits = {});
 
-// Serializes deterministically (metadata maps in key order: one XSpace, one byte string)
-// and writes atomically (temp file + rename); with `gzip` the file is compressed.
+// Serializes deterministically (metadata maps in key order: one XSpace, one byte string).
+// kResourceExhausted over protobuf's 2 GiB limit.
+StatusOr<std::string> SerializeXSpace(const XSpace& space);
+
+// Serializes as SerializeXSpace and writes atomically (temp file + rename); with `gzip` the file is compressed.
 Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip = false);
 
 }  // namespace stepscope::xspace

@@ -11,7 +11,12 @@
 #include <chrono>
 #include <filesystem>
 
+#include <grpcpp/grpcpp.h>
+
+#include "proto/stepscope/profiler_service.grpc.pb.h"
 #include "src/xspace/logdir.h"
+#include "src/xspace/schema.h"
+#include "src/xspace/xplane_builder.h"
 #include "tests/integration/remote_test_util.h"
 
 namespace stepscope::testing {
@@ -53,6 +58,7 @@ TEST_F(RemoteCaptureTest, ThreeWorkersLandInOneRunThenAKilledWorkerIsNamed) {
     // ~25 ms steps over 2 s; a loaded machine slows them, so only a floor is asserted.
     EXPECT_GE(steps.size(), 5u) << path;
     EXPECT_TRUE(Consecutive(steps)) << path << ": step numbers must be consecutive";
+    EXPECT_THAT(capture.out, ::testing::ContainsRegex(worker.address() + "  ok .* events  0 dropped  "));
   }
 
   // The captured run analysed as a pod: three workers, each with its steps, and the
@@ -89,6 +95,71 @@ TEST_F(RemoteCaptureTest, ThreeWorkersLandInOneRunThenAKilledWorkerIsNamed) {
   for (const auto& host : *hosts) EXPECT_NE(host.host, xspace::SanitizeHostName(workers[1].address()));
   EXPECT_TRUE(workers[0].process->Alive());
   EXPECT_TRUE(workers[2].process->Alive());
+}
+
+TEST_F(RemoteCaptureTest, ATracerLevelTheWorkerCannotActOnIsReportedPerWorkerAndKeptInTheProfile) {
+  Worker worker = StartWorker(*data_dir_, 100000);
+  ASSERT_NE(worker.port, 0);
+  std::string logdir = ScratchDir("remote_levels_logdir");
+
+  // Defaults (device level 0): nothing to warn about.
+  RunResult plain = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
+                                     "300", "--run", "plain"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
+  // (Other diagnostics of the window, e.g. an input fetch cut by its start, may appear.)
+  EXPECT_THAT(plain.err, ::testing::Not(HasSubstr("tracer level")));
+
+  RunResult asked = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
+                                     "300", "--run", "device", "--device_tracer_level", "1"});
+  ASSERT_EQ(asked.exit_code, 0) << asked.out << asked.err;
+  const std::string warning =
+      "device tracer level 1 requested: no device tracer is built into this process; no GPU activity recorded";
+  EXPECT_THAT(asked.err, HasSubstr("stepscope: capture: " + worker.address() + ": warning: " + warning + "\n"));
+  // The same words in the profile's diagnostics, as `stepscope info` shows them.
+  std::string path = logdir + "/plugins/profile/device/" + xspace::SanitizeHostName(worker.address()) + ".xplane.pb";
+  RunResult info = RunStepscopeCli({"info", path});
+  ASSERT_EQ(info.exit_code, 0) << info.err;
+  EXPECT_THAT(info.out, HasSubstr(warning));
+  // The worker said so on its own stderr too, when the capture started.
+  EXPECT_THAT(worker.process->err(), HasSubstr("stepscope: " + warning));
+}
+
+// A worker (as TensorFlow's, or a stepscope worker under load) whose profile says it
+// dropped events and carries a warning: answered by a service in this test process.
+class DroppingWorker final : public tensorflow::ProfilerService::Service {
+ public:
+  grpc::Status Profile(grpc::ServerContext*, const tensorflow::ProfileRequest*,
+                       tensorflow::ProfileResponse* response) override {
+    tensorflow::profiler::XSpace* space = response->mutable_xspace();
+    xspace::XPlaneBuilder host(xspace::FindOrAddMutablePlaneWithName(space, xspace::kHostThreadsPlaneName));
+    host.AddStatValue(xspace::StatType::kDroppedTraces, int64_t{1234});
+    xspace::XLineBuilder line = host.GetOrCreateLine(1);
+    line.AddEvent(*host.GetOrCreateEventMetadata("train")).SetDurationPs(1000);
+    space->add_warnings("1234 host events were dropped because a thread's buffer was full");
+    return grpc::Status::OK;
+  }
+};
+
+TEST_F(RemoteCaptureTest, EachWorkersDroppedEventsAndWarningsAreReported) {
+  DroppingWorker service;
+  grpc::ServerBuilder builder;
+  int port = 0;
+  builder.AddListeningPort("127.0.0.1:0", grpc::InsecureServerCredentials(), &port);
+  builder.RegisterService(&service);
+  std::unique_ptr<grpc::Server> dropping = builder.BuildAndStart();
+  ASSERT_NE(port, 0);
+  Worker worker = StartWorker(*data_dir_, 100000);
+  ASSERT_NE(worker.port, 0);
+  std::string dropping_address = "127.0.0.1:" + std::to_string(port);
+
+  RunResult capture = RunStepscopeCli({"capture", "grpc://" + dropping_address + ",grpc://" + worker.address(),
+                                       "--logdir", ScratchDir("remote_dropped"), "--duration_ms", "300"});
+  dropping->Shutdown();
+  ASSERT_EQ(capture.exit_code, 0) << capture.out << capture.err;
+  EXPECT_THAT(capture.out, ::testing::ContainsRegex(dropping_address + "  ok .* 1 events  1234 dropped  "));
+  EXPECT_THAT(capture.out, ::testing::ContainsRegex(worker.address() + "  ok .* events  0 dropped  "));
+  EXPECT_THAT(capture.err, HasSubstr("stepscope: capture: " + dropping_address +
+                                     ": warning: 1234 host events were dropped because a thread's buffer was full\n"));
 }
 
 TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
@@ -136,6 +207,17 @@ TEST_F(RemoteCaptureTest, BadArgumentsAreRejectedBeforeAnyConnection) {
   capture = RunStepscopeCli({"capture", "grpc://localhost:6009", "--logdir", "/tmp/x", "--duration_ms", "0"});
   EXPECT_EQ(capture.exit_code, 2);
   EXPECT_THAT(capture.err, HasSubstr("duration_ms"));
+  capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:6009,grpc://127.0.0.1:6010", "--logdir", "/tmp/x",
+                             "--max_workers", "1"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_EQ(capture.err,
+            "stepscope: capture: 2 workers in one capture, over the limit of 1 (max_workers); capture them in "
+            "batches or raise the limit\n");
+  EXPECT_EQ(capture.out, "") << "refused before \"Capturing ...\"";
+  capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:6009,grpc://127.0.0.1:6010", "--logdir", "/tmp/x",
+                             "--max_response_bytes", "1048576"});
+  EXPECT_EQ(capture.exit_code, 2);
+  EXPECT_THAT(capture.err, HasSubstr("max_response_bytes 1048576 leaves 524288 bytes per worker for 2 workers"));
   capture = RunStepscopeCli({"capture", "grpc://localhost:6009"});
   EXPECT_EQ(capture.exit_code, 2);
   EXPECT_THAT(capture.err, HasSubstr("logdir"));

@@ -21,6 +21,12 @@ struct Worker {
   std::string address() const { return "127.0.0.1:" + std::to_string(port); }
 };
 
+// What mnist_mlp writes to stderr once its profiler server listens on the default address.
+inline std::string ListeningLine(int port) {
+  return "mnist_mlp: profiler server listening on 127.0.0.1:" + std::to_string(port) +
+         " (capture with: stepscope capture grpc://127.0.0.1:" + std::to_string(port) + " --logdir DIR)\n";
+}
+
 // Starts an mnist_mlp with a profiler server on a free port and waits until it trains.
 // A port taken between picking and binding is retried with another.
 inline Worker StartWorker(const std::string& data_dir, int steps) {
@@ -31,8 +37,7 @@ inline Worker StartWorker(const std::string& data_dir, int steps) {
     args.push_back("--profiler_port");
     args.push_back(std::to_string(worker.port));
     worker.process = std::make_unique<BackgroundProcess>(args);
-    if (worker.process->WaitForOutput("profiler server listening on port " + std::to_string(worker.port),
-                                      std::chrono::seconds(60)) &&
+    if (worker.process->WaitForError(ListeningLine(worker.port), std::chrono::seconds(60)) &&
         worker.process->WaitForOutput("training", std::chrono::seconds(60))) {
       return worker;
     }

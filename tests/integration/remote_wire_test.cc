@@ -31,7 +31,6 @@ class RemoteWireTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ProfilerServerOptions options;
-    options.loopback_only = true;
     auto server = StartProfilerServer(options);
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(server).value();

@@ -93,10 +93,19 @@ bool BackgroundProcess::Alive() {
 }
 
 bool BackgroundProcess::WaitForOutput(const std::string& text, std::chrono::milliseconds timeout) {
+  return WaitForText(out_path_, text, timeout);
+}
+
+bool BackgroundProcess::WaitForError(const std::string& text, std::chrono::milliseconds timeout) {
+  return WaitForText(err_path_, text, timeout);
+}
+
+bool BackgroundProcess::WaitForText(const std::string& path, const std::string& text,
+                                    std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (out().find(text) != std::string::npos) return true;
-    if (!Alive()) return out().find(text) != std::string::npos;
+    if (ReadAll(path).find(text) != std::string::npos) return true;
+    if (!Alive()) return ReadAll(path).find(text) != std::string::npos;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   return false;

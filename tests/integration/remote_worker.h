@@ -27,12 +27,16 @@ class BackgroundProcess {
   std::string err() const;
   // Polls stdout until it contains `text`; false on timeout or when the process exited.
   bool WaitForOutput(const std::string& text, std::chrono::milliseconds timeout);
+  // The same for stderr.
+  bool WaitForError(const std::string& text, std::chrono::milliseconds timeout);
   bool Alive();
   void Kill();  // SIGKILL and reap
   // Waits for a normal exit; returns the exit code, or -1 on timeout (then kills).
   int WaitForExit(std::chrono::milliseconds timeout);
 
  private:
+  bool WaitForText(const std::string& path, const std::string& text, std::chrono::milliseconds timeout);
+
   pid_t pid_ = -1;
   bool reaped_ = false;
   int exit_code_ = -1;
