@@ -48,8 +48,8 @@ const analysis::KernelStats* FindKernel(const ProfileModel& model, std::string_v
 }
 
 // PyTorch 1.9: six device events, five launched on the main thread inside ProfilerStep#5
-// (copy, conv, add, memset, peer copy); one by the autograd thread, which marks no step
-// (tying that one by time window is the step analysis' part, not the importer's).
+// (copy, conv, add, memset, peer copy); one by the autograd thread, which marks no step and
+// is tied by the step-window rule (its launch lies inside the step's window).
 TEST(KinetoGenerationsModelTest, PyTorch19MainThreadLaunchesAreTiedToTheirStep) {
   ProfileModel model = Build("pytorch_1_9");
   ASSERT_EQ(model.steps.size(), 1u);
@@ -57,12 +57,20 @@ TEST(KinetoGenerationsModelTest, PyTorch19MainThreadLaunchesAreTiedToTheirStep) 
   EXPECT_EQ(step.step_number, 5);
   EXPECT_EQ(step.duration_ps, 200'000'000);
   EXPECT_TRUE(step.has_device_activity);
-  EXPECT_LE(UntiedDeviceEvents(model), 1) << "a device event launched on the main thread was not tied to its step";
+  EXPECT_EQ(UntiedDeviceEvents(model), 0);
+  EXPECT_EQ(model.device_step_ties.by_launch, 5);
+  EXPECT_EQ(model.device_step_ties.by_launch_window, 1);
+  EXPECT_EQ(model.device_step_ties.untied(), 0);
   // Each kernel is attributed to the ATen op around its launch (by correlation id).
   const analysis::KernelStats* conv = FindKernel(model, "implicit_convolve_sgemm");
   ASSERT_NE(conv, nullptr);
   EXPECT_EQ(conv->op_name, "aten::conv2d");
-  // The zero-length kernel is a device op occurrence of the ATen op that launched it.
+  // The zero-length kernel is a kernel (kept and counted, with 0 time) and a device op
+  // occurrence of the ATen op that launched it.
+  const analysis::KernelStats* add = FindKernel(model, "vectorized_elementwise_kernel");
+  ASSERT_NE(add, nullptr);
+  EXPECT_EQ(add->occurrences, 1);
+  EXPECT_EQ(add->total_duration_ps, 0);
   bool add_found = false;
   for (const analysis::OpMetrics& op : model.device_ops.ops) {
     if (op.name != "aten::add_") continue;
@@ -74,7 +82,8 @@ TEST(KinetoGenerationsModelTest, PyTorch19MainThreadLaunchesAreTiedToTheirStep) 
 }
 
 TEST(KinetoGenerationsModelTest, EveryGenerationWithStepsTiesItsMainThreadLaunches) {
-  // Generation -> (steps, device events launched from threads without a step marker).
+  // Generation -> (steps, device events launched from threads without a step marker, tied
+  // by the step-window rule). Every device event has its launch inside the step: none untied.
   const std::map<std::string_view, std::pair<size_t, int64_t>> expected = {
       {"pytorch_1_9", {1, 1}}, {"pytorch_1_10", {1, 1}}, {"pytorch_1_12", {1, 1}}, {"pytorch_2", {1, 1}},
       {"rocm", {1, 0}},        {"cuda_graph", {1, 0}},   {"display_ns", {1, 0}},
@@ -82,7 +91,9 @@ TEST(KinetoGenerationsModelTest, EveryGenerationWithStepsTiesItsMainThreadLaunch
   for (const auto& [generation, truth] : expected) {
     ProfileModel model = Build(generation);
     EXPECT_EQ(model.steps.size(), truth.first) << generation;
-    EXPECT_LE(UntiedDeviceEvents(model), truth.second) << generation;
+    EXPECT_EQ(model.device_step_ties.untied(), 0) << generation;
+    EXPECT_EQ(UntiedDeviceEvents(model), 0) << generation;
+    EXPECT_EQ(model.device_step_ties.by_launch_window, truth.second) << generation;
   }
 }
 

@@ -319,7 +319,9 @@ class DeviceAnalyzer {
     metrics.max_time_ps = std::max(metrics.max_time_ps, duration);
     metrics.is_eager = metrics.is_eager || stats.is_eager;
 
-    if (!is_copy && !stats.kernel_details.empty() && duration > 0) AddKernel(plane, e, stats, op, duration, state);
+    // Zero-length kernels (whole-µs traces round short ones to 0) are launches too: kept and
+    // counted, with 0 time.
+    if (!is_copy && !stats.kernel_details.empty()) AddKernel(plane, e, stats, op, duration, state);
 
     int32_t group = StepGroupOf(stats);
     if (group == kNoGroup) return kNoGroup;
