@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <future>
 #include <map>
+#include <memory>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -159,8 +160,8 @@ StatusOr<analysis::ProfileModel> LoadHostModel(const HostProfileFile& file, cons
   if (with_host.hostname.empty()) with_host.hostname = file.host;
   StatusOr<analysis::ProfileModel> model = InternalError("unreachable");
   if (file.format == ProfileFormat::kTraceJson) {
-    STEPSCOPE_ASSIGN_OR_RETURN(xspace::XSpace space, ImportTraceFile(file.path));
-    model = analysis::BuildProfileModelFromXSpace(space, with_host);
+    STEPSCOPE_ASSIGN_OR_RETURN(xspace::ColumnarXSpace space, ImportTraceFileColumnar(file.path));
+    model = analysis::BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(space)), with_host);
   } else {
     model = analysis::BuildProfileModelFromFile(file.path, with_host);
   }

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "src/xspace/columnar/columnar_xspace.h"
 #include "src/xspace/xplane.h"
 #include "stepscope/status.h"
 
@@ -15,5 +16,9 @@ bool TraceImportAvailable();
 
 // The file (optionally gzip-compressed) as an XSpace; kUnimplemented without importers.
 StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path);
+
+// The file as the columnar XSpace the model reads (what the analysis path wants). The
+// imported messages live in an arena that is freed at once, not message by message.
+StatusOr<xspace::ColumnarXSpace> ImportTraceFileColumnar(const std::string& path);
 
 }  // namespace stepscope::load

@@ -1,0 +1,123 @@
+#include "bench/analysis_benchmark/kineto_analyze.h"
+
+#include <fcntl.h>
+#include <google/protobuf/arena.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/tool_registry.h"
+#include "src/importers/importer_registry.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
+
+extern char** environ;
+
+namespace stepscope::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double MsSince(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+double Median(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// Runs `args` with stdout to /dev/null; its wall time in ms, or -1 when it fails.
+double TimeProcessMs(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  const Clock::time_point start = Clock::now();
+  pid_t pid;
+  int spawned = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  const double ms = MsSince(start);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ms : -1;
+}
+
+}  // namespace
+
+Figures MeasureAnalyzeProcess(const std::string& stepscope, const std::string& trace, int runs) {
+  if (!std::filesystem::exists(stepscope) || !std::filesystem::exists(trace)) return {};
+  std::vector<double> analyze, startup;
+  for (int run = 0; run < runs; ++run) {
+    double ms = TimeProcessMs({stepscope, "analyze", trace, "--tool", "overview_page"});
+    if (ms < 0) return {};
+    analyze.push_back(ms);
+    ms = TimeProcessMs({stepscope, "help"});
+    if (ms < 0) return {};
+    startup.push_back(ms);
+  }
+  return {{"kineto_15mb_analyze_ms", Median(analyze)},
+          {"kineto_15mb_analyze_min_ms", *std::min_element(analyze.begin(), analyze.end())},
+          {"stepscope_startup_ms", Median(startup)}};
+}
+
+Figures MeasureAnalyzePhases(const std::string& trace, int runs) {
+  if (!std::filesystem::exists(trace)) return {};
+  auto tool = analysis::FindTool("overview_page");
+  if (!tool.ok()) return {};
+  std::vector<double> import_ms, free_ms, convert_ms, model_ms, tool_ms, total_ms;
+  for (int run = 0; run < runs; ++run) {
+    const Clock::time_point start = Clock::now();
+    Clock::time_point t = start;
+    // As load::ImportTraceFileColumnar, with a clock between the steps.
+    auto arena_options = std::make_unique<google::protobuf::ArenaOptions>();
+    arena_options->start_block_size = 64 << 10;
+    arena_options->max_block_size = 4 << 20;
+    auto arena = std::make_unique<google::protobuf::Arena>(*arena_options);
+    auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(arena.get());
+    importers::ImportOptions import_options;
+    import_options.fallback_host_name = "bench";
+    if (!importers::ImportTraceFile(trace, import_options, space).ok()) return {};
+    import_ms.push_back(MsSince(t));
+    t = Clock::now();
+    auto columnar = xspace::XSpaceMessageToColumnar(*space, trace);
+    if (!columnar.ok()) return {};
+    convert_ms.push_back(MsSince(t));
+    t = Clock::now();
+    arena.reset();
+    free_ms.push_back(MsSince(t));
+    t = Clock::now();
+    analysis::ModelOptions options;
+    options.keep_event_tree = false;  // as `stepscope analyze`
+    auto model = analysis::BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*columnar)),
+                                             options);
+    if (!model.ok()) return {};
+    model_ms.push_back(MsSince(t));
+    t = Clock::now();
+    auto result = (*tool)->Run(*model, {});
+    if (!result.ok()) return {};
+    std::string text = (*result)->FormatText({});
+    tool_ms.push_back(MsSince(t));
+    total_ms.push_back(MsSince(start));
+  }
+  return {{"kineto_15mb_import_ms", Median(import_ms)},
+          {"kineto_15mb_xspace_to_columnar_ms", Median(convert_ms)},
+          {"kineto_15mb_free_xspace_ms", Median(free_ms)},
+          {"kineto_15mb_model_ms", Median(model_ms)},
+          {"kineto_15mb_tool_ms", Median(tool_ms)},
+          {"kineto_15mb_in_process_ms", Median(total_ms)}};
+}
+
+}  // namespace stepscope::bench
