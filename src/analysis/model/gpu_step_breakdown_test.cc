@@ -3,7 +3,10 @@
 // per category is set by construction, pinned to the picosecond.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/model/model_test_util.h"
@@ -238,6 +241,76 @@ TEST(GpuStepBreakdownTest, GroupedFileWithoutAStepsLineGetsDerivedDeviceSteps) {
   EXPECT_EQ(step.breakdown.ps(EventType::kDeviceCompute32), Ms(3));
   EXPECT_EQ(step.breakdown.ps(EventType::kHostPrepare), Ms(1)) << "ExecutorState::Process is launch time";
   EXPECT_EQ(model.device_step_ties.by_group_id, 2);
+}
+
+// Random overlaps of every device type and of launches, whole milliseconds so that a
+// brute-force count per millisecond is exact: each millisecond of a step goes to the
+// highest type covering it (the XProf priority), unknown when none does.
+TEST(GpuStepBreakdownTest, RandomOverlapsMatchAMillisecondByMillisecondCount) {
+  struct Span {
+    int begin, end;
+    EventType type;
+  };
+  struct Kind {
+    const char* name;
+    const char* details;  // memcpy_details, or nullptr
+    EventType type;
+  };
+  const Kind kinds[] = {{"volta_sgemm_128x64_nn", nullptr, EventType::kDeviceCompute32},
+                        {"MemcpyH2D", kH2dDetails, EventType::kHostToDevice},
+                        {"MemcpyD2H", kD2hDetails, EventType::kDeviceToHost},
+                        {"ncclKernel_AllReduce_RING_LL_Sum_float", nullptr, EventType::kDeviceCollectives}};
+  std::mt19937 random(11);
+  TestSpace t;
+  auto main = t.HostLine(1, "python3");
+  int gpu = t.Plane("/device:GPU:0");
+  std::vector<TestSpace::Line> streams;
+  for (int s = 0; s < 4; ++s) streams.push_back(t.LineIn(gpu, 7 + s, "Stream #" + std::to_string(7 + s)));
+  constexpr int kSteps = 30, kStepMs = 40;
+  std::vector<std::vector<Span>> expected_spans(kSteps);
+  uint64_t correlation = 1;
+  for (int step = 0; step < kSteps; ++step) {
+    const int b = step * kStepMs;
+    t.Event(main, "ProfilerStep", b, b + kStepMs, {{"step_num", step}, {"_r", 1}});
+    // Launches one after another on the main thread; each launches one device event
+    // somewhere in the step, on a random stream, overlapping whatever is there.
+    std::vector<std::vector<Span>> on_stream(streams.size());
+    for (int launch = b; launch + 1 < b + kStepMs; launch += 1 + static_cast<int>(random() % 4)) {
+      const int launch_end = launch + static_cast<int>(random() % 2);  // some launches take 0 ms
+      t.Event(main, "cudaLaunchKernel", launch, launch_end, {{"correlation_id", correlation}});
+      if (launch_end > launch) expected_spans[step].push_back({launch, launch_end, EventType::kHostPrepare});
+      const Kind& kind = kinds[random() % 4];
+      const int begin = b + static_cast<int>(random() % kStepMs);
+      const int end = std::min(b + kStepMs, begin + static_cast<int>(random() % 6));
+      const size_t stream = random() % streams.size();
+      if (kind.details != nullptr) {
+        t.Event(streams[stream], kind.name, begin, end, {{"correlation_id", correlation}, {"memcpy_details", kind.details}});
+      } else {
+        t.Event(streams[stream], kind.name, begin, end, {{"correlation_id", correlation}});
+      }
+      if (end > begin) expected_spans[step].push_back({begin, end, kind.type});
+      ++correlation;
+    }
+  }
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
+  for (int step = 0; step < kSteps; ++step) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    std::array<int64_t, kNumEventTypes> want{};
+    for (int ms = step * kStepMs; ms < (step + 1) * kStepMs; ++ms) {
+      int top = static_cast<int>(EventType::kUnknownTime);
+      for (const Span& span : expected_spans[step]) {
+        if (span.begin <= ms && ms < span.end) top = std::max(top, static_cast<int>(span.type));
+      }
+      want[top] += Ms(1);
+    }
+    const StepInfo& got = model.steps[step];
+    EXPECT_EQ(got.begin_ps, Ms(step * kStepMs));
+    EXPECT_EQ(got.duration_ps, Ms(kStepMs));
+    for (int type = 0; type < kNumEventTypes; ++type) {
+      EXPECT_EQ(got.breakdown.type_ps[type], want[type]) << EventTypeName(static_cast<EventType>(type));
+    }
+  }
 }
 
 }  // namespace

@@ -251,6 +251,35 @@ class StepBuilder {
     return space_.planes[plane].event_start_ps[event];
   }
 
+  struct Interval {
+    int64_t begin;
+    int64_t end;
+    uint8_t type;
+  };
+
+  // Merges the chunks of `a` (each sorted by begin; `starts` holds their first indices and
+  // then a.size()) into one sorted sequence, merging neighbours pass by pass and
+  // alternating between `a` and `b`. Returns the buffer that holds the result.
+  static std::vector<Interval>* MergeChunks(std::vector<Interval>* a, std::vector<Interval>* b,
+                                            std::vector<uint32_t>* starts, std::vector<uint32_t>* next) {
+    auto by_begin = [](const Interval& x, const Interval& y) { return x.begin < y.begin; };
+    while (starts->size() > 2) {
+      b->resize(a->size());
+      next->clear();
+      const std::vector<uint32_t>& s = *starts;
+      for (size_t c = 0; c + 1 < s.size(); c += 2) {
+        next->push_back(s[c]);
+        const uint32_t mid = s[c + 1], end = c + 2 < s.size() ? s[c + 2] : mid;
+        std::merge(a->begin() + s[c], a->begin() + mid, a->begin() + mid, a->begin() + end, b->begin() + s[c],
+                   by_begin);
+      }
+      next->push_back(s.back());
+      std::swap(*starts, *next);
+      std::swap(a, b);
+    }
+    return a;
+  }
+
   void Sweep() {
     const size_t num_steps = model_->steps.size();
     xspace::PodArray<StepSpan>& spans = device_->spans;
@@ -260,15 +289,8 @@ class StepBuilder {
     if (run_per_step) BucketByStep(&runs);  // then run s holds exactly step s's spans
     std::vector<uint32_t> cursor(runs.begin(), runs.end() - 1);
 
-    struct Interval {
-      int64_t begin;
-      int64_t end;
-      uint8_t type;
-    };
     std::vector<Interval> intervals, merged;
-    std::vector<uint32_t> chunk_starts;
-    std::vector<std::pair<int64_t, uint32_t>> chunk_heap;  // (begin, chunk) min-heap
-    std::vector<std::pair<int64_t, uint8_t>> active;  // min-heap by end
+    std::vector<uint32_t> chunk_starts, next_starts;
     for (size_t s = 0; s < num_steps; ++s) {
       StepInfo& step = model_->steps[s];
       const int64_t window_begin = step.begin_ps, window_end = step.begin_ps + step.duration_ps;
@@ -294,54 +316,44 @@ class StepBuilder {
         }
         if (intervals.size() > before) chunk_starts.push_back(static_cast<uint32_t>(before));
       }
-      // k-way merge of the chunks by begin (a run is in time order; clipping keeps it so).
-      const std::vector<Interval>* ordered = &intervals;
+      // Merge of the chunks by begin (a run is in time order; clipping keeps it so):
+      // pairwise passes, cheaper than a heap for the few chunks a step has.
+      std::vector<Interval>* ordered = &intervals;
       if (chunk_starts.size() > 1) {
         chunk_starts.push_back(static_cast<uint32_t>(intervals.size()));
-        merged.clear();
-        chunk_heap.clear();
-        std::vector<uint32_t> at(chunk_starts.begin(), chunk_starts.end() - 1);
-        for (uint32_t c = 0; c + 1 < chunk_starts.size(); ++c) chunk_heap.push_back({intervals[at[c]].begin, c});
-        std::make_heap(chunk_heap.begin(), chunk_heap.end(), std::greater<>());
-        while (!chunk_heap.empty()) {
-          std::pop_heap(chunk_heap.begin(), chunk_heap.end(), std::greater<>());
-          uint32_t c = chunk_heap.back().second;
-          chunk_heap.pop_back();
-          merged.push_back(intervals[at[c]++]);
-          if (at[c] < chunk_starts[c + 1]) {
-            chunk_heap.push_back({intervals[at[c]].begin, c});
-            std::push_heap(chunk_heap.begin(), chunk_heap.end(), std::greater<>());
-          }
-        }
-        ordered = &merged;
+        ordered = MergeChunks(&intervals, &merged, &chunk_starts, &next_starts);
       }
-      std::array<int32_t, kNumEventTypes> count{};
-      uint32_t mask = 0;
+      // Sweep in begin order. Per type, the union of its intervals so far ends at
+      // open_end[type]; `open` has a bit per type whose union may still reach past `now`
+      // (cleared lazily, when it is the highest). Each stretch of time goes to the
+      // highest type whose union covers it, or to unknown.
+      std::array<int64_t, kNumEventTypes> open_end{};
+      uint32_t open = 0;
       int64_t now = window_begin;
       StepBreakdown& out = step.breakdown;
       auto advance = [&](int64_t to) {
-        if (to <= now) return;
-        int type = mask == 0 ? static_cast<int>(EventType::kUnknownTime) : 31 - std::countl_zero(mask);
-        out.type_ps[type] += to - now;
-        now = to;
-      };
-      auto pop_until = [&](int64_t time) {
-        while (!active.empty() && active.front().first <= time) {
-          std::pop_heap(active.begin(), active.end(), std::greater<>());
-          auto [end, type] = active.back();
-          active.pop_back();
-          advance(end);
-          if (--count[type] == 0) mask &= ~(1u << type);
+        while (now < to) {
+          int type = static_cast<int>(EventType::kUnknownTime);
+          int64_t until = to;
+          while (open != 0) {
+            const int top = 31 - std::countl_zero(open);
+            if (open_end[top] > now) {
+              type = top;
+              until = std::min(to, open_end[top]);
+              break;
+            }
+            open &= ~(1u << top);
+          }
+          out.type_ps[type] += until - now;
+          now = until;
         }
       };
       for (const Interval& interval : *ordered) {
-        pop_until(interval.begin);
         advance(interval.begin);
-        active.push_back({interval.end, interval.type});
-        std::push_heap(active.begin(), active.end(), std::greater<>());
-        if (count[interval.type]++ == 0) mask |= 1u << interval.type;
+        const uint32_t bit = 1u << interval.type;
+        open_end[interval.type] = (open & bit) ? std::max(open_end[interval.type], interval.end) : interval.end;
+        open |= bit;
       }
-      pop_until(window_end);
       advance(window_end);
     }
     spans = xspace::PodArray<StepSpan>();  // release
