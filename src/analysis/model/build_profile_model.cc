@@ -142,6 +142,9 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   internal::AnalyzeHost(s, host_planes, &host);
   internal::DeviceAnalysis device;
   internal::AnalyzeDevices(s, device_planes, &host, &device);
+  // Only the device analysis looks launches up.
+  host.correlation_to_group = {};
+  host.correlation_to_op = {};
 
   HostEnvironment env = ReadHostEnvironment(s, host_planes, options);
   model.hostnames.push_back(env.hostname);

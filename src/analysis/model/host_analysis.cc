@@ -112,6 +112,7 @@ class HostGrouper {
       GroupByRoots();
       PropagateToConsumers();
       GroupByStepWindows();
+      subtree_ends_.clear();  // 4 bytes per event of every grouped thread, not needed again
       out_->step_source = "step_markers";
     } else {
       out_->step_source = "none";

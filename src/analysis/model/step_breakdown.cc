@@ -146,7 +146,7 @@ class StepBuilder {
     std::vector<int8_t> effective;  // highest type emitted by an event or its same-group ancestors
     for (size_t t = 0; t < host_->threads.size(); ++t) {
       const HostThread& thread = host_->threads[t];
-      const HostThreadFacts& facts = host_->facts[t];
+      HostThreadFacts& facts = host_->facts[t];
       const ColumnarPlane& plane = space_.planes[thread.plane_index];
       std::vector<HostNameClass>& classes = name_class[thread.plane_index];
       if (classes.empty()) classes.assign(plane.event_metadata.size(), HostNameClass::kUnset);
@@ -191,6 +191,9 @@ class StepBuilder {
           return;
         }
       }
+      // Nothing reads a thread's groups after its spans: give the memory back while the
+      // spans grow (the model's peak is here).
+      std::vector<int32_t>().swap(facts.group);
     }
   }
 
