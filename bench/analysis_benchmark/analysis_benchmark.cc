@@ -32,12 +32,14 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/analysis_benchmark/kineto_analyze.h"
 #include "bench/analysis_benchmark/synthetic_xspace.h"
 #include "bench/common/bench_figures.h"
 #include "src/analysis/model/build_profile_model.h"
+#include "src/load/profile_loader.h"
 #include "src/xspace/columnar/columnar_reader.h"
 
 extern char** environ;
@@ -52,6 +54,7 @@ using stepscope::bench::PeakRssBytes;
 using stepscope::bench::ProcessCpuSeconds;
 using stepscope::bench::ProcStatusBytes;
 using stepscope::bench::WriteFigures;
+using stepscope::StatusOr;
 using stepscope::analysis::ProfileModel;
 
 constexpr uint64_t kDefaultEvents = 10'000'000;  // the size
@@ -72,16 +75,30 @@ void PinToOneCpu() {
   }
 }
 
-// Child: build (or only decode) and print "key value" lines to `out_path`.
+// Child: build (or only decode) and print "key value" lines to `out_path`. One core,
+// except for "hosts", which uses every core it may.
 int Measure(const std::string& mode, const std::string& file, const std::string& out_path) {
-  PinToOneCpu();
+  if (mode != "hosts") PinToOneCpu();
   const int64_t baseline = ProcStatusBytes("VmRSS:");
   auto start = std::chrono::steady_clock::now();
   const double cpu_start = ProcessCpuSeconds();
   uint64_t events = 0;
   int64_t steps = 0;
   size_t columnar_bytes = 0;
-  if (mode == "decode") {
+  if (mode == "hosts") {  // `file` is a run directory: every host's model, in parallel, combined
+    auto files = stepscope::load::ListRunFiles(file);
+    if (!files.ok()) {
+      std::fprintf(stderr, "%s\n", files.status().ToString().c_str());
+      return 1;
+    }
+    auto model = stepscope::load::LoadCombinedModel(*files);
+    if (!model.ok()) {
+      std::fprintf(stderr, "%s\n", model.status().ToString().c_str());
+      return 1;
+    }
+    events = static_cast<uint64_t>(model->total_events);
+    steps = static_cast<int64_t>(model->steps.size());
+  } else if (mode == "decode") {
     auto space = stepscope::xspace::ReadColumnarXSpaceFile(file);
     if (!space.ok()) {
       std::fprintf(stderr, "%s\n", space.status().ToString().c_str());
@@ -147,6 +164,30 @@ Figures Best(const std::string& mode, const std::string& file, const std::string
   return best;
 }
 
+// The cores this process may run on.
+int UsableCores() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return 1;
+  return std::max(1, CPU_COUNT(&allowed));
+}
+
+// A run directory of `hosts` hosts with target / hosts events each (one file, hard-linked
+// under every host's name), for the all-cores figure: their models are built in parallel
+// and combined, as `stepscope analyze <run>` does. Returns one host's file.
+StatusOr<stepscope::bench::SyntheticProfile> WriteRun(const std::string& run_dir, int hosts, uint64_t target) {
+  std::error_code error;
+  std::filesystem::create_directories(run_dir, error);
+  if (error) return stepscope::IoError(run_dir + ": " + error.message());
+  const std::string first = run_dir + "/host0.xplane.pb";
+  auto generated = stepscope::bench::WriteSyntheticXSpace(first, target / hosts);
+  if (!generated.ok()) return generated.status();
+  for (int h = 1; h < hosts; ++h) {
+    std::filesystem::create_hard_link(first, run_dir + "/host" + std::to_string(h) + ".xplane.pb", error);
+    if (error) return stepscope::IoError(run_dir + ": " + error.message());
+  }
+  return generated;
+}
+
 // `stepscope analyze` on the largest shared Kineto trace: the whole process (the Release
 // binary next to this one) and its phases in-process.
 Figures KinetoFigures() {
@@ -193,8 +234,16 @@ int main(int argc, char** argv) {
 
   Figures decode = Best("decode", file, dir);
   Figures model = Best("model", file, dir);
+  std::filesystem::remove(file);
+  const int hosts = UsableCores();
+  auto run = WriteRun(dir + "/run", hosts, target);
+  if (!run.ok()) {
+    std::fprintf(stderr, "%s\n", run.status().ToString().c_str());
+    return 1;
+  }
+  Figures all_cores = Best("hosts", dir + "/run", dir);
   std::filesystem::remove_all(dir);
-  if (decode.empty() || model.empty()) {
+  if (decode.empty() || model.empty() || all_cores.empty()) {
     std::fprintf(stderr, "measurement child failed\n");
     return 1;
   }
@@ -226,6 +275,13 @@ int main(int argc, char** argv) {
       {"budget_peak_rss_over_file_size", 2},
       {"budget_kineto_15mb_analyze_ms", 20},
   };
+  const double run_bytes = static_cast<double>(run->file_bytes) * hosts;
+  figures["model_events_per_s_all_cores"] = all_cores["events"] / all_cores["seconds"];
+  figures["model_all_cores_hosts"] = hosts;
+  figures["model_all_cores_events"] = all_cores["events"];
+  figures["model_all_cores_wall_seconds"] = all_cores["seconds"];
+  figures["model_all_cores_cpu_seconds"] = all_cores["cpu_seconds"];
+  figures["model_all_cores_peak_rss_over_file_size"] = (all_cores["peak_rss"] - all_cores["baseline_rss"]) / run_bytes;
   figures.merge(kineto);
   return WriteFigures("analysis", figures);
 }
