@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -14,11 +15,6 @@
 
 namespace stepscope::xspace {
 namespace {
-
-// Granularity of releasing consumed input: small against the columns built meanwhile
-// (the window is part of the reader's peak memory), large enough that madvise calls are
-// rare (one per 16 MiB).
-constexpr uint64_t kReleaseChunkBytes = 16ull << 20;
 
 class MappedFile {
  public:
@@ -48,22 +44,21 @@ class MappedFile {
     return OkStatus();
   }
   std::string_view bytes() const { return {data_, static_cast<size_t>(size_)}; }
-  // Drops the resident pages below `offset` (rounded down to a page); they are never read
-  // again, and being file-backed they cost nothing once dropped.
-  void ReleaseBelow(uint64_t offset) {
+  // Drops the resident pages of [begin, end) (both rounded down to a page): they are not
+  // read again, and being file-backed they cost nothing once dropped. A page shared with
+  // bytes still to be read is safe to drop too: a read-only private mapping reads it from
+  // the file again. Thread-safe (no state).
+  void Release(uint64_t begin, uint64_t end) const {
     static const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-    uint64_t end = offset / page * page;
-    if (end > released_) {
-      madvise(data_ + released_, end - released_, MADV_DONTNEED);
-      released_ = end;
-    }
+    begin = begin / page * page;
+    end = std::min(end, size_) / page * page;
+    if (end > begin) madvise(data_ + begin, end - begin, MADV_DONTNEED);
   }
 
  private:
   int fd_ = -1;
   char* data_ = nullptr;
   uint64_t size_ = 0;
-  uint64_t released_ = 0;
 };
 
 }  // namespace
@@ -72,20 +67,17 @@ StatusOr<ColumnarXSpace> ReadColumnarXSpaceFile(const std::string& path, const C
   MappedFile file;
   Status status = file.Open(path, options.limits.max_file_bytes);
   if (!status.ok()) return status;
+  ParseOptions parse;
+  parse.threads = options.threads > 0 ? options.threads : UsableCores();
   if (base::IsGzip(file.bytes())) {
     StatusOr<std::string> inflated = base::GunzipWithLimit(file.bytes(), options.limits.inflate);
     if (!inflated.ok()) return inflated.status().WithContext(path);
-    return ParseColumnarXSpace(*inflated, path);
+    return ParseColumnarXSpace(*inflated, path, parse);
   }
-  uint64_t next_release = kReleaseChunkBytes;
-  auto on_progress = [&](uint64_t consumed) {
-    if (consumed >= next_release) {
-      file.ReleaseBelow(consumed);
-      next_release = consumed + kReleaseChunkBytes;
-    }
-  };
-  if (!options.release_input_while_reading) return ParseColumnarXSpace(file.bytes(), path);
-  return ParseColumnarXSpace(file.bytes(), path, on_progress);
+  if (options.release_input_while_reading) {
+    parse.on_consumed = [&file](uint64_t begin, uint64_t end) { file.Release(begin, end); };
+  }
+  return ParseColumnarXSpace(file.bytes(), path, parse);
 }
 
 }  // namespace stepscope::xspace

@@ -1,7 +1,11 @@
 #include "src/xspace/columnar/columnar_reader.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <atomic>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -16,9 +20,9 @@ namespace {
 
 using wire::WireCursor;
 
-// How often (in bytes consumed) the progress callback runs. 4 MiB: frequent enough that
-// a caller releasing consumed input keeps a small window, rare enough to cost nothing.
-constexpr uint64_t kProgressIntervalBytes = 4ull << 20;
+// How often (in bytes consumed) on_consumed runs. 16 MiB: a small window against the
+// columns built meanwhile, and madvise calls stay rare.
+constexpr uint64_t kProgressIntervalBytes = 16ull << 20;
 // Line timestamps below this (~11.6 days in ns) are taken as already relative to the
 // profile start, as TF and stepscope save them, and kept as they are. Larger ones are
 // wall-clock ns, whose picoseconds overflow int64, so they are made relative.
@@ -40,30 +44,144 @@ constexpr uint32_t kEventMetadataName = 2, kEventMetadataDisplayName = 4, kEvent
 constexpr uint32_t kStatMetadataName = 2, kStatMetadataDescription = 3;
 }  // namespace field
 
+// Where an XSpace's planes are, found without parsing them (their events are skipped as
+// length-delimited fields), and the time origin the reader would fix.
+struct SpaceLayout {
+  std::vector<std::pair<const uint8_t*, const uint8_t*>> planes;
+  bool origin_set = false;
+  int64_t origin_ns = 0;
+};
+
+// The origin of ColumnarXSpace::time_origin_ns for a line timestamp.
+int64_t OriginFor(int64_t timestamp_ns) {
+  return (timestamp_ns > -kNormalizedLimitNs && timestamp_ns < kNormalizedLimitNs) ? 0 : timestamp_ns;
+}
+
 class Parser {
  public:
-  Parser(std::string_view bytes, std::string_view what, const std::function<void(uint64_t)>& on_progress)
+  Parser(std::string_view bytes, std::string_view what, const std::function<void(uint64_t, uint64_t)>& on_consumed)
       : base_(reinterpret_cast<const uint8_t*>(bytes.data())),
         size_(bytes.size()),
         what_(what),
-        on_progress_(on_progress) {
-    next_progress_ = on_progress_ ? base_ + kProgressIntervalBytes : base_ + size_ + 1;
+        on_consumed_(on_consumed) {
+    consumed_from_ = base_;
+    next_progress_ = on_consumed_ ? base_ + kProgressIntervalBytes : base_ + size_ + 1;
   }
 
   Status Run(ColumnarXSpace* space) {
     space_ = space;
-    if (!ParseSpace(space)) {
-      if (!status_.ok()) return status_;
-      return DataLossError(std::string(what_) + ": truncated or corrupt XSpace at byte " +
-                           std::to_string(error_at_ - base_) + " (" + error_where_ +
-                           (invalid_utf8_ ? " is not valid UTF-8" : "") + ")");
-    }
+    if (!ParseSpace(space)) return FailureStatus();
     // As ValidateXSpace: an empty or foreign file parses as an XSpace without planes.
     if (space->planes.empty()) return DataLossError(std::string(what_) + ": " + std::string(kNoPlanesMessage));
     return OkStatus();
   }
 
+  // The top level of the space: plane ranges, the strings (into `space`) and the time
+  // origin. False when the input is malformed (the sequential Run then reports how).
+  bool Scan(ColumnarXSpace* space, SpaceLayout* layout) {
+    WireCursor c{base_, base_ + size_};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return false;
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kLengthDelimited && number == field::kSpacePlanes) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return false;
+        layout->planes.emplace_back(b, b + n);
+        if (!layout->origin_set && !ScanOrigin(b, b + n, layout)) return false;
+        continue;
+      }
+      std::vector<std::string>* list = ListOf(space, number, type);
+      if (list != nullptr) {
+        list->emplace_back();
+        if (!ReadString(c, &list->back(), "XSpace string")) return false;
+        continue;
+      }
+      if (!Skip(c, type, number, key_at, "XSpace unknown field")) return false;
+    }
+    return true;
+  }
+
+  // Parses one plane of a scanned space (another Parser may parse the next one at the
+  // same time), reporting its consumed input from `begin` on.
+  bool ParseOnePlane(const uint8_t* begin, const uint8_t* end, const SpaceLayout& layout, ColumnarXSpace* space,
+                     ColumnarPlane* plane) {
+    space_ = space;
+    origin_set_ = true;  // fixed by the scan; LineBasePs must not set it again
+    origin_ns_ = layout.origin_ns;
+    consumed_from_ = begin;
+    next_progress_ = on_consumed_ ? begin + kProgressIntervalBytes : base_ + size_ + 1;
+    if (!ParsePlane(begin, end, plane)) return false;
+    if (on_consumed_) on_consumed_(static_cast<uint64_t>(consumed_from_ - base_), static_cast<uint64_t>(end - base_));
+    return true;
+  }
+
  private:
+  Status FailureStatus() const {
+    if (!status_.ok()) return status_;
+    return DataLossError(std::string(what_) + ": truncated or corrupt XSpace at byte " +
+                         std::to_string(error_at_ - base_) + " (" + error_where_ +
+                         (invalid_utf8_ ? " is not valid UTF-8" : "") + ")");
+  }
+
+  static std::vector<std::string>* ListOf(ColumnarXSpace* space, uint32_t number, uint32_t type) {
+    if (type != wire::kLengthDelimited) return nullptr;
+    return number == field::kSpaceErrors      ? &space->errors
+           : number == field::kSpaceWarnings  ? &space->warnings
+           : number == field::kSpaceHostnames ? &space->hostnames
+                                              : nullptr;
+  }
+
+  // The origin LineBasePs fixes: the first line (in file order) with a timestamp gives
+  // it - its first timestamp when that comes before the line's events, else its last
+  // (ParseLine's rule).
+  bool ScanOrigin(const uint8_t* begin, const uint8_t* end, SpaceLayout* layout) {
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return false;
+      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kLengthDelimited && number == field::kPlaneLines) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return false;
+        bool events = false, found = false, before_events = false;
+        int64_t first = 0, last = 0;
+        WireCursor line{b, b + n};
+        while (!line.done()) {
+          const uint8_t* line_key_at = line.p;
+          uint64_t line_key;
+          if (!line.ReadVarint(&line_key)) return false;
+          uint32_t line_number = static_cast<uint32_t>(line_key >> 3), line_type = line_key & 7;
+          if (line_type == wire::kVarint && line_number == field::kLineTimestampNs) {
+            uint64_t v;
+            if (!line.ReadVarint(&v)) return false;
+            if (!found) {
+              first = static_cast<int64_t>(v);
+              before_events = !events;
+            }
+            found = true;
+            last = static_cast<int64_t>(v);
+            continue;
+          }
+          events = events || (line_type == wire::kLengthDelimited && line_number == field::kLineEvents);
+          if (!Skip(line, line_type, line_number, line_key_at, "XLine field")) return false;
+        }
+        if (found) {
+          layout->origin_set = true;
+          layout->origin_ns = OriginFor(before_events ? first : last);
+          return true;
+        }
+        continue;
+      }
+      if (!Skip(c, type, number, key_at, "XPlane field")) return false;
+    }
+    return true;
+  }
+
   bool Fail(const uint8_t* at, const char* where) {
     error_at_ = at;
     error_where_ = where;
@@ -79,7 +197,7 @@ class Parser {
   int64_t LineBasePs(int64_t timestamp_ns) {
     if (!origin_set_) {
       origin_set_ = true;
-      origin_ns_ = (timestamp_ns > -kNormalizedLimitNs && timestamp_ns < kNormalizedLimitNs) ? 0 : timestamp_ns;
+      origin_ns_ = OriginFor(timestamp_ns);
       space_->time_origin_ns = origin_ns_;
     }
     uint64_t relative_ns = static_cast<uint64_t>(timestamp_ns) - static_cast<uint64_t>(origin_ns_);
@@ -88,7 +206,8 @@ class Parser {
 
   void MaybeReportProgress(const uint8_t* p) {
     if (p >= next_progress_) {
-      on_progress_(static_cast<uint64_t>(p - base_));
+      on_consumed_(static_cast<uint64_t>(consumed_from_ - base_), static_cast<uint64_t>(p - base_));
+      consumed_from_ = p;
       next_progress_ = p + kProgressIntervalBytes;
     }
   }
@@ -131,10 +250,7 @@ class Parser {
           if (!ParsePlane(b, b + n, &space->planes.back())) return false;
           continue;
         }
-        std::vector<std::string>* list = number == field::kSpaceErrors     ? &space->errors
-                                         : number == field::kSpaceWarnings ? &space->warnings
-                                         : number == field::kSpaceHostnames ? &space->hostnames
-                                                                            : nullptr;
+        std::vector<std::string>* list = ListOf(space, number, type);
         if (list != nullptr) {
           list->emplace_back();
           if (!ReadString(c, &list->back(), "XSpace string")) return false;
@@ -517,7 +633,8 @@ class Parser {
   const uint8_t* base_;
   size_t size_;
   std::string_view what_;
-  const std::function<void(uint64_t)>& on_progress_;
+  const std::function<void(uint64_t, uint64_t)>& on_consumed_;
+  const uint8_t* consumed_from_;  // start of the consumed input not yet reported
   const uint8_t* next_progress_;
   const uint8_t* error_at_ = nullptr;
   const char* error_where_ = "";
@@ -531,12 +648,51 @@ class Parser {
   int64_t origin_ns_ = 0;
 };
 
+// Parses the planes of a scanned space on up to `threads` threads, each taking the next
+// unparsed plane. False when any plane fails.
+bool ParsePlanesInParallel(std::string_view bytes, std::string_view what, const ParseOptions& options,
+                           const SpaceLayout& layout, ColumnarXSpace* space) {
+  space->planes.resize(layout.planes.size());
+  std::atomic<size_t> next{0};
+  std::atomic<bool> failed{false};
+  auto work = [&] {
+    Parser parser(bytes, what, options.on_consumed);
+    for (size_t p = next++; p < layout.planes.size() && !failed; p = next++) {
+      if (!parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, space, &space->planes[p])) {
+        failed = true;
+      }
+    }
+  };
+  const size_t workers = std::min<size_t>(static_cast<size_t>(options.threads), layout.planes.size());
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
+  return !failed;
+}
+
 }  // namespace
 
+int UsableCores() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return 1;
+  return std::max(1, CPU_COUNT(&allowed));
+}
+
 StatusOr<ColumnarXSpace> ParseColumnarXSpace(std::string_view bytes, std::string_view what,
-                                             const std::function<void(uint64_t)>& on_progress) {
+                                             const ParseOptions& options) {
+  if (options.threads > 1 && bytes.size() >= options.parallel_min_bytes) {
+    ColumnarXSpace space;
+    SpaceLayout layout;
+    if (Parser(bytes, what, nullptr).Scan(&space, &layout) && layout.planes.size() > 1) {
+      space.time_origin_ns = layout.origin_ns;
+      if (ParsePlanesInParallel(bytes, what, options, layout, &space)) return space;
+    }
+    // Malformed somewhere, or a single plane: the one-thread parse (again, for a failure)
+    // says exactly what the first problem is.
+  }
   ColumnarXSpace space;
-  Parser parser(bytes, what, on_progress);
+  Parser parser(bytes, what, options.on_consumed);
   Status status = parser.Run(&space);
   if (!status.ok()) return status;
   return space;

@@ -27,13 +27,29 @@ struct ColumnarReadOptions {
   // Give consumed parts of a memory-mapped file back to the OS while parsing, so peak
   // memory is the columnar data plus a window, not the file plus the columns.
   bool release_input_while_reading = true;
+  // Threads that parse planes at once (ParseOptions::threads); 0: every usable core.
+  int threads = 0;
 };
 
+struct ParseOptions {
+  // When set, called now and then with a byte range [begin, end) of the input that is
+  // not read again. With several threads it is called from each of them, concurrently,
+  // with disjoint ranges.
+  std::function<void(uint64_t begin, uint64_t end)> on_consumed;
+  // Planes are independent messages: with more than one thread, an input of several
+  // planes and at least parallel_min_bytes, the planes are parsed by up to this many
+  // threads at once. The result is the same, byte for byte, as with one thread; so are
+  // errors (a failure is parsed again on one thread to report exactly its first error).
+  int threads = 1;
+  uint64_t parallel_min_bytes = 4ull << 20;  // below, starting threads costs more than it saves
+};
+
+// The cores this process may run on (its CPU affinity), at least 1.
+int UsableCores();
+
 // Parses serialized XSpace bytes (not compressed). `what` names the source in errors.
-// `on_progress`, when set, is called now and then with the number of bytes consumed, in
-// increasing order; the reader never reads below the last reported offset again.
 StatusOr<ColumnarXSpace> ParseColumnarXSpace(std::string_view bytes, std::string_view what,
-                                             const std::function<void(uint64_t)>& on_progress = nullptr);
+                                             const ParseOptions& options = {});
 
 // Reads a `.xplane.pb` file (memory-mapped; gzip is detected and inflated).
 StatusOr<ColumnarXSpace> ReadColumnarXSpaceFile(const std::string& path, const ColumnarReadOptions& options = {});

@@ -4,14 +4,17 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/xspace/columnar/columnar_test_util.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/xplane_builder.h"
 #include "src/xspace/xplane_visitor.h"
@@ -375,6 +378,118 @@ TEST(ColumnarReaderTest, TruncationAtEveryFiftiethNeverCrashes) {
     }
     // Cutting inside the first (huge) plane message must be noticed.
     EXPECT_GT(failures, 40);
+  }
+}
+
+// ---- planes parsed on several threads: the same result, and the same errors ----
+
+ParseOptions Threads(int threads) {
+  ParseOptions options;
+  options.threads = threads;
+  options.parallel_min_bytes = 0;  // small test inputs take the parallel path too
+  return options;
+}
+
+// Several planes, lines whose timestamps are wall-clock (so the time origin matters),
+// the first timed line only in the second plane, and one line whose timestamp comes after
+// its events (the origin is then its last timestamp).
+std::string MultiPlaneBytes() {
+  const int64_t wall_ns = int64_t{1'700'000'000} * 1'000'000'000;
+  std::string event = VarintField(1, 1) + VarintField(2, 7) + VarintField(3, 5) +
+                      BytesField(4, VarintField(1, 1) + BytesField(5, "hello"));
+  std::string event_md = BytesField(4, VarintField(1, 1) + BytesField(2, VarintField(1, 1) + BytesField(2, "op")));
+  std::string stat_md = BytesField(5, VarintField(1, 1) + BytesField(2, VarintField(1, 1) + BytesField(2, "s")));
+  std::string untimed_plane = BytesField(2, "/host:untimed") + BytesField(3, BytesField(4, event)) + event_md + stat_md;
+  std::string late_line = BytesField(4, event) + VarintField(3, static_cast<uint64_t>(wall_ns + 50)) +
+                          VarintField(3, static_cast<uint64_t>(wall_ns + 60));
+  std::string timed_plane = BytesField(2, "/host:CPU") + BytesField(3, late_line) +
+                            BytesField(3, VarintField(3, static_cast<uint64_t>(wall_ns)) + BytesField(4, event)) +
+                            event_md + stat_md;
+  std::string out = BytesField(1, untimed_plane) + BytesField(4, "host") + BytesField(1, timed_plane);
+  for (int p = 0; p < 5; ++p) out += BytesField(1, timed_plane);
+  return out;
+}
+
+TEST(ColumnarReaderTest, PlanesParsedInParallelGiveTheSameColumns) {
+  std::vector<std::string> inputs = {MultiPlaneBytes(), MakeSampleSpace().SerializeAsString()};
+  for (const std::string& path : RealXPlaneFiles()) {
+    StatusOr<std::string> bytes = base::ReadFile(path, 1 << 30);
+    ASSERT_TRUE(bytes.ok());
+    inputs.push_back(*bytes);
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    SCOPED_TRACE("input " + std::to_string(i));
+    StatusOr<ColumnarXSpace> one = ParseColumnarXSpace(inputs[i], "x", Threads(1));
+    ASSERT_TRUE(one.ok()) << one.status().ToString();
+    for (int threads : {2, 3, 8}) {
+      StatusOr<ColumnarXSpace> many = ParseColumnarXSpace(inputs[i], "x", Threads(threads));
+      ASSERT_TRUE(many.ok()) << many.status().ToString();
+      ExpectSameColumns(*one, *many);
+    }
+  }
+  StatusOr<ColumnarXSpace> wall = ParseColumnarXSpace(MultiPlaneBytes(), "x", Threads(4));
+  ASSERT_TRUE(wall.ok());
+  EXPECT_EQ(wall->time_origin_ns, int64_t{1'700'000'000} * 1'000'000'000 + 60)
+      << "the first timed line's last timestamp: it came after the line's events";
+}
+
+TEST(ColumnarReaderTest, PlanesParsedInParallelFailAsOneThreadDoes) {
+  std::string good = MultiPlaneBytes();
+  std::vector<std::string> bad = {good.substr(0, good.size() / 2), good.substr(0, good.size() - 3),
+                                  good + BytesField(1, BytesField(2, "bad\xff")),
+                                  good + BytesField(2, "bad\xff") + BytesField(1, BytesField(2, "ok"))};
+  for (int k = 1; k < 20; ++k) bad.push_back(good.substr(0, good.size() * k / 20));
+  std::string flipped = good;
+  flipped[flipped.size() * 2 / 3] ^= 0x5a;
+  bad.push_back(flipped);
+  for (size_t i = 0; i < bad.size(); ++i) {
+    SCOPED_TRACE("input " + std::to_string(i));
+    StatusOr<ColumnarXSpace> one = ParseColumnarXSpace(bad[i], "x", Threads(1));
+    StatusOr<ColumnarXSpace> many = ParseColumnarXSpace(bad[i], "x", Threads(4));
+    ASSERT_EQ(many.ok(), one.ok());
+    if (one.ok()) {
+      ExpectSameColumns(*one, *many);
+    } else {
+      EXPECT_EQ(many.status().ToString(), one.status().ToString());
+    }
+  }
+}
+
+TEST(ColumnarReaderTest, ConsumedRangesAreDisjointAndInsideTheInput) {
+  // Large enough for several reports per plane (16 MiB each).
+  XSpace space;
+  for (int p = 0; p < 3; ++p) {
+    XPlaneBuilder plane(space.add_planes());
+    plane.SetName("/host:p" + std::to_string(p));
+    XEventMetadata* op = plane.GetOrCreateEventMetadata("op");
+    XLineBuilder line = plane.GetOrCreateLine(1);
+    for (int e = 0; e < 1'200'000; ++e) {
+      XEventBuilder event = line.AddEvent(*op);
+      event.SetOffsetPs(e * 10);
+      event.SetDurationPs(5);
+      event.AddStatValue(*plane.GetOrCreateStatMetadata("v"), int64_t{e});
+    }
+  }
+  const std::string bytes = space.SerializeAsString();
+  ASSERT_GT(bytes.size(), 3u * (16u << 20));
+  for (int threads : {1, 3}) {
+    SCOPED_TRACE(threads);
+    std::mutex mutex;
+    std::vector<std::pair<uint64_t, uint64_t>> ranges;
+    ParseOptions options = Threads(threads);
+    options.on_consumed = [&](uint64_t begin, uint64_t end) {
+      std::lock_guard<std::mutex> lock(mutex);
+      ranges.emplace_back(begin, end);
+    };
+    StatusOr<ColumnarXSpace> columnar = ParseColumnarXSpace(bytes, "x", options);
+    ASSERT_TRUE(columnar.ok());
+    std::sort(ranges.begin(), ranges.end());
+    ASSERT_GE(ranges.size(), 3u);
+    for (size_t r = 0; r + 1 < ranges.size(); ++r) {
+      EXPECT_LT(ranges[r].first, ranges[r].second);
+      EXPECT_LE(ranges[r].second, ranges[r + 1].first) << "disjoint";
+    }
+    EXPECT_LE(ranges.back().second, bytes.size());
   }
 }
 
