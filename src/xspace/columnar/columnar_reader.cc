@@ -414,7 +414,7 @@ class Parser {
           size_t n;
           if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XStat length");
           ColumnarStat stat;
-          if (!ParseStat(b, b + n, plane, ids, &stat)) return false;
+          if (!ParseIntegerStat(b, b + n, ids, &stat) && !ParseStat(b, b + n, plane, ids, &stat)) return false;
           if (plane->num_stats() >= stat_room_end_) return Exhausted("more than 2^32 stats in one plane");
           plane->AppendEventStat(stat);
           continue;
@@ -458,6 +458,30 @@ class Parser {
     plane->AppendEvent(static_cast<int64_t>(offset_ps + static_cast<uint64_t>(base_ps)),
                        static_cast<int64_t>(duration_ps), ids->EncodeEventId(static_cast<int64_t>(metadata_id)),
                        stats_begin);
+    return true;
+  }
+
+  // The stat writers emit most, read inline: a metadata id and then one int64, uint64 or
+  // ref value, one varint each. False for anything else (ParseStat then reads it, and
+  // reports what is malformed).
+  static bool ParseIntegerStat(const uint8_t* begin, const uint8_t* end, PlaneIds* ids, ColumnarStat* stat) {
+    if (end - begin < 4 || *begin != ((field::kStatMetadataId << 3) | wire::kVarint)) return false;
+    WireCursor c{begin + 1, end};
+    uint64_t metadata_id, value;
+    if (!c.ReadVarint(&metadata_id) || c.done()) return false;
+    const uint8_t key = *c.p++;
+    if (key == ((field::kStatInt64 << 3) | wire::kVarint)) {
+      stat->kind = StatKind::kInt64;
+    } else if (key == ((field::kStatUint64 << 3) | wire::kVarint)) {
+      stat->kind = StatKind::kUint64;
+    } else if (key == ((field::kStatRef << 3) | wire::kVarint)) {
+      stat->kind = StatKind::kRef;
+    } else {
+      return false;
+    }
+    if (!c.ReadVarint(&value) || !c.done()) return false;
+    stat->payload = value;
+    stat->metadata_index = ids->EncodeStatId(static_cast<int64_t>(metadata_id));
     return true;
   }
 
