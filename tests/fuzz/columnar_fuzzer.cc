@@ -1,5 +1,5 @@
 // libFuzzer target for the analysis read path: bytes -> the streaming columnar XSpace
-// reader (xspace/columnar) -> every column accessor -> the profile model (steps, trees,
+// reader (xspace/columnar, on one thread and on several, which must agree) -> every column accessor -> the profile model (steps, trees,
 // breakdown, ops, kernels) -> the host combiner. Anything that crashes, reads out of
 // bounds or hits undefined behaviour here would do the same to `stepscope analyze` on a
 // hostile file.
@@ -9,6 +9,7 @@
 // build (fuzz_replay_test).
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,40 @@
 namespace {
 
 using namespace stepscope;  // NOLINT: fuzz driver
+
+// True when two readings of one input gave the same columns (the checks a fuzzer can
+// afford: sizes, every column's bytes, names and string pools).
+template <typename T>
+bool SameArray(const xspace::PodArray<T>& a, const xspace::PodArray<T>& b) {
+  return a.size() == b.size() && (a.size() == 0 || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+bool SameColumns(const xspace::ColumnarXSpace& a, const xspace::ColumnarXSpace& b) {
+  if (a.time_origin_ns != b.time_origin_ns || a.planes.size() != b.planes.size() || a.errors != b.errors ||
+      a.warnings != b.warnings || a.hostnames != b.hostnames) {
+    return false;
+  }
+  for (size_t p = 0; p < a.planes.size(); ++p) {
+    const xspace::ColumnarPlane& x = a.planes[p];
+    const xspace::ColumnarPlane& y = b.planes[p];
+    if (x.name != y.name || x.id != y.id || x.lines.size() != y.lines.size() || x.strings != y.strings ||
+        x.event_metadata.size() != y.event_metadata.size() || x.stat_metadata.size() != y.stat_metadata.size() ||
+        x.other_stats.size() != y.other_stats.size() || x.aggregated_events != y.aggregated_events ||
+        x.long_durations_ps != y.long_durations_ps || x.wide_payloads != y.wide_payloads ||
+        !SameArray(x.event_start_ps, y.event_start_ps) || !SameArray(x.event_duration, y.event_duration) ||
+        !SameArray(x.event_metadata_index, y.event_metadata_index) ||
+        !SameArray(x.event_stats_begin, y.event_stats_begin) || !SameArray(x.stat_key, y.stat_key) ||
+        !SameArray(x.stat_payload, y.stat_payload)) {
+      return false;
+    }
+    for (size_t m = 0; m < x.event_metadata.size(); ++m) {
+      if (x.event_metadata[m].name != y.event_metadata[m].name) return false;
+    }
+    for (size_t m = 0; m < x.stat_metadata.size(); ++m) {
+      if (x.stat_metadata[m].name != y.stat_metadata[m].name) return false;
+    }
+  }
+  return true;
+}
 
 uint64_t WalkColumns(const xspace::ColumnarXSpace& space) {
   uint64_t sum = space.num_events() + static_cast<uint64_t>(space.time_origin_ns);
@@ -64,8 +99,19 @@ uint64_t WalkModel(const analysis::ProfileModel& model) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto space = xspace::ParseColumnarXSpace(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz");
-  if (!space.ok()) return 0;
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  auto space = xspace::ParseColumnarXSpace(bytes, "fuzz");
+  // Planes parsed on several threads: the same columns, or the same error.
+  xspace::ParseOptions parallel;
+  parallel.threads = 3;
+  parallel.parallel_min_bytes = 0;
+  auto again = xspace::ParseColumnarXSpace(bytes, "fuzz", parallel);
+  if (again.ok() != space.ok()) __builtin_trap();
+  if (!space.ok()) {
+    if (again.status().ToString() != space.status().ToString()) __builtin_trap();
+    return 0;
+  }
+  if (!SameColumns(*space, *again)) __builtin_trap();
   volatile uint64_t sink = WalkColumns(*space);
   sink = sink + analysis::FindStepMarkers(*space).size();
   auto shared = std::make_shared<const xspace::ColumnarXSpace>(std::move(*space));
