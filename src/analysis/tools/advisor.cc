@@ -68,8 +68,10 @@ std::string FetchInsideStep(Framework f) {
 std::string HostOpAdvice(Framework f) {
   switch (f) {
     case Framework::kPyTorch:
-      return "Move these ops to the device: create tensors on it (device=...) instead of on the CPU, avoid .item() "
-             "/ .cpu() / .numpy() inside the step, and move CPU-side preprocessing into the DataLoader's workers.";
+      return "Cut the host-only PyTorch ops: create tensors on the device (device=...) instead of on the CPU, "
+             "avoid .item() / .cpu() / .numpy() inside the step, move CPU-side preprocessing into the DataLoader's "
+             "workers, and where many small ops cost more to dispatch than to run, compile the step "
+             "(torch.compile) or capture it in a CUDA graph.";
     case Framework::kJax:
       return "Move this work into jitted code: host-side NumPy and Python between jax.jit calls runs on the host "
              "while the device waits.";
