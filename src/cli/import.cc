@@ -6,7 +6,6 @@
 #include <google/protobuf/arena.h>
 
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -17,6 +16,7 @@
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
+#include "src/cli/import_run_name.h"
 #include "src/importers/importer_registry.h"
 #include "src/xspace/logdir.h"
 #include "src/xspace/schema.h"
@@ -38,14 +38,6 @@ constexpr std::string_view kUsage =
     "flags:\n";
 
 // "rank0.pt.trace.json.gz" -> "rank0": the fallback host name.
-std::string FileStem(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  for (std::string_view suffix : {".pt.trace.json.gz", ".pt.trace.json", ".trace.json.gz", ".trace.json", ".json.gz",
-                                  ".json", ".gz"}) {
-    if (name.size() > suffix.size() && name.ends_with(suffix)) return name.substr(0, name.size() - suffix.size());
-  }
-  return name;
-}
 
 struct Counts {
   int steps = 0;
@@ -87,7 +79,9 @@ int RunImportCommand(CommandContext& context) {
   bool allow_truncated = false;
   FlagSet flags;
   flags.AddString("logdir", &logdir, "where to write the run (plugins/profile/<run>/ below it)");
-  flags.AddString("run", &run, "run name (default: the local time, YYYY_MM_DD_HH_MM_SS)");
+  flags.AddString("run", &run,
+                  "run name (default: named after the trace files, e.g. resnet50_rank for resnet50_rank-0/-1; "
+                  "_2, _3, ... when that run exists)");
   flags.AddString("format", &format, "skip sniffing: kineto_json, tf_trace_json or chrome_json",
                   {"", "kineto_json", "tf_trace_json", "chrome_json"});
   flags.AddBool("allow_truncated", &allow_truncated, "import the events before the cut of a truncated file");
@@ -102,19 +96,15 @@ int RunImportCommand(CommandContext& context) {
     return kExitOk;
   }
   if (files.empty()) return ReportUsageError(context.err, "import", "expected at least one trace file");
-  if (run.empty()) {
-    // One run for all files, named once (WriteXSpaceToLogdir would name each call anew).
-    std::time_t now = std::time(nullptr);
-    char name[32];
-    std::strftime(name, sizeof(name), "%Y_%m_%d_%H_%M_%S", std::localtime(&now));
-    run = name;
-  }
+  // One run for all files, named once, after the files (WriteXSpaceToLogdir would name
+  // each call anew, by the time).
+  if (run.empty()) run = FreshRunName(logdir, RunNameForTraces(files));
 
   std::set<std::string> hosts_written;
   for (const std::string& file : files) {
     const auto start = std::chrono::steady_clock::now();
     importers::ImportOptions options;
-    options.fallback_host_name = FileStem(file);
+    options.fallback_host_name = TraceFileStem(file);
     options.allow_truncated = allow_truncated;
     importers::ImportStats stats;
     // Arena allocation: the space is built once, serialized once and freed at once.

@@ -70,7 +70,10 @@ std::vector<std::pair<std::string, std::string>> HeaderRows(const FileInfo& file
   rows.emplace_back("Hosts", s.hostnames.empty() ? "(none recorded)" : Join(s.hostnames, ", "));
   rows.emplace_back("Planes", std::to_string(s.planes.size()) + " (" + Plural(s.lines, "line", "lines") + ", " +
                                   Plural(s.events, "event", "events") + ")");
-  rows.emplace_back("Steps", StepsHeadline(s));
+  // Marker durations as recorded, before the analysis's step rules (XProf's StepTime may
+  // take a device span instead; incomplete steps may be dropped): not the same quantity
+  // as the pages' step time, so not labelled "Steps".
+  rows.emplace_back("Step markers", StepsHeadline(s));
   rows.emplace_back("Dropped", DroppedText(s));
   return rows;
 }
@@ -130,7 +133,7 @@ std::string LinesText(const XSpaceSummary& s) {
 std::string StepsText(const XSpaceSummary& s) {
   if (s.step_series.empty()) return "";
   Table table;
-  table.title = "Steps";
+  table.title = "Step markers";
   table.columns = {{"plane", "Plane"},
                    {"kind", "Kind"},
                    {"name", "Name", ColumnType::kString, 2, 32},
@@ -305,8 +308,8 @@ std::string FormatLogdirText(const std::string& path, const std::vector<RunInfoS
                    {"file_bytes", "Bytes", ColumnType::kInt},
                    {"planes", "Planes", ColumnType::kInt},
                    {"events", "Events", ColumnType::kInt},
-                   {"steps", "Steps", ColumnType::kInt},
-                   {"mean_step_ms", "Mean step (ms)", ColumnType::kDouble, 3},
+                   {"steps", "Step markers", ColumnType::kInt},
+                   {"mean_step_ms", "Mean marker (ms)", ColumnType::kDouble, 3},
                    {"dropped", "Dropped", ColumnType::kInt},
                    {"note", "Note", ColumnType::kString, 2, 60}};
   for (const RunInfoSummary& run : runs) {

@@ -57,7 +57,7 @@ TEST(InfoFormatTest, FileJsonIsValidAndCarriesTheNumbers) {
 
 TEST(InfoFormatTest, TextShowsHeadlineAndSanitizesNames) {
   std::string text = FormatFileText(SampleFile());
-  EXPECT_NE(text.find("Steps:    1 (host root 'train' level 1 on /host:CPU): mean 3.000 ms"), std::string::npos)
+  EXPECT_NE(text.find("Step markers:  1 (host root 'train' level 1 on /host:CPU): mean 3.000 ms"), std::string::npos)
       << text;
   EXPECT_NE(text.find("main?thread"), std::string::npos);
   EXPECT_EQ(text.find('\x01'), std::string::npos);

@@ -33,6 +33,10 @@ const RUN_EXAMPLE = 'mnist_mlp_example';
 const RUN_GPU = 'tf_gpu_demo';
 const RUN_NO_STEPS = 'no_steps';
 const RUN_TWO_WORKERS = 'two_workers';
+const RUN_PYTORCH = 'pytorch_dataloader';
+// A PyTorch trace with a DataLoader, pinned-memory and host-to-device copies (none of the
+// shared traces has a DataLoader), imported as a user would.
+const PYTORCH_TRACE = path.join(path.dirname(UI_ROOT), 'tests', 'golden', 'traces', 'pytorch_dataloader.pt.trace.json');
 
 let tmp;
 let logdir;
@@ -65,6 +69,9 @@ function makeProfiles() {
   // Two workers of one job (the same host profile twice): "all hosts" and the pod viewer.
   fs.mkdirSync(path.join(profileRoot, RUN_TWO_WORKERS));
   for (const worker of ['worker0', 'worker1']) fs.copyFileSync(TF_GPU_FILE, path.join(profileRoot, RUN_TWO_WORKERS, `${worker}.xplane.pb`));
+  // An imported PyTorch trace.
+  const imported = spawnSync(STEPSCOPE, ['import', '--logdir', logdir, '--run', RUN_PYTORCH, PYTORCH_TRACE], { encoding: 'utf8' });
+  assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
   // Host events but no step markers: the empty states.
   fs.mkdirSync(path.join(profileRoot, RUN_NO_STEPS));
   const events = [];
@@ -331,6 +338,47 @@ test('pod viewer: all hosts combined, one bar per worker, step selector', async 
   await page.selectOption('#host-select', 'worker1');
   await page.waitForFunction(() => location.hash.includes('host=worker1'));
   await page.waitForFunction(() => document.querySelectorAll('[data-table="workers"] tbody tr').length === 1);
+});
+
+test('the input pipeline page of an imported PyTorch trace lists the DataLoader and the copies, in PyTorch words', async () => {
+  await openPage(RUN_PYTORCH, 'input_pipeline_analyzer');
+  const data = await api(`/api/data?run=${RUN_PYTORCH}&tool=input_pipeline_analyzer`);
+  assert.equal(data.framework, 'pytorch');
+  assert.equal(await page.getAttribute('[data-framework]', 'data-framework'), 'pytorch');
+  // The input ops: the DataLoader's iteration and the pinning on the host, the copies to
+  // the GPU on the device, by the op that issued them.
+  const names = await columnTexts('input_ops', 'name');
+  const where = await columnTexts('input_ops', 'host_or_device');
+  const categories = await columnTexts('input_ops', 'category');
+  const rows = names.map((name, i) => ({ name, where: where[i], category: categories[i] }));
+  assert.ok(rows.some((r) => r.name.startsWith('enumerate(DataLoader)#') && r.where === 'host' && r.category === 'data_loader'), JSON.stringify(rows));
+  assert.ok(rows.some((r) => r.name === 'aten::pin_memory' && r.category === 'pin_memory'), JSON.stringify(rows));
+  const copies = await columnTexts('input_ops', 'type');
+  const deviceCopies = rows.map((r, i) => ({ ...r, type: copies[i] })).filter((r) => r.name === 'aten::copy_' && r.where === 'device');
+  assert.deepEqual(deviceCopies.map((r) => r.type).sort(), ['MemcpyHtoD (from pageable memory)', 'MemcpyHtoD (from pinned memory)']);
+  // Its columns are labelled as the tool declares them.
+  const tables = await api(`/api/tables?run=${RUN_PYTORCH}&tool=input_pipeline_analyzer`);
+  const declared = tables.tables.find((t) => t.name === 'input_ops');
+  const headers = await page.$$eval('[data-table="input_ops"] thead th[data-col]', (ths) => Object.fromEntries(ths.map((th) => [th.dataset.col, th.textContent.trim()])));
+  for (const column of declared.columns) {
+    assert.ok((headers[column.id] ?? '').startsWith(column.label), `${column.id}: page shows '${headers[column.id]}', the tool declares '${column.label}'`);
+  }
+  // The input share, split into what the step waited for, adds up to the verdict's number.
+  const share = await page.textContent('[data-card="input-share"]');
+  assert.match(share, /DataLoader/);
+  assert.match(share, /aten::copy_/);
+  const parts = data.input_share.reduce((sum, r) => sum + r.percent, 0);
+  assert.ok(Math.abs(parts - data.input_bound_percent) < 1e-6, `${parts} vs ${data.input_bound_percent}`);
+  // The host breakdown shows PyTorch's classes only: no tf.data file reads shown as 0.
+  const classes = await page.$$eval('[data-card="host-side"] .legend-list li', (items) => items.map((li) => li.dataset.category));
+  assert.deepEqual(classes, ['data_loader', 'pin_memory']);
+  // The advice names the DataLoader's own knobs.
+  const verdict = await page.textContent('[data-card="verdict"]');
+  for (const knob of ['num_workers', 'persistent_workers', 'prefetch_factor', 'pin_memory=True', 'non_blocking=True']) {
+    assert.ok(verdict.includes(knob), `${knob} missing from: ${verdict}`);
+  }
+  assert.ok(!verdict.includes('ScopedIterator') && !verdict.includes('tf.data'), verdict);
+  await screenshot('input_pipeline_pytorch');
 });
 
 test('empty states say why there is nothing to show', async () => {

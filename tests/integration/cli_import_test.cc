@@ -36,6 +36,29 @@ TEST(CliImportTest, TwoRanksBecomeTwoHostsOfOneRun) {
   EXPECT_NE(info.out.find("(2 hosts)"), std::string::npos) << info.out;
 }
 
+// Without --run the run is named after the files, so `info <logdir>` and the dashboard's
+// Run menu tell imports apart; importing again never adds hosts to the earlier run.
+TEST(CliImportTest, RunsAreNamedAfterTheirFiles) {
+  std::string logdir = FreshDir("import_run_names");
+  ProcessResult ranks = RunStepscope({"import", TraceFile("hta_sampled_rank-0.json.gz"),
+                                      TraceFile("hta_sampled_rank-1.json.gz"), "--logdir", logdir});
+  ASSERT_EQ(ranks.exit_code, 0) << ranks.err;
+  ProcessResult one = RunStepscope({"import", TraceFile("hta_ns_resolution_rank-0.pt.trace.json.gz"), "--logdir", logdir});
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  ProcessResult again = RunStepscope({"import", TraceFile("hta_ns_resolution_rank-0.pt.trace.json.gz"), "--logdir", logdir});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  std::string root = logdir + "/plugins/profile/";
+  EXPECT_TRUE(std::filesystem::exists(root + "hta_sampled_rank/rank0.xplane.pb"));
+  EXPECT_TRUE(std::filesystem::exists(root + "hta_sampled_rank/rank1.xplane.pb"));
+  EXPECT_TRUE(std::filesystem::is_directory(root + "hta_ns_resolution_rank-0"));
+  EXPECT_TRUE(std::filesystem::is_directory(root + "hta_ns_resolution_rank-0_2"));
+  ProcessResult info = RunStepscope({"info", logdir});
+  EXPECT_EQ(info.exit_code, 0) << info.err;
+  for (const char* run : {"hta_sampled_rank", "hta_ns_resolution_rank-0", "hta_ns_resolution_rank-0_2"}) {
+    EXPECT_NE(info.out.find(run), std::string::npos) << run << "\n" << info.out;
+  }
+}
+
 TEST(CliImportTest, SameHostTwiceGetsADistinctName) {
   std::string logdir = FreshDir("import_twice");
   std::string file = TraceFile("perfetto_flow_events_json_v1.json");

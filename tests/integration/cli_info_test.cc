@@ -73,9 +73,9 @@ TEST(CliInfoTest, TensorFlowDemoFileAsJson) {
 TEST(CliInfoTest, TextOutputIsAlignedAndNamesEverySection) {
   ProcessResult r = RunStepscope({"info", TfDemoFile()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* needle : {"Planes:   9 (37 lines, 23128 events)", "Hosts:    34.83.195.179:6003",
-                             "Steps:    1 (device 'Steps' line on /device:GPU:4): mean 19.865 ms",
-                             "Dropped:  none recorded; 0 warnings, 0 errors", "\nLines\n", "\nSteps\n",
+  for (const char* needle : {"Planes:        9 (37 lines, 23128 events)", "Hosts:         34.83.195.179:6003",
+                             "Step markers:  1 (device 'Steps' line on /device:GPU:4): mean 19.865 ms",
+                             "Dropped:       none recorded; 0 warnings, 0 errors", "\nLines\n", "\nStep markers\n",
                              "/device:GPU:0-7:  clock_rate=1530000 core_count=80"}) {
     EXPECT_NE(r.out.find(needle), std::string::npos) << needle << "\n" << r.out;
   }

@@ -85,8 +85,9 @@ std::string FlipBit(std::string bytes, std::mt19937_64& rng) {
   return bytes;
 }
 
-// The two readers agree on every single-bit flip of a real file: what the protobuf reader
-// (info) rejects, the columnar reader (analyze, convert, serve) rejects, and the reverse.
+// The two decoders agree on every single-bit flip of a real file: what the protobuf decoder
+// (kept as an independent check) rejects, the streaming reader every command uses
+// (info, analyze, convert, serve) rejects, and the reverse.
 TEST(CliSameRefusalTest, BothReadersAgreeOnBitFlippedFiles) {
   const std::string good = ReadBytes(XPlaneTestDataDir() + "/tracelens_jax_mi300_te_fused_attn.xplane.pb");
   ASSERT_FALSE(good.empty());

@@ -6,15 +6,13 @@
 #include <grpcpp/grpcpp.h>
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "proto/stepscope/profiler_service.grpc.pb.h"
 #include "stepscope/profiler_server.h"
-#include "stepscope/step.h"
 #include "tests/integration/remote_test_util.h"
+#include "tests/integration/training_steps.h"
 
 namespace stepscope::testing {
 namespace {
@@ -62,16 +60,6 @@ class RemoteRepositoryTest : public ::testing::Test {
  protected:
   void SetUp() override {
     scratch_ = ScratchDir(::testing::UnitTest::GetInstance()->current_test_info()->name());
-    training_ = std::thread([this] {
-      for (int64_t n = 0; !stop_; ++n) {
-        Step step("train", n);
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-    });
-  }
-  void TearDown() override {
-    stop_ = true;
-    training_.join();
   }
 
   std::unique_ptr<ProfilerServer> StartServer(const std::string& repository_root) {
@@ -83,8 +71,7 @@ class RemoteRepositoryTest : public ::testing::Test {
   }
 
   std::string scratch_;
-  std::atomic<bool> stop_{false};
-  std::thread training_;
+  TrainingSteps training_;
 };
 
 TEST_F(RemoteRepositoryTest, WithoutARootATensorFlowStyleRequestIsRefusedAndNothingIsWritten) {

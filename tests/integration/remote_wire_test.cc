@@ -3,13 +3,11 @@
 // method paths TensorFlow's clients use, and responses read back by field number.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <thread>
 
 #include "proto/stepscope/xplane.pb.h"
 #include "stepscope/profiler_server.h"
-#include "stepscope/step.h"
 #include "tests/integration/remote_raw_call.h"
+#include "tests/integration/training_steps.h"
 
 namespace stepscope::testing {
 namespace {
@@ -35,22 +33,11 @@ class RemoteWireTest : public ::testing::Test {
     ASSERT_TRUE(server.ok()) << server.status().ToString();
     server_ = std::move(server).value();
     channel_ = grpc::CreateChannel(server_->address(), grpc::InsecureChannelCredentials());
-    training_ = std::thread([this] {
-      for (int64_t n = 0; !stop_; ++n) {
-        Step step("train", n);
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      }
-    });
-  }
-  void TearDown() override {
-    stop_ = true;
-    if (training_.joinable()) training_.join();
   }
 
   std::unique_ptr<ProfilerServer> server_;
   std::shared_ptr<grpc::Channel> channel_;
-  std::atomic<bool> stop_{false};
-  std::thread training_;
+  TrainingSteps training_;
 };
 
 std::string OptionsBytes(uint64_t duration_ms) {

@@ -217,11 +217,16 @@ async function update(): Promise<void> {
   }
   showPage(loading(page.title.toLowerCase()));
   try {
-    const data = await api.data(selection, { includeIdle: page.usesIdle === true && hash.extra.idle === '1' });
+    const includeIdle = page.usesIdle === true && hash.extra.idle === '1';
+    const [data, tables] = await Promise.all([
+      api.data(selection, { includeIdle }),
+      page.usesTables ? api.tables(selection, { includeIdle }).then((t) => t.tables) : Promise.resolve([]),
+    ]);
     if (stale()) return;
     const node = page.render({
       selection,
       data,
+      tables,
       hash: state,
       setExtra: (key, value) => {
         const next = readHash();

@@ -170,6 +170,7 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   model.device_step_ties = device.ties;
   model.device_ops = std::move(device.ops);
   model.kernels = std::move(device.kernels);
+  model.input_pipeline.device_copies = std::move(device.input_copies);
   model.devices = std::move(device.devices);
   AddDiagnostics(s, host, device, &model);
   if (options.keep_event_tree) {

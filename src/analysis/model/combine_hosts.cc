@@ -45,6 +45,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
   ProfileModel combined;
   RunEnvironment& run = combined.run_environment;
   std::unordered_map<std::string, size_t> host_op_index, device_op_index, input_op_index;
+  std::map<std::tuple<std::string, std::string, std::string>, size_t> input_copy_index;  // (op, copy, source)
   std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,
                       std::array<int64_t, 3>>,
            size_t>
@@ -118,7 +119,20 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     const InputPipelineFacts& host_input = model.input_pipeline;
     input.uses_tf_data = input.uses_tf_data || host_input.uses_tf_data;
     input.get_next_count += host_input.get_next_count;
+    input.data_loader_next_count += host_input.data_loader_next_count;
     input.get_next_outside_steps += host_input.get_next_outside_steps;
+    for (const DeviceInputCopy& copy : host_input.device_copies) {
+      auto [it, inserted] = input_copy_index.try_emplace({copy.op_name, copy.copy_name, copy.source_memory},
+                                                        input.device_copies.size());
+      if (inserted) {
+        input.device_copies.push_back(copy);
+        continue;
+      }
+      DeviceInputCopy& merged = input.device_copies[it->second];
+      merged.occurrences += copy.occurrences;
+      AddTo(merged.total_time_ps, copy.total_time_ps);
+      AddTo(merged.bytes, copy.bytes);
+    }
     for (int c = 0; c < kNumInputOpCategories; ++c) AddTo(input.category_self_time_ps[c], host_input.category_self_time_ps[c]);
     for (const InputOp& op : host_input.ops) {
       auto [it, inserted] = input_op_index.try_emplace(op.name, input.ops.size());
@@ -147,6 +161,12 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
   std::stable_sort(combined.devices.begin(), combined.devices.end(), [](const DeviceActivity& a, const DeviceActivity& b) {
     return std::tie(a.host_index, a.device_ordinal) < std::tie(b.host_index, b.device_ordinal);
   });
+  std::sort(combined.input_pipeline.device_copies.begin(), combined.input_pipeline.device_copies.end(),
+            [](const DeviceInputCopy& a, const DeviceInputCopy& b) {
+              if (a.total_time_ps != b.total_time_ps) return a.total_time_ps > b.total_time_ps;
+              return std::tie(a.op_name, a.copy_name, a.source_memory) <
+                     std::tie(b.op_name, b.copy_name, b.source_memory);
+            });
   std::sort(combined.input_pipeline.ops.begin(), combined.input_pipeline.ops.end(),
             [](const InputOp& a, const InputOp& b) {
               return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;

@@ -7,6 +7,7 @@
 #include <queue>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include "src/analysis/model/device_event_details.h"
@@ -75,6 +76,7 @@ class DeviceAnalyzer {
     for (uint32_t p : device_planes) AnalyzePlane(p);
     FinishOps();
     FinishKernels();
+    FinishInputCopies();
     std::sort(out_->devices.begin(), out_->devices.end(), [](const DeviceActivity& a, const DeviceActivity& b) {
       return a.device_ordinal < b.device_ordinal;
     });
@@ -96,6 +98,7 @@ class DeviceAnalyzer {
     FlatUint64Map op_cache;  // tagged source value -> global op index
     FlatUint64Map kernel_index;
     std::vector<KernelAgg> kernels;
+    std::unordered_map<uint64_t, size_t> input_copy_index;  // (op, event metadata) -> input_copies_
   };
 
   void MarkGroupOnDevice(int32_t group) {
@@ -292,10 +295,14 @@ class DeviceAnalyzer {
     const int64_t duration = plane.duration_ps(e);
     MemcpyDirection direction = facts.direction;
     bool is_copy = facts.is_copy;
+    int64_t copy_bytes = 0;
+    std::string_view copy_source;
     if (!stats.memcpy_details.empty() && (is_copy || stats.kernel_details.empty())) {
       MemcpyDetails details = ParseMemcpyDetails(stats.memcpy_details);
       if (direction == MemcpyDirection::kUnknown) direction = details.direction;
       is_copy = true;
+      copy_bytes = details.bytes;
+      copy_source = details.source_kind;
       AddTo(device->memcpy[static_cast<int>(direction)].bytes, details.bytes);
     }
     if (is_copy) {
@@ -312,6 +319,9 @@ class DeviceAnalyzer {
     }
 
     uint32_t op = OpOf(plane, e, stats, is_copy ? direction : MemcpyDirection::kUnknown, state);
+    if (is_copy && direction == MemcpyDirection::kHostToDevice) {
+      AddInputCopy(plane, e, op, duration, copy_bytes, copy_source, state);
+    }
     OpMetrics& metrics = ops_[op];
     ++metrics.occurrences;
     AddTo(metrics.total_time_ps, duration);
@@ -369,6 +379,42 @@ class DeviceAnalyzer {
     }
     ++ties.by_launch;
     return launch;
+  }
+
+  // An H2D copy, for the input-pipeline facts: by (op, copy event name, source memory)
+  // over all devices.
+  void AddInputCopy(const ColumnarPlane& plane, uint32_t e, uint32_t op, int64_t duration, int64_t bytes,
+                    std::string_view source_kind, PlaneState* state) {
+    const std::string_view copy_name = plane.event_name(e);
+    // Kineto writes the kind as the name's "(Pinned -> Device)" and, imported, as kind_src.
+    const uint64_t source = source_kind == "pinned" || copy_name.find("(Pinned") != std::string_view::npos     ? 1
+                            : source_kind == "pageable" || copy_name.find("(Pageable") != std::string_view::npos ? 2
+                                                                                                                : 0;
+    const uint64_t key = static_cast<uint64_t>(op) << 32 | uint64_t{plane.event_metadata_index[e]} << 2 | source;
+    auto [slot, inserted] = state->input_copy_index.try_emplace(key, 0);
+    if (inserted) {
+      auto [global, added] =
+          input_copy_by_name_.try_emplace({op, std::string(copy_name) + '\0' + char('0' + source)}, input_copies_.size());
+      if (added) {
+        DeviceInputCopy& copy = input_copies_.emplace_back();
+        copy.op_name = ops_[op].name;
+        copy.copy_name = std::string(copy_name);
+        copy.source_memory = source == 1 ? "pinned" : source == 2 ? "pageable" : "";
+      }
+      slot->second = global->second;
+    }
+    DeviceInputCopy& copy = input_copies_[slot->second];
+    ++copy.occurrences;
+    AddTo(copy.total_time_ps, duration);
+    AddTo(copy.bytes, bytes);
+  }
+
+  void FinishInputCopies() {
+    std::sort(input_copies_.begin(), input_copies_.end(), [](const DeviceInputCopy& a, const DeviceInputCopy& b) {
+      if (a.total_time_ps != b.total_time_ps) return a.total_time_ps > b.total_time_ps;
+      return std::tie(a.op_name, a.copy_name, a.source_memory) < std::tie(b.op_name, b.copy_name, b.source_memory);
+    });
+    out_->input_copies = std::move(input_copies_);
   }
 
   void AddKernel(const ColumnarPlane& plane, uint32_t e, const EventStats& stats, uint32_t op, int64_t duration,
@@ -497,6 +543,8 @@ class DeviceAnalyzer {
   EventIndexSpace index_space_;
   std::vector<OpMetrics> ops_;
   std::unordered_map<std::string, uint32_t> op_index_;
+  std::vector<DeviceInputCopy> input_copies_;
+  std::map<std::pair<uint32_t, std::string>, size_t> input_copy_by_name_;
   std::vector<uint32_t> launch_op_global_;  // by HostAnalysis::launch_ops index: global op, kAbsent until used
   std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,
                       std::array<int64_t, 3>>,

@@ -78,6 +78,7 @@ MemcpyDetails ParseMemcpyDetails(std::string_view details) {
       dst = value;
     }
   });
+  result.source_kind = src;
   if (!src.empty() && !dst.empty()) {
     bool src_device = IsDeviceKind(src), dst_device = IsDeviceKind(dst);
     result.direction = src_device && dst_device   ? MemcpyDirection::kDeviceToDevice

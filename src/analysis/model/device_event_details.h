@@ -22,6 +22,9 @@ struct MemcpyDetails {
   int64_t bytes = 0;  // size: or num_bytes:
   // From kind_src / kind_dst when present; kUnknown otherwise.
   MemcpyDirection direction = MemcpyDirection::kUnknown;
+  // kind_src as written, lower case in Kineto-derived files ("pinned", "pageable",
+  // "device"); empty when absent. A view into the details text.
+  std::string_view source_kind;
 };
 MemcpyDetails ParseMemcpyDetails(std::string_view details);
 

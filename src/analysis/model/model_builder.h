@@ -202,6 +202,7 @@ struct DeviceAnalysis {
   std::vector<DeviceActivity> devices;
   std::vector<KernelStats> kernels;
   OpMetricsDb ops;
+  std::vector<DeviceInputCopy> input_copies;  // H2D copies by op and copy name
   std::vector<StepMarker> markers;
   // Spans in generation order: one run per device stream / host thread, each run in time
   // order. run_starts holds the first span index of every run.

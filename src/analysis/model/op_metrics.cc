@@ -1,6 +1,7 @@
 #include "src/analysis/model/op_metrics.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -120,11 +121,12 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
   });
 
   for (const OpMetrics& op : db.ops) {
-    if (!IsInputOpCategory(op.category)) continue;
+    const std::optional<InputOpCategory> category = HostInputOpCategory(op.category, op.name);
+    if (!category) continue;
     InputOp& in = input.ops.emplace_back();
     in.name = op.name;
     in.type = op.type;
-    in.category = ClassifyInputOp(op.category, op.name);
+    in.category = *category;
     in.occurrences = op.occurrences;
     in.total_time_ps = op.total_time_ps;
     in.self_time_ps = op.self_time_ps;

@@ -5,10 +5,11 @@
 // (duration minus immediate children on the same thread). Idle: per thread, the time
 // between its first and last event not covered by any event.
 //
-// Input ops (XProf op_stats_to_input_pipeline_analysis): host ops of category tf_data,
-// memcpy H2D or infeed, classed as demanded / advanced file read, preprocessing or
-// enqueue. IteratorGetNext* events that overlap no step are counted: the iterator was
-// fetched outside the step scope.
+// Input ops (XProf op_stats_to_input_pipeline_analysis, widened to PyTorch and JAX):
+// host ops that HostInputOpCategory (op_name.h) classes as demanded / advanced file read,
+// preprocessing, enqueue, DataLoader iteration or pinned-memory copy. IteratorGetNext*
+// events that overlap no step are counted: the iterator was fetched outside the step
+// scope.
 #pragma once
 
 #include "src/analysis/model/model_builder.h"

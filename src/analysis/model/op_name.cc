@@ -165,12 +165,11 @@ bool IsTfLoopOpName(std::string_view name) {
          name == "ForeverOp";
 }
 
-bool IsInputOpCategory(OpCategory category) {
-  return category == OpCategory::kTfData || category == OpCategory::kMemcpyHToD || category == OpCategory::kInfeed;
-}
+namespace {
 
-InputOpCategory ClassifyInputOp(OpCategory category, std::string_view name) {
-  if (category == OpCategory::kInfeed || category == OpCategory::kMemcpyHToD) return InputOpCategory::kEnqueue;
+// XProf's classes for a tf.data op: a file source is read on demand, unless a stage
+// that reads ahead (prefetch, interleave, parallel map, in-memory cache) is above it.
+InputOpCategory ClassifyTfDataOp(std::string_view name) {
   static constexpr std::array<std::string_view, 6> kFileSources = {
       "::TFRecord", "::TextLine", "::FixedLengthRecord", "::SSTable", "::RecordIO", "::ArrayRecord"};
   static constexpr std::array<std::string_view, 5> kAdvancedReaders = {
@@ -184,6 +183,36 @@ InputOpCategory ClassifyInputOp(OpCategory category, std::string_view name) {
     }
   }
   return InputOpCategory::kPreprocessing;
+}
+
+}  // namespace
+
+bool IsDataLoaderWorkName(std::string_view name) {
+  return IsDataLoaderNextName(name) || name.starts_with("torch/utils/data/");
+}
+
+bool IsPinMemoryName(std::string_view name) {
+  return name == "aten::pin_memory" || name == "aten::_pin_memory" ||
+         name.starts_with("torch/utils/data/_utils/pin_memory.py");
+}
+
+bool IsHostToDeviceTransferName(std::string_view name) {
+  const auto contains = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };
+  return name.starts_with("DevicePut") || contains("CopyToDevice") || contains("TransferToDevice") ||
+         name.starts_with("BufferFromPyval");
+}
+
+std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::string_view name) {
+  switch (category) {
+    case OpCategory::kTfData: return ClassifyTfDataOp(name);
+    case OpCategory::kMemcpyHToD:
+    case OpCategory::kInfeed: return InputOpCategory::kEnqueue;
+    default: break;
+  }
+  if (IsPinMemoryName(name)) return InputOpCategory::kPinMemory;
+  if (IsDataLoaderWorkName(name)) return InputOpCategory::kDataLoader;
+  if (IsHostToDeviceTransferName(name)) return InputOpCategory::kEnqueue;
+  return std::nullopt;
 }
 
 }  // namespace stepscope::analysis

@@ -5,6 +5,7 @@
 // re-expressed here; docs/model.md lists them with their sources.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "src/analysis/model/profile_model.h"
@@ -61,9 +62,25 @@ bool IsCpuOpLikeName(std::string_view name);
 // kUnknown when the name says nothing.
 MemcpyDirection MemcpyDirectionFromName(std::string_view name);
 
-// XProf's host input-op classes for an input op (kTfData, kMemcpyHToD or kInfeed).
-InputOpCategory ClassifyInputOp(OpCategory category, std::string_view name);
-bool IsInputOpCategory(OpCategory category);
+// The input class of a host op (`category` and `name` as ParseOpName gives them), or
+// nullopt when the op is not input work:
+//   - tf.data ops ("Iterator::...") by XProf's rules: file sources read on demand or
+//     ahead, everything else preprocessing;
+//   - MemcpyHToD / InfeedEnqueue and JAX/PjRt host-to-device transfers
+//     (IsHostToDeviceTransferName): enqueue;
+//   - PyTorch: pinned-memory copies (IsPinMemoryName), then DataLoader iteration
+//     (IsDataLoaderWorkName).
+std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::string_view name);
+// PyTorch's DataLoader at work on the training thread: its iterator's __next__
+// (IsDataLoaderNextName) and, in traces recorded with_stack, the Python frames of
+// torch/utils/data/ below it.
+bool IsDataLoaderWorkName(std::string_view name);
+// PyTorch copying a batch into page-locked memory: aten::pin_memory / aten::_pin_memory
+// and the DataLoader's pin-memory thread (torch/utils/data/_utils/pin_memory.py frames).
+bool IsPinMemoryName(std::string_view name);
+// JAX / PjRt putting host data on a device: DevicePut* (jax.device_put),
+// *CopyToDevice* and *TransferToDevice* (PjRt buffers), BufferFromPyval.
+bool IsHostToDeviceTransferName(std::string_view name);
 
 // Case-insensitive prefix / substring tests.
 bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix);

@@ -69,11 +69,36 @@ TEST(OpNameTest, StepMarkerAndInputNames) {
   EXPECT_TRUE(IsIteratorGetNextName("IteratorGetNextOp::DoCompute"));
   EXPECT_TRUE(IsIteratorGetNextName("iteratorgetnext"));
   EXPECT_FALSE(IsIteratorGetNextName("GetNext"));
-  EXPECT_EQ(ClassifyInputOp(OpCategory::kTfData, "Iterator::Batch::TFRecord"), InputOpCategory::kDemandedFileRead);
-  EXPECT_EQ(ClassifyInputOp(OpCategory::kTfData, "Iterator::Prefetch::Interleave::TFRecord"),
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kTfData, "Iterator::Batch::TFRecord"), InputOpCategory::kDemandedFileRead);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kTfData, "Iterator::Prefetch::Interleave::TFRecord"),
             InputOpCategory::kAdvancedFileRead);
-  EXPECT_EQ(ClassifyInputOp(OpCategory::kTfData, "Iterator::Batch::Map"), InputOpCategory::kPreprocessing);
-  EXPECT_EQ(ClassifyInputOp(OpCategory::kMemcpyHToD, "MemcpyHToD"), InputOpCategory::kEnqueue);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kTfData, "Iterator::Batch::Map"), InputOpCategory::kPreprocessing);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kMemcpyHToD, "MemcpyHToD"), InputOpCategory::kEnqueue);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kTensorFlow, "model/dense/MatMul"), std::nullopt);
+}
+
+TEST(OpNameTest, PyTorchAndJaxInputNames) {
+  // PyTorch: the DataLoader's iteration, and its Python frames when recorded with_stack.
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kOther, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"),
+            InputOpCategory::kDataLoader);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kOther, "torch/utils/data/dataloader.py(674): _next_data"),
+            InputOpCategory::kDataLoader);
+  // Pinned-memory copies, on the main thread or the DataLoader's pin-memory thread.
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kPyTorch, "aten::pin_memory"), InputOpCategory::kPinMemory);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kPyTorch, "aten::_pin_memory"), InputOpCategory::kPinMemory);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kOther, "torch/utils/data/_utils/pin_memory.py(18): _pin_memory_loop"),
+            InputOpCategory::kPinMemory);
+  // A copy on the host cannot tell H2D from D2D: the device side lists those (DeviceInputCopy).
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kPyTorch, "aten::copy_"), std::nullopt);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kPyTorch, "aten::to"), std::nullopt);
+  // JAX / PjRt transfers to the device are the enqueue of XProf's breakdown.
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kOther, "DevicePutWithSharding"), InputOpCategory::kEnqueue);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kOther, "PjRtStreamExecutorBuffer::CopyToDeviceHelper::async_copy_to_device"),
+            InputOpCategory::kEnqueue);
+  EXPECT_EQ(HostInputOpCategory(OpCategory::kOther, "PjitFunction(train_step)"), std::nullopt);
+}
+
+TEST(OpNameTest, MemcpyDirections) {
   EXPECT_EQ(MemcpyDirectionFromName("MemcpyP2P"), MemcpyDirection::kDeviceToDevice);
   EXPECT_EQ(MemcpyDirectionFromName("MemcpyPtoP"), MemcpyDirection::kDeviceToDevice);
   EXPECT_EQ(MemcpyDirectionFromName("Memset"), MemcpyDirection::kMemset);

@@ -134,6 +134,8 @@ std::string_view InputOpCategoryName(InputOpCategory category) {
     case InputOpCategory::kPreprocessing: return "preprocessing";
     case InputOpCategory::kEnqueue: return "enqueue";
     case InputOpCategory::kOther: return "other";
+    case InputOpCategory::kDataLoader: return "data_loader";
+    case InputOpCategory::kPinMemory: return "pin_memory";
   }
   return "other";
 }

@@ -312,15 +312,18 @@ struct DeviceActivity {
 // Input pipeline
 // ---------------------------------------------------------------------------------------
 
-// XProf's host-side input breakdown classes.
+// Host-side input breakdown classes: XProf's five, then PyTorch's (op_name.h says which
+// names fall in each).
 enum class InputOpCategory : uint8_t {
   kDemandedFileRead = 0,  // file source (TFRecord, TextLine, ...) read on demand
   kAdvancedFileRead,      // file source behind Prefetch/Interleave/ParallelMap/...
   kPreprocessing,         // every other tf.data op
-  kEnqueue,               // MemcpyHToD / InfeedEnqueue
+  kEnqueue,               // MemcpyHToD / InfeedEnqueue; JAX/PjRt host-to-device transfers
   kOther,                 // (unclassified; not produced today)
+  kDataLoader,            // PyTorch DataLoader iteration (enumerate(DataLoader)#...__next__)
+  kPinMemory,             // PyTorch copies into page-locked memory (aten::pin_memory)
 };
-inline constexpr int kNumInputOpCategories = 5;
+inline constexpr int kNumInputOpCategories = 7;
 std::string_view InputOpCategoryName(InputOpCategory category);  // "demanded_file_read", ...
 
 struct InputOp {
@@ -332,8 +335,24 @@ struct InputOp {
   int64_t self_time_ps = 0;
 };
 
+// Host-to-device copies on the devices, by the op that issued them and the copy's own
+// event name. The host side of a PyTorch copy (aten::copy_) cannot tell an H2D copy from
+// a D2D one; the device copy and its launch can.
+struct DeviceInputCopy {
+  std::string op_name;    // OpMetrics::name of the copy's device op ("aten::copy_")
+  std::string copy_name;  // the device event ("MemcpyHtoD", "Memcpy HtoD (Pinned -> Device)", "MemcpyH2D")
+  // Where the source was, from memcpy_details kind_src or the event name: "pinned"
+  // (page-locked), "pageable", or empty when the profile does not say.
+  std::string source_memory;
+  int64_t occurrences = 0;
+  int64_t total_time_ps = 0;
+  int64_t bytes = 0;  // from memcpy_details; 0 when not recorded
+};
+
 struct InputPipelineFacts {
   std::vector<InputOp> ops;  // sorted by self_time_ps descending
+  // Over every device, sorted by total_time_ps descending, then op and copy name.
+  std::vector<DeviceInputCopy> device_copies;
   // Self time of the input ops per category (the host-side breakdown).
   std::array<int64_t, kNumInputOpCategories> category_self_time_ps{};
   bool uses_tf_data = false;  // any Iterator:: op

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/framework.h"
 #include "src/analysis/tools/framework_op_stats.h"
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/kernel_stats.h"
@@ -19,6 +20,66 @@ std::string Pct(double percent) { return FormatFixed(percent, 1) + " %"; }
 std::string Ms(double ms) { return FormatFixed(ms, 2) + " ms"; }
 std::string Us(double us) { return FormatFixed(us, 1) + " us"; }
 std::string Num(int64_t n) { return std::to_string(n); }
+
+// The framework's own knobs for the advice that is not about input (input_pipeline.cc
+// words that): fusing ops, mixed precision, fetching the batch inside the step.
+std::string FuseOps(Framework f) {
+  switch (f) {
+    case Framework::kPyTorch: return "fuse ops with torch.compile(model) (mode=\"reduce-overhead\" also captures CUDA graphs)";
+    case Framework::kTensorFlow: return "fuse ops with XLA (tf.function(jit_compile=True))";
+    case Framework::kJax: return "jit larger regions (one jax.jit over the whole step) so XLA fuses more";
+    default: break;
+  }
+  return "fuse ops (XLA jit_compile / torch.compile)";
+}
+
+std::string MixedPrecision(Framework f) {
+  switch (f) {
+    case Framework::kPyTorch:
+      return "Use mixed precision: run the forward pass under torch.autocast(device_type=\"cuda\", "
+             "dtype=torch.bfloat16) (with float16, add torch.cuda.amp.GradScaler)";
+    case Framework::kTensorFlow: return "Use mixed precision: tf.keras.mixed_precision.set_global_policy('mixed_float16')";
+    case Framework::kJax: return "Compute in bfloat16 (cast activations and weights with jnp.bfloat16, keep a float32 master copy)";
+    case Framework::kStepscope: return "Use 16-bit (fp16/bf16) kernels for the matrix math";
+    case Framework::kUnknown: break;
+  }
+  return "Use mixed precision (tf.keras.mixed_precision.set_global_policy('mixed_float16'), torch.autocast)";
+}
+
+std::string FetchInsideStep(Framework f) {
+  switch (f) {
+    case Framework::kPyTorch:
+      return "Call prof.step() once per iteration at the end of the loop body, so each batch's fetch "
+             "(enumerate(DataLoader)#...__next__) falls inside a ProfilerStep.";
+    case Framework::kTensorFlow:
+      return "Fetch the next batch inside the step scope: `with tf.profiler.experimental.Trace('train', "
+             "step_num=step, _r=1): batch = next(iterator)`.";
+    case Framework::kJax:
+      return "Fetch the next batch inside `with jax.profiler.StepTraceAnnotation('train', step_num=step):`.";
+    case Framework::kStepscope:
+      return "Fetch the next batch inside the step: stepscope::Step step(\"train\", n); then "
+             "{ stepscope::ScopedGetNext get_next; batch = pipeline.Next(); }.";
+    case Framework::kUnknown: break;
+  }
+  return "Fetch the next batch inside the step scope: `with tf.profiler.experimental.Trace('train', "
+         "step_num=step, _r=1): batch = next(iterator)` (Python) or inside stepscope::Step (C++).";
+}
+
+std::string HostOpAdvice(Framework f) {
+  switch (f) {
+    case Framework::kPyTorch:
+      return "Cut the host-only PyTorch ops: create tensors on the device (device=...) instead of on the CPU, "
+             "avoid .item() / .cpu() / .numpy() inside the step, move CPU-side preprocessing into the DataLoader's "
+             "workers, and where many small ops cost more to dispatch than to run, compile the step "
+             "(torch.compile) or capture it in a CUDA graph.";
+    case Framework::kJax:
+      return "Move this work into jitted code: host-side NumPy and Python between jax.jit calls runs on the host "
+             "while the device waits.";
+    default: break;
+  }
+  return "Move these ops to the device: look for ops without a GPU kernel (soft placement), NumPy/Python work "
+         "inside the step, and preprocessing that could run in the input pipeline instead.";
+}
 
 // Everything the rules read, computed once.
 struct Context {
@@ -63,6 +124,7 @@ class Rules {
     report_.findings.push_back(std::move(f));
   }
   bool HasSteps() const { return c_.steps.step_count > 0; }
+  Framework framework() const { return c_.steps.framework.framework; }
 
   void NoSteps() {
     if (HasSteps()) {
@@ -73,8 +135,7 @@ class Rules {
           "the profile has no step markers (" + Num(c_.model.total_events) +
               " events read), so step time and its breakdown cannot be computed",
           {{"steps", 0, ""}},
-          "Wrap your loop body in stepscope::Step step(\"train\", step_number); (C++) or "
-          "`with tf.profiler.experimental.Trace('train', step_num=step, _r=1):` (Python).",
+          std::string(HowToMarkSteps(framework())),
           "overview_page", 100});
   }
 
@@ -119,8 +180,7 @@ class Rules {
               "and the input share is understated",
           {{"get_next_outside_steps", static_cast<double>(f.get_next_outside_steps), ""},
            {"get_next_count", static_cast<double>(f.get_next_count), ""}},
-          "Fetch the next batch inside the step scope: `with tf.profiler.experimental.Trace('train', "
-          "step_num=step, _r=1): batch = next(iterator)` (Python) or inside stepscope::Step (C++).",
+          FetchInsideStep(framework()),
           "input_pipeline_analyzer", 0});
   }
 
@@ -152,8 +212,8 @@ class Rules {
     }
     std::string advice =
         c_.kernels.median_duration_us < kSmallKernelUs
-            ? "Launch fewer, larger kernels: fuse ops (XLA jit_compile / torch.compile), enlarge the batch so each "
-              "kernel does more work, or capture the step in a CUDA graph."
+            ? "Launch fewer, larger kernels: " + FuseOps(framework()) +
+                  ", enlarge the batch so each kernel does more work, or capture the step in a CUDA graph."
             : "Kernels are not small, yet launching them takes long: the launching thread is slowed down "
               "(synchronous copies or syncs between launches, CPU contention, Python overhead); keep launches "
               "asynchronous and give the launching thread a core, or capture the step in a CUDA graph.";
@@ -181,8 +241,7 @@ class Rules {
           Pct(k.tiny_launch_percent) + " of " + Num(k.launches) + " kernel launches average under " +
               FormatFixed(kTinyKernelThresholdUs, 0) + " us (median " + Us(k.median_duration_us) + ")",
           {{"tiny_launch_percent", k.tiny_launch_percent, "%"}, {"median_kernel_us", k.median_duration_us, "us"}},
-          "Tiny kernels cost more to launch than to run: fuse element-wise ops (XLA / torch.compile) and use "
-          "larger batches.",
+          "Tiny kernels cost more to launch than to run: " + FuseOps(framework()) + ", and use larger batches.",
           "kernel_stats", k.tiny_launch_percent * c_.steps.kernel_launch_percent / 100.0});
   }
 
@@ -201,8 +260,7 @@ class Rules {
           "framework ops that launched no device work take " + Ms(p.host_time_ms) + " on the host against " +
               Ms(p.device_time_ms) + " on the device (" + Pct(p.host_percent) + " host)",
           {{"host_op_percent", p.host_percent, "%"}, {"host_op_time_ms", p.host_time_ms, "ms"}},
-          "Move these ops to the device: look for ops without a GPU kernel (soft placement), NumPy/Python work "
-          "inside the step, and preprocessing that could run in the input pipeline instead.",
+          HostOpAdvice(framework()),
           "framework_op_stats", p.host_percent});
   }
 
@@ -222,23 +280,13 @@ class Rules {
           Pct(*pct16) + " of device compute time runs in 16-bit precision; device compute is " + Pct(dc) +
               " of step time",
           {{"device_compute_16bit_percent", *pct16, "%"}, {"device_compute_percent", dc, "%"}},
-          "Use mixed precision (tf.keras.mixed_precision.set_global_policy('mixed_float16'), torch.autocast): "
-          "16-bit math runs on Tensor Cores and halves memory traffic.",
+          MixedPrecision(framework()) + ": 16-bit math runs on Tensor Cores and halves memory traffic.",
           "overview_page", dc});
-  }
-
-  bool DeviceMayHaveTensorCores() const {
-    for (const DeviceActivity& d : c_.model.devices) {
-      if (!d.has_activity()) continue;
-      if (d.capabilities.vendor == "AMD") return false;  // the pattern list names NVIDIA kernels
-      if (d.capabilities.compute_capability_major > 0 && d.capabilities.compute_capability_major < 7) return false;
-    }
-    return true;
   }
 
   void TensorCoresUnused() {
     const KernelSummary& k = c_.kernels;
-    if (k.launches == 0 || !DeviceMayHaveTensorCores()) {
+    if (k.launches == 0 || !k.tensor_cores_apply) {
       Check("tensor_cores_unused", false, "not applicable: no kernels, or a GPU without Tensor Cores");
       return;
     }
@@ -357,8 +405,8 @@ class Rules {
     Fire({"unexplained_step_time", Severity::kLow, Pct(p) + " of step time is unexplained",
           Pct(p) + " of step time is covered by no recorded op, copy or kernel",
           {{"all_other_percent", p, "%"}},
-          "Annotate the missing work (stepscope::ScopedAnnotation / tf.profiler.experimental.Trace) or raise "
-          "host_tracer_level; the usual culprits are Python overhead, eager ops and synchronisation.",
+          "Record the missing work: " + std::string(HowToAnnotate(framework())) +
+              "; the usual culprits are Python overhead, eager ops and synchronisation.",
           "overview_page", p});
   }
 

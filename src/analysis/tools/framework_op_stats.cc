@@ -97,7 +97,9 @@ std::vector<PieSlice> Pie(const std::vector<Row>& rows, LabelFn label) {
   return slices;
 }
 
-Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string title) {
+// `with_eager`: the Eager column only where the profile can say (TensorFlow's is_eager
+// stat); other frameworks' profiles never carry it, so a column of "no" would mislead.
+Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string title, bool with_eager) {
   Table t;
   t.name = std::move(name);
   t.title = std::move(title);
@@ -112,17 +114,19 @@ Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string
                {"total_self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
                {"avg_self_time_ms", "Avg self (ms)", ColumnType::kDouble, 3},
                {"self_time_percent", "Self %", ColumnType::kDouble, 1},
-               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1},
-               {"is_eager", "Eager", ColumnType::kBool}};
+               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1}};
+  if (with_eager) t.columns.push_back({"is_eager", "Eager", ColumnType::kBool});
   for (const OpStatsRow& r : rows) {
     output::Cell avg_total, avg_self;
     if (r.occurrences > 0) {
       avg_total = r.total_time_ms / r.occurrences;
       avg_self = r.total_self_time_ms / r.occurrences;
     }
-    t.AddRow({r.rank, std::string(r.is_host ? "host" : "device"), r.type, r.name, r.category, r.occurrences,
-              r.total_time_ms, avg_total, r.total_self_time_ms, avg_self, r.self_time_percent,
-              r.cumulative_self_time_percent, r.is_eager});
+    output::Row row = {r.rank, std::string(r.is_host ? "host" : "device"), r.type, r.name, r.category, r.occurrences,
+                       r.total_time_ms, avg_total, r.total_self_time_ms, avg_self, r.self_time_percent,
+                       r.cumulative_self_time_percent};
+    if (with_eager) row.emplace_back(r.is_eager);
+    t.AddRow(std::move(row));
   }
   return t;
 }
@@ -161,6 +165,12 @@ void WritePie(const std::vector<PieSlice>& slices, output::JsonWriter* w) {
 
 }  // namespace
 
+std::string PlacementText(const OpPlacement& p) {
+  return output::FormatFixed(p.host_percent, 1) + " % on host only (" + output::FormatFixed(p.host_time_ms, 3) +
+         " ms of framework ops that launched no device work), " + output::FormatFixed(p.device_percent, 1) +
+         " % device (" + output::FormatFixed(p.device_time_ms, 3) + " ms)";
+}
+
 OpPlacement ComputeOpPlacement(const ProfileModel& model) {
   OpPlacement p;
   if (!model.has_device) {
@@ -172,7 +182,8 @@ OpPlacement ComputeOpPlacement(const ProfileModel& model) {
   for (const OpMetrics& op : model.device_ops.ops) device_op_names.insert(op.name);
   int64_t host_ps = 0;
   for (const OpMetrics& op : model.host_ops.ops) {
-    const bool framework_op = op.category == OpCategory::kTensorFlow || op.category == OpCategory::kJax;
+    const bool framework_op = op.category == OpCategory::kTensorFlow || op.category == OpCategory::kJax ||
+                              op.category == OpCategory::kPyTorch;
     if (framework_op && !device_op_names.count(op.name)) host_ps += op.self_time_ps;
   }
   const int64_t device_ps = model.device_ops.total_self_time_ps;
@@ -201,11 +212,13 @@ FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include
   s.device_op_type_pie = Pie(s.device_op_types, type_label);
   s.device_op_pie = Pie(s.device_ops, op_label);
   s.placement = ComputeOpPlacement(model);
+  s.framework = DetectFramework(model);
   return s;
 }
 
 std::vector<Table> BuildTables(const FrameworkOpStats& s) {
-  return {OpTable(s.host_ops, "host_ops", "Host ops"), OpTable(s.device_ops, "device_ops", "Device ops"),
+  const bool eager = s.framework.framework == Framework::kTensorFlow || s.framework.framework == Framework::kUnknown;
+  return {OpTable(s.host_ops, "host_ops", "Host ops", eager), OpTable(s.device_ops, "device_ops", "Device ops", eager),
           TypeTable(s.host_op_types, "host_op_types", "Host op types"),
           TypeTable(s.device_op_types, "device_op_types", "Device op types")};
 }
@@ -213,6 +226,7 @@ std::vector<Table> BuildTables(const FrameworkOpStats& s) {
 void WriteResultJson(const FrameworkOpStats& s, output::JsonWriter* w) {
   w->BeginObject();
   w->Field("tool", "framework_op_stats");
+  WriteFrameworkJson(s.framework, w);
   w->Field("include_idle", s.include_idle);
   w->Field("host_total_self_time_ms", s.host_total_self_time_ms);
   w->Field("device_total_self_time_ms", s.device_total_self_time_ms);
@@ -246,12 +260,11 @@ void WriteResultJson(const FrameworkOpStats& s, output::JsonWriter* w) {
 std::string FormatResultText(const FrameworkOpStats& s, const ToolOptions& options) {
   std::string out = output::FormatKeyValues(
       "Framework op stats" + std::string(s.include_idle ? " (idle time included)" : " (idle time excluded)"),
-      {{"Host op self time", output::FormatFixed(s.host_total_self_time_ms, 3) + " ms (idle " +
-                                 output::FormatFixed(s.host_idle_time_ms, 3) + " ms)"},
-       {"Device op self time", output::FormatFixed(s.device_total_self_time_ms, 3) + " ms (idle " +
-                                   output::FormatFixed(s.device_idle_time_ms, 3) + " ms)"},
-       {"Op placement", output::FormatFixed(s.placement.host_percent, 1) + " % host, " +
-                            output::FormatFixed(s.placement.device_percent, 1) + " % device"}});
+      {{"Host self time, all host ops", output::FormatFixed(s.host_total_self_time_ms, 3) + " ms (idle " +
+                                            output::FormatFixed(s.host_idle_time_ms, 3) + " ms)"},
+       {"Device self time, all device ops", output::FormatFixed(s.device_total_self_time_ms, 3) + " ms (idle " +
+                                                output::FormatFixed(s.device_idle_time_ms, 3) + " ms)"},
+       {"Framework op placement", PlacementText(s.placement)}});
   out += "\n";
   const output::TextTableOptions table_options{options.text_max_rows};
   for (const Table& t : BuildTables(s)) {

@@ -15,6 +15,7 @@
 
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/tool.h"
+#include "src/analysis/tools/framework.h"
 
 namespace stepscope::analysis {
 
@@ -78,6 +79,13 @@ struct StepTimeSummary {
 
   // Share of device compute time spent in 16-bit ops; nullopt without device compute.
   std::optional<double> device_compute_16bit_percent;
+
+  // Whether a category can occur in this profile, indexed by TimeCategory. Categories
+  // that cannot are hidden from tables, JSON and the UI rather than shown as 0: the
+  // device ones without a device, compilation for PyTorch (its traces do not record
+  // it). A category with time always applies.
+  std::array<bool, kNumTimeCategories> category_applies{};
+  FrameworkGuess framework;
 };
 StepTimeSummary SummarizeSteps(const ProfileModel& model);
 
@@ -92,34 +100,62 @@ struct StepTimeRow {
 std::vector<StepTimeRow> ComputeStepTimeRows(const ProfileModel& model);
 // Table "steps": step_number, step_name, step_time_ms, input_bound_ms (the time the
 // input-bound percent counts: wait for input + host-to-device), then one
-// "<category>_ms" column per TimeCategory.
-output::Table StepTimeTable(const std::vector<StepTimeRow>& rows);
-// Table "step_time_breakdown": category, avg_ms, percent per TimeCategory. The category
-// cell is its key ("other"), or with `for_people` its label ("other (no recorded event)").
+// "<category>_ms" column per TimeCategory that applies (StepTimeSummary).
+output::Table StepTimeTable(const std::vector<StepTimeRow>& rows, const StepTimeSummary& s);
+// Table "step_time_breakdown": category, avg_ms, percent per TimeCategory that applies.
+// The category cell is its key ("other"), or with `for_people` its label ("other (no
+// recorded event)").
 output::Table StepBreakdownTable(const StepTimeSummary& s, bool for_people);
 
-// The host-side input breakdown keys, in order ("enqueue_to_device" is MemcpyHToD /
-// InfeedEnqueue).
+// The host-side input breakdown keys, indexed by InputOpCategory ("enqueue_to_device" is
+// MemcpyHToD / InfeedEnqueue / device_put; "data_loader" and "pin_memory" are PyTorch's).
 inline constexpr std::array<std::string_view, kNumInputOpCategories> kHostBreakdownKeys = {
-    "demanded_file_read", "advanced_file_read", "preprocessing", "enqueue_to_device", "other"};
+    "demanded_file_read", "advanced_file_read", "preprocessing", "enqueue_to_device", "other",
+    "data_loader",        "pin_memory"};
+// The category of an input op row for a host-to-device copy on the device.
+inline constexpr std::string_view kDeviceCopyCategory = "host_to_device";
+
+// The input share of step time split by what the step waited for: the two fine types of
+// the step breakdown that the input-bound percent adds up, so the rows' percents sum to
+// StepTimeSummary::input_percent.
+struct InputShareRow {
+  std::string kind;   // "wait_for_input" (kHostWaitInput) or "host_to_device" (kHostToDevice)
+  std::string label;  // in the framework's words ("Waiting for the DataLoader (...)")
+  double avg_ms = 0;  // per step
+  double percent = 0;  // of step time
+};
+
+// One host input class that applies to the profile's framework (the rest are hidden).
+struct HostBreakdownRow {
+  std::string category;  // a kHostBreakdownKeys key
+  std::string label;     // for people ("DataLoader iteration (enumerate(DataLoader)...__next__)")
+  double time_ms = 0;    // self time of the class's host ops over the whole profile
+};
 
 struct InputOpRow {
-  std::string name;
-  std::string type;
-  std::string category;  // one of kHostBreakdownKeys
+  std::string name;      // host: the op; device: the op that issued the copy
+  std::string type;      // host: op type; device: the copy event ("Memcpy HtoD (Pinned -> Device)")
+  std::string category;  // host: a kHostBreakdownKeys key; device: kDeviceCopyCategory
+  bool on_device = false;
   int64_t count = 0;
   double total_time_ms = 0;
-  double total_time_percent = 0;  // of all host op time (idle excluded), as XProf
-  double self_time_ms = 0;
-  double self_time_percent = 0;
+  // Of all host op self time (idle excluded), as XProf; host rows only.
+  std::optional<double> total_time_percent;
+  double self_time_ms = 0;  // device rows: == total (a copy has no children)
+  std::optional<double> self_time_percent;  // host rows only
+  // Self time over the summed step time (not overlap-resolved, and time outside steps
+  // counts: the step breakdown's input share is the exact number); nullopt without steps.
+  std::optional<double> step_time_percent;
 };
 
 struct InputPipelineAnalysis {
   StepTimeSummary summary;
   std::vector<StepTimeRow> steps;
+  std::vector<InputShareRow> input_share;  // empty without steps
   // Total self time over the profile per host input category (kHostBreakdownKeys order).
   std::array<double, kNumInputOpCategories> host_breakdown_ms{};
-  std::vector<InputOpRow> input_ops;  // by self time, descending
+  std::vector<HostBreakdownRow> host_breakdown;  // the categories that apply, in key order
+  std::vector<InputOpRow> input_ops;  // host ops by self time, then device copies by time
   bool uses_tf_data = false;
   int64_t get_next_count = 0;  // input fetches: IteratorGetNext* and DataLoader __next__
   int64_t data_loader_next_count = 0;  // of those, PyTorch DataLoader __next__

@@ -98,8 +98,9 @@ TEST(InputPipelineTest, InputOpsAndHostBreakdown) {
   ASSERT_EQ(a.input_ops.size(), 2u);
   EXPECT_EQ(a.input_ops[0].name, "Iterator::Prefetch::Map");
   EXPECT_EQ(a.input_ops[0].category, "preprocessing");
-  EXPECT_NEAR(a.input_ops[0].total_time_percent, 30.0, 1e-9);  // 120 of 400 ms host op time
-  EXPECT_NEAR(a.input_ops[0].self_time_percent, 25.0, 1e-9);
+  EXPECT_NEAR(a.input_ops[0].total_time_percent.value_or(-1), 30.0, 1e-9);  // 120 of 400 ms host op time
+  EXPECT_NEAR(a.input_ops[0].self_time_percent.value_or(-1), 25.0, 1e-9);
+  EXPECT_NEAR(a.input_ops[0].step_time_percent.value_or(-1), 10.0, 1e-9);  // 100 of 10 x 100 ms
   EXPECT_EQ(a.input_ops[1].category, "advanced_file_read");
   EXPECT_NEAR(a.host_breakdown_ms[2], 100.0, 1e-9);
   EXPECT_NEAR(a.host_breakdown_ms[1], 20.0, 1e-9);
@@ -123,7 +124,8 @@ TEST(InputPipelineTest, JsonHasTheContractFields) {
   ASSERT_TRUE(w.complete());
   for (const char* key : {"\"input_bound_percent\":25", "\"input_bound_verdict\":\"highly\"", "\"step_time_stats_ms\":{",
                           "\"mean\":100", "\"stddev\":0", "\"host_breakdown_ms\":{\"demanded_file_read\":0",
-                          "\"enqueue_to_device\":0", "\"input_ops\":[]", "\"steps\":10"}) {
+                          "\"enqueue_to_device\":0", "\"input_ops\":[]", "\"steps\":10", "\"framework\":\"unknown\"",
+                          "\"input_share\":[{\"kind\":\"wait_for_input\""}) {
     EXPECT_THAT(json, HasSubstr(key));
   }
 }
@@ -131,12 +133,15 @@ TEST(InputPipelineTest, JsonHasTheContractFields) {
 TEST(InputPipelineTest, TablesHaveStableNames) {
   InputPipelineAnalysis a = ComputeInputPipelineAnalysis(StepsWithInput(25, 0));
   std::vector<output::Table> tables = BuildTables(a);
-  ASSERT_EQ(tables.size(), 3u);
+  ASSERT_EQ(tables.size(), 4u);
   EXPECT_EQ(tables[0].name, "steps");
   EXPECT_EQ(tables[0].rows.size(), 10u);
-  EXPECT_EQ(tables[1].name, "input_ops");
-  EXPECT_EQ(tables[2].name, "host_breakdown");
-  EXPECT_GE(tables[0].ColumnIndex("device_compute_ms"), 0);
+  EXPECT_EQ(tables[1].name, "input_share");
+  EXPECT_EQ(tables[2].name, "input_ops");
+  EXPECT_EQ(tables[3].name, "host_breakdown");
+  // No device: the device categories do not apply and are not shown as 0.
+  EXPECT_LT(tables[0].ColumnIndex("device_compute_ms"), 0);
+  EXPECT_GE(tables[0].ColumnIndex("host_compute_ms"), 0);
   std::string text = FormatResultText(a, {});
   EXPECT_THAT(text, HasSubstr("highly"));
   EXPECT_THAT(text, HasSubstr("25.0 %"));

@@ -1,6 +1,8 @@
 #include "src/analysis/tools/kernel_stats.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 #include "src/analysis/output/text_table.h"
@@ -17,7 +19,17 @@ std::string Dims(const std::array<int64_t, 3>& d) {
   return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
 }
 
+void OptionalField(std::string_view key, bool applies, double value, output::JsonWriter* w) {
+  w->Key(key);
+  if (applies) {
+    w->Double(value);
+  } else {
+    w->Null();
+  }
+}
+
 Table KernelTable(const KernelStatsResult& r) {
+  const bool tc = r.summary.tensor_cores_apply;
   Table t;
   t.name = "kernels";
   t.title = "GPU kernels by total time";
@@ -27,19 +39,32 @@ Table KernelTable(const KernelStatsResult& r) {
                {"shmem_bytes", "Shmem (B)", ColumnType::kInt},
                {"block_dim", "Block", ColumnType::kString},
                {"grid_dim", "Grid", ColumnType::kString},
-               {"occupancy_pct", "Occ %", ColumnType::kDouble, 1},
-               {"is_op_tensor_core_eligible", "TC eligible", ColumnType::kBool},
-               {"is_kernel_using_tensor_core", "Uses TC", ColumnType::kBool},
-               {"op_name", "Op", ColumnType::kString, 2, 40},
-               {"occurrences", "Count", ColumnType::kInt},
-               {"total_duration_us", "Total (us)", ColumnType::kDouble, 1},
-               {"avg_duration_us", "Avg (us)", ColumnType::kDouble, 2},
-               {"min_duration_us", "Min (us)", ColumnType::kDouble, 2},
-               {"max_duration_us", "Max (us)", ColumnType::kDouble, 2}};
+               {"occupancy_pct", "Occ %", ColumnType::kDouble, 1}};
+  if (tc) {
+    t.columns.push_back({"is_op_tensor_core_eligible", "TC eligible", ColumnType::kBool});
+    t.columns.push_back({"is_kernel_using_tensor_core", "Uses TC", ColumnType::kBool});
+  }
+  for (output::Column column : {output::Column{"op_name", "Op", ColumnType::kString, 2, 40},
+                                output::Column{"occurrences", "Count", ColumnType::kInt},
+                                output::Column{"total_duration_us", "Total (us)", ColumnType::kDouble, 1},
+                                output::Column{"avg_duration_us", "Avg (us)", ColumnType::kDouble, 2},
+                                output::Column{"min_duration_us", "Min (us)", ColumnType::kDouble, 2},
+                                output::Column{"max_duration_us", "Max (us)", ColumnType::kDouble, 2}}) {
+    t.columns.push_back(std::move(column));
+  }
   for (const KernelRow& k : r.kernels) {
-    t.AddRow({k.rank, k.kernel_name, k.registers_per_thread, k.shared_memory_bytes, k.block_dim, k.grid_dim,
-              k.occupancy_pct, k.is_op_tensor_core_eligible, k.is_kernel_using_tensor_core, k.op_name,
-              k.occurrences, k.total_duration_us, k.avg_duration_us, k.min_duration_us, k.max_duration_us});
+    output::Row row = {k.rank, k.kernel_name, k.registers_per_thread, k.shared_memory_bytes, k.block_dim, k.grid_dim,
+                       k.occupancy_pct};
+    if (tc) {
+      row.emplace_back(k.is_op_tensor_core_eligible);
+      row.emplace_back(k.is_kernel_using_tensor_core);
+    }
+    for (output::Cell cell : {output::Cell(k.op_name), output::Cell(k.occurrences), output::Cell(k.total_duration_us),
+                              output::Cell(k.avg_duration_us), output::Cell(k.min_duration_us),
+                              output::Cell(k.max_duration_us)}) {
+      row.push_back(std::move(cell));
+    }
+    t.AddRow(std::move(row));
   }
   return t;
 }
@@ -53,12 +78,24 @@ bool HasGpuPlane(const ProfileModel& model) {
   return false;
 }
 
+bool GpusMayHaveTensorCores(const ProfileModel& model) {
+  for (const DeviceActivity& d : model.devices) {
+    if (!d.has_activity()) continue;
+    if (d.capabilities.vendor == "AMD") return false;
+    if (d.capabilities.compute_capability_major > 0 && d.capabilities.compute_capability_major < 7) return false;
+  }
+  return true;
+}
+
 KernelSummary SummarizeKernels(const ProfileModel& model) {
   KernelSummary s;
+  s.tensor_cores_apply = GpusMayHaveTensorCores(model);
   int64_t total_ps = 0, tensor_core_ps = 0, eligible_without_ps = 0;
   std::vector<std::pair<int64_t, int64_t>> avg_and_count;  // (avg ps, launches)
+  std::unordered_set<std::string_view> names;
   for (const KernelStats& k : model.kernels) {
-    s.distinct_kernels += 1;
+    s.kernel_op_groups += 1;
+    names.insert(k.kernel_name);
     s.launches += k.occurrences;
     total_ps += k.total_duration_ps;
     if (k.is_kernel_using_tensor_core) tensor_core_ps += k.total_duration_ps;
@@ -72,6 +109,7 @@ KernelSummary SummarizeKernels(const ProfileModel& model) {
       if (PsToUs(avg_ps) < kTinyKernelThresholdUs) s.tiny_launches += k.occurrences;
     }
   }
+  s.distinct_kernel_names = static_cast<int64_t>(names.size());
   s.total_time_ms = PsToMs(total_ps);
   s.tensor_core_time_percent = Percent(tensor_core_ps, total_ps);
   s.eligible_without_tensor_core_time_ms = PsToMs(eligible_without_ps);
@@ -134,18 +172,28 @@ void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
   w->Field("tool", "kernel_stats");
   w->Key("summary");
   w->BeginObject();
-  w->Field("distinct_kernels", s.distinct_kernels);
+  w->Field("distinct_kernel_names", s.distinct_kernel_names);
+  w->Field("kernel_op_groups", s.kernel_op_groups);
+  // Before issue 12 this field counted kernel-op groups under the name "distinct_kernels";
+  // kept, with that meaning, for readers of the old name.
+  w->Field("distinct_kernels", s.kernel_op_groups);
   w->Field("launches", s.launches);
   w->Field("total_time_ms", s.total_time_ms);
   w->Field("median_duration_us", s.median_duration_us);
   w->Field("tiny_launches", s.tiny_launches);
   w->Field("tiny_launch_percent", s.tiny_launch_percent);
-  w->Field("tensor_core_time_percent", s.tensor_core_time_percent);
-  w->Field("eligible_without_tensor_core_kernels", s.eligible_without_tensor_core_kernels);
-  w->Field("eligible_without_tensor_core_time_ms", s.eligible_without_tensor_core_time_ms);
-  w->Field("eligible_without_tensor_core_percent", s.eligible_without_tensor_core_percent);
+  w->Field("tensor_cores_apply", s.tensor_cores_apply);
+  OptionalField("tensor_core_time_percent", s.tensor_cores_apply, s.tensor_core_time_percent, w);
+  w->Key("eligible_without_tensor_core_kernels");
+  if (s.tensor_cores_apply) {
+    w->Int(s.eligible_without_tensor_core_kernels);
+  } else {
+    w->Null();
+  }
+  OptionalField("eligible_without_tensor_core_time_ms", s.tensor_cores_apply, s.eligible_without_tensor_core_time_ms, w);
+  OptionalField("eligible_without_tensor_core_percent", s.tensor_cores_apply, s.eligible_without_tensor_core_percent, w);
   w->EndObject();
-  w->Field("truncated", s.distinct_kernels > static_cast<int64_t>(r.kernels.size()));
+  w->Field("truncated", s.kernel_op_groups > static_cast<int64_t>(r.kernels.size()));
   w->Key("kernels");
   output::WriteTableRowsJson(KernelTable(r), w);
   w->EndObject();
@@ -153,16 +201,22 @@ void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
 
 std::string FormatResultText(const KernelStatsResult& r, const ToolOptions& options) {
   const KernelSummary& s = r.summary;
-  std::string out = output::FormatKeyValues(
-      "GPU kernel stats",
-      {{"Kernels", std::to_string(s.distinct_kernels) + " distinct, " + std::to_string(s.launches) + " launches, " +
-                       output::FormatFixed(s.total_time_ms, 3) + " ms"},
-       {"Median kernel", output::FormatFixed(s.median_duration_us, 2) + " us"},
-       {"Tiny kernels (< 10 us)", output::FormatFixed(s.tiny_launch_percent, 1) + " % of launches"},
-       {"Tensor Core time", output::FormatFixed(s.tensor_core_time_percent, 1) + " % of kernel time"},
-       {"Eligible, no Tensor Cores", output::FormatFixed(s.eligible_without_tensor_core_percent, 1) +
-                                         " % of kernel time (" +
-                                         std::to_string(s.eligible_without_tensor_core_kernels) + " kernels)"}});
+  std::vector<std::pair<std::string, std::string>> rows = {
+      {"Kernels", std::to_string(s.distinct_kernel_names) + " distinct kernels in " +
+                       std::to_string(s.kernel_op_groups) + " kernel-op groups (table rows), " +
+                       std::to_string(s.launches) + " launches, " + output::FormatFixed(s.total_time_ms, 3) + " ms"},
+      {"Median kernel", output::FormatFixed(s.median_duration_us, 2) + " us"},
+      {"Tiny kernels (< 10 us)", output::FormatFixed(s.tiny_launch_percent, 1) + " % of launches"}};
+  if (s.tensor_cores_apply) {
+    rows.push_back({"Tensor Core time", output::FormatFixed(s.tensor_core_time_percent, 1) + " % of kernel time"});
+    rows.push_back({"Eligible, no Tensor Cores", output::FormatFixed(s.eligible_without_tensor_core_percent, 1) +
+                                                     " % of kernel time (" +
+                                                     std::to_string(s.eligible_without_tensor_core_kernels) +
+                                                     " kernels)"});
+  } else {
+    rows.push_back({"Tensor Cores", "not applicable (no GPU here has them)"});
+  }
+  std::string out = output::FormatKeyValues("GPU kernel stats", rows);
   out += "\n" + output::FormatTextTable(KernelTable(r), {options.text_max_rows});
   return out;
 }

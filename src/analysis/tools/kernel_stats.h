@@ -43,7 +43,10 @@ struct KernelRow {
 // Numbers about all kernels of the profile (not only the listed top 1000). The advisor
 // uses these for launch-bound, tiny-kernel and Tensor Core findings.
 struct KernelSummary {
-  int64_t distinct_kernels = 0;  // kernel-op-params groups
+  // Distinct kernel names. A kernel that ran for two ops, or with two launch
+  // configurations, counts once here and twice in kernel_op_groups.
+  int64_t distinct_kernel_names = 0;
+  int64_t kernel_op_groups = 0;  // rows of the kernel table: (kernel, op, launch parameters)
   int64_t launches = 0;
   double total_time_ms = 0;
   // Median kernel duration over launches, taking each group's average for its launches
@@ -51,6 +54,9 @@ struct KernelSummary {
   double median_duration_us = 0;
   int64_t tiny_launches = 0;  // launches of groups averaging < kTinyKernelThresholdUs
   double tiny_launch_percent = 0;
+  // False when no GPU of the profile can have Tensor Cores (AMD, or NVIDIA before Volta):
+  // the Tensor Core numbers below then do not apply and are not shown (not shown as 0).
+  bool tensor_cores_apply = true;
   double tensor_core_time_percent = 0;  // time in kernels that use Tensor Cores
   // Time in kernels of Tensor-Core-eligible ops that do not use them.
   double eligible_without_tensor_core_time_ms = 0;
@@ -58,6 +64,9 @@ struct KernelSummary {
   int64_t eligible_without_tensor_core_kernels = 0;
 };
 KernelSummary SummarizeKernels(const ProfileModel& model);
+// Whether the active GPUs may have Tensor Cores: the kernel-name patterns name NVIDIA
+// kernels, and NVIDIA's Tensor Cores start with compute capability 7 (Volta).
+bool GpusMayHaveTensorCores(const ProfileModel& model);
 
 struct KernelStatsResult {
   KernelSummary summary;

@@ -49,7 +49,8 @@ TEST(KernelStatsTest, SummaryMedianTinyAndTensorCoreShares) {
                MakeKernel("h884gemm", "MatMul", 10, 2000, true)};
   KernelSummary s = SummarizeKernels(m);
   EXPECT_EQ(s.launches, 120);
-  EXPECT_EQ(s.distinct_kernels, 3);
+  EXPECT_EQ(s.kernel_op_groups, 3);
+  EXPECT_EQ(s.distinct_kernel_names, 3);
   EXPECT_NEAR(s.median_duration_us, 3.0, 1e-9);
   EXPECT_EQ(s.tiny_launches, 100);
   EXPECT_NEAR(s.tiny_launch_percent, 100.0 * 100 / 120, 1e-9);
@@ -59,13 +60,32 @@ TEST(KernelStatsTest, SummaryMedianTinyAndTensorCoreShares) {
   EXPECT_EQ(s.eligible_without_tensor_core_kernels, 1);
 }
 
+TEST(KernelStatsTest, DistinctKernelsAreNamesNotKernelOpGroups) {
+  ProfileModel m;
+  // One GEMM kernel run for two ops, and for one of them with a second launch shape: one
+  // kernel, three kernel-op groups (the table's rows).
+  m.kernels = {MakeKernel("sgemm", "aten::addmm", 10, 100), MakeKernel("sgemm", "aten::mm", 5, 50),
+               MakeKernel("sgemm", "aten::mm", 5, 40), MakeKernel("relu_kernel", "aten::relu", 20, 20)};
+  m.kernels[2].params.grid = {4, 1, 1};
+  KernelStatsResult r = ComputeKernelStats(m);
+  EXPECT_EQ(r.summary.distinct_kernel_names, 2);
+  EXPECT_EQ(r.summary.kernel_op_groups, 4);
+  EXPECT_EQ(r.kernels.size(), 4u);
+  std::string json;
+  output::JsonWriter w(&json);
+  WriteResultJson(r, &w);
+  EXPECT_THAT(json, HasSubstr("\"distinct_kernel_names\":2"));
+  EXPECT_THAT(json, HasSubstr("\"kernel_op_groups\":4"));
+  EXPECT_THAT(FormatResultText(r, {}), HasSubstr("2 distinct kernels in 4 kernel-op groups"));
+}
+
 TEST(KernelStatsTest, KeepsTheTop1000) {
   ProfileModel m;
   for (int i = 0; i < 1005; ++i) m.kernels.push_back(MakeKernel("k" + std::to_string(i), "", 1, 2000 - i));
   KernelStatsResult r = ComputeKernelStats(m);
   EXPECT_EQ(r.kernels.size(), kMaxKernelRows);
   EXPECT_EQ(r.kernels.back().kernel_name, "k999");
-  EXPECT_EQ(r.summary.distinct_kernels, 1005);
+  EXPECT_EQ(r.summary.kernel_op_groups, 1005);
   std::string json;
   output::JsonWriter w(&json);
   WriteResultJson(r, &w);

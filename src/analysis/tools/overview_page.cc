@@ -99,7 +99,7 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
 }
 
 std::vector<Table> BuildTables(const OverviewPage& p) {
-  return {StepBreakdownTable(p.summary, /*for_people=*/false), StepTimeTable(p.steps),
+  return {StepBreakdownTable(p.summary, /*for_people=*/false), StepTimeTable(p.steps, p.summary),
           TopDeviceOpsTable(p.top_device_ops), HostsTable(p)};
 }
 
@@ -113,7 +113,7 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   w->Key("step_time_breakdown_percent");
   w->BeginObject();
   for (int c = 0; c < kNumTimeCategories; ++c) {
-    w->Field(TimeCategoryKey(static_cast<TimeCategory>(c)), s.category_percent[c]);
+    if (s.category_applies[c]) w->Field(TimeCategoryKey(static_cast<TimeCategory>(c)), s.category_percent[c]);
   }
   w->EndObject();
   w->Key("step_time_stats_ms");
@@ -131,7 +131,7 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   }
   w->EndObject();
   w->Key("step_time_graph");
-  output::WriteTableRowsJson(StepTimeTable(p.steps), w);
+  output::WriteTableRowsJson(StepTimeTable(p.steps, p.summary), w);
   w->Key("top_device_ops");
   output::WriteTableRowsJson(TopDeviceOpsTable(p.top_device_ops), w);
 
@@ -179,17 +179,19 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
   for (const std::string& h : p.hostnames) hosts += (hosts.empty() ? "" : ", ") + h;
   std::string out = output::FormatKeyValues(
       "Performance summary",
-      {{"Steps", std::to_string(s.step_count)},
+      {{"Framework", FrameworkText(s.framework)},
+       {"Steps", std::to_string(s.step_count)},
        {"Average step time", s.step_count == 0
                                  ? std::string("- (no steps)")
                                  : FormatFixed(s.avg_step_time_ms, 3) + " ms (stddev " +
                                        FormatFixed(s.step_time_ms.stddev, 3) + " ms, min " +
                                        FormatFixed(s.step_time_ms.min, 3) + ", max " +
                                        FormatFixed(s.step_time_ms.max, 3) + ")"},
-       {"Input bound", std::string(InputBoundVerdictName(s.verdict)) + " (" + Pct(s.input_percent) + ")"},
+       {"Input bound", s.step_count == 0 ? std::string("unknown (no steps)")
+                                         : std::string(InputBoundVerdictName(s.verdict)) + " (" + Pct(s.input_percent) + ")"},
        {"Device compute precision", precision},
-       {"Op placement", Pct(p.placement.host_percent) + " host, " + Pct(p.placement.device_percent) + " device"}});
-  out += "\n" + output::FormatTextTable(StepBreakdownTable(s, /*for_people=*/true)) + "\n";
+       {"Framework op placement", PlacementText(p.placement)}});
+  if (s.step_count > 0) out += "\n" + output::FormatTextTable(StepBreakdownTable(s, /*for_people=*/true)) + "\n";
   out += output::FormatKeyValues(
       "Run environment",
       {{"Hosts", std::to_string(env.hosts.size()) + (hosts.empty() ? "" : " (" + hosts + ")")},

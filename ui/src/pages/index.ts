@@ -11,7 +11,7 @@ import { renderTraceViewer } from './trace_viewer';
 
 const PAGES: Record<string, PageInfo> = {
   overview_page: { title: 'Overview', render: renderOverview },
-  input_pipeline_analyzer: { title: 'Input pipeline analyzer', render: renderInputPipeline },
+  input_pipeline_analyzer: { title: 'Input pipeline analyzer', render: renderInputPipeline, usesTables: true },
   framework_op_stats: { title: 'Framework op stats', render: renderFrameworkOpStats, usesIdle: true },
   kernel_stats: { title: 'Kernel stats', render: renderKernelStats },
   advisor: { title: 'Advisor', render: renderAdvisor },

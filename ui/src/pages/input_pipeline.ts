@@ -1,20 +1,27 @@
-// Input pipeline analyzer: the verdict, the device-side view of each step (how long it
-// waited for input), the host-side breakdown of input time and the input-op table.
+// Input pipeline analyzer: the verdict, what the input share is made of (in the
+// framework's words), the device-side view of each step (how long it waited for input),
+// the host-side breakdown of input time and the input-op table. The tables' columns are
+// labelled as the tool declares them (/api/tables).
 import { csvUrl } from '../api';
 import { card, diagnosticsList, emptyState, keyValues } from '../components/cards';
 import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { verdictText } from './overview';
-import { arr, NO_STEPS_HINT, obj, str, type PageContext } from './page';
+import { arr, declaredColumns, frameworkLabel, obj, str, type PageContext } from './page';
+import { stepsHint } from './overview';
 
-const HOST_BREAKDOWN: { key: string; label: string; color: string; explain: string }[] = [
-  { key: 'enqueue_to_device', label: 'Enqueue to device', color: '#e8710a', explain: 'copying batches to the device (MemcpyHToD / infeed)' },
-  { key: 'demanded_file_read', label: 'Read on demand', color: '#d93025', explain: 'reading files while the step waits' },
-  { key: 'advanced_file_read', label: 'Read in advance', color: '#f9ab00', explain: 'reading files ahead, behind prefetch/interleave' },
-  { key: 'preprocessing', label: 'Preprocessing', color: '#1a73e8', explain: 'map, batch, shuffle and other transformations' },
-  { key: 'other', label: 'Other', color: '#9aa0a6', explain: 'input work that fits no other class' },
-];
+// Colors of the host input classes; the tool gives each class's label (host_breakdown
+// rows) and leaves out the classes that do not apply to the profile's framework.
+const HOST_CLASS_COLORS: Record<string, string> = {
+  enqueue_to_device: '#e8710a',
+  demanded_file_read: '#d93025',
+  advanced_file_read: '#f9ab00',
+  preprocessing: '#1a73e8',
+  other: '#9aa0a6',
+  data_loader: '#d93025',
+  pin_memory: '#e8710a',
+};
 
 export function csvButton(ctx: PageContext, table: string, options: { includeIdle?: boolean } = {}): HTMLElement {
   return el('a', { class: 'button', href: csvUrl(ctx.selection, table, options), download: '', 'data-csv': table }, 'Export as CSV');
@@ -50,6 +57,7 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
           steps ? el('div', { class: 'verdict-number' }, el('div', { class: 'verdict-percent' }, formatPercent(d.input_bound_percent)), el('div', { class: 'verdict-caption' }, 'of step time is input')) : null,
         ),
       ),
+      frameworkLabel(d) ? el('div', { class: 'framework', 'data-framework': str(d.framework), title: str(d.framework_evidence) }, el('span', { class: 'label' }, 'Profile from: '), frameworkLabel(d)) : null,
       str(d.recommendation) ? el('div', { class: 'recommendation' }, el('span', { class: 'label' }, 'Recommendation: '), str(d.recommendation)) : null,
       num(d.get_next_outside_steps) > 0
         ? el(
@@ -80,12 +88,29 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
         ),
         el('div', { class: 'grid-2 tight' }, el('div', {}, el('h3', { class: 'sub' }, 'Step time'), keyValues(statsPairs(stepStats))), el('div', {}, el('h3', { class: 'sub' }, 'Waiting for input per step'), keyValues(statsPairs(inputStats)))),
       )
-    : emptyState('No step markers found', 'The device-side analysis needs steps.', NO_STEPS_HINT);
+    : emptyState('No step markers found', 'The device-side analysis needs steps.', stepsHint(d));
+  // What the input share is made of: its parts sum to the verdict's percent.
+  const share = arr(d.input_share);
+  if (steps && share.length) {
+    page.append(
+      card(
+        'What the step waits for',
+        { id: 'input-share', subtitle: 'The input share of step time, by what the step waited for' },
+        dataTable({
+          name: 'input_share',
+          columns: declaredColumns(ctx, 'input_share', { label: { className: 'name' } }, ['kind']),
+          rows: share as never,
+          pageSize: 10,
+        }),
+      ),
+    );
+  }
   page.append(card('Device-side analysis', { id: 'device-side', subtitle: 'Per step: time waiting for input (red) and the rest of the step' }, deviceSide));
 
-  // Host-side breakdown.
-  const host = obj(d.host_breakdown_ms);
-  const totalHost = HOST_BREAKDOWN.reduce((sum, c) => sum + num(host[c.key]), 0);
+  // Host-side breakdown: the classes that apply to the profile's framework, as the tool
+  // labels them.
+  const hostClasses = arr(d.host_breakdown);
+  const totalHost = hostClasses.reduce((sum, c) => sum + num(c.time_ms), 0);
   const inputOps = arr(d.input_ops);
   page.append(
     card(
@@ -97,18 +122,20 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
             { class: 'grid-2 tight' },
             horizontalBars(
               'host_breakdown',
-              HOST_BREAKDOWN.map((c) => ({ label: c.label, value: num(host[c.key]), color: c.color })),
+              hostClasses.map((c) => ({ label: str(c.label), value: num(c.time_ms), color: HOST_CLASS_COLORS[str(c.category)] ?? '#9aa0a6' })),
             ),
             el(
               'ul',
               { class: 'legend-list' },
-              ...HOST_BREAKDOWN.map((c) => el('li', {}, el('b', {}, `${c.label}: `), `${formatMs(host[c.key])} (${formatPercent((100 * num(host[c.key])) / totalHost)}) — ${c.explain}`)),
+              ...hostClasses.map((c) => el('li', { 'data-category': str(c.category) }, el('b', {}, `${str(c.label)}: `), `${formatMs(c.time_ms)} (${formatPercent((100 * num(c.time_ms)) / totalHost)})`)),
             ),
           )
         : emptyState(
-            'No input-pipeline ops found',
-            'The profile has no input-pipeline events (Iterator::… ops or host-to-device copies).',
-            'Name your pipeline stages with stepscope::ScopedIterator("Iterator::Batch::Map") and fetch batches inside stepscope::ScopedGetNext.',
+            'No host-side input time',
+            inputOps.length
+              ? 'The input ops below ran on the device (copies to it): no input work was recorded on the host.'
+              : 'The profile records no input work on the host (no input-pipeline stage, DataLoader iteration or transfer to the device).',
+            str(d.recommendation),
           ),
     ),
   );
@@ -116,19 +143,12 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
   page.append(
     card(
       'Input ops',
-      { id: 'input-ops', subtitle: 'Every input op; expand a row for its details' },
+      { id: 'input-ops', subtitle: 'Host input ops, and the copies to the device by the op that issued them; expand a row for its details' },
       inputOps.length
         ? dataTable({
             name: 'input_ops',
-            columns: [
-              { id: 'name', label: 'Input op', className: 'name' },
-              { id: 'category', label: 'Category' },
-              { id: 'count', label: 'Count' },
-              { id: 'total_time_ms', label: 'Total time (ms)' },
-              { id: 'total_time_percent', label: 'Total time %' },
-              { id: 'self_time_ms', label: 'Self time (ms)' },
-              { id: 'self_time_percent', label: 'Self time %' },
-            ],
+            // Type tells the copies apart (from pinned or pageable memory).
+            columns: declaredColumns(ctx, 'input_ops', { name: { className: 'name' }, type: { className: 'name' } }),
             rows: inputOps as never,
             sort: { column: 'self_time_ms', descending: true },
             filterColumns: ['name', 'type', 'category'],
@@ -139,13 +159,15 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
                 ['Type', str(row.type)],
                 ['Category', str(row.category)],
                 ['Occurrences', formatCount(row.count)],
-                ['Total time', `${formatMs(row.total_time_ms)} (${formatPercent(row.total_time_percent)} of host op time)`],
-                ['Self time', `${formatMs(row.self_time_ms)} (${formatPercent(row.self_time_percent)})`],
+                ['Where', str(row.host_or_device)],
+                ['Total time', row.total_time_percent === null ? formatMs(row.total_time_ms) : `${formatMs(row.total_time_ms)} (${formatPercent(row.total_time_percent)} of host op time)`],
+                ['Self time', row.self_time_percent === null ? formatMs(row.self_time_ms) : `${formatMs(row.self_time_ms)} (${formatPercent(row.self_time_percent)} of host op time)`],
+                ['Self time, share of step time', row.step_time_percent === null ? '–' : formatPercent(row.step_time_percent)],
                 ['Average per call', formatMs(num(row.count) ? num(row.total_time_ms) / num(row.count) : 0)],
               ]),
             toolbar: [csvButton(ctx, 'input_ops')],
           })
-        : emptyState('No input ops', 'No input-pipeline op was recorded in this profile.'),
+        : emptyState('No input ops', 'No input op was recorded in this profile: no input-pipeline stage, DataLoader iteration, or copy to a device.', str(d.recommendation)),
     ),
   );
   const notes = diagnosticsList(d.diagnostics);

@@ -2,7 +2,7 @@
 // Tensor Core use.
 import { card, emptyState, tiles } from '../components/cards';
 import { pie } from '../components/charts';
-import { dataTable } from '../components/table';
+import { dataTable, type ColumnSpec } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
 import { arr, obj, str, type PageContext } from './page';
@@ -39,9 +39,11 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
       { id: 'summary' },
       tiles([
         { label: 'Kernel time', value: formatMs(summary.total_time_ms), detail: `${formatCount(summary.launches)} launches` },
-        { label: 'Distinct kernels', value: formatCount(summary.distinct_kernels) },
+        { label: 'Distinct kernels', value: formatCount(summary.distinct_kernel_names ?? summary.distinct_kernels), detail: `in ${formatCount(summary.kernel_op_groups ?? summary.distinct_kernels)} kernel–op groups (table rows)` },
         { label: 'Median kernel', value: formatMs(num(summary.median_duration_us) / 1000), detail: `${formatPercent(summary.tiny_launch_percent)} of launches under 10 µs`, tone: num(summary.tiny_launch_percent) >= 50 ? 'warn' : 'neutral' },
-        { label: 'Tensor Core time', value: formatPercent(summary.tensor_core_time_percent), detail: `${formatPercent(summary.eligible_without_tensor_core_percent)} eligible but unused` },
+        summary.tensor_cores_apply === false
+          ? { label: 'Tensor Core time', value: '–', detail: 'not applicable: no GPU here has Tensor Cores' }
+          : { label: 'Tensor Core time', value: formatPercent(summary.tensor_core_time_percent), detail: `${formatPercent(summary.eligible_without_tensor_core_percent)} eligible but unused` },
       ]),
     ),
   );
@@ -66,7 +68,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
       { id: 'kernel-table', subtitle: d.truncated === true ? `The ${kernels.length} most expensive kernel–op pairs; the CSV has the same rows` : 'Every kernel–op pair' },
       dataTable({
         name: 'kernels',
-        columns: [
+        columns: ([
           { id: 'rank', label: '#' },
           { id: 'kernel_name', label: 'Kernel', className: 'name', render: (r) => el('span', { title: str(r.kernel_name) }, kernelLabel(str(r.kernel_name))) },
           { id: 'op_name', label: 'Op', className: 'name' },
@@ -81,7 +83,8 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
           { id: 'grid_dim', label: 'Grid' },
           { id: 'is_op_tensor_core_eligible', label: 'TC eligible' },
           { id: 'is_kernel_using_tensor_core', label: 'Uses TC' },
-        ],
+          // Tensor Core columns only where a GPU can have them (the tool leaves them out otherwise).
+        ] as ColumnSpec[]).filter((c) => summary.tensor_cores_apply !== false || !c.id.includes('tensor_core')),
         rows: kernels as never,
         sort: { column: 'total_duration_us', descending: true },
         filterColumns: ['kernel_name', 'op_name'],

@@ -5,7 +5,15 @@ import { CATEGORIES, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, isNum, num } from '../format';
 import { findingCard } from './advisor';
-import { arr, NO_STEPS_HINT, obj, str, toolHref, type PageContext } from './page';
+import { arr, frameworkLabel, NO_STEPS_HINT, obj, str, toolHref, type PageContext } from './page';
+
+// How to mark steps, in the profile's framework's words (the tools say it when there are
+// no steps); the generic hint otherwise.
+export function stepsHint(d: Record<string, unknown>): string {
+  const statement = str(d.input_bound_statement);
+  const sentence = statement.startsWith('No steps were found') ? statement.replace(/^No steps were found[^.]*\. */, '') : '';
+  return sentence || NO_STEPS_HINT;
+}
 
 const VERDICT_TONE: Record<string, Tile['tone']> = { highly: 'bad', moderately: 'warn', not: 'good', unknown: 'neutral' };
 
@@ -19,7 +27,8 @@ export function verdictText(verdict: string, potentially: boolean): string {
 // The step-time graph: one stacked bar per step, one color per category.
 export function stepTimeChart(name: string, rows: Record<string, unknown>[]): HTMLElement {
   const labels = rows.map((r) => str(r.step_number ?? r.step_name));
-  const series = CATEGORIES.map((c) => ({ name: c.label, color: c.color, values: rows.map((r) => num(r[`${c.key}_ms`])) }));
+  // Categories that do not apply to the profile are not in its rows: no series for them.
+  const series = CATEGORIES.filter((c) => rows.length === 0 || `${c.key}_ms` in rows[0]).map((c) => ({ name: c.label, color: c.color, values: rows.map((r) => num(r[`${c.key}_ms`])) }));
   return stackedBars(name, labels, series, { yName: 'ms' });
 }
 
@@ -43,13 +52,14 @@ export function renderOverview(ctx: PageContext): HTMLElement {
       value: isNum(precision.bit16_percent) ? formatPercent(precision.bit16_percent) : 'n/a',
       detail: isNum(precision.bit32_percent) ? `${formatPercent(precision.bit32_percent)} 32-bit` : 'no device compute',
     },
-    { label: 'Op time on host', value: formatPercent(placement.host_percent), detail: `${formatPercent(placement.device_percent)} on device` },
+    { label: 'Framework ops on host only', value: formatPercent(placement.host_percent), detail: `ops that launched no device work; ${formatPercent(placement.device_percent)} on device` },
   ];
   const breakdownList = el(
     'ul',
     { class: 'breakdown-list' },
     // Categories with time, and always input (and device compute when there is a device).
-    ...CATEGORIES.filter((c) => num(breakdown[c.key]) > 0 || c.key === 'input' || (c.key === 'device_compute' && num(obj(d.run_environment).active_device_count) > 0)).map((c) =>
+    // Categories that do not apply to the profile are absent from its breakdown: never shown.
+    ...CATEGORIES.filter((c) => c.key in breakdown && (num(breakdown[c.key]) > 0 || c.key === 'input' || (c.key === 'device_compute' && num(obj(d.run_environment).active_device_count) > 0))).map((c) =>
       el(
         'li',
         { 'data-category': c.key },
@@ -73,13 +83,13 @@ export function renderOverview(ctx: PageContext): HTMLElement {
         'Performance summary',
         { id: 'summary', subtitle: 'Average step time, broken down by where the time goes' },
         tiles(summaryTiles, { columns: 2 }),
-        steps ? breakdownList : emptyState('No step markers found', 'Without steps there is no step time to break down.', NO_STEPS_HINT),
+        steps ? breakdownList : emptyState('No step markers found', 'Without steps there is no step time to break down.', stepsHint(d)),
         steps && statement ? el('p', { class: 'statement' }, statement) : null,
       ),
       card(
         'Step-time graph',
         { id: 'step-graph', subtitle: 'Time per step by category (input in red, device compute in green)' },
-        arr(d.step_time_graph).length ? stepTimeChart('step_time_graph', arr(d.step_time_graph)) : emptyState('No step markers found', 'This profile has no steps to plot.', NO_STEPS_HINT),
+        arr(d.step_time_graph).length ? stepTimeChart('step_time_graph', arr(d.step_time_graph)) : emptyState('No step markers found', 'This profile has no steps to plot.', stepsHint(d)),
       ),
     ),
   );
@@ -115,6 +125,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
   const env = obj(d.run_environment);
   const hosts = arr(env.hosts);
   const envPairs: [string, string][] = [
+    ['Framework', frameworkLabel(d) || 'not recognised'],
     ['Hosts', formatCount(num(env.host_count) || hosts.length)],
     ['Device type', str(env.device_type) || '–'],
     ['Devices', `${formatCount(env.device_count)} (${formatCount(env.active_device_count)} active)`],

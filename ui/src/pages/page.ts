@@ -1,10 +1,14 @@
 // What every page gets, and how pages link to each other.
-import type { Selection, ToolData } from '../api';
+import type { Selection, TableInfo, ToolData } from '../api';
+import type { ColumnSpec } from '../components/table';
 import { hashFor, type HashState } from '../state';
 
 export interface PageContext {
   selection: Selection;
   data: ToolData;
+  // The result's declared tables (/api/tables: column ids, labels, types), for pages with
+  // usesTables; empty otherwise.
+  tables: TableInfo[];
   hash: HashState;
   // Changes a page-specific URL parameter (e.g. idle=1) and reloads the page.
   setExtra(key: string, value: string | null): void;
@@ -17,6 +21,22 @@ export interface PageInfo {
   render: PageRenderer;
   // Fetch the result with include_idle when the hash says so.
   usesIdle?: boolean;
+  // Fetch /api/tables with the data: the page labels its tables as the tool declares them.
+  usesTables?: boolean;
+}
+
+// The columns of the declared table `name` as the tool labels them (ids in `omit` left
+// out), each with the page's own rendering where `custom` gives one. Empty when the tool
+// declares no such table.
+export function declaredColumns(ctx: PageContext, name: string, custom: Record<string, Partial<ColumnSpec>> = {}, omit: string[] = []): ColumnSpec[] {
+  const table = ctx.tables.find((t) => t.name === name);
+  if (!table) return [];
+  return table.columns.filter((c) => !omit.includes(c.id)).map((c) => ({ id: c.id, label: c.label, type: c.type, ...custom[c.id] }));
+}
+
+// "PyTorch", "TensorFlow", ... as the tool detected it; empty when unknown.
+export function frameworkLabel(data: Record<string, unknown>): string {
+  return typeof data.framework === 'string' && data.framework !== 'unknown' ? str(data.framework_label) : '';
 }
 
 // The href of another tool's page for the same run and host.
