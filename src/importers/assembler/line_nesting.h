@@ -42,4 +42,11 @@ int32_t FindEnclosingEvent(const std::vector<PendingEvent>& events, const std::v
 // The first event that starts at or after `timestamp_ps`, or -1.
 int32_t FindNextEvent(const std::vector<PendingEvent>& events, int64_t timestamp_ps);
 
+// The event each flow point binds to (FindEnclosingEvent for kEnclosing points on a
+// nested line, FindNextEvent otherwise), or -1, in the order of `points`. One sweep over
+// the points in time order instead of a binary search each: a line of a large trace
+// has millions of events and as many flow points.
+std::vector<int32_t> BindFlowPoints(const std::vector<PendingEvent>& events, const std::vector<int32_t>& parents,
+                                    bool nested, const std::vector<PendingFlowPoint>& points);
+
 }  // namespace stepscope::importers

@@ -140,5 +140,36 @@ TEST(LineNestingTest, FindEnclosingAndNext) {
   EXPECT_EQ(FindNextEvent(events, 201), -1);
 }
 
+// The sweep binds every point as the one-at-a-time searches do, whatever the order of the
+// points and however the events nest.
+TEST(LineNestingTest, BindFlowPointsAgreesWithTheSearches) {
+  std::mt19937 random(7);
+  for (int round = 0; round < 50; ++round) {
+    std::vector<PendingEvent> events;
+    for (uint32_t i = 0; i < 200; ++i) {
+      events.push_back(Event(static_cast<int64_t>(random() % 1000), static_cast<int64_t>(random() % 60), i));
+    }
+    NestingResult result;
+    NestLineEvents(&events, true, &result);
+    std::vector<PendingFlowPoint> points;
+    for (int i = 0; i < 300; ++i) {
+      PendingFlowPoint point;
+      point.timestamp_ps = static_cast<int64_t>(random() % 1100) - 50;
+      point.binding = random() % 2 == 0 ? FlowBinding::kEnclosing : FlowBinding::kNext;
+      points.push_back(point);
+    }
+    for (bool nested : {true, false}) {
+      std::vector<int32_t> targets = BindFlowPoints(events, result.parents, nested, points);
+      ASSERT_EQ(targets.size(), points.size());
+      for (size_t i = 0; i < points.size(); ++i) {
+        int32_t expected = nested && points[i].binding == FlowBinding::kEnclosing
+                               ? FindEnclosingEvent(events, result.parents, points[i].timestamp_ps)
+                               : FindNextEvent(events, points[i].timestamp_ps);
+        EXPECT_EQ(targets[i], expected) << "round " << round << " point " << i;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace stepscope::importers

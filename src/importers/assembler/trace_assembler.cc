@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 
+#include "src/importers/assembler/flat_id_map.h"
 #include "src/importers/assembler/line_nesting.h"
 #include "src/importers/json/json_text.h"
 #include "src/xspace/schema.h"
@@ -58,26 +59,24 @@ class TraceAssembler::PlaneWriter {
 
   int64_t EventMetadataId(uint32_t name_id, uint32_t display_name_id) {
     uint64_t key = (static_cast<uint64_t>(name_id) << 32) | display_name_id;
-    auto [it, inserted] = event_metadata_.try_emplace(key, 0);
-    if (inserted) {
-      it->second = static_cast<int64_t>(event_metadata_.size());
-      xspace::XEventMetadata& metadata = (*plane_->mutable_event_metadata())[it->second];
-      metadata.set_id(it->second);
-      metadata.set_name(std::string(strings_.Get(name_id)));
-      if (display_name_id != 0) metadata.set_display_name(std::string(strings_.Get(display_name_id)));
-    }
-    return it->second;
+    if (uint32_t id = event_metadata_.Find(key)) return id;
+    uint32_t id = static_cast<uint32_t>(event_metadata_.size() + 1);
+    event_metadata_.Insert(key, id);
+    xspace::XEventMetadata& metadata = (*plane_->mutable_event_metadata())[id];
+    metadata.set_id(id);
+    metadata.set_name(std::string(strings_.Get(name_id)));
+    if (display_name_id != 0) metadata.set_display_name(std::string(strings_.Get(display_name_id)));
+    return id;
   }
 
   int64_t StatMetadataId(uint32_t string_id) {
-    auto [it, inserted] = stat_metadata_.try_emplace(string_id, 0);
-    if (inserted) {
-      it->second = static_cast<int64_t>(stat_metadata_.size());
-      xspace::XStatMetadata& metadata = (*plane_->mutable_stat_metadata())[it->second];
-      metadata.set_id(it->second);
-      metadata.set_name(std::string(strings_.Get(string_id)));
-    }
-    return it->second;
+    if (uint32_t id = stat_metadata_.Find(string_id)) return id;
+    uint32_t id = static_cast<uint32_t>(stat_metadata_.size() + 1);
+    stat_metadata_.Insert(string_id, id);
+    xspace::XStatMetadata& metadata = (*plane_->mutable_stat_metadata())[id];
+    metadata.set_id(id);
+    metadata.set_name(std::string(strings_.Get(string_id)));
+    return id;
   }
 
   // Writes `events` (sorted) into `out`; their inline stats live in `storage`, late ones
@@ -130,8 +129,8 @@ class TraceAssembler::PlaneWriter {
  private:
   const StringTable& strings_;
   xspace::XPlane* plane_;
-  std::unordered_map<uint64_t, int64_t> event_metadata_;
-  std::unordered_map<uint32_t, int64_t> stat_metadata_;
+  FlatIdMap event_metadata_;
+  FlatIdMap stat_metadata_;
 };
 
 uint32_t TraceAssembler::GetOrCreatePlane(std::string_view name, int64_t id) {
@@ -290,13 +289,10 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
       std::stable_sort(line.events.begin(), line.events.end(),
                        [](const PendingEvent& a, const PendingEvent& b) { return a.timestamp_ps < b.timestamp_ps; });
     }
-    for (const PendingFlowPoint& point : line.flows) {
-      int32_t target = -1;
-      if (line.nest && point.binding == FlowBinding::kEnclosing) {
-        target = FindEnclosingEvent(line.events, nesting.parents, point.timestamp_ps);
-      } else {
-        target = FindNextEvent(line.events, point.timestamp_ps);
-      }
+    std::vector<int32_t> targets = BindFlowPoints(line.events, nesting.parents, line.nest, line.flows);
+    for (size_t i = 0; i < line.flows.size(); ++i) {
+      const PendingFlowPoint& point = line.flows[i];
+      const int32_t target = targets[i];
       if (target < 0) {
         --stats_->flow_events;
         stats_->Drop("flow point with no slice to bind to on its thread");

@@ -93,6 +93,22 @@ int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
   return it->second;
 }
 
+int64_t ChromeTraceParser::CachedIdOf(const JsonToken& token, IdCache* cache) {
+  if (cache->valid && token.kind == cache->kind && token.text.size() == cache->size &&
+      std::memcmp(token.text.data(), cache->text, cache->size) == 0) {
+    return cache->id;
+  }
+  int64_t id = IdOf(token);
+  cache->valid = token.text.size() <= sizeof(cache->text);
+  if (cache->valid) {
+    cache->kind = token.kind;
+    cache->size = static_cast<uint8_t>(token.text.size());
+    std::memcpy(cache->text, token.text.data(), token.text.size());
+    cache->id = id;
+  }
+  return id;
+}
+
 std::optional<std::string_view> ChromeTraceParser::PidString(int64_t id) const {
   auto it = string_of_id_.find(id);
   if (it == string_of_id_.end()) return std::nullopt;
@@ -119,11 +135,18 @@ std::optional<int64_t> ChromeTraceParser::DurationPs(const JsonToken& token) {
 }
 
 LineRef ChromeTraceParser::StagingLine(const TrackKey& track) {
+  // Events come in runs on a few tracks (a thread and the streams it launches on): the
+  // recently used ones answer without hashing.
+  for (const RecentLine& recent : recent_lines_) {
+    if (recent.valid && recent.track == track) return recent.line;
+  }
   auto [it, inserted] = staging_lines_.try_emplace(track, LineRef{});
   if (inserted) {
     it->second = assembler_->GetOrCreateLine(staging_plane_, static_cast<int64_t>(track_order_.size()));
     track_order_.push_back(track);
   }
+  recent_lines_[next_recent_line_] = {true, track, it->second};
+  next_recent_line_ = (next_recent_line_ + 1) % kRecentLines;
   return it->second;
 }
 
@@ -157,8 +180,8 @@ void ChromeTraceParser::OnTopLevelField(std::string_view key, std::string_view r
 
 void ChromeTraceParser::OnEvent(const RawTraceEvent& event) {
   ++stats_->events_read;
-  current_pid_ = IdOf(event.pid);
-  current_tid_ = IdOf(event.tid);
+  current_pid_ = CachedIdOf(event.pid, &pid_cache_);
+  current_tid_ = CachedIdOf(event.tid, &tid_cache_);
   if (!event.ph.present()) {
     bool empty = !event.name.present() && !event.ts.present() && !event.pid.present() && !event.has_args;
     stats_->Drop(empty ? "empty event object {} (a writer's trailing element)" : "event without \"ph\"");

@@ -1,7 +1,9 @@
 #include "src/importers/json/json_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -87,6 +89,51 @@ size_t ValidUtf8SequenceLength(const unsigned char* data, size_t size) {
   return length;
 }
 
+// Number of ASCII digits at the start of [p, end), eight bytes at a time: in a byte x
+// ^ '0' is 0..9 for a digit; adding 0x76 sets the high bit of anything from 10 to 0x7f,
+// and or-ing x itself catches 0x80 and above. A carry out of a non-digit byte can only
+// disturb the bytes after it, so the first non-digit found is the true one.
+size_t DigitRun(const char* p, const char* end) {
+  constexpr uint64_t kZeros = 0x3030303030303030ull;
+  constexpr uint64_t kAdd = 0x7676767676767676ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  size_t n = 0;
+  while (end - (p + n) >= 8) {
+    uint64_t word;
+    std::memcpy(&word, p + n, 8);
+    uint64_t x = word ^ kZeros;
+    uint64_t non_digits = ((x + kAdd) | x) & kHigh;
+    if (non_digits != 0) return n + static_cast<size_t>(__builtin_ctzll(non_digits) >> 3);
+    n += 8;
+  }
+  while (p + n < end && IsDigit(p[n])) ++n;
+  return n;
+}
+
+// The value of eight ASCII digits (SWAR: pairs, then quads, then the two halves).
+uint64_t EightDigits(const char* p) {
+  uint64_t word;
+  std::memcpy(&word, p, 8);
+  word -= 0x3030303030303030ull;
+  word = (word * 10) + (word >> 8);
+  word = (((word & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+          (((word >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+         32;
+  return word;
+}
+
+// The value of `count` (at most 19) ASCII digits.
+uint64_t DigitsValue(const char* p, size_t count) {
+  uint64_t value = 0;
+  while (count >= 8) {
+    value = value * 100000000 + EightDigits(p);
+    p += 8;
+    count -= 8;
+  }
+  for (size_t i = 0; i < count; ++i) value = value * 10 + static_cast<uint64_t>(p[i] - '0');
+  return value;
+}
+
 }  // namespace
 
 namespace {
@@ -101,41 +148,54 @@ struct ParsedMicros {
 
 std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
   ParsedMicros parsed;
-  size_t i = 0;
-  if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
-    parsed.negative = text[i] == '-';
-    ++i;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  if (p < end && (*p == '-' || *p == '+')) {
+    parsed.negative = *p == '-';
+    ++p;
   }
-  size_t integer_digits = 0;
-  while (i < text.size() && IsDigit(text[i])) {
-    if (!AccumulateDigit(&parsed.micros, text[i] - '0')) return std::nullopt;
-    ++i, ++integer_digits;
+  // Timestamps are parsed once or twice per event: up to 18 integer digits (which always
+  // fit int64) are converted without overflow checks, eight at a time.
+  constexpr size_t kUncheckedDigits = 18;
+  const char* const integer_begin = p;
+  const size_t run = DigitRun(p, end);
+  if (run <= kUncheckedDigits) {
+    parsed.micros = static_cast<int64_t>(DigitsValue(p, run));
+    p += run;
+  } else {
+    while (p < end && IsDigit(*p)) {
+      if (!AccumulateDigit(&parsed.micros, *p - '0')) return std::nullopt;
+      ++p;
+    }
   }
+  const size_t integer_digits = static_cast<size_t>(p - integer_begin);
   size_t fraction_digits = 0;
   bool round_up = false;
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    while (i < text.size() && IsDigit(text[i])) {
-      if (fraction_digits < kPicosFractionDigits) {
-        parsed.fraction_picos = parsed.fraction_picos * 10 + (text[i] - '0');
-      } else if (fraction_digits == kPicosFractionDigits) {
-        round_up = text[i] >= '5';
-      }
-      ++i, ++fraction_digits;
+  if (p < end && *p == '.') {
+    ++p;
+    const size_t fraction_run = DigitRun(p, end);
+    fraction_digits = std::min<size_t>(fraction_run, kPicosFractionDigits);
+    int64_t fraction = static_cast<int64_t>(DigitsValue(p, fraction_digits));
+    p += fraction_digits;
+    for (size_t d = fraction_digits; d < kPicosFractionDigits; ++d) fraction *= 10;
+    parsed.fraction_picos = fraction;
+    if (fraction_run > kPicosFractionDigits) {
+      round_up = *p >= '5';
+      p += fraction_run - kPicosFractionDigits;
+      fraction_digits = fraction_run;
     }
   }
   if (integer_digits + fraction_digits == 0) return std::nullopt;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+  if (p < end && (*p == 'e' || *p == 'E')) {
     // Rare; exactness is not promised for exponent forms.
     std::string copy(text);
-    char* end = nullptr;
-    parsed.value = std::strtold(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(parsed.value)) return std::nullopt;
+    char* copy_end = nullptr;
+    parsed.value = std::strtold(copy.c_str(), &copy_end);
+    if (copy_end != copy.c_str() + copy.size() || !std::isfinite(parsed.value)) return std::nullopt;
     parsed.exponent = true;
     return parsed;
   }
-  if (i != text.size()) return std::nullopt;
-  for (size_t d = fraction_digits; d < kPicosFractionDigits; ++d) parsed.fraction_picos *= 10;
+  if (p != end) return std::nullopt;
   if (round_up) ++parsed.fraction_picos;
   if (parsed.fraction_picos == kPicosPerMicro) {  // .9999995 rounds up to the next us
     parsed.fraction_picos = 0;
@@ -197,12 +257,9 @@ bool ParseShortInteger(std::string_view text, int64_t* value) {
   }
   size_t digits = text.size() - i;
   if (digits == 0 || digits > kMaxDigits) return false;
-  int64_t result = 0;
-  for (; i < text.size(); ++i) {
-    unsigned d = static_cast<unsigned char>(text[i]) - '0';
-    if (d > 9) return false;
-    result = result * 10 + d;
-  }
+  const char* end = text.data() + text.size();
+  if (DigitRun(text.data() + i, end) != digits) return false;
+  int64_t result = static_cast<int64_t>(DigitsValue(text.data() + i, digits));
   *value = negative ? -result : result;
   return true;
 }

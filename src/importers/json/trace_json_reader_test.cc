@@ -184,6 +184,31 @@ TEST(TraceJsonReaderTest, MalformedJsonInTheMiddleIsAnErrorWithAnOffset) {
   EXPECT_NE(outcome.status.message().find("byte 20"), std::string::npos) << outcome.status.message();
 }
 
+// Array and object values are their JSON text up to the next ',' or '}', trailing
+// whitespace included (what simdjson On-Demand's raw_json() gave, which imported stat
+// values depend on); strings are their escaped content; scalars their trimmed text.
+TEST(TraceJsonReaderTest, ArgValuesAreTheirJsonText) {
+  ReadOutcome outcome = Read("[{\"ph\": \"X\", \"args\": {\"dims\": [[1, 2], []] , \"s\": \"a\\\"b\" ,\n"
+                             "\"n\": -1.5e3\t, \"o\": {\"k\": [true]}\n  }}]",
+                             4 << 20);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.ToString();
+  ASSERT_EQ(outcome.lines.size(), 1u);
+  EXPECT_NE(outcome.lines[0].find("dims:5=[[1, 2], []]  s:1=a\\\"b n:2=-1.5e3 o:6={\"k\": [true]}\n  "),
+            std::string::npos)
+      << outcome.lines[0];
+}
+
+// A broken value nested in an event is malformed JSON, not a value to keep.
+TEST(TraceJsonReaderTest, MalformedNestedValuesAreErrors) {
+  for (std::string_view broken : {R"([{"ph":"X","args":{"a":[1 2]}}])", R"([{"ph":"X","args":{"a":[:1]}}])",
+                                  R"([{"ph":"X","args":{"a":{"b" 1}}}])", R"([{"ph":"X","args":{"a":[1,]}}])",
+                                  R"([{"ph":"X","args":{"a":[1}}}])", R"([{"ph":"X","args":"x" 1}])"}) {
+    ReadOutcome outcome = Read(broken, 4 << 20);
+    EXPECT_EQ(outcome.status.code(), StatusCode::kDataLoss) << broken;
+    EXPECT_NE(outcome.status.message().find("malformed JSON"), std::string::npos) << outcome.status.message();
+  }
+}
+
 TEST(TraceJsonReaderTest, NotJsonOrNoEventsIsInvalidArgument) {
   EXPECT_EQ(Read("", 64).status.code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(Read("\x89PNG garbage", 64).status.code(), StatusCode::kInvalidArgument);
