@@ -89,31 +89,20 @@ size_t ValidUtf8SequenceLength(const unsigned char* data, size_t size) {
   return length;
 }
 
-// Number of ASCII digits at the start of [p, end), eight bytes at a time: in a byte x
-// ^ '0' is 0..9 for a digit; adding 0x76 sets the high bit of anything from 10 to 0x7f,
-// and or-ing x itself catches 0x80 and above. A carry out of a non-digit byte can only
-// disturb the bytes after it, so the first non-digit found is the true one.
-size_t DigitRun(const char* p, const char* end) {
+// Eight bytes at a time: in a byte x ^ '0' is 0..9 for a digit; adding 0x76 sets the high
+// bit of anything from 10 to 0x7f, and or-ing x itself catches 0x80 and above. A carry
+// out of a non-digit byte can only disturb the bytes after it, so the lowest flagged byte
+// is the first non-digit.
+uint64_t NonDigitBytes(uint64_t word) {
   constexpr uint64_t kZeros = 0x3030303030303030ull;
   constexpr uint64_t kAdd = 0x7676767676767676ull;
   constexpr uint64_t kHigh = 0x8080808080808080ull;
-  size_t n = 0;
-  while (end - (p + n) >= 8) {
-    uint64_t word;
-    std::memcpy(&word, p + n, 8);
-    uint64_t x = word ^ kZeros;
-    uint64_t non_digits = ((x + kAdd) | x) & kHigh;
-    if (non_digits != 0) return n + static_cast<size_t>(__builtin_ctzll(non_digits) >> 3);
-    n += 8;
-  }
-  while (p + n < end && IsDigit(p[n])) ++n;
-  return n;
+  const uint64_t x = word ^ kZeros;
+  return ((x + kAdd) | x) & kHigh;
 }
 
 // The value of eight ASCII digits (SWAR: pairs, then quads, then the two halves).
-uint64_t EightDigits(const char* p) {
-  uint64_t word;
-  std::memcpy(&word, p, 8);
+uint64_t EightDigits(uint64_t word) {
   word -= 0x3030303030303030ull;
   word = (word * 10) + (word >> 8);
   word = (((word & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
@@ -122,16 +111,70 @@ uint64_t EightDigits(const char* p) {
   return word;
 }
 
-// The value of `count` (at most 19) ASCII digits.
-uint64_t DigitsValue(const char* p, size_t count) {
-  uint64_t value = 0;
-  while (count >= 8) {
-    value = value * 100000000 + EightDigits(p);
-    p += 8;
-    count -= 8;
+// Reads the run of ASCII digits at [p, end) in one pass, eight at a time where eight
+// bytes are left. Returns its length; `*value` is its value when the run has at most 19
+// digits (it wraps beyond).
+size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
+  uint64_t v = 0;
+  size_t n = 0;
+  while (end - (p + n) >= 8) {
+    uint64_t word;
+    std::memcpy(&word, p + n, 8);
+    const uint64_t non_digits = NonDigitBytes(word);
+    if (non_digits != 0) {
+      const size_t digits = static_cast<size_t>(__builtin_ctzll(non_digits) >> 3);
+      for (size_t i = 0; i < digits; ++i) v = v * 10 + static_cast<uint64_t>(p[n + i] - '0');
+      *value = v;
+      return n + digits;
+    }
+    v = v * 100000000 + EightDigits(word);
+    n += 8;
   }
-  for (size_t i = 0; i < count; ++i) value = value * 10 + static_cast<uint64_t>(p[i] - '0');
-  return value;
+  while (p + n < end && IsDigit(p[n])) {
+    v = v * 10 + static_cast<uint64_t>(p[n] - '0');
+    ++n;
+  }
+  *value = v;
+  return n;
+}
+
+constexpr int64_t kPowersOf10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000};
+
+// ParseMicrosToPicos for the form nearly every trace writes: [-]digits[.digits] with at
+// most 18 integer digits. False when `text` is anything else (the general path decides).
+bool FastMicrosToPicos(std::string_view text, int64_t base_micros, int64_t* picos) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p < end && *p == '-';
+  p += negative ? 1 : 0;
+  uint64_t micros = 0;
+  const size_t integer_digits = ScanDigits(p, end, &micros);
+  if (integer_digits > 18) return false;
+  p += integer_digits;
+  int64_t fraction = 0;
+  if (p < end && *p == '.') {
+    ++p;
+    uint64_t value = 0;
+    const size_t fraction_digits = ScanDigits(p, end, &value);
+    if (fraction_digits <= kPicosFractionDigits) {
+      fraction = static_cast<int64_t>(value) * kPowersOf10[kPicosFractionDigits - fraction_digits];
+    } else {
+      fraction = 0;
+      for (int i = 0; i < kPicosFractionDigits; ++i) fraction = fraction * 10 + (p[i] - '0');
+      if (p[kPicosFractionDigits] >= '5') ++fraction;  // rounded half up; 1000000 carries below
+    }
+    if (integer_digits + fraction_digits == 0) return false;
+    p += fraction_digits;
+  } else if (integer_digits == 0) {
+    return false;
+  }
+  if (p != end) return false;
+  int64_t signed_micros = negative ? -static_cast<int64_t>(micros) : static_cast<int64_t>(micros);
+  int64_t signed_fraction = negative ? -fraction : fraction;
+  int64_t relative = 0;
+  return !__builtin_sub_overflow(signed_micros, base_micros, &relative) &&
+         !__builtin_mul_overflow(relative, kPicosPerMicro, picos) &&
+         !__builtin_add_overflow(*picos, signed_fraction, picos);
 }
 
 }  // namespace
@@ -154,13 +197,13 @@ std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
     parsed.negative = *p == '-';
     ++p;
   }
-  // Timestamps are parsed once or twice per event: up to 18 integer digits (which always
-  // fit int64) are converted without overflow checks, eight at a time.
+  // Up to 18 integer digits (which always fit int64) are read without overflow checks.
   constexpr size_t kUncheckedDigits = 18;
   const char* const integer_begin = p;
-  const size_t run = DigitRun(p, end);
+  uint64_t unchecked = 0;
+  const size_t run = ScanDigits(p, end, &unchecked);
   if (run <= kUncheckedDigits) {
-    parsed.micros = static_cast<int64_t>(DigitsValue(p, run));
+    parsed.micros = static_cast<int64_t>(unchecked);
     p += run;
   } else {
     while (p < end && IsDigit(*p)) {
@@ -173,9 +216,11 @@ std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
   bool round_up = false;
   if (p < end && *p == '.') {
     ++p;
-    const size_t fraction_run = DigitRun(p, end);
+    uint64_t ignored = 0;
+    const size_t fraction_run = ScanDigits(p, end, &ignored);
     fraction_digits = std::min<size_t>(fraction_run, kPicosFractionDigits);
-    int64_t fraction = static_cast<int64_t>(DigitsValue(p, fraction_digits));
+    int64_t fraction = 0;
+    for (size_t i = 0; i < fraction_digits; ++i) fraction = fraction * 10 + (p[i] - '0');
     p += fraction_digits;
     for (size_t d = fraction_digits; d < kPicosFractionDigits; ++d) fraction *= 10;
     parsed.fraction_picos = fraction;
@@ -208,6 +253,8 @@ std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
 }  // namespace
 
 std::optional<int64_t> ParseMicrosToPicos(std::string_view text, int64_t base_micros) {
+  int64_t fast = 0;
+  if (FastMicrosToPicos(text, base_micros, &fast)) return fast;
   std::optional<ParsedMicros> parsed = ParseMicrosText(text);
   if (!parsed) return std::nullopt;
   if (parsed->exponent) {
@@ -257,10 +304,9 @@ bool ParseShortInteger(std::string_view text, int64_t* value) {
   }
   size_t digits = text.size() - i;
   if (digits == 0 || digits > kMaxDigits) return false;
-  const char* end = text.data() + text.size();
-  if (DigitRun(text.data() + i, end) != digits) return false;
-  int64_t result = static_cast<int64_t>(DigitsValue(text.data() + i, digits));
-  *value = negative ? -result : result;
+  uint64_t result = 0;
+  if (ScanDigits(text.data() + i, text.data() + text.size(), &result) != digits) return false;
+  *value = negative ? -static_cast<int64_t>(result) : static_cast<int64_t>(result);
   return true;
 }
 
