@@ -1,8 +1,10 @@
 #include "src/importers/assembler/trace_assembler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 #include "src/importers/assembler/flat_id_map.h"
 #include "src/importers/assembler/line_nesting.h"
@@ -262,7 +264,8 @@ void TraceAssembler::AddPlaneStr(uint32_t plane, std::string_view key, std::stri
   AddPlaneStat(plane, Intern(key), StatKind::kStr, Intern(value));
 }
 
-void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane* out) {
+void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, xspace::XPlane* out,
+                                ImportStats* stats) const {
   out->set_id(plane.id);
   out->set_name(plane.name);
   PlaneWriter writer(strings_, out);
@@ -278,7 +281,6 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
     return x.id < y.id;
   });
 
-  uint32_t flow_key = Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow));
   for (uint32_t index : order) {
     PendingLine& line = plane.lines[index];
     std::erase_if(line.events, [](const PendingEvent& e) { return (e.flags & kEventDropped) != 0; });
@@ -294,8 +296,8 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
       const PendingFlowPoint& point = line.flows[i];
       const int32_t target = targets[i];
       if (target < 0) {
-        --stats_->flow_events;
-        stats_->Drop("flow point with no slice to bind to on its thread");
+        --stats->flow_events;
+        stats->Drop("flow point with no slice to bind to on its thread");
         continue;
       }
       uint64_t packed = (static_cast<uint64_t>(point.category & 0x3F) << 58) |
@@ -318,17 +320,17 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
         xline->set_display_name(display);
       }
       xline->set_timestamp_ns(0);
-      stats_->xevents_written += writer.WriteEvents(events, line, line.late_stats, origin_ps, xline);
+      stats->xevents_written += writer.WriteEvents(events, line, line.late_stats, origin_ps, xline);
     };
     write_line(line.events, line.id, 0);
-    CountNestingFixes(nesting);
+    CountNestingFixes(nesting, stats);
     std::vector<PendingEvent> overflow = std::move(nesting.overflow);
     for (int level = 1; !overflow.empty(); ++level) {
       NestingResult next;
       NestLineEvents(&overflow, level < kMaxOverflowLevels, &next);
-      stats_->Fix("slices overlapping step markers on both sides moved to an overflow line", overflow.size());
+      stats->Fix("slices overlapping step markers on both sides moved to an overflow line", overflow.size());
       write_line(overflow, line.id + level * kOverflowLineIdStride, level);
-      CountNestingFixes(next);
+      CountNestingFixes(next, stats);
       overflow = std::move(next.overflow);
     }
     // Free this line's records before the next one is written.
@@ -339,17 +341,45 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
   }
 }
 
-void TraceAssembler::CountNestingFixes(const NestingResult& nesting) {
-  stats_->Fix("partially overlapping slices on one line: the later slice was trimmed to end with the one "
-              "enclosing it",
-              nesting.trimmed_event);
-  stats_->Fix("partially overlapping slices on one line: the enclosing slices were trimmed to end where the "
-              "later one starts (less time to cut, or the later one is a step marker)",
-              nesting.trimmed_enclosing);
-  if (__builtin_add_overflow(stats_->trimmed_ps, nesting.trimmed_ps, &stats_->trimmed_ps)) stats_->trimmed_ps = INT64_MAX;
+void TraceAssembler::CountNestingFixes(const NestingResult& nesting, ImportStats* stats) {
+  stats->Fix("partially overlapping slices on one line: the later slice was trimmed to end with the one "
+             "enclosing it",
+             nesting.trimmed_event);
+  stats->Fix("partially overlapping slices on one line: the enclosing slices were trimmed to end where the "
+             "later one starts (less time to cut, or the later one is a step marker)",
+             nesting.trimmed_enclosing);
+  if (__builtin_add_overflow(stats->trimmed_ps, nesting.trimmed_ps, &stats->trimmed_ps)) stats->trimmed_ps = INT64_MAX;
 }
 
-Status TraceAssembler::Finish(xspace::XSpace* space) {
+void TraceAssembler::WritePlanes(const std::vector<std::pair<uint32_t, xspace::XPlane*>>& jobs, int64_t origin_ps,
+                                 int threads) {
+  const uint32_t flow_key = Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow));
+  // What each plane dropped and fixed, added to the import's stats in plane order.
+  std::vector<ImportStats> plane_stats(jobs.size());
+  std::atomic<size_t> next_job{0};
+  auto work = [&] {
+    for (size_t job = next_job++; job < jobs.size(); job = next_job++) {
+      Plane& plane = planes_[jobs[job].first];
+      WritePlane(plane, origin_ps, flow_key, jobs[job].second, &plane_stats[job]);
+      plane.lines.clear();
+    }
+  };
+  std::vector<std::thread> helpers;
+  const size_t workers = std::min<size_t>(jobs.size(), static_cast<size_t>(std::max(threads, 1)));
+  const size_t helper_count = workers > 1 ? workers - 1 : 0;
+  for (size_t i = 0; i < helper_count; ++i) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+  for (const ImportStats& delta : plane_stats) {
+    stats_->flow_events += delta.flow_events;  // a decrement, modulo 2^64
+    stats_->xevents_written += delta.xevents_written;
+    for (const auto& [reason, n] : delta.dropped) stats_->Drop(reason, n);
+    for (const auto& [what, n] : delta.fixed) stats_->Fix(what, n);
+    if (__builtin_add_overflow(stats_->trimmed_ps, delta.trimmed_ps, &stats_->trimmed_ps)) stats_->trimmed_ps = INT64_MAX;
+  }
+}
+
+Status TraceAssembler::Finish(xspace::XSpace* space, int threads) {
   int64_t min_ps = std::numeric_limits<int64_t>::max();
   int64_t max_ps = std::numeric_limits<int64_t>::min();
   for (const Plane& plane : planes_) {
@@ -368,11 +398,12 @@ Status TraceAssembler::Finish(xspace::XSpace* space) {
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return OrderOf(planes_[a].name) < OrderOf(planes_[b].name); });
+  std::vector<std::pair<uint32_t, xspace::XPlane*>> jobs;
   for (uint32_t index : order) {
     if (planes_[index].name.empty()) continue;  // the staging plane
-    WritePlane(planes_[index], origin_ps, space->add_planes());
-    planes_[index].lines.clear();
+    jobs.emplace_back(index, space->add_planes());
   }
+  WritePlanes(jobs, origin_ps, threads);
 
   if (has_events && wall_clock_of_zero_ns_) {
     xspace::XPlane* task = space->add_planes();

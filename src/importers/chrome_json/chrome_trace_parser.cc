@@ -586,9 +586,11 @@ Status ChromeTraceParser::Finish() {
 
 Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, ChromeTraceParser& parser,
                             TraceAssembler& assembler, xspace::XSpace* space, ImportStats* stats) {
+  const int threads = ImportThreads(options);
   TraceJsonReadOptions read_options;
   read_options.window_bytes = options.window_bytes;
   read_options.allow_truncated = options.allow_truncated;
+  read_options.tokenize_on_own_thread = threads > 1;
   TraceJsonReadResult read;
   Status status = ReadTraceJson(source, read_options, parser, &read);
   stats->json_bytes = read.json_bytes;
@@ -604,7 +606,7 @@ Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, Ch
                          " top-level values larger than 16 MB (not event data)");
   }
   STEPSCOPE_RETURN_IF_ERROR(parser.Finish());
-  return assembler.Finish(space);
+  return assembler.Finish(space, threads);
 }
 
 }  // namespace stepscope::importers

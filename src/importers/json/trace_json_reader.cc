@@ -3,9 +3,15 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <string_view>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "src/base/gzip.h"
 #include "src/importers/json/json_stream_buffer.h"
@@ -88,13 +94,169 @@ size_t ScanValueExtent(const char* data, size_t size) {
   return std::string_view::npos;
 }
 
+// Where the tokenizer's elements go: straight to the sink, or into batches for a sink on
+// another thread.
+class ElementOutput {
+ public:
+  virtual ~ElementOutput() = default;
+  // The window about to be read lives in `storage`: views into it must stay valid until
+  // the events that hold them are used.
+  virtual void HoldStorage(const std::shared_ptr<const char>& storage) {}
+  // A cleared event to fill; delivered by EndEvent(), dropped by the next StartEvent().
+  virtual RawTraceEvent* StartEvent() = 0;
+  virtual void EndEvent() = 0;
+  virtual void NonObject(uint64_t byte_offset) = 0;
+  virtual void TopLevelField(std::string_view key, std::string_view raw_json) = 0;
+};
+
+class SinkOutput : public ElementOutput {
+ public:
+  explicit SinkOutput(TraceJsonSink& sink) : sink_(sink) {}
+  RawTraceEvent* StartEvent() override {
+    event_.Clear();
+    return &event_;
+  }
+  void EndEvent() override { sink_.OnEvent(event_); }
+  void NonObject(uint64_t byte_offset) override { sink_.OnNonObjectEvent(byte_offset); }
+  void TopLevelField(std::string_view key, std::string_view raw_json) override { sink_.OnTopLevelField(key, raw_json); }
+
+ private:
+  TraceJsonSink& sink_;
+  RawTraceEvent event_;
+};
+
+// Elements in file order, with the storages their views point into.
+struct ElementBatch {
+  enum class Kind : uint8_t { kEvent, kNonObject, kTopLevelField };
+  struct Item {
+    Kind kind;
+    uint64_t value;  // index into events / byte offset / index into top_level_fields
+  };
+  std::vector<RawTraceEvent> events;  // [0, event_count) in use; the rest keep capacity
+  size_t event_count = 0;
+  std::vector<Item> items;
+  std::vector<std::pair<std::string, std::string>> top_level_fields;
+  std::vector<std::shared_ptr<const char>> storages;
+
+  void Reset() {
+    event_count = 0;
+    items.clear();
+    top_level_fields.clear();
+    storages.clear();
+  }
+};
+
+// Batches from the tokenizer's thread to the sink's, bounded (the tokenizer waits when
+// the sink falls behind), recycled (their events keep their args' capacity).
+class BatchQueue {
+ public:
+  static constexpr size_t kMaxBatches = 8;
+
+  // A batch to fill; waits while kMaxBatches are in use.
+  std::unique_ptr<ElementBatch> Acquire() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    recycled_.wait(lock, [this] { return !free_.empty() || allocated_ < kMaxBatches; });
+    if (free_.empty()) {
+      ++allocated_;
+      return std::make_unique<ElementBatch>();
+    }
+    std::unique_ptr<ElementBatch> batch = std::move(free_.back());
+    free_.pop_back();
+    return batch;
+  }
+  void Push(std::unique_ptr<ElementBatch> batch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    full_.push_back(std::move(batch));
+    filled_.notify_one();
+  }
+  // The next batch, or null once Close() was called and all were taken.
+  std::unique_ptr<ElementBatch> Take() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    filled_.wait(lock, [this] { return !full_.empty() || closed_; });
+    if (full_.empty()) return nullptr;
+    std::unique_ptr<ElementBatch> batch = std::move(full_.front());
+    full_.pop_front();
+    return batch;
+  }
+  void Recycle(std::unique_ptr<ElementBatch> batch) {
+    batch->Reset();
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(batch));
+    recycled_.notify_one();
+  }
+  void Close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    filled_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable filled_;
+  std::condition_variable recycled_;
+  std::deque<std::unique_ptr<ElementBatch>> full_;
+  std::vector<std::unique_ptr<ElementBatch>> free_;
+  size_t allocated_ = 0;
+  bool closed_ = false;
+};
+
+class BatchOutput : public ElementOutput {
+ public:
+  // Events per batch: enough that handing over costs nothing, few enough that a batch
+  // is still in cache when the sink reads it.
+  static constexpr size_t kEventsPerBatch = 512;
+
+  explicit BatchOutput(BatchQueue* queue) : queue_(queue) {}
+
+  void HoldStorage(const std::shared_ptr<const char>& storage) override {
+    Batch();
+    if (batch_->storages.empty() || batch_->storages.back() != storage) batch_->storages.push_back(storage);
+  }
+  RawTraceEvent* StartEvent() override {
+    Batch();
+    if (batch_->event_count == batch_->events.size()) batch_->events.emplace_back();
+    RawTraceEvent* event = &batch_->events[batch_->event_count];
+    event->Clear();
+    return event;
+  }
+  void EndEvent() override {
+    batch_->items.push_back({ElementBatch::Kind::kEvent, batch_->event_count++});
+    if (batch_->event_count == kEventsPerBatch) Flush(/*keep_storage=*/true);
+  }
+  void NonObject(uint64_t byte_offset) override {
+    Batch();
+    batch_->items.push_back({ElementBatch::Kind::kNonObject, byte_offset});
+  }
+  void TopLevelField(std::string_view key, std::string_view raw_json) override {
+    Batch();
+    batch_->items.push_back({ElementBatch::Kind::kTopLevelField, batch_->top_level_fields.size()});
+    batch_->top_level_fields.emplace_back(key, raw_json);
+  }
+  // Hands the current batch over. With `keep_storage`, the next batch holds the same
+  // storage (the window being read goes on).
+  void Flush(bool keep_storage = false) {
+    if (batch_ == nullptr) return;
+    std::shared_ptr<const char> storage = keep_storage && !batch_->storages.empty() ? batch_->storages.back() : nullptr;
+    queue_->Push(std::move(batch_));
+    if (storage != nullptr) HoldStorage(storage);
+  }
+
+ private:
+  void Batch() {
+    if (batch_ == nullptr) batch_ = queue_->Acquire();
+  }
+
+  BatchQueue* queue_;
+  std::unique_ptr<ElementBatch> batch_;
+};
+
 class Tokenizer {
  public:
-  Tokenizer(ByteSource& source, const TraceJsonReadOptions& options, TraceJsonSink& sink,
+  Tokenizer(ByteSource& source, const TraceJsonReadOptions& options, ElementOutput& output,
             TraceJsonReadResult* result)
       : source_(source),
         options_(options),
-        sink_(sink),
+        output_(output),
         result_(result),
         buffer_(&source, std::max<size_t>(options.window_bytes, 64),
                 std::max(options.window_bytes, options.max_element_bytes) + options.window_bytes) {}
@@ -121,14 +283,13 @@ class Tokenizer {
 
   ByteSource& source_;
   const TraceJsonReadOptions& options_;
-  TraceJsonSink& sink_;
+  ElementOutput& output_;
   TraceJsonReadResult* result_;
   JsonStreamBuffer buffer_;
   // simdjson's stage 1 (the SIMD structural index, with UTF-8 and string validation),
   // run directly: the walk over the index is ours (structural_walk.h).
   std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;
   size_t stage1_capacity_ = 0;
-  RawTraceEvent event_;
 };
 
 Status Tokenizer::Run() {
@@ -245,7 +406,7 @@ Status Tokenizer::ParseTopLevelObject() {
       return status;
     }
     if (kept) {
-      sink_.OnTopLevelField(key, value);
+      output_.TopLevelField(key, value);
     } else {
       ++result_->skipped_top_level_values;
     }
@@ -359,6 +520,7 @@ simdjson::error_code Tokenizer::RunStage1(const char* document, size_t length) {
 }
 
 simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResult* out) {
+  output_.HoldStorage(buffer_.storage());
   StructuralWalk walk(base - 1, stage1_->structural_indexes.get(), stage1_->n_structural_indexes);
   // Structural 0 is the '[' put before the window.
   for (uint32_t i = 1;;) {
@@ -375,13 +537,14 @@ simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResu
     }
     const uint64_t offset = buffer_.offset() + position;
     const bool is_object = first == '{';
+    RawTraceEvent* event = nullptr;
     uint32_t next = 0;  // the structural after the element
     simdjson::error_code error;
     const char* element_end = nullptr;  // just past the element's last byte
     if (is_object) {
-      event_.Clear();
-      event_.byte_offset = offset;
-      error = walk.ReadEvent(i, &event_, &next);
+      event = output_.StartEvent();
+      event->byte_offset = offset;
+      error = walk.ReadEvent(i, event, &next);
       if (!error) element_end = base - 1 + walk.position(next - 1) + 1;
     } else {
       JsonToken token;
@@ -413,9 +576,9 @@ simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResu
     ++out->elements;
     ++result_->elements;
     if (is_object) {
-      sink_.OnEvent(event_);
+      output_.EndEvent();
     } else {
-      sink_.OnNonObjectEvent(offset);
+      output_.NonObject(offset);
     }
     if (out->array_closed || out->ended_at_element) return simdjson::SUCCESS;
     i = next + 1;
@@ -427,8 +590,42 @@ simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResu
 Status ReadTraceJson(ByteSource& source, const TraceJsonReadOptions& options, TraceJsonSink& sink,
                      TraceJsonReadResult* result) {
   *result = TraceJsonReadResult{};
-  Tokenizer tokenizer(source, options, sink, result);
-  return tokenizer.Run();
+  if (!options.tokenize_on_own_thread) {
+    SinkOutput output(sink);
+    Tokenizer tokenizer(source, options, output, result);
+    return tokenizer.Run();
+  }
+  // The tokenizer reads ahead on its own thread; the sink gets the elements here, in
+  // order, batch by batch.
+  BatchQueue queue;
+  Status status;
+  std::thread tokenizer_thread([&] {
+    BatchOutput output(&queue);
+    Tokenizer tokenizer(source, options, output, result);
+    status = tokenizer.Run();
+    output.Flush();
+    queue.Close();
+  });
+  while (std::unique_ptr<ElementBatch> batch = queue.Take()) {
+    for (const ElementBatch::Item& item : batch->items) {
+      switch (item.kind) {
+        case ElementBatch::Kind::kEvent:
+          sink.OnEvent(batch->events[item.value]);
+          break;
+        case ElementBatch::Kind::kNonObject:
+          sink.OnNonObjectEvent(item.value);
+          break;
+        case ElementBatch::Kind::kTopLevelField: {
+          const auto& [key, raw_json] = batch->top_level_fields[item.value];
+          sink.OnTopLevelField(key, raw_json);
+          break;
+        }
+      }
+    }
+    queue.Recycle(std::move(batch));
+  }
+  tokenizer_thread.join();
+  return status;
 }
 
 }  // namespace stepscope::importers

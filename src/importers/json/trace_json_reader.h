@@ -36,6 +36,9 @@ struct TraceJsonReadOptions {
   size_t max_element_bytes = 256 << 20;
   // Deliver what precedes a cut instead of failing.
   bool allow_truncated = false;
+  // Read and tokenize on a thread of its own while the sink works on the caller's thread
+  // (the elements arrive in the same order either way).
+  bool tokenize_on_own_thread = false;
 };
 
 struct TraceJsonReadResult {

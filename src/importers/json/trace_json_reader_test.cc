@@ -39,15 +39,31 @@ struct ReadOutcome {
   std::vector<std::string> lines;
 };
 
-ReadOutcome Read(std::string_view json, size_t window, bool allow_truncated = false) {
+ReadOutcome ReadWith(std::string_view json, size_t window, bool allow_truncated, bool own_thread) {
   ReadOutcome outcome;
   std::unique_ptr<ByteSource> source = MakeTraceByteSource(json, 1 << 30);
   TraceJsonReadOptions options;
   options.window_bytes = window;
   options.allow_truncated = allow_truncated;
+  options.tokenize_on_own_thread = own_thread;
   RecordingSink sink;
   outcome.status = ReadTraceJson(*source, options, sink, &outcome.result);
   outcome.lines = std::move(sink.lines);
+  return outcome;
+}
+
+// Reads on the caller's thread, and checks that tokenizing on a thread of its own hands
+// the sink exactly the same.
+ReadOutcome Read(std::string_view json, size_t window, bool allow_truncated = false) {
+  ReadOutcome outcome = ReadWith(json, window, allow_truncated, /*own_thread=*/false);
+  ReadOutcome threaded = ReadWith(json, window, allow_truncated, /*own_thread=*/true);
+  EXPECT_EQ(threaded.status.ToString(), outcome.status.ToString());
+  EXPECT_EQ(threaded.lines, outcome.lines);
+  EXPECT_EQ(threaded.result.elements, outcome.result.elements);
+  EXPECT_EQ(threaded.result.json_bytes, outcome.result.json_bytes);
+  EXPECT_EQ(threaded.result.truncated, outcome.result.truncated);
+  EXPECT_EQ(threaded.result.invalid_utf8_bytes, outcome.result.invalid_utf8_bytes);
+  EXPECT_EQ(threaded.result.trailing_commas, outcome.result.trailing_commas);
   return outcome;
 }
 
