@@ -83,8 +83,8 @@ class TraceAssembler::PlaneWriter {
 
   // Writes `events` (sorted) into `out`; their inline stats live in `storage`, late ones
   // in `late_sorted` (sorted by seq). Returns the number of events written.
-  uint64_t WriteEvents(const std::vector<PendingEvent>& events, const PendingLine& storage,
-                       const std::vector<LateStat>& late_sorted, int64_t origin_ps, xspace::XLine* out) {
+  uint64_t WriteEvents(const PendingEvents& events, const PendingLine& storage, const LateStats& late_sorted,
+                       int64_t origin_ps, xspace::XLine* out) {
     out->mutable_events()->Reserve(static_cast<int>(events.size()));
     for (const PendingEvent& event : events) {
       xspace::XEvent* xevent = out->add_events();
@@ -308,7 +308,7 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_k
     std::stable_sort(line.late_stats.begin(), line.late_stats.end(),
                      [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
 
-    auto write_line = [&](const std::vector<PendingEvent>& events, int64_t id, int level) {
+    auto write_line = [&](const PendingEvents& events, int64_t id, int level) {
       xspace::XLine* xline = out->add_lines();
       xline->set_id(id);
       std::string name(strings_.Get(line.name_id));
@@ -324,7 +324,7 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_k
     };
     write_line(line.events, line.id, 0);
     CountNestingFixes(nesting, stats);
-    std::vector<PendingEvent> overflow = std::move(nesting.overflow);
+    PendingEvents overflow = std::move(nesting.overflow);
     for (int level = 1; !overflow.empty(); ++level) {
       NestingResult next;
       NestLineEvents(&overflow, level < kMaxOverflowLevels, &next);
@@ -334,10 +334,10 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_k
       overflow = std::move(next.overflow);
     }
     // Free this line's records before the next one is written.
-    std::vector<PendingEvent>().swap(line.events);
-    std::vector<PendingStat>().swap(line.stats);
-    std::vector<LateStat>().swap(line.late_stats);
-    std::vector<PendingFlowPoint>().swap(line.flows);
+    PendingEvents().swap(line.events);
+    PendingStats().swap(line.stats);
+    LateStats().swap(line.late_stats);
+    PendingFlowPoints().swap(line.flows);
   }
 }
 

@@ -356,7 +356,7 @@ void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
   point.category = category;
   point.direction = phase == 's' ? FlowDirection::kOut : phase == 't' ? FlowDirection::kInOut : FlowDirection::kIn;
   point.binding = (phase == 'f' && event.bp.text != "e") ? FlowBinding::kNext : FlowBinding::kEnclosing;
-  flow_points_.push_back({current_pid_, current_tid_, std::string(event.cat.text), point});
+  flow_points_.push_back({current_pid_, current_tid_, assembler_->Intern(event.cat.text), point});
   ++stats_->flow_events;
 }
 
@@ -570,7 +570,7 @@ Status ChromeTraceParser::Finish() {
   MatchBeginEnd();
   ResolveEventReferences();
   for (const RawFlowPoint& raw : flow_points_) {
-    TrackKey track = FlowTrack(raw.pid, raw.tid, raw.category);
+    TrackKey track = FlowTrack(raw.pid, raw.tid, assembler_->strings().Get(raw.category));
     auto it = staging_lines_.find(track);
     if (it == staging_lines_.end()) {
       --stats_->flow_events;

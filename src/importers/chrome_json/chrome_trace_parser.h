@@ -170,7 +170,7 @@ class ChromeTraceParser : public TraceJsonSink {
   };
   struct RawFlowPoint {
     int64_t pid, tid;
-    std::string category;
+    uint32_t category;  // interned
     PendingFlowPoint point;
   };
 
@@ -197,7 +197,7 @@ class ChromeTraceParser : public TraceJsonSink {
   std::vector<TrackKey> track_order_;
   std::unordered_map<TrackKey, std::vector<BeginEnd>, TrackKeyHash> begin_end_;
   uint64_t order_ = 0;
-  std::vector<RawFlowPoint> flow_points_;
+  RecordVector<RawFlowPoint> flow_points_;
   std::unordered_map<std::string, uint64_t> flow_ids_;
   std::unordered_map<std::string, int64_t> string_ids_;
   std::unordered_map<int64_t, std::string> string_of_id_;
