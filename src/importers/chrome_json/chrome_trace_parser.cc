@@ -94,8 +94,8 @@ int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
 }
 
 int64_t ChromeTraceParser::CachedIdOf(const JsonToken& token, IdCache* cache) {
-  if (cache->valid && token.kind == cache->kind && token.text.size() == cache->size &&
-      std::memcmp(token.text.data(), cache->text, cache->size) == 0) {
+  // (An absent token's text has no data pointer: compared as a view, not with memcmp.)
+  if (cache->valid && token.kind == cache->kind && token.text == std::string_view(cache->text, cache->size)) {
     return cache->id;
   }
   int64_t id = IdOf(token);
@@ -103,7 +103,7 @@ int64_t ChromeTraceParser::CachedIdOf(const JsonToken& token, IdCache* cache) {
   if (cache->valid) {
     cache->kind = token.kind;
     cache->size = static_cast<uint8_t>(token.text.size());
-    std::memcpy(cache->text, token.text.data(), token.text.size());
+    std::copy(token.text.begin(), token.text.end(), cache->text);
     cache->id = id;
   }
   return id;
