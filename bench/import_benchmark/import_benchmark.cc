@@ -1,12 +1,17 @@
-// Import throughput and memory (issue 4): imports the largest shared test trace and a
-// synthetic Kineto-style trace (1 GB unless STEPSCOPE_BENCH_IMPORT_MB says otherwise) the
-// way `stepscope import` does, each in a forked child so its peak RSS is its own. Writes
-// $STEPSCOPE_BENCH_OUT/import.json with
-//   import_mb_per_s                 JSON MB per CPU second, synthetic trace
+// Import throughput and memory (issues 4 and 11): imports the largest shared test trace and
+// a synthetic Kineto-style trace (1 GB unless STEPSCOPE_BENCH_IMPORT_MB says otherwise), plain
+// and gzipped, the way `stepscope import` does, each in a forked child so its peak RSS is
+// its own. Writes $STEPSCOPE_BENCH_OUT/import.json with
+//   import_mb_per_s                 JSON MB per CPU second, synthetic trace, one thread
+//   import_mb_per_s_all_cores       JSON MB per wall second, synthetic trace, one thread
+//                                   per core (ImportOptions::threads = 0)
+//   import_gz_mb_per_s              the same two for the synthetic trace gzipped (level 6):
+//   import_gz_mb_per_s_all_cores    JSON MB (inflated) per CPU / wall second
+//   import_threads                  the threads "all cores" used
 //   import_events_per_s             trace events per CPU second, synthetic trace
 //   import_peak_rss_over_file_size  child peak RSS / file size, synthetic trace
 // and the same per input, plus the tokenizer alone (what the JSON parsing costs) and wall
-// times. CPU time is the headline because the machine may be shared; wall time is there too.
+// times. CPU time is the per-core figure because the machine may be shared.
 #include <google/protobuf/arena.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -74,15 +79,18 @@ ChildResult RunInChild(Work work) {
   return result;
 }
 
-ChildResult ImportInChild(const std::string& path) {
-  return RunInChild([&path] {
+// `threads` as ImportOptions::threads: 1 for the per-core figures, 0 for all cores.
+ChildResult ImportInChild(const std::string& path, int threads) {
+  return RunInChild([&path, threads] {
     ChildResult result;
     auto wall_start = std::chrono::steady_clock::now();
     double cpu_start = ProcessCpuSeconds();
     google::protobuf::Arena arena;  // as `stepscope import` does
     auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(&arena);
     importers::ImportStats stats;
-    Status status = importers::ImportTraceFile(path, {}, space, &stats);
+    importers::ImportOptions options;
+    options.threads = threads;
+    Status status = importers::ImportTraceFile(path, options, space, &stats);
     result.cpu_s = ProcessCpuSeconds() - cpu_start;
     result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     result.ok = status.ok() ? 1 : 0;
@@ -139,7 +147,7 @@ int main() {
   // The largest shared trace (68,692 events; 15 MB of JSON in a 1.15 MB .gz).
   if (fs::exists(largest)) {
     uint64_t file_bytes = fs::file_size(largest);
-    ChildResult imported = ImportInChild(largest);
+    ChildResult imported = ImportInChild(largest, 1);
     ChildResult tokenized = TokenizeInChild(largest);
     if (imported.ok && tokenized.ok) {
       Report("largest test trace: import", imported, file_bytes, &figures, "test_trace_import_");
@@ -162,19 +170,45 @@ int main() {
     return 1;
   }
   ChildResult tokenized = TokenizeInChild(path.string());
-  ChildResult imported = ImportInChild(path.string());
+  ChildResult imported = ImportInChild(path.string(), 1);
+  ChildResult imported_all_cores = ImportInChild(path.string(), 0);
+  // The same trace gzipped, as PyTorch's TensorBoard handler writes it (.pt.trace.json.gz).
+  const std::string gz_path = path.string() + ".gz";
+  std::printf("gzipping it to %s ...\n", gz_path.c_str());
+  std::fflush(stdout);
+  stepscope::Status gzipped = GzipFile(path.string(), gz_path);
   fs::remove(path);
-  if (!imported.ok || !tokenized.ok) {
-    std::fprintf(stderr, "import_benchmark: the synthetic import failed\n");
+  if (!imported.ok || !tokenized.ok || !imported_all_cores.ok || !gzipped.ok()) {
+    std::fprintf(stderr, "import_benchmark: the synthetic import failed %s\n", gzipped.ToString().c_str());
+    fs::remove(gz_path);
+    return 1;
+  }
+  const uint64_t gz_bytes = fs::file_size(gz_path);
+  ChildResult imported_gz = ImportInChild(gz_path, 1);
+  ChildResult imported_gz_all_cores = ImportInChild(gz_path, 0);
+  fs::remove(gz_path);
+  if (!imported_gz.ok || !imported_gz_all_cores.ok) {
+    std::fprintf(stderr, "import_benchmark: the gzipped synthetic import failed\n");
     return 1;
   }
   Report("synthetic: tokenize", tokenized, info->bytes, &figures, "synthetic_tokenize_");
   Report("synthetic: import", imported, info->bytes, &figures, "synthetic_import_");
+  Report("synthetic: import, all cores", imported_all_cores, info->bytes, &figures, "synthetic_import_all_cores_");
+  Report("synthetic .gz: import", imported_gz, gz_bytes, &figures, "synthetic_gz_import_");
+  Report("synthetic .gz: all cores", imported_gz_all_cores, gz_bytes, &figures, "synthetic_gz_import_all_cores_");
   figures["synthetic_events"] = static_cast<double>(info->events);
   figures["synthetic_xevents"] = static_cast<double>(imported.xevents);
+  figures["synthetic_gz_mb"] = gz_bytes / 1e6;
   figures["import_mb_per_s"] = figures["synthetic_import_mb_per_s"];
+  figures["import_mb_per_s_all_cores"] = figures["synthetic_import_all_cores_mb_per_s_wall"];
+  figures["import_gz_mb_per_s"] = figures["synthetic_gz_import_mb_per_s"];
+  figures["import_gz_mb_per_s_all_cores"] = figures["synthetic_gz_import_all_cores_mb_per_s_wall"];
+  figures["import_threads"] = stepscope::importers::ImportThreads({});
   figures["import_events_per_s"] = figures["synthetic_import_events_per_s"];
   figures["import_peak_rss_over_file_size"] = figures["synthetic_import_peak_rss_over_file_size"];
+  std::printf("per core %.1f MB/s (.gz %.1f); all %d cores %.1f MB/s (.gz %.1f)\n", figures["import_mb_per_s"],
+              figures["import_gz_mb_per_s"], stepscope::importers::ImportThreads({}), figures["import_mb_per_s_all_cores"],
+              figures["import_gz_mb_per_s_all_cores"]);
 
   return WriteFigures("import", figures);
 }

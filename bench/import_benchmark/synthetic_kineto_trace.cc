@@ -1,9 +1,12 @@
 #include "bench/import_benchmark/synthetic_kineto_trace.h"
 
+#include <zlib.h>
+
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 namespace stepscope::bench {
 namespace {
@@ -153,6 +156,39 @@ StatusOr<SyntheticTraceInfo> WriteSyntheticKinetoTrace(const std::string& path, 
   info.bytes = static_cast<uint64_t>(std::ftell(f));
   if (std::ferror(f)) return DataLossError("writing " + path + " failed (disk full?)");
   return info;
+}
+
+Status GzipFile(const std::string& from, const std::string& to) {
+  std::unique_ptr<FILE, int (*)(FILE*)> in(std::fopen(from.c_str(), "rb"), &std::fclose);
+  std::unique_ptr<FILE, int (*)(FILE*)> out(std::fopen(to.c_str(), "wb"), &std::fclose);
+  if (!in || !out) return InvalidArgumentError("cannot gzip " + from + " to " + to);
+  z_stream stream{};
+  // 15 + 16: a gzip header.
+  if (deflateInit2(&stream, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+    return InternalError("deflateInit2 failed");
+  }
+  std::vector<char> input(1 << 20);
+  std::vector<char> output(1 << 20);
+  int flush = Z_NO_FLUSH;
+  int rc = Z_OK;
+  while (rc != Z_STREAM_END) {
+    if (stream.avail_in == 0 && flush == Z_NO_FLUSH) {
+      size_t n = std::fread(input.data(), 1, input.size(), in.get());
+      stream.next_in = reinterpret_cast<Bytef*>(input.data());
+      stream.avail_in = static_cast<uInt>(n);
+      if (n < input.size()) flush = Z_FINISH;
+    }
+    stream.next_out = reinterpret_cast<Bytef*>(output.data());
+    stream.avail_out = static_cast<uInt>(output.size());
+    rc = deflate(&stream, flush);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) break;
+    size_t produced = output.size() - stream.avail_out;
+    if (std::fwrite(output.data(), 1, produced, out.get()) != produced) rc = Z_ERRNO;
+    if (rc == Z_ERRNO) break;
+  }
+  deflateEnd(&stream);
+  if (rc != Z_STREAM_END || std::ferror(in.get())) return DataLossError("gzipping " + from + " failed (disk full?)");
+  return OkStatus();
 }
 
 }  // namespace stepscope::bench

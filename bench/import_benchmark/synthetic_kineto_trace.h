@@ -20,4 +20,7 @@ struct SyntheticTraceInfo {
 // Writes about `target_bytes` of trace JSON to `path` (uncompressed).
 StatusOr<SyntheticTraceInfo> WriteSyntheticKinetoTrace(const std::string& path, uint64_t target_bytes);
 
+// Writes `from` gzipped (one member, zlib level 6, gzip's default) to `to`, streaming.
+Status GzipFile(const std::string& from, const std::string& to);
+
 }  // namespace stepscope::bench

@@ -1,5 +1,6 @@
 #include "src/base/gzip.h"
 
+#include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -9,9 +10,22 @@
 
 namespace stepscope::base {
 namespace {
-// zlib counts in uInt; feed it at most this much per call.
+// igzip and zlib count in 32 bits; feed them at most this much per call.
 constexpr size_t kMaxChunkBytes = 1u << 30;
 constexpr std::string_view kTruncatedMessage = "gzip data is truncated (the compressed stream ends early)";
+
+std::string_view IgzipError(int code) {
+  switch (code) {
+    case ISAL_INVALID_BLOCK: return "invalid deflate block";
+    case ISAL_INVALID_SYMBOL: return "invalid deflate symbol";
+    case ISAL_INVALID_LOOKBACK: return "invalid back-reference distance";
+    case ISAL_INVALID_WRAPPER: return "invalid gzip or zlib header";
+    case ISAL_UNSUPPORTED_METHOD: return "compression method is not deflate";
+    case ISAL_INCORRECT_CHECKSUM: return "checksum mismatch";
+    case ISAL_NEED_DICT: return "needs a preset dictionary";
+    default: return "unknown error";
+  }
+}
 }  // namespace
 
 bool IsTruncatedGzipError(const Status& status) {
@@ -23,21 +37,11 @@ bool IsGzip(std::string_view data) {
          static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
-GzipInflater::GzipInflater(const InflateLimits& limits) : limits_(limits), stream_(new z_stream{}) {
-  // 15 + 32: accept both gzip and zlib headers.
-  if (inflateInit2(stream_, 15 + 32) != Z_OK) {
-    delete stream_;
-    stream_ = nullptr;
-    error_ = InternalError("zlib inflateInit2 failed");
-  }
+GzipInflater::GzipInflater(const InflateLimits& limits) : limits_(limits), stream_(new inflate_state) {
+  isal_inflate_init(stream_);
 }
 
-GzipInflater::~GzipInflater() {
-  if (stream_ != nullptr) {
-    inflateEnd(stream_);
-    delete stream_;
-  }
-}
+GzipInflater::~GzipInflater() { delete stream_; }
 
 Status GzipInflater::Fail(Status status) {
   error_ = std::move(status);
@@ -59,64 +63,104 @@ Status GzipInflater::CheckLimits() {
 }
 
 bool GzipInflater::StartNextMember(std::string_view* input, bool input_end) {
-  while (!input->empty() && input->front() == '\0') {
-    input->remove_prefix(1);
-    ++total_in_;
-  }
-  if (input->empty()) {
+  // What follows a member is carry_ (bytes igzip had read ahead), then the input.
+  auto available = [&] { return carry_.size() - carry_position_ + input->size(); };
+  auto peek = [&](size_t k) {
+    const size_t carried = carry_.size() - carry_position_;
+    return static_cast<unsigned char>(k < carried ? carry_[carry_position_ + k] : (*input)[k - carried]);
+  };
+  auto consume = [&](size_t n) {
+    total_in_ += n;
+    const size_t from_carry = std::min(n, carry_.size() - carry_position_);
+    carry_position_ += from_carry;
+    input->remove_prefix(n - from_carry);
+  };
+  while (available() > 0 && peek(0) == 0) consume(1);
+  if (available() == 0) {
     if (input_end) state_ = State::kDone;
     return input_end;
   }
-  if (input->size() < 2 && !input_end) return false;  // the magic may continue in the next piece
-  if (!IsGzip(*input)) {
+  if (available() < 2 && !input_end) return false;  // the magic may continue in the next piece
+  if (available() < 2 || peek(0) != 0x1f || peek(1) != 0x8b) {
     (void)Fail(DataLossError("trailing garbage after the gzip data at byte " + std::to_string(total_in_) +
-                       " (neither another gzip member nor zero padding)"));
+                             " (neither another gzip member nor zero padding)"));
     return true;
   }
-  if (inflateReset(stream_) != Z_OK) {
-    (void)Fail(InternalError("zlib inflateReset failed"));
-    return true;
-  }
+  isal_inflate_reset(stream_);
+  stream_->crc_flag = ISAL_GZIP;
   state_ = State::kMember;
   return true;
 }
 
+void GzipInflater::ReturnReadAhead() {
+  // The bytes left in igzip's bit buffer after the member's trailer, first byte lowest:
+  // they come before whatever is left of the carry and the input.
+  const size_t unread = static_cast<size_t>(stream_->read_in_length) / 8;
+  std::string bytes;
+  for (size_t i = 0; i < unread; ++i) bytes.push_back(static_cast<char>((stream_->read_in >> (8 * i)) & 0xff));
+  stream_->read_in = 0;
+  stream_->read_in_length = 0;
+  total_in_ -= unread;
+  carry_ = bytes + carry_.substr(carry_position_);
+  carry_position_ = 0;
+}
+
 Status GzipInflater::InflateMember(std::string_view* input, bool input_end, char* out, size_t out_size,
                                    size_t* produced, bool* needs_input) {
-  size_t in_chunk = std::min(kMaxChunkBytes, input->size());
-  size_t room = std::min(kMaxChunkBytes, out_size - *produced);
-  stream_->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input->data()));
-  stream_->avail_in = static_cast<uInt>(in_chunk);
-  stream_->next_out = reinterpret_cast<Bytef*>(out + *produced);
-  stream_->avail_out = static_cast<uInt>(room);
-  int rc = inflate(stream_, Z_NO_FLUSH);
-  size_t consumed = in_chunk - stream_->avail_in;
-  size_t got = room - stream_->avail_out;
-  input->remove_prefix(consumed);
+  // Bytes read ahead past the previous member go first.
+  std::string_view carried(carry_.data() + carry_position_, carry_.size() - carry_position_);
+  const bool from_carry = !carried.empty();
+  std::string_view* in = from_carry ? &carried : input;
+  const size_t in_chunk = std::min(kMaxChunkBytes, in->size());
+  const size_t room = std::min(kMaxChunkBytes, out_size - *produced);
+  stream_->next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(in->data()));
+  stream_->avail_in = static_cast<uint32_t>(in_chunk);
+  stream_->next_out = reinterpret_cast<uint8_t*>(out + *produced);
+  stream_->avail_out = static_cast<uint32_t>(room);
+  const int rc = isal_inflate(stream_);
+  const size_t consumed = in_chunk - stream_->avail_in;
+  const size_t got = room - stream_->avail_out;
+  if (from_carry) {
+    carry_position_ += consumed;
+    if (carry_position_ == carry_.size()) {
+      carry_.clear();
+      carry_position_ = 0;
+    }
+  } else {
+    input->remove_prefix(consumed);
+  }
   total_in_ += consumed;
   total_out_ += got;
   *produced += got;
   STEPSCOPE_RETURN_IF_ERROR(CheckLimits());
-  if (rc == Z_STREAM_END) {
+  if (rc != ISAL_DECOMP_OK) {
+    return Fail(DataLossError("gzip data is corrupt at compressed byte " + std::to_string(total_in_) + " (" +
+                              std::string(IgzipError(rc)) + ")"));
+  }
+  if (stream_->block_state == ISAL_BLOCK_FINISH) {
+    ReturnReadAhead();
     state_ = State::kBetweenMembers;
     return OkStatus();
   }
-  if (rc == Z_OK || rc == Z_BUF_ERROR) {
-    if (input->empty() && got < room) {
-      if (input_end) return Fail(DataLossError(std::string(kTruncatedMessage)));
-      *needs_input = true;
-    }
-    return OkStatus();
+  if (!from_carry && input->empty() && got < room) {
+    if (input_end) return Fail(DataLossError(std::string(kTruncatedMessage)));
+    *needs_input = true;
   }
-  std::string detail = stream_->msg != nullptr ? std::string(": ") + stream_->msg : std::string();
-  return Fail(DataLossError("gzip data is corrupt at compressed byte " + std::to_string(total_in_) + " (zlib" +
-                            detail + ")"));
+  return OkStatus();
 }
 
 StatusOr<size_t> GzipInflater::Inflate(std::string_view* input, bool input_end, char* out, size_t out_size) {
   if (!error_.ok()) return error_;
   size_t produced = 0;
   while (produced < out_size && state_ != State::kDone) {
+    if (state_ == State::kStart) {
+      // The first member may be zlib instead of gzip (zlib's "15 + 32" accepted both).
+      if (input->size() < 2 && !input_end) break;
+      isal_inflate_reset(stream_);
+      stream_->crc_flag = IsGzip(*input) ? ISAL_GZIP : ISAL_ZLIB;
+      state_ = State::kMember;
+      continue;
+    }
     if (state_ == State::kBetweenMembers) {
       if (!StartNextMember(input, input_end)) break;
       if (!error_.ok()) break;  // reported below, after the bytes already produced

@@ -1,4 +1,5 @@
-// gzip detection, compression and bounded decompression (zlib).
+// gzip detection, compression (zlib) and bounded decompression (Intel ISA-L's igzip, about
+// 3x zlib's speed: inflating is a third of importing a .gz trace with zlib).
 //
 // Decompression is bounded twice, because a few KB of hostile gzip can expand to
 // gigabytes: by an absolute output limit, and by a ratio — once more than
@@ -13,7 +14,7 @@
 
 #include "stepscope/status.h"
 
-typedef struct z_stream_s z_stream;
+struct inflate_state;
 
 namespace stepscope::base {
 
@@ -52,19 +53,26 @@ class GzipInflater {
   uint64_t total_out() const { return total_out_; }
 
  private:
-  enum class State { kMember, kBetweenMembers, kDone };
+  enum class State { kStart, kMember, kBetweenMembers, kDone };
   // Between members: skips padding and starts the next member, or ends. False when it
   // needs more input.
   bool StartNextMember(std::string_view* input, bool input_end);
-  // One zlib call on the current member.
+  // One igzip call on the current member.
   Status InflateMember(std::string_view* input, bool input_end, char* out, size_t out_size, size_t* produced,
                        bool* needs_input);
+  // At the end of a member: igzip reads a few bytes ahead into its bit buffer; they belong
+  // to what follows the member, and go back in front of it (carry_).
+  void ReturnReadAhead();
   Status CheckLimits();
   Status Fail(Status status);
 
   InflateLimits limits_;
-  z_stream* stream_ = nullptr;
-  State state_ = State::kMember;
+  inflate_state* stream_ = nullptr;
+  State state_ = State::kStart;
+  // Bytes after a member that igzip had read ahead from an earlier piece of input: they
+  // come before the rest of the input.
+  std::string carry_;
+  size_t carry_position_ = 0;
   uint64_t total_in_ = 0;
   uint64_t total_out_ = 0;
   Status error_;

@@ -1,6 +1,11 @@
 #include "src/base/gzip.h"
 
 #include <gtest/gtest.h>
+#include <zlib.h>
+
+#include <random>
+#include <string>
+#include <vector>
 
 #include "src/base/testing/gzip_bomb.h"
 
@@ -134,6 +139,97 @@ TEST(GzipTest, InflaterTakesInputInPieces) {
   }
   EXPECT_TRUE(inflater.finished());
   EXPECT_EQ(out, "first member second member");
+}
+
+// Feeds `packed` to an inflater in pieces of the given sizes (cycled), with output room
+// of `out_room` per call, as GzipByteSource does: what is left of a piece goes in front of
+// the next one.
+StatusOr<std::string> InflateInPieces(const std::string& packed, const std::vector<size_t>& pieces, size_t out_room) {
+  GzipInflater inflater;
+  std::string out, pending;
+  std::string buffer(out_room, '\0');
+  size_t position = 0;
+  for (size_t piece = 0; !inflater.finished(); ++piece) {
+    size_t n = std::min(pieces[piece % pieces.size()], packed.size() - position);
+    pending.append(packed, position, n);
+    position += n;
+    const bool end = position == packed.size();
+    std::string_view input = pending;
+    while (true) {
+      StatusOr<size_t> got = inflater.Inflate(&input, end, buffer.data(), buffer.size());
+      if (!got.ok()) return got.status();
+      out.append(buffer.data(), *got);
+      if (*got < buffer.size() || inflater.finished()) break;
+    }
+    pending = std::string(input);
+    if (end && !inflater.finished() && pending.empty()) return InternalError("stalled");
+  }
+  return out;
+}
+
+// Many members (tiny, empty, large, at every compression level), zero padding between
+// them, handed over in pieces of every small size and odd output room: the inflater
+// reads a few bytes past a member's end, and must give them back to the next one.
+TEST(GzipTest, MembersInPiecesOfEverySize) {
+  std::mt19937 random(5);
+  std::string data;
+  std::string packed;
+  for (int member = 0; member < 40; ++member) {
+    std::string text;
+    size_t size = member % 7 == 0 ? 0 : random() % (member % 5 == 0 ? 200000 : 300);
+    for (size_t i = 0; i < size; ++i) text += static_cast<char>(random() % 4 == 0 ? 'a' + random() % 26 : ' ' + member % 50);
+    data += text;
+    packed += *Gzip(text, member % 10);
+    if (member % 3 == 0) packed += std::string(random() % 5, '\0');
+  }
+  for (size_t piece = 1; piece <= 17; ++piece) {
+    StatusOr<std::string> out = InflateInPieces(packed, {piece, piece * 3 + 1, 4096}, 1 + piece * 97);
+    ASSERT_TRUE(out.ok()) << "piece " << piece << ": " << out.status().ToString();
+    EXPECT_TRUE(*out == data) << "piece " << piece;
+  }
+  StatusOr<std::string> whole = GunzipWithLimit(packed, 1 << 30);
+  ASSERT_TRUE(whole.ok()) << whole.status().ToString();
+  EXPECT_TRUE(*whole == data);
+}
+
+// zlib's format (not gzip) as the only member, as zlib's "15 + 32" mode accepted it.
+TEST(GzipTest, ZlibFormatIsInflatedToo) {
+  std::string data;
+  for (int i = 0; i < 20000; ++i) data += std::to_string(i * 7);
+  uLongf size = compressBound(data.size());
+  std::string packed(size, '\0');
+  ASSERT_EQ(compress2(reinterpret_cast<Bytef*>(packed.data()), &size, reinterpret_cast<const Bytef*>(data.data()),
+                      data.size(), 6),
+            Z_OK);
+  packed.resize(size);
+  StatusOr<std::string> out = GunzipWithLimit(packed, 1 << 30);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_TRUE(*out == data);
+}
+
+// The optional gzip header fields (a file name, a comment, extra data) are skipped.
+TEST(GzipTest, HeaderFieldsAreSkipped) {
+  std::string packed = *Gzip("payload");
+  const std::string body = packed.substr(10);
+  std::string header = packed.substr(0, 10);
+  header[3] = 0x04 | 0x08 | 0x10;  // FEXTRA | FNAME | FCOMMENT
+  std::string with_fields = header + std::string("\x03\x00xyz", 5) + "trace.json" + std::string(1, '\0') +
+                            "a comment" + std::string(1, '\0') + body;
+  StatusOr<std::string> out = GunzipWithLimit(with_fields, 1 << 20);
+  ASSERT_TRUE(out.ok()) << out.status().ToString();
+  EXPECT_EQ(*out, "payload");
+}
+
+// A damaged checksum or length in the trailer is corrupt data, not a short read.
+TEST(GzipTest, DamagedTrailerIsCorrupt) {
+  std::string data(100000, 'q');
+  for (size_t offset : {size_t{8}, size_t{3}}) {  // the CRC, then the length
+    std::string packed = *Gzip(data);
+    packed[packed.size() - offset] ^= 0x40;
+    StatusOr<std::string> out = GunzipWithLimit(packed, 1 << 20);
+    EXPECT_EQ(out.status().code(), StatusCode::kDataLoss) << offset;
+    EXPECT_EQ(out.status().message().find("truncated"), std::string::npos) << out.status().ToString();
+  }
 }
 
 }  // namespace

@@ -6,7 +6,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 #include "src/base/gzip.h"
@@ -87,6 +91,7 @@ class GunzipByteSource : public ByteSource {
   }
   uint64_t bytes_read() const override { return inflater_.total_out(); }
   uint64_t raw_bytes_read() const override { return compressed_->raw_bytes_read(); }
+  bool inflates() const override { return true; }
 
  private:
   // Moves what the inflater left (at most a byte) to the front and reads more behind it.
@@ -130,6 +135,7 @@ class PrefixedByteSource : public ByteSource {
   // those not handed out again yet.
   uint64_t bytes_read() const override { return rest_->bytes_read() - (prefix_.size() - position_); }
   uint64_t raw_bytes_read() const override { return rest_->raw_bytes_read(); }
+  bool inflates() const override { return rest_->inflates(); }
 
  private:
   std::string prefix_;
@@ -137,7 +143,129 @@ class PrefixedByteSource : public ByteSource {
   std::unique_ptr<ByteSource> rest_;
 };
 
+class ReadAheadByteSource : public ByteSource {
+ public:
+  explicit ReadAheadByteSource(std::unique_ptr<ByteSource> source) : source_(std::move(source)) {
+    reader_ = std::thread([this] { ReadAhead(); });
+  }
+  ~ReadAheadByteSource() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    reader_.join();
+  }
+
+  StatusOr<size_t> Read(char* dst, size_t max_bytes) override {
+    size_t copied = 0;
+    while (copied < max_bytes) {
+      if (current_ == nullptr || current_position_ == current_->bytes.size()) {
+        if (current_ != nullptr && !current_->status.ok()) {
+          if (copied > 0) break;  // the bytes first, the error on the next call
+          return current_->status;
+        }
+        if (current_ != nullptr && current_->end) break;
+        if (copied > 0 && !ChunkReady()) break;  // hand out what is there rather than wait
+        NextChunk();
+        continue;
+      }
+      size_t n = std::min(max_bytes - copied, current_->bytes.size() - current_position_);
+      std::memcpy(dst + copied, current_->bytes.data() + current_position_, n);
+      current_position_ += n;
+      copied += n;
+    }
+    bytes_read_ += copied;
+    return copied;
+  }
+  uint64_t bytes_read() const override { return bytes_read_; }
+  uint64_t raw_bytes_read() const override { return current_ != nullptr ? current_->raw_bytes_read : 0; }
+  bool inflates() const override { return false; }  // already read ahead
+
+ private:
+  static constexpr size_t kChunkBytes = 1 << 20;
+  static constexpr size_t kMaxChunks = 4;
+
+  struct Chunk {
+    std::vector<char> bytes;
+    Status status;            // ends the data when not ok
+    bool end = false;         // the source has no more bytes
+    uint64_t raw_bytes_read = 0;
+  };
+
+  bool ChunkReady() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return !ready_.empty();
+  }
+
+  // Replaces the current chunk (recycled) with the next one, waiting for it.
+  void NextChunk() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (current_ != nullptr) spare_.push_back(std::move(current_));
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return !ready_.empty(); });
+    current_ = std::move(ready_.front());
+    ready_.pop_front();
+    current_position_ = 0;
+  }
+
+  void ReadAhead() {
+    while (true) {
+      std::unique_ptr<Chunk> chunk;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [this] { return stop_ || ready_.size() < kMaxChunks; });
+        if (stop_) return;
+        if (!spare_.empty()) {
+          chunk = std::move(spare_.back());
+          spare_.pop_back();
+        }
+      }
+      if (chunk == nullptr) chunk = std::make_unique<Chunk>();
+      chunk->bytes.resize(kChunkBytes);
+      size_t filled = 0;
+      while (filled < kChunkBytes) {
+        StatusOr<size_t> n = source_->Read(chunk->bytes.data() + filled, kChunkBytes - filled);
+        if (!n.ok()) {
+          chunk->status = n.status();
+          break;
+        }
+        if (*n == 0) {
+          chunk->end = true;
+          break;
+        }
+        filled += *n;
+      }
+      chunk->bytes.resize(filled);
+      chunk->raw_bytes_read = source_->raw_bytes_read();
+      const bool last = chunk->end || !chunk->status.ok();
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ready_.push_back(std::move(chunk));
+      }
+      changed_.notify_all();
+      if (last) return;
+    }
+  }
+
+  std::unique_ptr<ByteSource> source_;  // the reader thread's only
+  std::thread reader_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::unique_ptr<Chunk>> ready_;
+  std::vector<std::unique_ptr<Chunk>> spare_;
+  bool stop_ = false;
+  // The reading side's.
+  std::unique_ptr<Chunk> current_;
+  size_t current_position_ = 0;
+  uint64_t bytes_read_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<ByteSource> MakeReadAheadByteSource(std::unique_ptr<ByteSource> source) {
+  return std::make_unique<ReadAheadByteSource>(std::move(source));
+}
 
 std::unique_ptr<ByteSource> MakePrefixedByteSource(std::string prefix, std::unique_ptr<ByteSource> rest) {
   return std::make_unique<PrefixedByteSource>(std::move(prefix), std::move(rest));

@@ -28,6 +28,9 @@ class ByteSource {
   virtual uint64_t bytes_read() const = 0;
   // Bytes of the underlying file or buffer consumed so far (before inflation).
   virtual uint64_t raw_bytes_read() const = 0;
+  // True when reading costs real work (inflating compressed bytes), so that reading ahead
+  // on another thread pays off.
+  virtual bool inflates() const { return false; }
 };
 
 // Reads from memory; `bytes` must outlive the source.
@@ -52,6 +55,12 @@ std::unique_ptr<ByteSource> MakeTraceByteSource(std::string_view bytes, uint64_t
 // `prefix`, then the rest of `rest`: puts bytes already read from `rest` (a sniffed head)
 // back in front, so a stream is read once.
 std::unique_ptr<ByteSource> MakePrefixedByteSource(std::string prefix, std::unique_ptr<ByteSource> rest);
+
+// Reads `source` ahead on a thread of its own, a few chunks at most, so that inflating a
+// .gz overlaps with whatever the reader does with the bytes. Errors reach the reader after
+// the bytes that came before them, as they would without the thread. `source` is used by
+// that thread only from here on.
+std::unique_ptr<ByteSource> MakeReadAheadByteSource(std::unique_ptr<ByteSource> source);
 
 // Reads up to `max_bytes` from the start of `source` (for sniffing).
 StatusOr<std::string> ReadHead(ByteSource& source, size_t max_bytes);

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -98,6 +99,43 @@ TEST(GunzipByteSourceTest, BombIsRefusedEarly) {
   EXPECT_EQ(all.status().code(), StatusCode::kResourceExhausted);
   EXPECT_NE(all.status().message().find("gzip bomb"), std::string::npos) << all.status().ToString();
   EXPECT_LE(source->bytes_read(), (uint64_t{64} << 20) + (1 << 20));
+}
+
+// Reading ahead on another thread hands out the same bytes, then the same error (a
+// truncation, trailing garbage, a bomb), and counts the same bytes.
+TEST(ReadAheadByteSourceTest, SameBytesAndErrorsAsReadingDirectly) {
+  std::string text = SampleText(3 << 20);
+  std::string packed = *base::Gzip(text.substr(0, 1 << 20)) + *base::Gzip(text.substr(1 << 20));
+  const std::vector<std::string> inputs = {
+      packed, packed + std::string(100, '\0'), packed + "garbage", packed.substr(0, packed.size() / 2),
+      base::testing::MakeZeroGzipBomb(uint64_t{1} << 30), text};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (size_t piece : {size_t{1000}, size_t{1} << 20, size_t{3} << 20}) {
+      auto direct = MakeTraceByteSource(inputs[i], uint64_t{64} << 30);
+      StatusOr<std::string> expected = ReadAll(*direct, piece);
+      auto ahead = MakeReadAheadByteSource(MakeTraceByteSource(inputs[i], uint64_t{64} << 30));
+      StatusOr<std::string> got = ReadAll(*ahead, piece);
+      // (A bomb's message counts the bytes inflated when it was noticed, which depends on
+      // how much was asked for at a time.)
+      ASSERT_EQ(got.status().ToString().substr(0, 50), expected.status().ToString().substr(0, 50))
+          << "input " << i << " piece " << piece;
+      if (expected.ok()) {
+        EXPECT_TRUE(*got == *expected) << "input " << i << " piece " << piece;
+        EXPECT_EQ(ahead->bytes_read(), direct->bytes_read());
+        EXPECT_EQ(ahead->raw_bytes_read(), direct->raw_bytes_read());
+      }
+    }
+  }
+}
+
+// Dropping a read-ahead source before the end stops its thread.
+TEST(ReadAheadByteSourceTest, StopsWhenDroppedEarly) {
+  std::string packed = *base::Gzip(SampleText(8 << 20));
+  for (int i = 0; i < 20; ++i) {
+    auto ahead = MakeReadAheadByteSource(MakeTraceByteSource(packed, uint64_t{1} << 30));
+    char byte;
+    ASSERT_TRUE(ahead->Read(&byte, 1).ok());
+  }
 }
 
 // A FIFO (or a shell's <(...)) can be read once only: opening it is not a promise that

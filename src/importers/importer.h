@@ -8,9 +8,11 @@
 // works on it. Importers are stateless and may be used from several threads at once.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <thread>
 
 #include "src/importers/byte_source.h"
 #include "src/importers/import_stats.h"
@@ -32,7 +34,17 @@ struct ImportOptions {
   uint64_t max_inflated_bytes = uint64_t{64} << 30;
   // Tokenizer window; tests make it tiny to exercise every cut.
   size_t window_bytes = 4 << 20;
+  // Threads an import may use: 0 = one per core; 1 = the caller's thread only. With more,
+  // the trace is inflated (.gz), tokenized and assembled on threads of their own, the
+  // planes written in parallel; the result is the same.
+  int threads = 0;
 };
+
+// ImportOptions::threads with 0 resolved to the number of cores.
+inline int ImportThreads(const ImportOptions& options) {
+  if (options.threads > 0) return options.threads;
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 // Confidence scale of Sniff(): 0 = not mine, 100 = certainly mine.
 inline constexpr int kSniffNo = 0;

@@ -32,6 +32,8 @@ Status Import(const std::string& what, std::unique_ptr<ByteSource> source, const
               xspace::XSpace* space, ImportStats* stats, std::string_view format) {
   ImportStats local_stats;
   if (stats == nullptr) stats = &local_stats;
+  // A .gz is inflated on a thread of its own when the import may use more than one.
+  if (ImportThreads(options) > 1 && source->inflates()) source = MakeReadAheadByteSource(std::move(source));
   const TraceImporter* importer = nullptr;
   if (!format.empty()) {
     importer = FindImporter(format);

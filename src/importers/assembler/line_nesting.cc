@@ -14,14 +14,16 @@ int64_t SaturatingAdd(int64_t a, int64_t b) {
 
 }  // namespace
 
-void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, NestingResult* result) {
-  std::sort(events->begin(), events->end(), [](const PendingEvent& a, const PendingEvent& b) {
+void NestLineEvents(PendingEvents* events, bool allow_overflow, NestingResult* result) {
+  auto before = [](const PendingEvent& a, const PendingEvent& b) {
     if (a.timestamp_ps != b.timestamp_ps) return a.timestamp_ps < b.timestamp_ps;
     if (a.duration_ps != b.duration_ps) return a.duration_ps > b.duration_ps;
     return a.seq < b.seq;
-  });
-  std::vector<PendingEvent>& kept = *events;
-  std::vector<int32_t>& parents = result->parents;
+  };
+  // Lines often arrive in order already (one writer thread, one stream): check first.
+  if (!std::is_sorted(events->begin(), events->end(), before)) std::sort(events->begin(), events->end(), before);
+  PendingEvents& kept = *events;
+  RecordVector<int32_t>& parents = result->parents;
   parents.assign(kept.size(), -1);
   std::vector<int32_t> stack;  // indices into `kept` of the open events, outermost first
   size_t out = 0;              // events are compacted in place when some move to overflow
@@ -75,7 +77,7 @@ void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, Nest
   parents.resize(out);
 }
 
-int32_t FindEnclosingEvent(const std::vector<PendingEvent>& events, const std::vector<int32_t>& parents,
+int32_t FindEnclosingEvent(const PendingEvents& events, const RecordVector<int32_t>& parents,
                            int64_t timestamp_ps) {
   // The last event starting at or before the time is the innermost enclosing event or
   // one of its descendants; walk up to the first one that still contains the time.
@@ -86,10 +88,36 @@ int32_t FindEnclosingEvent(const std::vector<PendingEvent>& events, const std::v
   return index;
 }
 
-int32_t FindNextEvent(const std::vector<PendingEvent>& events, int64_t timestamp_ps) {
+int32_t FindNextEvent(const PendingEvents& events, int64_t timestamp_ps) {
   auto it = std::lower_bound(events.begin(), events.end(), timestamp_ps,
                              [](const PendingEvent& e, int64_t t) { return e.timestamp_ps < t; });
   return it == events.end() ? -1 : static_cast<int32_t>(it - events.begin());
+}
+
+std::vector<int32_t> BindFlowPoints(const PendingEvents& events, const RecordVector<int32_t>& parents,
+                                    bool nested, const PendingFlowPoints& points) {
+  std::vector<int32_t> targets(points.size(), -1);
+  std::vector<uint32_t> order(points.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto earlier = [&points](uint32_t a, uint32_t b) { return points[a].timestamp_ps < points[b].timestamp_ps; };
+  if (!std::is_sorted(order.begin(), order.end(), earlier)) std::sort(order.begin(), order.end(), earlier);
+  const size_t n = events.size();
+  size_t after = 0;        // the first event starting after the point's time
+  size_t at_or_after = 0;  // the first event starting at or after it
+  for (uint32_t i : order) {
+    const PendingFlowPoint& point = points[i];
+    const int64_t t = point.timestamp_ps;
+    while (after < n && events[after].timestamp_ps <= t) ++after;
+    while (at_or_after < n && events[at_or_after].timestamp_ps < t) ++at_or_after;
+    if (nested && point.binding == FlowBinding::kEnclosing) {
+      int32_t index = static_cast<int32_t>(after) - 1;
+      while (index >= 0 && events[index].end_ps() < t) index = parents[index];
+      targets[i] = index;
+    } else {
+      targets[i] = at_or_after == n ? -1 : static_cast<int32_t>(at_or_after);
+    }
+  }
+  return targets;
 }
 
 }  // namespace stepscope::importers

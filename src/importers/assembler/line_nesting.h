@@ -21,10 +21,10 @@ namespace stepscope::importers {
 
 struct NestingResult {
   // Per event of the (sorted, nested) main line: index of its parent, or -1.
-  std::vector<int32_t> parents;
+  RecordVector<int32_t> parents;
   // Events moved off the line, in time order; the caller writes them to an overflow line
   // (after nesting them the same way).
-  std::vector<PendingEvent> overflow;
+  PendingEvents overflow;
   uint64_t trimmed_event = 0;      // times E was trimmed
   uint64_t trimmed_enclosing = 0;  // times C1..Ck were trimmed
   int64_t trimmed_ps = 0;
@@ -33,13 +33,20 @@ struct NestingResult {
 // Sorts `events` by (start, longer first, insertion order), then fixes partial overlaps
 // as described above. Events flagged kEventDropped must have been removed already.
 // With `allow_overflow` false (the last overflow level), step markers are trimmed too.
-void NestLineEvents(std::vector<PendingEvent>* events, bool allow_overflow, NestingResult* result);
+void NestLineEvents(PendingEvents* events, bool allow_overflow, NestingResult* result);
 
 // The innermost event of a nested line whose span [start, end] contains `timestamp_ps`,
 // or -1. `parents` is NestingResult::parents for the same events.
-int32_t FindEnclosingEvent(const std::vector<PendingEvent>& events, const std::vector<int32_t>& parents,
+int32_t FindEnclosingEvent(const PendingEvents& events, const RecordVector<int32_t>& parents,
                            int64_t timestamp_ps);
 // The first event that starts at or after `timestamp_ps`, or -1.
-int32_t FindNextEvent(const std::vector<PendingEvent>& events, int64_t timestamp_ps);
+int32_t FindNextEvent(const PendingEvents& events, int64_t timestamp_ps);
+
+// The event each flow point binds to (FindEnclosingEvent for kEnclosing points on a
+// nested line, FindNextEvent otherwise), or -1, in the order of `points`. One sweep over
+// the points in time order instead of a binary search each: a line of a large trace
+// has millions of events and as many flow points.
+std::vector<int32_t> BindFlowPoints(const PendingEvents& events, const RecordVector<int32_t>& parents,
+                                    bool nested, const PendingFlowPoints& points);
 
 }  // namespace stepscope::importers

@@ -19,7 +19,7 @@ PendingEvent Event(int64_t start, int64_t duration, uint32_t seq, uint8_t flags 
 }
 
 // True when every event ends within its parent and siblings do not overlap.
-bool IsProperlyNested(const std::vector<PendingEvent>& events) {
+bool IsProperlyNested(const PendingEvents& events) {
   std::vector<int64_t> open_ends;
   for (const PendingEvent& event : events) {
     while (!open_ends.empty() && open_ends.back() <= event.timestamp_ps) open_ends.pop_back();
@@ -30,7 +30,7 @@ bool IsProperlyNested(const std::vector<PendingEvent>& events) {
 }
 
 TEST(LineNestingTest, NestedEventsAreSortedAndKeepTheirTimes) {
-  std::vector<PendingEvent> events = {Event(10, 5, 0), Event(0, 100, 1), Event(10, 20, 2), Event(40, 0, 3)};
+  PendingEvents events = {Event(10, 5, 0), Event(0, 100, 1), Event(10, 20, 2), Event(40, 0, 3)};
   NestingResult result;
   NestLineEvents(&events, true, &result);
   ASSERT_EQ(events.size(), 4u);
@@ -38,14 +38,14 @@ TEST(LineNestingTest, NestedEventsAreSortedAndKeepTheirTimes) {
   EXPECT_EQ(events[1].seq, 2u);  // [10,30): longer first at equal start
   EXPECT_EQ(events[2].seq, 0u);  // [10,15)
   EXPECT_EQ(events[3].seq, 3u);  // instant at 40
-  EXPECT_EQ(result.parents, (std::vector<int32_t>{-1, 0, 1, 0}));
+  EXPECT_EQ(result.parents, (RecordVector<int32_t>{-1, 0, 1, 0}));
   EXPECT_EQ(result.trimmed_event + result.trimmed_enclosing, 0u);
   EXPECT_EQ(events[1].duration_ps, 20);
 }
 
 TEST(LineNestingTest, TheCheaperSideOfAPartialOverlapIsTrimmed) {
   // [0,100) and [90,300): trimming the later one costs 200, the earlier one 10.
-  std::vector<PendingEvent> events = {Event(0, 100, 0), Event(90, 210, 1)};
+  PendingEvents events = {Event(0, 100, 0), Event(90, 210, 1)};
   NestingResult result;
   NestLineEvents(&events, true, &result);
   EXPECT_EQ(events[0].duration_ps, 90);
@@ -66,7 +66,7 @@ TEST(LineNestingTest, StepMarkersKeepTheirDuration) {
   // The Kineto case: a Python function [0,107) and a ProfilerStep [100,4500) that
   // starts inside it. Trimming the step would be cheaper by the cost rule's reversed
   // case below, so both directions are checked.
-  std::vector<PendingEvent> events = {Event(0, 107, 0), Event(100, 4400, 1, kEventStepMarker)};
+  PendingEvents events = {Event(0, 107, 0), Event(100, 4400, 1, kEventStepMarker)};
   NestingResult result;
   NestLineEvents(&events, true, &result);
   EXPECT_EQ(events[1].duration_ps, 4400);
@@ -80,7 +80,7 @@ TEST(LineNestingTest, StepMarkersKeepTheirDuration) {
 }
 
 TEST(LineNestingTest, OverlappingStepMarkersGoToTheOverflowLine) {
-  std::vector<PendingEvent> events = {Event(0, 100, 0, kEventStepMarker), Event(50, 100, 1, kEventStepMarker),
+  PendingEvents events = {Event(0, 100, 0, kEventStepMarker), Event(50, 100, 1, kEventStepMarker),
                                       Event(60, 10, 2)};
   NestingResult result;
   NestLineEvents(&events, true, &result);
@@ -96,16 +96,16 @@ TEST(LineNestingTest, OverlappingStepMarkersGoToTheOverflowLine) {
 TEST(LineNestingTest, RandomLinesAlwaysEndProperlyNestedWithoutLosingEvents) {
   std::mt19937_64 random(42);
   for (int round = 0; round < 200; ++round) {
-    std::vector<PendingEvent> events;
+    PendingEvents events;
     int n = 1 + static_cast<int>(random() % 60);
     for (int i = 0; i < n; ++i) {
       uint8_t flags = random() % 7 == 0 ? kEventStepMarker : 0;
       events.push_back(Event(static_cast<int64_t>(random() % 1000), static_cast<int64_t>(random() % 300),
                              static_cast<uint32_t>(i), flags));
     }
-    std::vector<PendingEvent> original = events;
+    PendingEvents original = events;
     size_t total = 0;
-    std::vector<PendingEvent> line = events;
+    PendingEvents line = events;
     for (int level = 0; !line.empty(); ++level) {
       NestingResult result;
       NestLineEvents(&line, level < 4, &result);
@@ -127,7 +127,7 @@ TEST(LineNestingTest, RandomLinesAlwaysEndProperlyNestedWithoutLosingEvents) {
 }
 
 TEST(LineNestingTest, FindEnclosingAndNext) {
-  std::vector<PendingEvent> events = {Event(0, 100, 0), Event(10, 20, 1), Event(50, 10, 2), Event(200, 5, 3)};
+  PendingEvents events = {Event(0, 100, 0), Event(10, 20, 1), Event(50, 10, 2), Event(200, 5, 3)};
   NestingResult result;
   NestLineEvents(&events, true, &result);
   EXPECT_EQ(FindEnclosingEvent(events, result.parents, 15), 1);
@@ -138,6 +138,37 @@ TEST(LineNestingTest, FindEnclosingAndNext) {
   EXPECT_EQ(FindNextEvent(events, 31), 2);
   EXPECT_EQ(FindNextEvent(events, 50), 2);
   EXPECT_EQ(FindNextEvent(events, 201), -1);
+}
+
+// The sweep binds every point as the one-at-a-time searches do, whatever the order of the
+// points and however the events nest.
+TEST(LineNestingTest, BindFlowPointsAgreesWithTheSearches) {
+  std::mt19937 random(7);
+  for (int round = 0; round < 50; ++round) {
+    PendingEvents events;
+    for (uint32_t i = 0; i < 200; ++i) {
+      events.push_back(Event(static_cast<int64_t>(random() % 1000), static_cast<int64_t>(random() % 60), i));
+    }
+    NestingResult result;
+    NestLineEvents(&events, true, &result);
+    PendingFlowPoints points;
+    for (int i = 0; i < 300; ++i) {
+      PendingFlowPoint point;
+      point.timestamp_ps = static_cast<int64_t>(random() % 1100) - 50;
+      point.binding = random() % 2 == 0 ? FlowBinding::kEnclosing : FlowBinding::kNext;
+      points.push_back(point);
+    }
+    for (bool nested : {true, false}) {
+      std::vector<int32_t> targets = BindFlowPoints(events, result.parents, nested, points);
+      ASSERT_EQ(targets.size(), points.size());
+      for (size_t i = 0; i < points.size(); ++i) {
+        int32_t expected = nested && points[i].binding == FlowBinding::kEnclosing
+                               ? FindEnclosingEvent(events, result.parents, points[i].timestamp_ps)
+                               : FindNextEvent(events, points[i].timestamp_ps);
+        EXPECT_EQ(targets[i], expected) << "round " << round << " point " << i;
+      }
+    }
+  }
 }
 
 }  // namespace

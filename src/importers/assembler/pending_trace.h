@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "src/importers/assembler/page_allocator.h"
+
 namespace stepscope::importers {
 
 // Flags on a PendingEvent.
@@ -61,15 +63,20 @@ struct PendingFlowPoint {
   FlowBinding binding = FlowBinding::kEnclosing;
 };
 
+using PendingEvents = RecordVector<PendingEvent>;
+using PendingStats = RecordVector<PendingStat>;
+using LateStats = RecordVector<LateStat>;
+using PendingFlowPoints = RecordVector<PendingFlowPoint>;
+
 struct PendingLine {
   int64_t id = 0;
   uint32_t name_id = 0;
   uint32_t display_name_id = 0;
   bool nest = true;  // sort and fix overlaps (false for counter lines)
-  std::vector<PendingEvent> events;
-  std::vector<PendingStat> stats;
-  std::vector<LateStat> late_stats;
-  std::vector<PendingFlowPoint> flows;
+  PendingEvents events;
+  PendingStats stats;
+  LateStats late_stats;
+  PendingFlowPoints flows;
 };
 
 }  // namespace stepscope::importers

@@ -79,8 +79,23 @@ void StringTable::Grow() {
   mask_ = mask;
 }
 
-uint32_t StringTable::Intern(std::string_view text) {
-  uint64_t hash = HashString(text);
+uint32_t StringTable::InternLong(std::string_view text) {
+  uint64_t head;
+  uint64_t tail;
+  std::memcpy(&head, text.data(), sizeof(head));
+  std::memcpy(&tail, text.data() + text.size() - sizeof(tail), sizeof(tail));
+  const size_t slot = static_cast<size_t>(Mix(head ^ (tail * kMultiplier) ^ text.size()) % kRecentSlots);
+  Recent& recent = recent_[slot];
+  if (recent.size == text.size() && recent.head == head && recent.tail == tail &&
+      std::memcmp(strings_[recent.id].data(), text.data(), text.size()) == 0) {
+    return recent.id;
+  }
+  const uint32_t id = InternHashed(text, HashString(text));
+  recent = {head, tail, static_cast<uint32_t>(text.size()), id};
+  return id;
+}
+
+uint32_t StringTable::InternHashed(std::string_view text, uint64_t hash) {
   uint32_t tag = static_cast<uint32_t>(hash >> 32);
   size_t i = hash & mask_;
   while (true) {

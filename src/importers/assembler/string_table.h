@@ -8,11 +8,16 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
 
 namespace stepscope::importers {
+
+// A fast 64-bit hash of a string (word at a time); not for adversarial keys' sake but
+// for speed. Exposed for tests.
+uint64_t HashString(std::string_view text);
 
 class StringTable {
  public:
@@ -20,7 +25,9 @@ class StringTable {
   StringTable(const StringTable&) = delete;
   StringTable& operator=(const StringTable&) = delete;
 
-  uint32_t Intern(std::string_view text);
+  uint32_t Intern(std::string_view text) {
+    return text.size() >= kRecentMinBytes ? InternLong(text) : InternHashed(text, HashString(text));
+  }
   std::string_view Get(uint32_t id) const { return strings_[id]; }
   size_t size() const { return strings_.size(); }
 
@@ -30,6 +37,20 @@ class StringTable {
     uint32_t tag = 0;          // high bits of the hash, to skip most string compares
   };
 
+  // Long strings (kernel names run to hundreds of bytes) repeat on most events: a small
+  // direct-mapped cache on (length, first and last 8 bytes) finds them with one compare
+  // instead of hashing every byte.
+  static constexpr size_t kRecentMinBytes = 32;
+  static constexpr size_t kRecentSlots = 64;
+  struct Recent {
+    uint64_t head = 0;
+    uint64_t tail = 0;
+    uint32_t size = 0;  // 0: empty
+    uint32_t id = 0;
+  };
+
+  uint32_t InternLong(std::string_view text);
+  uint32_t InternHashed(std::string_view text, uint64_t hash);
   std::string_view Store(std::string_view text);
   void Grow();
 
@@ -40,10 +61,8 @@ class StringTable {
   std::vector<uint64_t> hashes_;  // per id, for rehashing
   std::vector<Slot> slots_;
   size_t mask_ = 0;
+  Recent recent_[kRecentSlots];
 };
 
-// A fast 64-bit hash of a string (word at a time); not for adversarial keys' sake but
-// for speed. Exposed for tests.
-uint64_t HashString(std::string_view text);
 
 }  // namespace stepscope::importers

@@ -1,9 +1,12 @@
 #include "src/importers/assembler/trace_assembler.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
+#include <thread>
 
+#include "src/importers/assembler/flat_id_map.h"
 #include "src/importers/assembler/line_nesting.h"
 #include "src/importers/json/json_text.h"
 #include "src/xspace/schema.h"
@@ -58,32 +61,30 @@ class TraceAssembler::PlaneWriter {
 
   int64_t EventMetadataId(uint32_t name_id, uint32_t display_name_id) {
     uint64_t key = (static_cast<uint64_t>(name_id) << 32) | display_name_id;
-    auto [it, inserted] = event_metadata_.try_emplace(key, 0);
-    if (inserted) {
-      it->second = static_cast<int64_t>(event_metadata_.size());
-      xspace::XEventMetadata& metadata = (*plane_->mutable_event_metadata())[it->second];
-      metadata.set_id(it->second);
-      metadata.set_name(std::string(strings_.Get(name_id)));
-      if (display_name_id != 0) metadata.set_display_name(std::string(strings_.Get(display_name_id)));
-    }
-    return it->second;
+    if (uint32_t id = event_metadata_.Find(key)) return id;
+    uint32_t id = static_cast<uint32_t>(event_metadata_.size() + 1);
+    event_metadata_.Insert(key, id);
+    xspace::XEventMetadata& metadata = (*plane_->mutable_event_metadata())[id];
+    metadata.set_id(id);
+    metadata.set_name(std::string(strings_.Get(name_id)));
+    if (display_name_id != 0) metadata.set_display_name(std::string(strings_.Get(display_name_id)));
+    return id;
   }
 
   int64_t StatMetadataId(uint32_t string_id) {
-    auto [it, inserted] = stat_metadata_.try_emplace(string_id, 0);
-    if (inserted) {
-      it->second = static_cast<int64_t>(stat_metadata_.size());
-      xspace::XStatMetadata& metadata = (*plane_->mutable_stat_metadata())[it->second];
-      metadata.set_id(it->second);
-      metadata.set_name(std::string(strings_.Get(string_id)));
-    }
-    return it->second;
+    if (uint32_t id = stat_metadata_.Find(string_id)) return id;
+    uint32_t id = static_cast<uint32_t>(stat_metadata_.size() + 1);
+    stat_metadata_.Insert(string_id, id);
+    xspace::XStatMetadata& metadata = (*plane_->mutable_stat_metadata())[id];
+    metadata.set_id(id);
+    metadata.set_name(std::string(strings_.Get(string_id)));
+    return id;
   }
 
   // Writes `events` (sorted) into `out`; their inline stats live in `storage`, late ones
   // in `late_sorted` (sorted by seq). Returns the number of events written.
-  uint64_t WriteEvents(const std::vector<PendingEvent>& events, const PendingLine& storage,
-                       const std::vector<LateStat>& late_sorted, int64_t origin_ps, xspace::XLine* out) {
+  uint64_t WriteEvents(const PendingEvents& events, const PendingLine& storage, const LateStats& late_sorted,
+                       int64_t origin_ps, xspace::XLine* out) {
     out->mutable_events()->Reserve(static_cast<int>(events.size()));
     for (const PendingEvent& event : events) {
       xspace::XEvent* xevent = out->add_events();
@@ -130,8 +131,8 @@ class TraceAssembler::PlaneWriter {
  private:
   const StringTable& strings_;
   xspace::XPlane* plane_;
-  std::unordered_map<uint64_t, int64_t> event_metadata_;
-  std::unordered_map<uint32_t, int64_t> stat_metadata_;
+  FlatIdMap event_metadata_;
+  FlatIdMap stat_metadata_;
 };
 
 uint32_t TraceAssembler::GetOrCreatePlane(std::string_view name, int64_t id) {
@@ -263,7 +264,8 @@ void TraceAssembler::AddPlaneStr(uint32_t plane, std::string_view key, std::stri
   AddPlaneStat(plane, Intern(key), StatKind::kStr, Intern(value));
 }
 
-void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane* out) {
+void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, xspace::XPlane* out,
+                                ImportStats* stats) const {
   out->set_id(plane.id);
   out->set_name(plane.name);
   PlaneWriter writer(strings_, out);
@@ -279,7 +281,6 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
     return x.id < y.id;
   });
 
-  uint32_t flow_key = Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow));
   for (uint32_t index : order) {
     PendingLine& line = plane.lines[index];
     std::erase_if(line.events, [](const PendingEvent& e) { return (e.flags & kEventDropped) != 0; });
@@ -290,16 +291,13 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
       std::stable_sort(line.events.begin(), line.events.end(),
                        [](const PendingEvent& a, const PendingEvent& b) { return a.timestamp_ps < b.timestamp_ps; });
     }
-    for (const PendingFlowPoint& point : line.flows) {
-      int32_t target = -1;
-      if (line.nest && point.binding == FlowBinding::kEnclosing) {
-        target = FindEnclosingEvent(line.events, nesting.parents, point.timestamp_ps);
-      } else {
-        target = FindNextEvent(line.events, point.timestamp_ps);
-      }
+    std::vector<int32_t> targets = BindFlowPoints(line.events, nesting.parents, line.nest, line.flows);
+    for (size_t i = 0; i < line.flows.size(); ++i) {
+      const PendingFlowPoint& point = line.flows[i];
+      const int32_t target = targets[i];
       if (target < 0) {
-        --stats_->flow_events;
-        stats_->Drop("flow point with no slice to bind to on its thread");
+        --stats->flow_events;
+        stats->Drop("flow point with no slice to bind to on its thread");
         continue;
       }
       uint64_t packed = (static_cast<uint64_t>(point.category & 0x3F) << 58) |
@@ -310,7 +308,7 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
     std::stable_sort(line.late_stats.begin(), line.late_stats.end(),
                      [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
 
-    auto write_line = [&](const std::vector<PendingEvent>& events, int64_t id, int level) {
+    auto write_line = [&](const PendingEvents& events, int64_t id, int level) {
       xspace::XLine* xline = out->add_lines();
       xline->set_id(id);
       std::string name(strings_.Get(line.name_id));
@@ -322,38 +320,66 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane*
         xline->set_display_name(display);
       }
       xline->set_timestamp_ns(0);
-      stats_->xevents_written += writer.WriteEvents(events, line, line.late_stats, origin_ps, xline);
+      stats->xevents_written += writer.WriteEvents(events, line, line.late_stats, origin_ps, xline);
     };
     write_line(line.events, line.id, 0);
-    CountNestingFixes(nesting);
-    std::vector<PendingEvent> overflow = std::move(nesting.overflow);
+    CountNestingFixes(nesting, stats);
+    PendingEvents overflow = std::move(nesting.overflow);
     for (int level = 1; !overflow.empty(); ++level) {
       NestingResult next;
       NestLineEvents(&overflow, level < kMaxOverflowLevels, &next);
-      stats_->Fix("slices overlapping step markers on both sides moved to an overflow line", overflow.size());
+      stats->Fix("slices overlapping step markers on both sides moved to an overflow line", overflow.size());
       write_line(overflow, line.id + level * kOverflowLineIdStride, level);
-      CountNestingFixes(next);
+      CountNestingFixes(next, stats);
       overflow = std::move(next.overflow);
     }
     // Free this line's records before the next one is written.
-    std::vector<PendingEvent>().swap(line.events);
-    std::vector<PendingStat>().swap(line.stats);
-    std::vector<LateStat>().swap(line.late_stats);
-    std::vector<PendingFlowPoint>().swap(line.flows);
+    PendingEvents().swap(line.events);
+    PendingStats().swap(line.stats);
+    LateStats().swap(line.late_stats);
+    PendingFlowPoints().swap(line.flows);
   }
 }
 
-void TraceAssembler::CountNestingFixes(const NestingResult& nesting) {
-  stats_->Fix("partially overlapping slices on one line: the later slice was trimmed to end with the one "
-              "enclosing it",
-              nesting.trimmed_event);
-  stats_->Fix("partially overlapping slices on one line: the enclosing slices were trimmed to end where the "
-              "later one starts (less time to cut, or the later one is a step marker)",
-              nesting.trimmed_enclosing);
-  if (__builtin_add_overflow(stats_->trimmed_ps, nesting.trimmed_ps, &stats_->trimmed_ps)) stats_->trimmed_ps = INT64_MAX;
+void TraceAssembler::CountNestingFixes(const NestingResult& nesting, ImportStats* stats) {
+  stats->Fix("partially overlapping slices on one line: the later slice was trimmed to end with the one "
+             "enclosing it",
+             nesting.trimmed_event);
+  stats->Fix("partially overlapping slices on one line: the enclosing slices were trimmed to end where the "
+             "later one starts (less time to cut, or the later one is a step marker)",
+             nesting.trimmed_enclosing);
+  if (__builtin_add_overflow(stats->trimmed_ps, nesting.trimmed_ps, &stats->trimmed_ps)) stats->trimmed_ps = INT64_MAX;
 }
 
-Status TraceAssembler::Finish(xspace::XSpace* space) {
+void TraceAssembler::WritePlanes(const std::vector<std::pair<uint32_t, xspace::XPlane*>>& jobs, int64_t origin_ps,
+                                 int threads) {
+  const uint32_t flow_key = Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow));
+  // What each plane dropped and fixed, added to the import's stats in plane order.
+  std::vector<ImportStats> plane_stats(jobs.size());
+  std::atomic<size_t> next_job{0};
+  auto work = [&] {
+    for (size_t job = next_job++; job < jobs.size(); job = next_job++) {
+      Plane& plane = planes_[jobs[job].first];
+      WritePlane(plane, origin_ps, flow_key, jobs[job].second, &plane_stats[job]);
+      plane.lines.clear();
+    }
+  };
+  std::vector<std::thread> helpers;
+  const size_t workers = std::min<size_t>(jobs.size(), static_cast<size_t>(std::max(threads, 1)));
+  const size_t helper_count = workers > 1 ? workers - 1 : 0;
+  for (size_t i = 0; i < helper_count; ++i) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+  for (const ImportStats& delta : plane_stats) {
+    stats_->flow_events += delta.flow_events;  // a decrement, modulo 2^64
+    stats_->xevents_written += delta.xevents_written;
+    for (const auto& [reason, n] : delta.dropped) stats_->Drop(reason, n);
+    for (const auto& [what, n] : delta.fixed) stats_->Fix(what, n);
+    if (__builtin_add_overflow(stats_->trimmed_ps, delta.trimmed_ps, &stats_->trimmed_ps)) stats_->trimmed_ps = INT64_MAX;
+  }
+}
+
+Status TraceAssembler::Finish(xspace::XSpace* space, int threads) {
   int64_t min_ps = std::numeric_limits<int64_t>::max();
   int64_t max_ps = std::numeric_limits<int64_t>::min();
   for (const Plane& plane : planes_) {
@@ -372,11 +398,12 @@ Status TraceAssembler::Finish(xspace::XSpace* space) {
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return OrderOf(planes_[a].name) < OrderOf(planes_[b].name); });
+  std::vector<std::pair<uint32_t, xspace::XPlane*>> jobs;
   for (uint32_t index : order) {
     if (planes_[index].name.empty()) continue;  // the staging plane
-    WritePlane(planes_[index], origin_ps, space->add_planes());
-    planes_[index].lines.clear();
+    jobs.emplace_back(index, space->add_planes());
   }
+  WritePlanes(jobs, origin_ps, threads);
 
   if (has_events && wall_clock_of_zero_ns_) {
     xspace::XPlane* task = space->add_planes();

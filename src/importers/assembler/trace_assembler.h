@@ -104,8 +104,9 @@ class TraceAssembler {
   void SetWallClockOfTimeZeroNs(int64_t wall_ns) { wall_clock_of_zero_ns_ = wall_ns; }
 
   // Phase 2: writes everything into `space` (which should be empty) and frees the
-  // pending records line by line. Adds the stats' warnings to space->warnings.
-  Status Finish(xspace::XSpace* space);
+  // pending records line by line. Adds the stats' warnings to space->warnings. Planes are
+  // written on up to `threads` threads (the result is the same).
+  Status Finish(xspace::XSpace* space, int threads = 1);
 
  private:
   struct Plane {
@@ -117,8 +118,12 @@ class TraceAssembler {
   };
   class PlaneWriter;
 
-  void WritePlane(Plane& plane, int64_t origin_ps, xspace::XPlane* out);
-  void CountNestingFixes(const NestingResult& nesting);
+  // Writes one plane; what it drops and fixes goes to `stats` (one per plane, so that
+  // planes can be written in parallel).
+  void WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, xspace::XPlane* out, ImportStats* stats) const;
+  static void CountNestingFixes(const NestingResult& nesting, ImportStats* stats);
+  // Writes the planes of `jobs` (index in planes_, message) on up to `threads` threads.
+  void WritePlanes(const std::vector<std::pair<uint32_t, xspace::XPlane*>>& jobs, int64_t origin_ps, int threads);
 
   ImportStats* stats_;
   StringTable strings_;

@@ -282,14 +282,31 @@ TEST(ChromeJsonImporterTest, HostileInputsGiveErrorsNotCrashes) {
   EXPECT_EQ(ImportText(*bomb, small).status.code(), StatusCode::kResourceExhausted);
 }
 
-TEST(ChromeJsonImporterTest, WindowSizeDoesNotChangeTheResult) {
-  std::string path = testing::TraceTestFile("hta_sampled_rank-0.json.gz");
-  ImportOptions small;
-  small.window_bytes = 4096;
-  xspace::XSpace a, b;
-  ASSERT_TRUE(ImportTraceFile(path, {}, &a).ok());
-  ASSERT_TRUE(ImportTraceFile(path, small, &b).ok());
-  EXPECT_TRUE(DeterministicBytes(a) == DeterministicBytes(b)) << "the XSpaces differ";
+TEST(ChromeJsonImporterTest, WindowSizeAndThreadsDoNotChangeTheResult) {
+  for (const char* file : {"hta_sampled_rank-0.json.gz", "perfetto_flow_events_json_v1.json",
+                           "xprof_tf_trace_viewer_demo_trace.json"}) {
+    std::string path = testing::TraceTestFile(file);
+    ImportOptions one_thread;
+    one_thread.threads = 1;
+    xspace::XSpace reference;
+    ImportStats reference_stats;
+    ASSERT_TRUE(ImportTraceFile(path, one_thread, &reference, &reference_stats).ok()) << file;
+    for (int threads : {1, 2, 4}) {
+      for (size_t window : {size_t{4096}, size_t{4} << 20}) {
+        ImportOptions options;
+        options.threads = threads;
+        options.window_bytes = window;
+        xspace::XSpace space;
+        ImportStats stats;
+        ASSERT_TRUE(ImportTraceFile(path, options, &space, &stats).ok()) << file;
+        EXPECT_TRUE(DeterministicBytes(space) == DeterministicBytes(reference))
+            << file << ": the XSpaces differ with " << threads << " threads, window " << window;
+        EXPECT_EQ(stats.Warnings(), reference_stats.Warnings()) << file;
+        EXPECT_EQ(stats.events_read, reference_stats.events_read) << file;
+        EXPECT_EQ(stats.flow_events, reference_stats.flow_events) << file;
+      }
+    }
+  }
 }
 
 }  // namespace

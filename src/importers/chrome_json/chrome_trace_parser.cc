@@ -93,6 +93,22 @@ int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
   return it->second;
 }
 
+int64_t ChromeTraceParser::CachedIdOf(const JsonToken& token, IdCache* cache) {
+  // (An absent token's text has no data pointer: compared as a view, not with memcmp.)
+  if (cache->valid && token.kind == cache->kind && token.text == std::string_view(cache->text, cache->size)) {
+    return cache->id;
+  }
+  int64_t id = IdOf(token);
+  cache->valid = token.text.size() <= sizeof(cache->text);
+  if (cache->valid) {
+    cache->kind = token.kind;
+    cache->size = static_cast<uint8_t>(token.text.size());
+    std::copy(token.text.begin(), token.text.end(), cache->text);
+    cache->id = id;
+  }
+  return id;
+}
+
 std::optional<std::string_view> ChromeTraceParser::PidString(int64_t id) const {
   auto it = string_of_id_.find(id);
   if (it == string_of_id_.end()) return std::nullopt;
@@ -119,11 +135,18 @@ std::optional<int64_t> ChromeTraceParser::DurationPs(const JsonToken& token) {
 }
 
 LineRef ChromeTraceParser::StagingLine(const TrackKey& track) {
+  // Events come in runs on a few tracks (a thread and the streams it launches on): the
+  // recently used ones answer without hashing.
+  for (const RecentLine& recent : recent_lines_) {
+    if (recent.valid && recent.track == track) return recent.line;
+  }
   auto [it, inserted] = staging_lines_.try_emplace(track, LineRef{});
   if (inserted) {
     it->second = assembler_->GetOrCreateLine(staging_plane_, static_cast<int64_t>(track_order_.size()));
     track_order_.push_back(track);
   }
+  recent_lines_[next_recent_line_] = {true, track, it->second};
+  next_recent_line_ = (next_recent_line_ + 1) % kRecentLines;
   return it->second;
 }
 
@@ -157,8 +180,8 @@ void ChromeTraceParser::OnTopLevelField(std::string_view key, std::string_view r
 
 void ChromeTraceParser::OnEvent(const RawTraceEvent& event) {
   ++stats_->events_read;
-  current_pid_ = IdOf(event.pid);
-  current_tid_ = IdOf(event.tid);
+  current_pid_ = CachedIdOf(event.pid, &pid_cache_);
+  current_tid_ = CachedIdOf(event.tid, &tid_cache_);
   if (!event.ph.present()) {
     bool empty = !event.name.present() && !event.ts.present() && !event.pid.present() && !event.has_args;
     stats_->Drop(empty ? "empty event object {} (a writer's trailing element)" : "event without \"ph\"");
@@ -333,7 +356,7 @@ void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
   point.category = category;
   point.direction = phase == 's' ? FlowDirection::kOut : phase == 't' ? FlowDirection::kInOut : FlowDirection::kIn;
   point.binding = (phase == 'f' && event.bp.text != "e") ? FlowBinding::kNext : FlowBinding::kEnclosing;
-  flow_points_.push_back({current_pid_, current_tid_, std::string(event.cat.text), point});
+  flow_points_.push_back({current_pid_, current_tid_, assembler_->Intern(event.cat.text), point});
   ++stats_->flow_events;
 }
 
@@ -547,7 +570,7 @@ Status ChromeTraceParser::Finish() {
   MatchBeginEnd();
   ResolveEventReferences();
   for (const RawFlowPoint& raw : flow_points_) {
-    TrackKey track = FlowTrack(raw.pid, raw.tid, raw.category);
+    TrackKey track = FlowTrack(raw.pid, raw.tid, assembler_->strings().Get(raw.category));
     auto it = staging_lines_.find(track);
     if (it == staging_lines_.end()) {
       --stats_->flow_events;
@@ -563,9 +586,11 @@ Status ChromeTraceParser::Finish() {
 
 Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, ChromeTraceParser& parser,
                             TraceAssembler& assembler, xspace::XSpace* space, ImportStats* stats) {
+  const int threads = ImportThreads(options);
   TraceJsonReadOptions read_options;
   read_options.window_bytes = options.window_bytes;
   read_options.allow_truncated = options.allow_truncated;
+  read_options.tokenize_on_own_thread = threads > 1;
   TraceJsonReadResult read;
   Status status = ReadTraceJson(source, read_options, parser, &read);
   stats->json_bytes = read.json_bytes;
@@ -581,7 +606,7 @@ Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, Ch
                          " top-level values larger than 16 MB (not event data)");
   }
   STEPSCOPE_RETURN_IF_ERROR(parser.Finish());
-  return assembler.Finish(space);
+  return assembler.Finish(space, threads);
 }
 
 }  // namespace stepscope::importers

@@ -170,7 +170,7 @@ class ChromeTraceParser : public TraceJsonSink {
   };
   struct RawFlowPoint {
     int64_t pid, tid;
-    std::string category;
+    uint32_t category;  // interned
     PendingFlowPoint point;
   };
 
@@ -185,10 +185,19 @@ class ChromeTraceParser : public TraceJsonSink {
 
   uint32_t staging_plane_;
   std::unordered_map<TrackKey, LineRef, TrackKeyHash> staging_lines_;
+  // StagingLine's cache of the tracks used last (staging lines do not move until Finish).
+  struct RecentLine {
+    bool valid = false;
+    TrackKey track;
+    LineRef line;
+  };
+  static constexpr size_t kRecentLines = 4;
+  RecentLine recent_lines_[kRecentLines];
+  size_t next_recent_line_ = 0;
   std::vector<TrackKey> track_order_;
   std::unordered_map<TrackKey, std::vector<BeginEnd>, TrackKeyHash> begin_end_;
   uint64_t order_ = 0;
-  std::vector<RawFlowPoint> flow_points_;
+  RecordVector<RawFlowPoint> flow_points_;
   std::unordered_map<std::string, uint64_t> flow_ids_;
   std::unordered_map<std::string, int64_t> string_ids_;
   std::unordered_map<int64_t, std::string> string_of_id_;
@@ -198,8 +207,20 @@ class ChromeTraceParser : public TraceJsonSink {
   std::unordered_map<int64_t, int64_t> tid_owner_;  // tid -> first pid seen with it
   std::unordered_map<int64_t, bool> tid_shared_;    // tid used by more than one pid
   size_t thread_pids_ = 0;                          // pids that have thread tracks
+  // IdOf of the last pid (tid) text: consecutive events mostly name the same ones.
+  struct IdCache {
+    bool valid = false;
+    JsonKind kind = JsonKind::kAbsent;
+    uint8_t size = 0;
+    char text[22];
+    int64_t id = 0;
+  };
+  int64_t CachedIdOf(const JsonToken& token, IdCache* cache);
+
   std::string scratch_;
   std::string name_scratch_;
+  IdCache pid_cache_;
+  IdCache tid_cache_;
   int64_t current_pid_ = 0;
   int64_t current_tid_ = 0;
   // ArgKey's cache: the key as written (raw_id) -> its unescaped, interned id.

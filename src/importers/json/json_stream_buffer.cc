@@ -12,12 +12,36 @@ bool IsJsonWhitespace(char c) { return c == ' ' || c == '\n' || c == '\r' || c =
 
 }  // namespace
 
+std::shared_ptr<char> JsonStreamBuffer::StoragePool::Get() {
+  std::unique_ptr<char[]> bytes;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!free_.empty()) {
+      bytes = std::move(free_.back());
+      free_.pop_back();
+    }
+  }
+  if (bytes == nullptr) {
+    bytes = std::make_unique<char[]>(bytes_);
+    std::memset(bytes.get(), 0, bytes_);
+  }
+  return std::shared_ptr<char>(bytes.release(), [pool = shared_from_this()](char* released) {
+    std::lock_guard<std::mutex> lock(pool->mutex_);
+    pool->free_.emplace_back(released);
+  });
+}
+
+std::shared_ptr<char> JsonStreamBuffer::NewStorage(size_t capacity) {
+  const size_t bytes = 1 + capacity + kTailBytes;
+  if (pool_ == nullptr || pool_->bytes() != bytes) pool_ = std::make_shared<StoragePool>(bytes);
+  return pool_->Get();
+}
+
 JsonStreamBuffer::JsonStreamBuffer(ByteSource* source, size_t initial_capacity, size_t max_capacity)
     : source_(source),
       capacity_(std::max<size_t>(initial_capacity, 16)),
       max_capacity_(std::max(max_capacity, std::max<size_t>(initial_capacity, 16))) {
-  storage_ = std::make_unique<char[]>(1 + capacity_ + kTailBytes);
-  std::memset(storage_.get(), 0, 1 + capacity_ + kTailBytes);
+  storage_ = NewStorage(capacity_);
 }
 
 Status JsonStreamBuffer::ReadMore() {
@@ -38,7 +62,14 @@ Status JsonStreamBuffer::ReadMore() {
 Status JsonStreamBuffer::Fill() {
   if (begin_ > 1) {
     size_t n = size();
-    std::memmove(storage_.get() + 1, storage_.get() + begin_, n);
+    if (storage_.use_count() > 1) {
+      // Someone holds views into this storage: continue in another one.
+      std::shared_ptr<char> next = NewStorage(capacity_);
+      std::memcpy(next.get() + 1, storage_.get() + begin_, n);
+      storage_ = std::move(next);
+    } else {
+      std::memmove(storage_.get() + 1, storage_.get() + begin_, n);
+    }
     begin_ = 1;
     end_ = 1 + n;
   }
@@ -55,7 +86,7 @@ Status JsonStreamBuffer::Grow() {
                                   std::to_string(max_capacity_) + " bytes");
   }
   size_t new_capacity = std::min(max_capacity_, capacity_ * 2);
-  auto storage = std::make_unique<char[]>(1 + new_capacity + kTailBytes);
+  std::shared_ptr<char> storage = NewStorage(new_capacity);
   size_t n = size();
   std::memcpy(storage.get() + 1, storage_.get() + begin_, n);
   std::memset(storage.get() + 1 + n, 0, new_capacity - n + kTailBytes);

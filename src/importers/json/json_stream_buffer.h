@@ -6,12 +6,19 @@
 //
 // Memory: the buffer holds at most `max_capacity` bytes plus padding, whatever the size of
 // the input, so a 10 GB trace is read through a window of a few megabytes.
+//
+// Views into the data stay valid until the next Fill() or Grow(), which move the
+// unconsumed bytes. A reader that hands views to another thread holds storage() as long
+// as it uses them: the buffer then moves on to another storage (recycled through a pool
+// once the last holder lets go) instead of overwriting the held one.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "src/importers/byte_source.h"
 #include "stepscope/status.h"
@@ -24,6 +31,9 @@ class JsonStreamBuffer {
   static constexpr size_t kTailBytes = 64 + 16;
 
   JsonStreamBuffer(ByteSource* source, size_t initial_capacity, size_t max_capacity);
+
+  // The storage data() points into, for holders of views (see above).
+  std::shared_ptr<const char> storage() const { return storage_; }
 
   // The unconsumed data. data()[-1] is writable (the prefix slot) and data()[size()...]
   // has kTailBytes of writable padding.
@@ -69,8 +79,25 @@ class JsonStreamBuffer {
  private:
   Status ReadMore();
 
+    // Storages of one capacity, handed out again once their last holder lets go.
+  class StoragePool : public std::enable_shared_from_this<StoragePool> {
+   public:
+    explicit StoragePool(size_t bytes) : bytes_(bytes) {}
+    std::shared_ptr<char> Get();
+    size_t bytes() const { return bytes_; }
+
+   private:
+    size_t bytes_;
+    std::mutex mutex_;
+    std::vector<std::unique_ptr<char[]>> free_;
+  };
+
+  // A storage for `capacity` bytes of data (from the pool when it has that size).
+  std::shared_ptr<char> NewStorage(size_t capacity);
+
   ByteSource* source_;
-  std::unique_ptr<char[]> storage_;
+  std::shared_ptr<StoragePool> pool_;
+  std::shared_ptr<char> storage_;
   size_t capacity_;
   size_t max_capacity_;
   size_t begin_ = 1;  // storage_[0] is the prefix slot

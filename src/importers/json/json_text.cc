@@ -1,7 +1,9 @@
 #include "src/importers/json/json_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -87,6 +89,94 @@ size_t ValidUtf8SequenceLength(const unsigned char* data, size_t size) {
   return length;
 }
 
+// Eight bytes at a time: in a byte x ^ '0' is 0..9 for a digit; adding 0x76 sets the high
+// bit of anything from 10 to 0x7f, and or-ing x itself catches 0x80 and above. A carry
+// out of a non-digit byte can only disturb the bytes after it, so the lowest flagged byte
+// is the first non-digit.
+uint64_t NonDigitBytes(uint64_t word) {
+  constexpr uint64_t kZeros = 0x3030303030303030ull;
+  constexpr uint64_t kAdd = 0x7676767676767676ull;
+  constexpr uint64_t kHigh = 0x8080808080808080ull;
+  const uint64_t x = word ^ kZeros;
+  return ((x + kAdd) | x) & kHigh;
+}
+
+// The value of eight ASCII digits (SWAR: pairs, then quads, then the two halves).
+uint64_t EightDigits(uint64_t word) {
+  word -= 0x3030303030303030ull;
+  word = (word * 10) + (word >> 8);
+  word = (((word & 0x000000FF000000FFull) * (100 + (1000000ull << 32))) +
+          (((word >> 16) & 0x000000FF000000FFull) * (1 + (10000ull << 32)))) >>
+         32;
+  return word;
+}
+
+// Reads the run of ASCII digits at [p, end) in one pass, eight at a time where eight
+// bytes are left. Returns its length; `*value` is its value when the run has at most 19
+// digits (it wraps beyond).
+size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
+  uint64_t v = 0;
+  size_t n = 0;
+  while (end - (p + n) >= 8) {
+    uint64_t word;
+    std::memcpy(&word, p + n, 8);
+    const uint64_t non_digits = NonDigitBytes(word);
+    if (non_digits != 0) {
+      const size_t digits = static_cast<size_t>(__builtin_ctzll(non_digits) >> 3);
+      for (size_t i = 0; i < digits; ++i) v = v * 10 + static_cast<uint64_t>(p[n + i] - '0');
+      *value = v;
+      return n + digits;
+    }
+    v = v * 100000000 + EightDigits(word);
+    n += 8;
+  }
+  while (p + n < end && IsDigit(p[n])) {
+    v = v * 10 + static_cast<uint64_t>(p[n] - '0');
+    ++n;
+  }
+  *value = v;
+  return n;
+}
+
+constexpr int64_t kPowersOf10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000};
+
+// ParseMicrosToPicos for the form nearly every trace writes: [-]digits[.digits] with at
+// most 18 integer digits. False when `text` is anything else (the general path decides).
+bool FastMicrosToPicos(std::string_view text, int64_t base_micros, int64_t* picos) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p < end && *p == '-';
+  p += negative ? 1 : 0;
+  uint64_t micros = 0;
+  const size_t integer_digits = ScanDigits(p, end, &micros);
+  if (integer_digits > 18) return false;
+  p += integer_digits;
+  int64_t fraction = 0;
+  if (p < end && *p == '.') {
+    ++p;
+    uint64_t value = 0;
+    const size_t fraction_digits = ScanDigits(p, end, &value);
+    if (fraction_digits <= kPicosFractionDigits) {
+      fraction = static_cast<int64_t>(value) * kPowersOf10[kPicosFractionDigits - fraction_digits];
+    } else {
+      fraction = 0;
+      for (int i = 0; i < kPicosFractionDigits; ++i) fraction = fraction * 10 + (p[i] - '0');
+      if (p[kPicosFractionDigits] >= '5') ++fraction;  // rounded half up; 1000000 carries below
+    }
+    if (integer_digits + fraction_digits == 0) return false;
+    p += fraction_digits;
+  } else if (integer_digits == 0) {
+    return false;
+  }
+  if (p != end) return false;
+  int64_t signed_micros = negative ? -static_cast<int64_t>(micros) : static_cast<int64_t>(micros);
+  int64_t signed_fraction = negative ? -fraction : fraction;
+  int64_t relative = 0;
+  return !__builtin_sub_overflow(signed_micros, base_micros, &relative) &&
+         !__builtin_mul_overflow(relative, kPicosPerMicro, picos) &&
+         !__builtin_add_overflow(*picos, signed_fraction, picos);
+}
+
 }  // namespace
 
 namespace {
@@ -101,41 +191,56 @@ struct ParsedMicros {
 
 std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
   ParsedMicros parsed;
-  size_t i = 0;
-  if (i < text.size() && (text[i] == '-' || text[i] == '+')) {
-    parsed.negative = text[i] == '-';
-    ++i;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  if (p < end && (*p == '-' || *p == '+')) {
+    parsed.negative = *p == '-';
+    ++p;
   }
-  size_t integer_digits = 0;
-  while (i < text.size() && IsDigit(text[i])) {
-    if (!AccumulateDigit(&parsed.micros, text[i] - '0')) return std::nullopt;
-    ++i, ++integer_digits;
+  // Up to 18 integer digits (which always fit int64) are read without overflow checks.
+  constexpr size_t kUncheckedDigits = 18;
+  const char* const integer_begin = p;
+  uint64_t unchecked = 0;
+  const size_t run = ScanDigits(p, end, &unchecked);
+  if (run <= kUncheckedDigits) {
+    parsed.micros = static_cast<int64_t>(unchecked);
+    p += run;
+  } else {
+    while (p < end && IsDigit(*p)) {
+      if (!AccumulateDigit(&parsed.micros, *p - '0')) return std::nullopt;
+      ++p;
+    }
   }
+  const size_t integer_digits = static_cast<size_t>(p - integer_begin);
   size_t fraction_digits = 0;
   bool round_up = false;
-  if (i < text.size() && text[i] == '.') {
-    ++i;
-    while (i < text.size() && IsDigit(text[i])) {
-      if (fraction_digits < kPicosFractionDigits) {
-        parsed.fraction_picos = parsed.fraction_picos * 10 + (text[i] - '0');
-      } else if (fraction_digits == kPicosFractionDigits) {
-        round_up = text[i] >= '5';
-      }
-      ++i, ++fraction_digits;
+  if (p < end && *p == '.') {
+    ++p;
+    uint64_t ignored = 0;
+    const size_t fraction_run = ScanDigits(p, end, &ignored);
+    fraction_digits = std::min<size_t>(fraction_run, kPicosFractionDigits);
+    int64_t fraction = 0;
+    for (size_t i = 0; i < fraction_digits; ++i) fraction = fraction * 10 + (p[i] - '0');
+    p += fraction_digits;
+    for (size_t d = fraction_digits; d < kPicosFractionDigits; ++d) fraction *= 10;
+    parsed.fraction_picos = fraction;
+    if (fraction_run > kPicosFractionDigits) {
+      round_up = *p >= '5';
+      p += fraction_run - kPicosFractionDigits;
+      fraction_digits = fraction_run;
     }
   }
   if (integer_digits + fraction_digits == 0) return std::nullopt;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+  if (p < end && (*p == 'e' || *p == 'E')) {
     // Rare; exactness is not promised for exponent forms.
     std::string copy(text);
-    char* end = nullptr;
-    parsed.value = std::strtold(copy.c_str(), &end);
-    if (end != copy.c_str() + copy.size() || !std::isfinite(parsed.value)) return std::nullopt;
+    char* copy_end = nullptr;
+    parsed.value = std::strtold(copy.c_str(), &copy_end);
+    if (copy_end != copy.c_str() + copy.size() || !std::isfinite(parsed.value)) return std::nullopt;
     parsed.exponent = true;
     return parsed;
   }
-  if (i != text.size()) return std::nullopt;
-  for (size_t d = fraction_digits; d < kPicosFractionDigits; ++d) parsed.fraction_picos *= 10;
+  if (p != end) return std::nullopt;
   if (round_up) ++parsed.fraction_picos;
   if (parsed.fraction_picos == kPicosPerMicro) {  // .9999995 rounds up to the next us
     parsed.fraction_picos = 0;
@@ -148,6 +253,8 @@ std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
 }  // namespace
 
 std::optional<int64_t> ParseMicrosToPicos(std::string_view text, int64_t base_micros) {
+  int64_t fast = 0;
+  if (FastMicrosToPicos(text, base_micros, &fast)) return fast;
   std::optional<ParsedMicros> parsed = ParseMicrosText(text);
   if (!parsed) return std::nullopt;
   if (parsed->exponent) {
@@ -197,13 +304,9 @@ bool ParseShortInteger(std::string_view text, int64_t* value) {
   }
   size_t digits = text.size() - i;
   if (digits == 0 || digits > kMaxDigits) return false;
-  int64_t result = 0;
-  for (; i < text.size(); ++i) {
-    unsigned d = static_cast<unsigned char>(text[i]) - '0';
-    if (d > 9) return false;
-    result = result * 10 + d;
-  }
-  *value = negative ? -result : result;
+  uint64_t result = 0;
+  if (ScanDigits(text.data() + i, text.data() + text.size(), &result) != digits) return false;
+  *value = negative ? -static_cast<int64_t>(result) : static_cast<int64_t>(result);
   return true;
 }
 

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <optional>
+#include <random>
 #include <string>
 
 namespace stepscope::importers {
@@ -41,6 +44,53 @@ TEST(ParseMicrosToPicosTest, ExponentsAndRejects) {
   EXPECT_FALSE(ParseMicrosToPicos("12x"));
   EXPECT_FALSE(ParseMicrosToPicos("99999999999999999999"));  // overflows int64 ps
   EXPECT_FALSE(ParseMicrosToPicos("NaN"));
+}
+
+// Every digit count the fast paths treat differently (8 at a time, up to 18 unchecked,
+// then checked; 0-9 fraction digits with rounding past the sixth) against exact 128-bit
+// arithmetic, and against the general parser for the integers.
+TEST(ParseMicrosToPicosTest, AgreesWithExactArithmeticForEveryDigitCount) {
+  std::mt19937_64 random(11);
+  for (int round = 0; round < 20000; ++round) {
+    size_t integer_digits = random() % 21;
+    size_t fraction_digits = random() % 10;
+    bool negative = random() % 3 == 0;
+    bool dot = fraction_digits > 0 || random() % 2 == 0;
+    std::string text = negative ? "-" : "";
+    __int128 micros = 0;
+    for (size_t i = 0; i < integer_digits; ++i) {
+      int digit = static_cast<int>(random() % 10);
+      text += static_cast<char>('0' + digit);
+      micros = micros * 10 + digit;
+    }
+    if (dot) text += '.';
+    for (size_t i = 0; i < fraction_digits; ++i) {
+      int digit = static_cast<int>(random() % 10);
+      text += static_cast<char>('0' + digit);
+    }
+    // The first six fraction digits are picoseconds; the seventh rounds half up.
+    __int128 kept = 0;
+    for (size_t i = 0; i < std::min<size_t>(fraction_digits, 6); ++i) kept = kept * 10 + (text[text.size() - fraction_digits + i] - '0');
+    for (size_t i = std::min<size_t>(fraction_digits, 6); i < 6; ++i) kept *= 10;
+    bool round_up = fraction_digits > 6 && text[text.size() - fraction_digits + 6] >= '5';
+    __int128 magnitude = micros * 1'000'000 + kept + (round_up ? 1 : 0);
+    __int128 expected = negative ? -magnitude : magnitude;
+    std::optional<int64_t> got = ParseMicrosToPicos(text);
+    if (integer_digits + fraction_digits == 0) {
+      EXPECT_FALSE(got) << text;
+      continue;
+    }
+    bool fits = micros <= INT64_MAX && expected <= INT64_MAX && expected >= INT64_MIN;
+    if (!fits) {
+      EXPECT_FALSE(got) << text;
+      continue;
+    }
+    ASSERT_TRUE(got) << text;
+    EXPECT_EQ(*got, static_cast<int64_t>(expected)) << text;
+    if (!dot && integer_digits > 0 && integer_digits < 19) {
+      EXPECT_EQ(ParseJsonInteger(text), static_cast<int64_t>(negative ? -micros : micros)) << text;
+    }
+  }
 }
 
 TEST(ParseJsonNumberTest, Kinds) {

@@ -61,7 +61,7 @@ struct RawTraceEvent {
   }
 };
 
-// Receives the tokenizer's output. Called on the tokenizer's thread, in file order.
+// Receives the tokenizer's output, in file order, on the thread that called ReadTraceJson.
 class TraceJsonSink {
  public:
   virtual ~TraceJsonSink() = default;

@@ -3,18 +3,23 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <memory>
+#include <mutex>
 #include <string_view>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "src/base/gzip.h"
 #include "src/importers/json/json_stream_buffer.h"
 #include "src/importers/json/json_text.h"
+#include "src/importers/json/structural_walk.h"
 
 namespace stepscope::importers {
 namespace {
-
-namespace od = simdjson::ondemand;
 
 // What a window is closed with: ']' normally; when the cut fell inside a string, a quote
 // (or two, after a trailing backslash) closes the string first. The element that contains
@@ -28,13 +33,10 @@ static_assert(JsonStreamBuffer::kTailBytes >= simdjson::SIMDJSON_PADDING + kMaxS
 // (deviceProperties, distributedInfo, metadata); anything larger is skipped, not kept.
 constexpr size_t kMaxTopLevelValueBytes = 16 << 20;
 constexpr size_t kMaxTopLevelKeyBytes = 4096;
+// Nesting simdjson's stage 1 is set up for (it checks none; our walk needs no stack).
+constexpr size_t kMaxJsonDepth = simdjson::DEFAULT_MAX_DEPTH;
 
 bool IsWhitespace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
-std::string_view TrimTrailingWhitespace(std::string_view text) {
-  while (!text.empty() && IsWhitespace(text.back())) text.remove_suffix(1);
-  return text;
-}
 
 // The index just past the last element boundary in data[0, size): a '}' followed by
 // optional whitespace and then ",{" (another element follows) or ']' (the array ends, in
@@ -92,13 +94,169 @@ size_t ScanValueExtent(const char* data, size_t size) {
   return std::string_view::npos;
 }
 
+// Where the tokenizer's elements go: straight to the sink, or into batches for a sink on
+// another thread.
+class ElementOutput {
+ public:
+  virtual ~ElementOutput() = default;
+  // The window about to be read lives in `storage`: views into it must stay valid until
+  // the events that hold them are used.
+  virtual void HoldStorage(const std::shared_ptr<const char>& storage) {}
+  // A cleared event to fill; delivered by EndEvent(), dropped by the next StartEvent().
+  virtual RawTraceEvent* StartEvent() = 0;
+  virtual void EndEvent() = 0;
+  virtual void NonObject(uint64_t byte_offset) = 0;
+  virtual void TopLevelField(std::string_view key, std::string_view raw_json) = 0;
+};
+
+class SinkOutput : public ElementOutput {
+ public:
+  explicit SinkOutput(TraceJsonSink& sink) : sink_(sink) {}
+  RawTraceEvent* StartEvent() override {
+    event_.Clear();
+    return &event_;
+  }
+  void EndEvent() override { sink_.OnEvent(event_); }
+  void NonObject(uint64_t byte_offset) override { sink_.OnNonObjectEvent(byte_offset); }
+  void TopLevelField(std::string_view key, std::string_view raw_json) override { sink_.OnTopLevelField(key, raw_json); }
+
+ private:
+  TraceJsonSink& sink_;
+  RawTraceEvent event_;
+};
+
+// Elements in file order, with the storages their views point into.
+struct ElementBatch {
+  enum class Kind : uint8_t { kEvent, kNonObject, kTopLevelField };
+  struct Item {
+    Kind kind;
+    uint64_t value;  // index into events / byte offset / index into top_level_fields
+  };
+  std::vector<RawTraceEvent> events;  // [0, event_count) in use; the rest keep capacity
+  size_t event_count = 0;
+  std::vector<Item> items;
+  std::vector<std::pair<std::string, std::string>> top_level_fields;
+  std::vector<std::shared_ptr<const char>> storages;
+
+  void Reset() {
+    event_count = 0;
+    items.clear();
+    top_level_fields.clear();
+    storages.clear();
+  }
+};
+
+// Batches from the tokenizer's thread to the sink's, bounded (the tokenizer waits when
+// the sink falls behind), recycled (their events keep their args' capacity).
+class BatchQueue {
+ public:
+  static constexpr size_t kMaxBatches = 8;
+
+  // A batch to fill; waits while kMaxBatches are in use.
+  std::unique_ptr<ElementBatch> Acquire() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    recycled_.wait(lock, [this] { return !free_.empty() || allocated_ < kMaxBatches; });
+    if (free_.empty()) {
+      ++allocated_;
+      return std::make_unique<ElementBatch>();
+    }
+    std::unique_ptr<ElementBatch> batch = std::move(free_.back());
+    free_.pop_back();
+    return batch;
+  }
+  void Push(std::unique_ptr<ElementBatch> batch) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    full_.push_back(std::move(batch));
+    filled_.notify_one();
+  }
+  // The next batch, or null once Close() was called and all were taken.
+  std::unique_ptr<ElementBatch> Take() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    filled_.wait(lock, [this] { return !full_.empty() || closed_; });
+    if (full_.empty()) return nullptr;
+    std::unique_ptr<ElementBatch> batch = std::move(full_.front());
+    full_.pop_front();
+    return batch;
+  }
+  void Recycle(std::unique_ptr<ElementBatch> batch) {
+    batch->Reset();
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(batch));
+    recycled_.notify_one();
+  }
+  void Close() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    filled_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable filled_;
+  std::condition_variable recycled_;
+  std::deque<std::unique_ptr<ElementBatch>> full_;
+  std::vector<std::unique_ptr<ElementBatch>> free_;
+  size_t allocated_ = 0;
+  bool closed_ = false;
+};
+
+class BatchOutput : public ElementOutput {
+ public:
+  // Events per batch: enough that handing over costs nothing, few enough that a batch
+  // is still in cache when the sink reads it.
+  static constexpr size_t kEventsPerBatch = 512;
+
+  explicit BatchOutput(BatchQueue* queue) : queue_(queue) {}
+
+  void HoldStorage(const std::shared_ptr<const char>& storage) override {
+    Batch();
+    if (batch_->storages.empty() || batch_->storages.back() != storage) batch_->storages.push_back(storage);
+  }
+  RawTraceEvent* StartEvent() override {
+    Batch();
+    if (batch_->event_count == batch_->events.size()) batch_->events.emplace_back();
+    RawTraceEvent* event = &batch_->events[batch_->event_count];
+    event->Clear();
+    return event;
+  }
+  void EndEvent() override {
+    batch_->items.push_back({ElementBatch::Kind::kEvent, batch_->event_count++});
+    if (batch_->event_count == kEventsPerBatch) Flush(/*keep_storage=*/true);
+  }
+  void NonObject(uint64_t byte_offset) override {
+    Batch();
+    batch_->items.push_back({ElementBatch::Kind::kNonObject, byte_offset});
+  }
+  void TopLevelField(std::string_view key, std::string_view raw_json) override {
+    Batch();
+    batch_->items.push_back({ElementBatch::Kind::kTopLevelField, batch_->top_level_fields.size()});
+    batch_->top_level_fields.emplace_back(key, raw_json);
+  }
+  // Hands the current batch over. With `keep_storage`, the next batch holds the same
+  // storage (the window being read goes on).
+  void Flush(bool keep_storage = false) {
+    if (batch_ == nullptr) return;
+    std::shared_ptr<const char> storage = keep_storage && !batch_->storages.empty() ? batch_->storages.back() : nullptr;
+    queue_->Push(std::move(batch_));
+    if (storage != nullptr) HoldStorage(storage);
+  }
+
+ private:
+  void Batch() {
+    if (batch_ == nullptr) batch_ = queue_->Acquire();
+  }
+
+  BatchQueue* queue_;
+  std::unique_ptr<ElementBatch> batch_;
+};
+
 class Tokenizer {
  public:
-  Tokenizer(ByteSource& source, const TraceJsonReadOptions& options, TraceJsonSink& sink,
+  Tokenizer(ByteSource& source, const TraceJsonReadOptions& options, ElementOutput& output,
             TraceJsonReadResult* result)
       : source_(source),
         options_(options),
-        sink_(sink),
+        output_(output),
         result_(result),
         buffer_(&source, std::max<size_t>(options.window_bytes, 64),
                 std::max(options.window_bytes, options.max_element_bytes) + options.window_bytes) {}
@@ -117,20 +275,21 @@ class Tokenizer {
   Status ParseTopLevelObject();
   Status ParseEventArray();
   Status ParseWindow(size_t window, WindowResult* out);
-  simdjson::error_code ParseObject(od::value& value);
-  simdjson::error_code ConsumeNonObject(od::value& value, const char** next_token);
-  static simdjson::error_code ReadToken(od::value& value, JsonToken* token);
+  simdjson::error_code RunStage1(const char* document, size_t length);
+  simdjson::error_code WalkWindow(char* base, size_t window, WindowResult* out);
   Status Truncated(std::string what);
   Status CheckEndOfData();
   std::string Where() const { return "at byte " + std::to_string(buffer_.offset()); }
 
   ByteSource& source_;
   const TraceJsonReadOptions& options_;
-  TraceJsonSink& sink_;
+  ElementOutput& output_;
   TraceJsonReadResult* result_;
   JsonStreamBuffer buffer_;
-  od::parser parser_;
-  RawTraceEvent event_;
+  // simdjson's stage 1 (the SIMD structural index, with UTF-8 and string validation),
+  // run directly: the walk over the index is ours (structural_walk.h).
+  std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;
+  size_t stage1_capacity_ = 0;
 };
 
 Status Tokenizer::Run() {
@@ -247,7 +406,7 @@ Status Tokenizer::ParseTopLevelObject() {
       return status;
     }
     if (kept) {
-      sink_.OnTopLevelField(key, value);
+      output_.TopLevelField(key, value);
     } else {
       ++result_->skipped_top_level_values;
     }
@@ -322,15 +481,13 @@ Status Tokenizer::ParseWindow(size_t window, WindowResult* out) {
   char saved[kMaxSuffixBytes];
   std::memcpy(saved, base + window, kMaxSuffixBytes);
   base[-1] = '[';
-  od::document doc;
   simdjson::error_code error = simdjson::SUCCESS;
   bool sanitized = false;
   size_t attempt = 0;
   while (attempt < std::size(kWindowSuffixes)) {
     std::string_view suffix = kWindowSuffixes[attempt];
     std::memcpy(base + window, suffix.data(), suffix.size());
-    size_t length = 1 + window + suffix.size();
-    error = parser_.iterate(base - 1, length, length + simdjson::SIMDJSON_PADDING).get(doc);
+    error = RunStage1(base - 1, 1 + window + suffix.size());
     if (error == simdjson::UNCLOSED_STRING) {
       ++attempt;
     } else if (error == simdjson::UTF8_ERROR && !sanitized) {
@@ -340,222 +497,92 @@ Status Tokenizer::ParseWindow(size_t window, WindowResult* out) {
       break;
     }
   }
-  od::array array;
-  if (!error) error = doc.get_array().get(array);
-  if (!error) {
-    for (auto item : array) {
-      od::value value;
-      error = std::move(item).get(value);
-      if (error) break;
-      std::string_view token = value.raw_json_token();
-      if (token.empty()) {
-        error = simdjson::TAPE_ERROR;
-        break;
-      }
-      uint64_t offset = buffer_.offset() + static_cast<uint64_t>(token.data() - base);
-      if (token[0] == ']') {
-        // "[..., {}, ]": a trailing comma. The ']' closes the array.
-        size_t close = static_cast<size_t>(token.data() - base);
-        if (close >= window) break;  // our own suffix: the window simply ended
-        ++result_->trailing_commas;
-        out->resume = close + 1;
-        out->array_closed = true;
-        break;
-      }
-      bool is_object = token[0] == '{';
-      const char* location = nullptr;
-      if (is_object) {
-        event_.Clear();
-        event_.byte_offset = offset;
-        error = ParseObject(value);
-      } else {
-        error = ConsumeNonObject(value, &location);
-      }
-      if (error) break;
-      // The element is complete; what follows it decides how far the window is handled.
-      if (location == nullptr) error = doc.current_location().get(location);
-      if (error) break;
-      // simdjson may report the document's own '[' (base - 1) on malformed input; nothing
-      // before the window is ours to read.
-      if (location < base) {
-        error = simdjson::TAPE_ERROR;
-        break;
-      }
-      size_t position = static_cast<size_t>(location - base);
-      if (is_object) {
-        // Belt and braces: an object is complete only if its '}' precedes `location`.
-        size_t last = position;
-        while (last > 0 && IsWhitespace(base[last - 1])) --last;
-        if (last == 0 || last > window || base[last - 1] != '}') {
-          error = simdjson::INCOMPLETE_ARRAY_OR_OBJECT;
-          break;
-        }
-      }
-      if (position >= window) {
-        out->resume = window;
-        out->ended_at_element = true;
-      } else if (base[position] == ',') {
-        out->resume = position + 1;
-      } else if (base[position] == ']') {
-        out->resume = position + 1;
-        out->array_closed = true;
-      } else {
-        error = simdjson::TAPE_ERROR;  // two elements without a comma
-        break;
-      }
-      ++out->elements;
-      ++result_->elements;
-      if (is_object) {
-        sink_.OnEvent(event_);
-      } else {
-        sink_.OnNonObjectEvent(offset);
-      }
-      if (out->array_closed) break;
-    }
-  }
+  if (!error) error = WalkWindow(base, window, out);
   std::memcpy(base + window, saved, kMaxSuffixBytes);
   out->error = error;
   return OkStatus();
 }
 
-simdjson::error_code Tokenizer::ReadToken(od::value& value, JsonToken* token) {
-  // Scalars are read from their raw token, which spans up to the next structural
-  // character: no scanning, and no unescaping until a parser asks for it.
-  std::string_view raw = TrimTrailingWhitespace(value.raw_json_token());
-  if (raw.empty()) return simdjson::TAPE_ERROR;
-  switch (raw[0]) {
-    case '"':
-      if (raw.size() < 2 || raw.back() != '"') return simdjson::UNCLOSED_STRING;
-      token->kind = JsonKind::kString;
-      token->text = raw.substr(1, raw.size() - 2);
-      return simdjson::SUCCESS;
-    case '[': {
-      od::array array;
-      simdjson::error_code error = value.get_array().get(array);
-      if (!error) error = array.raw_json().get(token->text);
-      token->kind = JsonKind::kArray;
+simdjson::error_code Tokenizer::RunStage1(const char* document, size_t length) {
+  if (stage1_ == nullptr || stage1_capacity_ < length) {
+    simdjson::error_code error =
+        stage1_ == nullptr
+            ? simdjson::get_active_implementation()->create_dom_parser_implementation(length, kMaxJsonDepth, stage1_)
+            : stage1_->set_capacity(length);
+    if (error) {
+      stage1_.reset();
+      stage1_capacity_ = 0;
       return error;
     }
-    case '{': {
-      od::object object;
-      simdjson::error_code error = value.get_object().get(object);
-      if (!error) error = object.raw_json().get(token->text);
-      token->kind = JsonKind::kObject;
-      return error;
+    stage1_capacity_ = length;
+  }
+  return stage1_->stage1(reinterpret_cast<const uint8_t*>(document), length, simdjson::stage1_mode::regular);
+}
+
+simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResult* out) {
+  output_.HoldStorage(buffer_.storage());
+  StructuralWalk walk(base - 1, stage1_->structural_indexes.get(), stage1_->n_structural_indexes);
+  // Structural 0 is the '[' put before the window.
+  for (uint32_t i = 1;;) {
+    if (i >= walk.count()) return simdjson::TAPE_ERROR;
+    const size_t position = walk.position(i) - 1;  // in the window
+    const char first = walk.at(i);
+    if (first == ']') {
+      if (position >= window) return simdjson::SUCCESS;  // our suffix: the window simply ended
+      // "[..., {}, ]": a trailing comma. The ']' closes the array.
+      ++result_->trailing_commas;
+      out->resume = position + 1;
+      out->array_closed = true;
+      return simdjson::SUCCESS;
     }
-    case 't':
-    case 'f':
-      token->kind = raw == "true" || raw == "false" ? JsonKind::kBool : JsonKind::kOther;
-      token->text = raw;
-      return simdjson::SUCCESS;
-    case 'n':
-      token->kind = raw == "null" ? JsonKind::kNull : JsonKind::kOther;
-      token->text = raw;
-      return simdjson::SUCCESS;
-    case ']':
-    case '}':
-    case ',':
-    case ':':
-      return simdjson::TAPE_ERROR;  // broken (or cut) JSON
-    default:
-      // Numbers, and bare words such as NaN and Infinity that Python's json writes: the
-      // parser decides what they mean.
-      token->kind = (raw[0] == '-' || (raw[0] >= '0' && raw[0] <= '9')) ? JsonKind::kNumber : JsonKind::kOther;
-      token->text = raw;
-      return simdjson::SUCCESS;
-  }
-}
-
-// The text of a field's key, from where it starts (just after its opening quote) to the
-// ':' that precedes the value token.
-std::string_view KeyText(const char* key_begin, const char* value_begin) {
-  const char* end = value_begin;
-  while (end > key_begin && end[-1] != ':') --end;
-  if (end > key_begin) --end;  // the ':'
-  while (end > key_begin && IsWhitespace(end[-1])) --end;
-  if (end > key_begin && end[-1] == '"') --end;
-  return std::string_view(key_begin, static_cast<size_t>(end - key_begin));
-}
-
-simdjson::error_code Tokenizer::ConsumeNonObject(od::value& value, const char** next_token) {
-  // Arrays and objects are consumed by ReadToken (the iterator moves past them). A scalar
-  // is one token: the next token starts where its raw text (which includes trailing
-  // whitespace) ends; the iterator skips it when it advances.
-  JsonToken token;
-  std::string_view raw = value.raw_json_token();
-  simdjson::error_code error = ReadToken(value, &token);
-  if (error) return error;
-  if (token.kind == JsonKind::kArray || token.kind == JsonKind::kObject) {
-    *next_token = nullptr;
-  } else {
-    *next_token = raw.data() + raw.size();
-  }
-  return simdjson::SUCCESS;
-}
-
-simdjson::error_code Tokenizer::ParseObject(od::value& value) {
-  od::object object;
-  simdjson::error_code error = value.get_object().get(object);
-  if (error) return error;
-  for (auto field_result : object) {
-    od::field field;
-    error = std::move(field_result).get(field);
+    const uint64_t offset = buffer_.offset() + position;
+    const bool is_object = first == '{';
+    RawTraceEvent* event = nullptr;
+    uint32_t next = 0;  // the structural after the element
+    simdjson::error_code error;
+    const char* element_end = nullptr;  // just past the element's last byte
+    if (is_object) {
+      event = output_.StartEvent();
+      event->byte_offset = offset;
+      error = walk.ReadEvent(i, event, &next);
+      if (!error) element_end = base - 1 + walk.position(next - 1) + 1;
+    } else {
+      JsonToken token;
+      error = walk.ReadValue(i, &token, &next);
+      if (!error) {
+        element_end = token.kind == JsonKind::kString ? token.text.data() + token.text.size() + 1
+                      : token.kind == JsonKind::kArray || token.kind == JsonKind::kObject
+                          ? base - 1 + walk.position(next - 1) + 1
+                          : token.text.data() + token.text.size();
+      }
+    }
     if (error) return error;
-    od::value& field_value = field.value();
-    std::string_view key = KeyText(field.key().raw(), field_value.raw_json_token().data());
-    JsonToken* target = nullptr;
-    switch (key.size()) {
-      case 1:
-        if (key == "s") target = &event_.scope;
-        break;
-      case 2:
-        if (key == "ph") target = &event_.ph;
-        else if (key == "ts") target = &event_.ts;
-        else if (key == "id") target = &event_.id;
-        else if (key == "bp") target = &event_.bp;
-        break;
-      case 3:
-        if (key == "pid") target = &event_.pid;
-        else if (key == "tid") target = &event_.tid;
-        else if (key == "dur") target = &event_.dur;
-        else if (key == "cat") target = &event_.cat;
-        else if (key == "id2") target = &event_.id2;
-        break;
-      case 4:
-        if (key == "name") {
-          target = &event_.name;
-        } else if (key == "args") {
-          event_.has_args = true;
-          od::object args;
-          if (field_value.get_object().get(args) != simdjson::SUCCESS) break;  // not an object: ignored
-          for (auto arg_result : args) {
-            od::field arg;
-            error = std::move(arg_result).get(arg);
-            if (error) return error;
-            JsonArg& out = event_.args.emplace_back();
-            od::value& arg_value = arg.value();
-            out.key = KeyText(arg.key().raw(), arg_value.raw_json_token().data());
-            error = ReadToken(arg_value, &out.value);
-            if (error) return error;
-          }
-        }
-        break;
-      case 7:
-        if (key == "bind_id") target = &event_.bind_id;
-        else if (key == "flow_in") target = &event_.flow_in;
-        break;
-      case 8:
-        if (key == "flow_out") target = &event_.flow_out;
-        break;
-      default:
-        break;
+    // An element closed by our suffix (a string or bracket the cut left open) is cut.
+    if (element_end > base + window) return simdjson::TAPE_ERROR;
+    // The element is complete; what follows it decides how far the window is handled.
+    const size_t follow = walk.position(next) - 1;
+    const char separator = walk.at(next);
+    if (next >= walk.count() || follow >= window) {
+      out->resume = window;
+      out->ended_at_element = true;
+    } else if (separator == ',') {
+      out->resume = follow + 1;
+    } else if (separator == ']') {
+      out->resume = follow + 1;
+      out->array_closed = true;
+    } else {
+      return simdjson::TAPE_ERROR;  // two elements without a comma
     }
-    if (target != nullptr) {
-      error = ReadToken(field_value, target);
-      if (error) return error;
+    ++out->elements;
+    ++result_->elements;
+    if (is_object) {
+      output_.EndEvent();
+    } else {
+      output_.NonObject(offset);
     }
+    if (out->array_closed || out->ended_at_element) return simdjson::SUCCESS;
+    i = next + 1;
   }
-  return simdjson::SUCCESS;
 }
 
 }  // namespace
@@ -563,8 +590,42 @@ simdjson::error_code Tokenizer::ParseObject(od::value& value) {
 Status ReadTraceJson(ByteSource& source, const TraceJsonReadOptions& options, TraceJsonSink& sink,
                      TraceJsonReadResult* result) {
   *result = TraceJsonReadResult{};
-  Tokenizer tokenizer(source, options, sink, result);
-  return tokenizer.Run();
+  if (!options.tokenize_on_own_thread) {
+    SinkOutput output(sink);
+    Tokenizer tokenizer(source, options, output, result);
+    return tokenizer.Run();
+  }
+  // The tokenizer reads ahead on its own thread; the sink gets the elements here, in
+  // order, batch by batch.
+  BatchQueue queue;
+  Status status;
+  std::thread tokenizer_thread([&] {
+    BatchOutput output(&queue);
+    Tokenizer tokenizer(source, options, output, result);
+    status = tokenizer.Run();
+    output.Flush();
+    queue.Close();
+  });
+  while (std::unique_ptr<ElementBatch> batch = queue.Take()) {
+    for (const ElementBatch::Item& item : batch->items) {
+      switch (item.kind) {
+        case ElementBatch::Kind::kEvent:
+          sink.OnEvent(batch->events[item.value]);
+          break;
+        case ElementBatch::Kind::kNonObject:
+          sink.OnNonObjectEvent(item.value);
+          break;
+        case ElementBatch::Kind::kTopLevelField: {
+          const auto& [key, raw_json] = batch->top_level_fields[item.value];
+          sink.OnTopLevelField(key, raw_json);
+          break;
+        }
+      }
+    }
+    queue.Recycle(std::move(batch));
+  }
+  tokenizer_thread.join();
+  return status;
 }
 
 }  // namespace stepscope::importers

@@ -1,11 +1,11 @@
 // The trace-JSON tokenizer: streams `{"traceEvents": [...], ...}` or a bare `[...]` from a
 // ByteSource and hands each event-array element to a TraceJsonSink as a RawTraceEvent.
 //
-// How (simdjson 3.0 On-Demand, never a DOM of the file): the input is read through a
-// window of a few MB. Each window is cut just after an element's closing brace, framed as
-// a little document of its own ('[' before it, ']' after it) and iterated element by
-// element; an element the window cut short is parsed again at the start of the next
-// window. Top-level members other than the event array are scanned by a small scalar
+// How (never a DOM of the file): the input is read through a window of a few MB. Each
+// window is cut just after an element's closing brace, framed as a little document of its
+// own ('[' before it, ']' after it), indexed by simdjson's stage 1 (SIMD structural index,
+// UTF-8 check) and walked element by element (structural_walk.h); an element the window
+// cut short is parsed again at the start of the next window. Top-level members other than the event array are scanned by a small scalar
 // scanner and handed over as JSON text. Memory use is the window (grown only for a single
 // element larger than it) plus simdjson's index of one window.
 //
@@ -36,6 +36,9 @@ struct TraceJsonReadOptions {
   size_t max_element_bytes = 256 << 20;
   // Deliver what precedes a cut instead of failing.
   bool allow_truncated = false;
+  // Read and tokenize on a thread of its own while the sink works on the caller's thread
+  // (the elements arrive in the same order either way).
+  bool tokenize_on_own_thread = false;
 };
 
 struct TraceJsonReadResult {

@@ -39,15 +39,31 @@ struct ReadOutcome {
   std::vector<std::string> lines;
 };
 
-ReadOutcome Read(std::string_view json, size_t window, bool allow_truncated = false) {
+ReadOutcome ReadWith(std::string_view json, size_t window, bool allow_truncated, bool own_thread) {
   ReadOutcome outcome;
   std::unique_ptr<ByteSource> source = MakeTraceByteSource(json, 1 << 30);
   TraceJsonReadOptions options;
   options.window_bytes = window;
   options.allow_truncated = allow_truncated;
+  options.tokenize_on_own_thread = own_thread;
   RecordingSink sink;
   outcome.status = ReadTraceJson(*source, options, sink, &outcome.result);
   outcome.lines = std::move(sink.lines);
+  return outcome;
+}
+
+// Reads on the caller's thread, and checks that tokenizing on a thread of its own hands
+// the sink exactly the same.
+ReadOutcome Read(std::string_view json, size_t window, bool allow_truncated = false) {
+  ReadOutcome outcome = ReadWith(json, window, allow_truncated, /*own_thread=*/false);
+  ReadOutcome threaded = ReadWith(json, window, allow_truncated, /*own_thread=*/true);
+  EXPECT_EQ(threaded.status.ToString(), outcome.status.ToString());
+  EXPECT_EQ(threaded.lines, outcome.lines);
+  EXPECT_EQ(threaded.result.elements, outcome.result.elements);
+  EXPECT_EQ(threaded.result.json_bytes, outcome.result.json_bytes);
+  EXPECT_EQ(threaded.result.truncated, outcome.result.truncated);
+  EXPECT_EQ(threaded.result.invalid_utf8_bytes, outcome.result.invalid_utf8_bytes);
+  EXPECT_EQ(threaded.result.trailing_commas, outcome.result.trailing_commas);
   return outcome;
 }
 
@@ -182,6 +198,31 @@ TEST(TraceJsonReaderTest, MalformedJsonInTheMiddleIsAnErrorWithAnOffset) {
   EXPECT_EQ(outcome.status.code(), StatusCode::kDataLoss);
   EXPECT_NE(outcome.status.message().find("malformed JSON"), std::string::npos) << outcome.status.message();
   EXPECT_NE(outcome.status.message().find("byte 20"), std::string::npos) << outcome.status.message();
+}
+
+// Array and object values are their JSON text up to the next ',' or '}', trailing
+// whitespace included (what simdjson On-Demand's raw_json() gave, which imported stat
+// values depend on); strings are their escaped content; scalars their trimmed text.
+TEST(TraceJsonReaderTest, ArgValuesAreTheirJsonText) {
+  ReadOutcome outcome = Read("[{\"ph\": \"X\", \"args\": {\"dims\": [[1, 2], []] , \"s\": \"a\\\"b\" ,\n"
+                             "\"n\": -1.5e3\t, \"o\": {\"k\": [true]}\n  }}]",
+                             4 << 20);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.ToString();
+  ASSERT_EQ(outcome.lines.size(), 1u);
+  EXPECT_NE(outcome.lines[0].find("dims:5=[[1, 2], []]  s:1=a\\\"b n:2=-1.5e3 o:6={\"k\": [true]}\n  "),
+            std::string::npos)
+      << outcome.lines[0];
+}
+
+// A broken value nested in an event is malformed JSON, not a value to keep.
+TEST(TraceJsonReaderTest, MalformedNestedValuesAreErrors) {
+  for (std::string_view broken : {R"([{"ph":"X","args":{"a":[1 2]}}])", R"([{"ph":"X","args":{"a":[:1]}}])",
+                                  R"([{"ph":"X","args":{"a":{"b" 1}}}])", R"([{"ph":"X","args":{"a":[1,]}}])",
+                                  R"([{"ph":"X","args":{"a":[1}}}])", R"([{"ph":"X","args":"x" 1}])"}) {
+    ReadOutcome outcome = Read(broken, 4 << 20);
+    EXPECT_EQ(outcome.status.code(), StatusCode::kDataLoss) << broken;
+    EXPECT_NE(outcome.status.message().find("malformed JSON"), std::string::npos) << outcome.status.message();
+  }
 }
 
 TEST(TraceJsonReaderTest, NotJsonOrNoEventsIsInvalidArgument) {

@@ -5,57 +5,65 @@
 namespace stepscope::importers {
 namespace {
 
-KinetoArg Classify(std::string_view key) {
-  switch (key.size()) {
-    case 4:
-      if (key == "grid") return KinetoArg::kGrid;
-      if (key == "Addr") return KinetoArg::kAddr;
-      break;
-    case 5:
-      if (key == "block") return KinetoArg::kBlock;
-      if (key == "bytes") return KinetoArg::kBytes;
-      if (key == "Bytes") return KinetoArg::kMemoryBytes;
-      break;
-    case 6:
-      if (key == "device") return KinetoArg::kDevice;
-      if (key == "stream") return KinetoArg::kStream;
-      if (key == "Ev Idx") return KinetoArg::kEvIdx;
-      break;
-    case 7:
-      if (key == "context") return KinetoArg::kContext;
-      break;
-    case 9:
-      if (key == "Device Id") return KinetoArg::kDeviceId;
-      break;
-    case 11:
-      if (key == "correlation") return KinetoArg::kCorrelation;
-      if (key == "External id") return KinetoArg::kExternalId;
-      if (key == "external id") return KinetoArg::kExternalIdLower;
-      if (key == "Device Type") return KinetoArg::kDeviceType;
-      break;
-    case 13:
-      if (key == "shared memory") return KinetoArg::kSharedMemory;
-      break;
-    case 14:
-      if (key == "Total Reserved") return KinetoArg::kTotalReserved;
-      break;
-    case 15:
-      if (key == "Total Allocated") return KinetoArg::kTotalAllocated;
-      break;
-    case 20:
-      if (key == "registers per thread") return KinetoArg::kRegisters;
-      break;
-    case 23:
-      if (key == "theoretical occupancy %") return KinetoArg::kTheoreticalOccupancy;
-      break;
-    case 25:
-      if (key == "est. achieved occupancy %") return KinetoArg::kAchievedOccupancy;
-      break;
-    default:
-      break;
+struct KnownArg {
+  std::string_view key;
+  KinetoArg arg = KinetoArg::kCount;  // kCount: an empty slot
+};
+constexpr KnownArg kKnownArgs[] = {
+    {"device", KinetoArg::kDevice},
+    {"stream", KinetoArg::kStream},
+    {"context", KinetoArg::kContext},
+    {"correlation", KinetoArg::kCorrelation},
+    {"External id", KinetoArg::kExternalId},
+    {"external id", KinetoArg::kExternalIdLower},
+    {"registers per thread", KinetoArg::kRegisters},
+    {"shared memory", KinetoArg::kSharedMemory},
+    {"grid", KinetoArg::kGrid},
+    {"block", KinetoArg::kBlock},
+    {"est. achieved occupancy %", KinetoArg::kAchievedOccupancy},
+    {"theoretical occupancy %", KinetoArg::kTheoreticalOccupancy},
+    {"bytes", KinetoArg::kBytes},
+    {"Bytes", KinetoArg::kMemoryBytes},
+    {"Total Allocated", KinetoArg::kTotalAllocated},
+    {"Total Reserved", KinetoArg::kTotalReserved},
+    {"Addr", KinetoArg::kAddr},
+    {"Device Id", KinetoArg::kDeviceId},
+    {"Device Type", KinetoArg::kDeviceType},
+    {"Ev Idx", KinetoArg::kEvIdx},
+};
+
+// Every arg of every event is classified: a small open-addressing table on (length,
+// first byte, last byte) answers with one compare instead of a switch and a chain of them.
+class KnownArgTable {
+ public:
+  constexpr KnownArgTable() {
+    for (const KnownArg& known : kKnownArgs) {
+      size_t slot = SlotOf(known.key);
+      while (slots_[slot].arg != KinetoArg::kCount) slot = (slot + 1) % kSlots;
+      slots_[slot] = known;
+    }
   }
-  return KinetoArg::kCount;
-}
+
+  KinetoArg Find(std::string_view key) const {
+    if (key.empty()) return KinetoArg::kCount;
+    for (size_t slot = SlotOf(key);; slot = (slot + 1) % kSlots) {
+      const KnownArg& entry = slots_[slot];
+      if (entry.arg == KinetoArg::kCount) return KinetoArg::kCount;
+      if (entry.key == key) return entry.arg;
+    }
+  }
+
+ private:
+  static constexpr size_t kSlots = 64;  // more than twice the known args: short probes
+  static constexpr size_t SlotOf(std::string_view key) {
+    return (key.size() * 31 + static_cast<unsigned char>(key.front()) * 7 + static_cast<unsigned char>(key.back())) %
+           kSlots;
+  }
+
+  KnownArg slots_[kSlots] = {};
+};
+
+constexpr KnownArgTable kKnownArgTable;
 
 }  // namespace
 
@@ -63,7 +71,7 @@ void KinetoArgIndex::Index(const RawTraceEvent& event) {
   known_.fill(nullptr);
   kinds_.resize(event.args.size());
   for (size_t i = 0; i < event.args.size(); ++i) {
-    KinetoArg kind = Classify(event.args[i].key);
+    KinetoArg kind = kKnownArgTable.Find(event.args[i].key);
     kinds_[i] = kind;
     if (kind != KinetoArg::kCount) known_[static_cast<size_t>(kind)] = &event.args[i];
   }

@@ -2,6 +2,8 @@
 // the README's facts and against an independent read of each file (testing/trace_facts).
 #include "src/importers/kineto_json/kineto_json_importer.h"
 
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -102,6 +104,45 @@ TEST_P(KinetoFileTest, ImportsEveryEventOfTheFileAndAccountsForAll) {
   EXPECT_EQ(got_device, device);
   EXPECT_EQ(got_annotations, annotations);
   EXPECT_EQ(stats.flow_events, static_cast<uint64_t>(flows));
+}
+
+std::string DeterministicBytes(const xspace::XSpace& space) {
+  std::string bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  google::protobuf::io::CodedOutputStream coded(&stream);
+  coded.SetSerializationDeterministic(true);
+  space.SerializeToCodedStream(&coded);
+  coded.Trim();
+  return bytes;
+}
+
+// The threaded import (tokenizer on its own thread, planes written in parallel) gives the
+// single-threaded result, byte for byte, whatever the window.
+TEST_P(KinetoFileTest, ThreadsDoNotChangeTheResult) {
+  std::string path = testing::TraceTestFile(GetParam().file);
+  ImportOptions one_thread;
+  one_thread.threads = 1;
+  xspace::XSpace reference;
+  ImportStats reference_stats;
+  ASSERT_TRUE(ImportTraceFile(path, one_thread, &reference, &reference_stats).ok());
+  const std::string reference_bytes = DeterministicBytes(reference);
+  for (int threads : {2, 3, 8}) {
+    for (size_t window : {size_t{8192}, size_t{4} << 20}) {
+      ImportOptions options;
+      options.threads = threads;
+      options.window_bytes = window;
+      xspace::XSpace space;
+      ImportStats stats;
+      ASSERT_TRUE(ImportTraceFile(path, options, &space, &stats).ok());
+      EXPECT_TRUE(DeterministicBytes(space) == reference_bytes)
+          << "the XSpaces differ with " << threads << " threads, window " << window;
+      EXPECT_EQ(stats.Warnings(), reference_stats.Warnings());
+      EXPECT_EQ(stats.events_read, reference_stats.events_read);
+      EXPECT_EQ(stats.events_imported, reference_stats.events_imported);
+      EXPECT_EQ(stats.flow_events, reference_stats.flow_events);
+      EXPECT_EQ(stats.xevents_written, reference_stats.xevents_written);
+    }
+  }
 }
 
 TEST_P(KinetoFileTest, EventsKeepTheFilesNamesTimesAndDurations) {

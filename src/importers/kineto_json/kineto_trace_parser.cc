@@ -253,7 +253,7 @@ TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
   bool device = category_ == Category::kKernel || category_ == Category::kMemcpy ||
                 category_ == Category::kMemset || category_ == Category::kGpuAnnotation;
   if (!device) {
-    ++host_event_count_by_pid_[pid];
+    CountHostEvent(pid);
     return ChromeTraceParser::TrackOf(event);
   }
   std::optional<int64_t> ordinal = args_.Int(KinetoArg::kDevice);
@@ -264,7 +264,7 @@ TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
   if (!ordinal) ordinal = pid;
   if (*ordinal < 0 || *ordinal > kMaxDeviceOrdinal) {
     stats_->Fix("device event with an impossible device ordinal placed with the host threads");
-    ++host_event_count_by_pid_[pid];
+    CountHostEvent(pid);
     return ChromeTraceParser::TrackOf(event);
   }
   std::optional<int64_t> stream = args_.Int(KinetoArg::kStream);
@@ -274,9 +274,24 @@ TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
   if (!stream) stream = tid;
   if (category_ == Category::kGpuAnnotation) return {TrackKind::kDeviceAnnotation, *ordinal, *stream};
   TrackKey track{TrackKind::kDeviceStream, *ordinal, *stream};
-  device_tracks_by_raw_.try_emplace(TrackKey{TrackKind::kThread, pid, current_tid()}, track);
-  device_tracks_by_stream_.try_emplace(TrackKey{TrackKind::kThread, pid, *stream}, track);
+  TrackKey raw{TrackKind::kThread, pid, current_tid()};
+  TrackKey by_stream{TrackKind::kThread, pid, *stream};
+  // A stream's events come in long runs: the maps are updated when the spelling changes.
+  if (!(raw == last_device_raw_ && by_stream == last_device_by_stream_)) {
+    device_tracks_by_raw_.try_emplace(raw, track);
+    device_tracks_by_stream_.try_emplace(by_stream, track);
+    last_device_raw_ = raw;
+    last_device_by_stream_ = by_stream;
+  }
   return track;
+}
+
+void KinetoTraceParser::CountHostEvent(int64_t pid) {
+  if (last_host_count_ == nullptr || pid != last_host_pid_) {
+    last_host_pid_ = pid;
+    last_host_count_ = &host_event_count_by_pid_[pid];  // element references are stable
+  }
+  ++*last_host_count_;
 }
 
 void KinetoTraceParser::PrepareSlice(const RawTraceEvent& event, Slice* slice) {

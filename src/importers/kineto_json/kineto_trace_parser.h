@@ -74,6 +74,7 @@ class KinetoTraceParser : public ChromeTraceParser {
   };
 
   Category Classify(const RawTraceEvent& event);
+  void CountHostEvent(int64_t pid);
   void AddKernelStats(const RawTraceEvent& event, EventRef ref);
   void AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset);
   void AddMemoryStats(EventRef ref);
@@ -100,8 +101,13 @@ class KinetoTraceParser : public ChromeTraceParser {
   // (raw pid, stream number) -> device track, for flow points that spell the stream
   // differently from the events (7 or "7" against "stream 7").
   std::unordered_map<TrackKey, TrackKey, TrackKeyHash> device_tracks_by_stream_;
+  // The last keys added to the two maps above (TrackOf skips re-adding them).
+  TrackKey last_device_raw_{TrackKind::kDeviceStream, 0, 0};
+  TrackKey last_device_by_stream_{TrackKind::kDeviceStream, 0, 0};
   std::unordered_set<int64_t> host_pids_;
   std::unordered_map<int64_t, int64_t> host_event_count_by_pid_;
+  int64_t last_host_pid_ = 0;
+  int64_t* last_host_count_ = nullptr;  // &host_event_count_by_pid_[last_host_pid_]
   // ROCm writes launch parameters on the runtime call, not the kernel.
   std::unordered_map<uint64_t, std::string> launch_details_by_correlation_;
   std::vector<PendingKernel> kernels_without_details_;
