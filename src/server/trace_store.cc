@@ -5,7 +5,6 @@
 #include "src/base/status_macros.h"
 #include "src/load/trace_import.h"
 #include "src/xspace/columnar/columnar_reader.h"
-#include "src/xspace/columnar/xspace_to_columnar.h"
 
 namespace stepscope::server {
 namespace {
@@ -16,8 +15,7 @@ using analysis::trace::TraceSourceInput;
 
 StatusOr<xspace::ColumnarXSpace> ReadColumnar(const load::HostProfileFile& file) {
   if (file.format == load::ProfileFormat::kTraceJson) {
-    STEPSCOPE_ASSIGN_OR_RETURN(xspace::XSpace space, load::ImportTraceFile(file.path));
-    return xspace::ConvertXSpaceToColumnar(space);
+    return load::ImportTraceFileColumnar(file.path);  // no serialize / re-read round trip
   }
   return xspace::ReadColumnarXSpaceFile(file.path);
 }
