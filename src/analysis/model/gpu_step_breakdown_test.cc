@@ -14,14 +14,9 @@
 namespace stepscope::analysis {
 namespace {
 
+using testing::BuildModelOrFail;
 using testing::Ms;
 using testing::TestSpace;
-
-ProfileModel Build(const xspace::XSpace& space) {
-  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(space, {});
-  EXPECT_TRUE(model.ok()) << model.status().ToString();
-  return model.ok() ? std::move(*model) : ProfileModel();
-}
 
 constexpr const char* kH2dDetails = "kind_src:pinned kind_dst:device size:4096 dest:0 async:1";
 constexpr const char* kD2hDetails = "kind_src:device kind_dst:pinned size:1024 dest:0 async:1";
@@ -69,7 +64,7 @@ void AddSynchronousStep(TestSpace& t, int s) {
 TEST(GpuStepBreakdownTest, EveryCategoryOfASynchronousStep) {
   TestSpace t;
   for (int s = 0; s < 3; ++s) AddSynchronousStep(t, s);
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), 3u);
   for (const StepInfo& step : model.steps) {
     SCOPED_TRACE(step.name);
@@ -121,7 +116,7 @@ TEST(GpuStepBreakdownTest, DeviceRunningBehindTheHostMakesTheStepTheDeviceWindow
     t.Event(autograd, "cudaLaunchKernel", b + 3, b + 4, {{"correlation_id", c + 2}});
     t.Event(compute, "sgemm_bwd", b + 11, b + 14, {{"correlation_id", c + 2}});
   }
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
   for (int s = 0; s < kSteps; ++s) {
     const StepInfo& step = model.steps[s];
@@ -156,7 +151,7 @@ TEST(GpuStepBreakdownTest, ALateCopyOutsideItsStepIsClipped) {
   t.Event(main, "ProfilerStep", 10, 20, {{"step_num", 1}, {"_r", 1}});
   t.Event(main, "cudaLaunchKernel", 10, 10.5, {{"correlation_id", uint64_t{3}}});
   t.Event(compute, "k1", 10.5, 15, {{"correlation_id", uint64_t{3}}});
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), 2u);
   const StepInfo& first = model.steps[0];
   EXPECT_EQ(first.time_source, StepTimeSource::kHostMarker) << "its longest device run [1, 5) is inside it";
@@ -199,7 +194,7 @@ TEST(GpuStepBreakdownTest, BackwardOnTheAutogradThreadCountsAsDeviceCompute) {
       t.Event(compute, "bwd_kernel", b + 40 + 6 * k, b + 46 + 6 * k, {{"correlation_id", c + 100 + k}});
     }
   }
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
   for (const StepInfo& step : model.steps) {
     SCOPED_TRACE(step.name);
@@ -230,7 +225,7 @@ TEST(GpuStepBreakdownTest, GroupedFileWithoutAStepsLineGetsDerivedDeviceSteps) {
   t.Event(executor, "ExecutorState::Process", 0, 10, {{"group_id", 4}});
   t.Event(stream, "k1", 2, 4, {{"group_id", 4}});
   t.Event(stream, "k2", 5, 6, {{"group_id", 4}});
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   EXPECT_EQ(model.step_source, "tf_grouped");
   ASSERT_EQ(model.steps.size(), 1u);
   const StepInfo& step = model.steps[0];
@@ -292,7 +287,7 @@ TEST(GpuStepBreakdownTest, RandomOverlapsMatchAMillisecondByMillisecondCount) {
       ++correlation;
     }
   }
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
   for (int step = 0; step < kSteps; ++step) {
     SCOPED_TRACE("step " + std::to_string(step));

@@ -13,16 +13,11 @@
 namespace stepscope::analysis {
 namespace {
 
+using testing::BuildModelOrFail;
 using testing::Ms;
 using testing::TestSpace;
 
 constexpr const char* kDetails = "regs:64 static_shared:0 dynamic_shared:0 grid:8,1,1 block:128,1,1 occ_pct:50";
-
-ProfileModel Build(const xspace::XSpace& space) {
-  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(space);
-  EXPECT_TRUE(model.ok()) << model.status().ToString();
-  return model.ok() ? std::move(*model) : ProfileModel();
-}
 
 const OpMetrics* FindOp(const OpMetricsDb& db, std::string_view name) {
   for (const OpMetrics& op : db.ops) {
@@ -92,7 +87,7 @@ TEST(LaunchOpTest, KernelsTakeThePyTorchOpAroundTheirLaunch) {
   t.Event(stream, "MemcpyHtoD", 36, 37, {{"correlation_id", uint64_t{17}}, {"memcpy_details", "size:64"}});
   Kernel(t, stream, "mm_kernel_a", 38, 18);
   Kernel(t, stream, "mm_kernel_b", 39, 19);
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
 
   auto op_of = [&](std::string_view kernel) {
     const KernelStats* k = FindKernel(model, kernel);
@@ -147,7 +142,7 @@ TEST(LaunchOpTest, WorksWithoutSteps) {
   Op(t, main, "aten::cudnn_convolution", 1, 3, 2);
   Launch(t, main, 2, 40);
   Kernel(t, stream, "implicit_convolve_sgemm", 5, 40);
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   EXPECT_TRUE(model.steps.empty());
   ASSERT_EQ(model.kernels.size(), 1u);
   EXPECT_EQ(model.kernels[0].op_name, "aten::cudnn_convolution");
@@ -168,7 +163,7 @@ TEST(LaunchOpTest, TfOpAndHloOpWin) {
           {{"correlation_id", uint64_t{1}}, {"kernel_details", kDetails}, {"tf_op", "model/dense/MatMul:MatMul"}});
   t.Event(stream, "xla_kernel", 6, 7,
           {{"correlation_id", uint64_t{2}}, {"kernel_details", kDetails}, {"hlo_op", "dot.3"}});
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   EXPECT_EQ(FindKernel(model, "tf_kernel")->op_name, "model/dense/MatMul");
   EXPECT_EQ(FindKernel(model, "xla_kernel")->op_name, "dot.3");
   EXPECT_EQ(FindOp(model.device_ops, "aten::mm"), nullptr);
@@ -186,7 +181,7 @@ TEST(LaunchOpTest, ScopesWithoutExternalIdAreNotLaunchOps) {
   t.Event(main, "aten::mm", 2, 3.5);
   t.Event(main, "cudaLaunchKernel", 3, 3.2, {{"correlation_id", uint64_t{7}}});
   Kernel(t, stream, "volta_sgemm_128x64_nn", 6, 7);
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.kernels.size(), 1u);
   EXPECT_EQ(model.kernels[0].op_name, "");
   const OpMetrics* op = FindOp(model.device_ops, "volta_sgemm_128x64_nn");

@@ -12,6 +12,9 @@
 #include <utility>
 #include <variant>
 
+#include <gtest/gtest.h>
+
+#include "src/analysis/model/build_profile_model.h"
 #include "src/xspace/xplane_builder.h"
 
 namespace stepscope::analysis::testing {
@@ -87,5 +90,13 @@ class TestSpace {
 };
 
 inline int64_t Ms(double ms) { return static_cast<int64_t>(ms * kPsPerMs); }
+
+// The model of `space` with default options; a failed build fails the test and gives an
+// empty model.
+inline ProfileModel BuildModelOrFail(const xspace::XSpace& space) {
+  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(space, {});
+  EXPECT_TRUE(model.ok()) << model.status().ToString();
+  return model.ok() ? std::move(*model) : ProfileModel();
+}
 
 }  // namespace stepscope::analysis::testing

@@ -11,14 +11,9 @@
 namespace stepscope::analysis {
 namespace {
 
+using testing::BuildModelOrFail;
 using testing::Ms;
 using testing::TestSpace;
-
-ProfileModel Build(const xspace::XSpace& space) {
-  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(space, {});
-  EXPECT_TRUE(model.ok()) << model.status().ToString();
-  return model.ok() ? std::move(*model) : ProfileModel();
-}
 
 const std::string* FindDiagnostic(const ProfileModel& model, std::string_view needle) {
   auto it = std::find_if(model.diagnostics.begin(), model.diagnostics.end(),
@@ -64,7 +59,7 @@ xspace::XSpace MakeAutogradThreadSpace() {
 }
 
 TEST(StepWindowTest, AutogradThreadKernelsJoinTheStepWhoseWindowHoldsTheirLaunch) {
-  ProfileModel model = Build(MakeAutogradThreadSpace());
+  ProfileModel model = BuildModelOrFail(MakeAutogradThreadSpace());
   EXPECT_EQ(model.step_source, "step_markers");
   ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
   for (const StepInfo& step : model.steps) {
@@ -105,7 +100,7 @@ TEST(StepWindowTest, WithoutTheRuleTheBackwardKernelsWouldBeUntied) {
   t.Event(main, "cudaLaunchKernel", 0.5, 1, {{"correlation_id", uint64_t{1}}});
   t.Event(stream, "sgemm_fwd", 1, 3, {{"correlation_id", uint64_t{1}}});
   t.Event(stream, "sgemm_bwd", 4, 7, {{"correlation_id", uint64_t{2}}});  // its launch was not recorded
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), 1u);
   EXPECT_EQ(model.steps[0].breakdown.category_ps(TimeCategory::kDeviceCompute), Ms(2));
   EXPECT_EQ(model.device_step_ties.no_launch, 1);
@@ -126,7 +121,7 @@ TEST(StepWindowTest, OverlappingWindowsPreferTheStepThatBeganLast) {
   t.Event(worker, "x", 7, 8);      // both: eval began last
   t.Event(worker, "z", 12, 13.5);  // eval only
   t.Event(worker, "w", 17, 18);    // none
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), 2u);
   EXPECT_EQ(model.steps[0].name, "train 1");
   EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostCompute), Ms(1));
@@ -142,7 +137,7 @@ TEST(StepWindowTest, NestedWindowsPreferTheInnerStep) {
   t.Event(a, "train", 10, 20, {{"_r", 2}, {"step_num", 7}});
   t.Event(worker, "inner", 12, 14);
   t.Event(worker, "outer", 30, 33);
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), 2u);
   EXPECT_EQ(model.steps[1].name, "train 7");
   EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kHostCompute), Ms(2));
@@ -159,7 +154,7 @@ TEST(StepWindowTest, AnEventStartingInAWindowTakesItsSubtree) {
   t.Event(main, "train", 10, 20, {{"step_num", 1}, {"_r", 1}});
   t.Event(worker, "parent", 8, 14);
   t.Event(worker, "IteratorGetNext", 11, 13);  // child of parent: step 0's, outside its window
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), 2u);
   EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostCompute), Ms(2)) << "parent clipped to [8, 10)";
   EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kHostCompute), 0);
@@ -179,7 +174,7 @@ TEST(StepWindowTest, TensorFlowGroupedFilesGetNoWindowRule) {
   t.Event(stream, "k", 2, 4, {{"correlation_id", uint64_t{1}}});
   t.Event(other, "cudaLaunchKernel", 3, 3.5, {{"correlation_id", uint64_t{2}}});
   t.Event(stream, "k2", 5, 6, {{"correlation_id", uint64_t{2}}});
-  ProfileModel model = Build(t.space);
+  ProfileModel model = BuildModelOrFail(t.space);
   EXPECT_EQ(model.step_source, "tf_grouped");
   ASSERT_EQ(model.steps.size(), 1u);
   EXPECT_EQ(model.steps[0].breakdown.category_ps(TimeCategory::kDeviceCompute), Ms(2));
