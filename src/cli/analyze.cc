@@ -2,8 +2,10 @@
 // tools through the tool registry and prints text (people), JSON (programs) or CSV (one
 // table). The HTTP server uses the same tool registry and the same loader (src/load: run
 // and host selection, model building), so the CLI adds nothing of its own but printing.
+#include <charconv>
 #include <chrono>
 #include <future>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,10 +44,12 @@ constexpr std::string_view kUsage =
 // Builds the model of the selected hosts (combined when there are several) through the
 // loader the server uses too, printing a progress line on stderr when that takes longer
 // than kProgressAfter.
-StatusOr<ProfileModel> BuildModel(const load::ResolvedProfile& profile, std::ostream& err) {
+StatusOr<ProfileModel> BuildModel(const load::ResolvedProfile& profile, std::optional<int64_t> step,
+                                   std::ostream& err) {
   int64_t total_bytes = 0;
   for (const load::HostProfileFile& file : profile.files) total_bytes += file.size_bytes;
   analysis::ModelOptions options;
+  options.step = step;
   // Tools read the summarised model only; dropping per-event trees halves memory.
   options.keep_event_tree = false;
   const auto start = std::chrono::steady_clock::now();
@@ -97,6 +101,8 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddString("format", &format, "text for people, json for programs, csv for one table", {"text", "json", "csv"});
   flags.AddString("table", &table, "print only this table (required with --format csv)");
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
+  std::string step_text;
+  flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps)");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -119,6 +125,15 @@ int RunAnalyzeCommand(CommandContext& context) {
     if (!tool.ok()) return ReportError(context.err, "analyze", tool.status());
     tools.push_back(*tool);
   }
+  std::optional<int64_t> step;
+  if (!step_text.empty()) {
+    int64_t number = 0;
+    auto [end, error] = std::from_chars(step_text.data(), step_text.data() + step_text.size(), number);
+    if (error != std::errc() || end != step_text.data() + step_text.size()) {
+      return ReportUsageError(context.err, "analyze", "--step takes a step number, not '" + step_text + "'");
+    }
+    step = number;
+  }
   if (format == "csv" && table.empty()) {
     return ReportError(context.err, "analyze", InvalidArgumentError("--format csv prints one table: add --table NAME"));
   }
@@ -133,7 +148,7 @@ int RunAnalyzeCommand(CommandContext& context) {
                   << profile->run << " (choose with --run)\n";
     }
   }
-  auto model = BuildModel(*profile, context.err);
+  auto model = BuildModel(*profile, step, context.err);
   if (!model.ok()) return ReportError(context.err, path, model.status());
 
   analysis::ToolOptions options;
