@@ -72,6 +72,8 @@ function build(root: HTMLElement, body: HTMLElement, source: TraceSource, tracks
       if (generation === searching) searchStatus.textContent = (error as Error).message;
     }
   };
+  // Every match in view is outlined as the query is typed, not only the current one.
+  search.addEventListener('input', () => timeline?.setHighlight(search.value));
   search.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') {
       e.preventDefault();

@@ -97,6 +97,8 @@ export class Timeline {
       flows: [],
       loading: false,
       traceEnd: tracks.end_ps,
+      highlight: '',
+      highlighted: 0,
     };
     this.spacer.style.height = `${AXIS_H + this.state.layout.height}px`;
     this.scroller.addEventListener('scroll', () => {
@@ -251,32 +253,9 @@ export class Timeline {
     window.clearTimeout(this.fetchTimer);
   }
 
-  // Events of `tracks` overlapping [startPs, endPs] among the primitives drawn now: those
-  // drawn individually by name, and how many sit in summaries.
-  areaSummary(startPs: number, endPs: number, tracks: number[]): { events: number; merged: number; byName: Map<string, { count: number; totalPs: number }> } {
-    const byName = new Map<string, { count: number; totalPs: number }>();
-    let events = 0;
-    let merged = 0;
-    for (const id of tracks) {
-      const stored = this.state.tiles.get(id);
-      if (!stored) continue;
-      const tile = stored.tile;
-      for (let i = 0; i < tile.start.length; i++) {
-        if (tile.start[i] > endPs || tile.start[i] + tile.dur[i] < startPs) continue;
-        if (tile.count[i] > 0) {
-          merged += tile.count[i];
-          events += tile.count[i];
-          continue;
-        }
-        events++;
-        const name = stored.names[tile.name[i]] ?? '';
-        const entry = byName.get(name) ?? { count: 0, totalPs: 0 };
-        entry.count++;
-        entry.totalPs += tile.dur[i];
-        byName.set(name, entry);
-      }
-    }
-    return { events, merged, byName };
+  // Test hook: each shown lane's id and label, top to bottom.
+  laneLabels(): { track: number; label: string }[] {
+    return this.state.layout.tracks.map((t) => ({ track: t.track.id, label: t.label }));
   }
 
   // Test hooks: where a row is drawn (CSS px from the top of the timeline; null when its
@@ -300,13 +279,19 @@ export class Timeline {
   }
 
   // Test and screenshot hook: how many primitives of each kind are drawn now.
-  stats(): { events: number; summaries: number; tracks: number; resolutionPs: number } {
+  stats(): { events: number; summaries: number; tracks: number; resolutionPs: number; highlighted: number } {
     let events = 0;
     let summaries = 0;
     for (const stored of this.state.tiles.values()) {
       for (const c of stored.tile.count) c > 0 ? summaries++ : events++;
     }
-    return { events, summaries, tracks: this.state.tiles.size, resolutionPs: this.resolutionPs };
+    return { events, summaries, tracks: this.state.tiles.size, resolutionPs: this.resolutionPs, highlighted: this.state.highlighted };
+  }
+
+  // Outlines every drawn event whose name holds `query` (case-insensitive; '' clears).
+  setHighlight(query: string): void {
+    this.state.highlight = query.trim().toLowerCase();
+    this.requestDraw();
   }
 
   // ---- layout, drawing, fetching ----

@@ -32,6 +32,10 @@ export interface DrawState {
   flows: Flow[];
   loading: boolean;
   traceEnd: number;
+  // The search query, lower case ('' = none): every drawn event whose name holds it is
+  // outlined and the others faded, not only the current match.
+  highlight: string;
+  highlighted: number; // events outlined by the last draw (for tests)
 }
 
 const COLORS = {
@@ -48,6 +52,7 @@ const COLORS = {
   mark: 'rgba(26,115,232,0.09)',
   markLine: 'rgba(26,115,232,0.8)',
   summary: '#9aa0a6',
+  searchMatch: '#f29900',
   flow: '#d93025',
 };
 
@@ -148,6 +153,8 @@ function drawTrackPrimitives(ctx: CanvasRenderingContext2D, s: DrawState, t: Tra
   // Events first, grouped by colour to save state changes; summaries after.
   const byColour = new Map<string, number[]>();
   const summaries: number[] = [];
+  const matches = s.highlight ? names.map((name) => name.toLowerCase().includes(s.highlight)) : null;
+  const outlined: number[] = [];
   for (let i = 0; i < n; i++) {
     const x0 = left + (tile.start[i] - s.viewStart) * scale;
     const x1 = x0 + tile.dur[i] * scale;
@@ -168,9 +175,24 @@ function drawTrackPrimitives(ctx: CanvasRenderingContext2D, s: DrawState, t: Tra
       const x1 = Math.min(right, left + (tile.start[i] + tile.dur[i] - s.viewStart) * scale);
       const w = Math.max(1, x1 - x0);
       const y = top + tile.depth[i] * ROW_H;
+      const match = matches ? matches[tile.name[i]] === true : true;
+      ctx.globalAlpha = match ? 1 : 0.25;
       ctx.fillRect(x0, y + 1, w, ROW_H - 2);
+      if (matches && match) outlined.push(i);
       if (w > 36) labels.push([names[tile.name[i]] ?? '', x0, y, w]);
     }
+  }
+  ctx.globalAlpha = 1;
+  if (outlined.length) {
+    ctx.strokeStyle = COLORS.searchMatch;
+    ctx.lineWidth = 2;
+    for (const i of outlined) {
+      const x0 = Math.max(left, left + (tile.start[i] - s.viewStart) * scale);
+      const x1 = Math.min(right, left + (tile.start[i] + tile.dur[i] - s.viewStart) * scale);
+      ctx.strokeRect(x0 - 1, top + tile.depth[i] * ROW_H, Math.max(2, x1 - x0 + 2), ROW_H);
+    }
+    ctx.lineWidth = 1;
+    s.highlighted += outlined.length;
   }
   if (summaries.length) {
     ctx.fillStyle = hatchPattern(ctx);
@@ -234,6 +256,7 @@ function flowPoint(s: DrawState, track: number, depth: number, ps: number): { x:
 }
 
 export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Tiles | null): void {
+  s.highlighted = 0;
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, s.width, s.height);
   ctx.save();
@@ -254,7 +277,7 @@ export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Til
     ctx.fillStyle = COLORS.text;
     ctx.font = '12px Roboto, "Segoe UI", Arial, sans-serif';
     ctx.textBaseline = 'middle';
-    ctx.fillText(fitText(ctx, t.track.name, LABEL_W - 28), 18, y + ROW_H / 2);
+    ctx.fillText(fitText(ctx, t.label, LABEL_W - 28), 18, y + ROW_H / 2);
     ctx.strokeStyle = COLORS.grid;
     ctx.beginPath();
     ctx.moveTo(0, y + t.height - 2.5);

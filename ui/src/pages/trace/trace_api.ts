@@ -98,6 +98,17 @@ export interface SearchReply {
   match: FlowEnd | null;
 }
 
+// /api/trace/summary: every event of a range on some tracks, by name (server side, over
+// the full index: the same at every zoom).
+export interface TraceSummary {
+  start_ps: number;
+  end_ps: number;
+  events: number;
+  distinct_names: number;
+  truncated: boolean;
+  names: { name: string; count: number; total_ps: number; self_ps: number }[];
+}
+
 export class TraceApiError extends Error {
   constructor(
     message: string,
@@ -152,6 +163,8 @@ export const traceApi = {
     ),
   event: (s: TraceSource, track: number, event: number) => getJson<EventDetails>(fetch(`/api/trace/event?${query(s, { track, event })}`)),
   flows: (s: TraceSource, track: number, event: number) => getJson<{ flows: Flow[] }>(fetch(`/api/trace/flows?${query(s, { track, event })}`)),
+  summary: (s: TraceSource, startPs: number, endPs: number, tracks: number[]) =>
+    getJson<TraceSummary>(fetch(`/api/trace/summary?${query(s, { start_ps: Math.floor(startPs), end_ps: Math.ceil(endPs), tracks: tracks.join(',') })}`)),
   search: (s: TraceSource, q: string, cursor: { fromPs: number; track?: number; event?: number } | null, direction: 'next' | 'prev') =>
     getJson<SearchReply>(
       fetch(`/api/trace/search?${query(s, {

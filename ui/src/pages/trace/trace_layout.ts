@@ -18,6 +18,7 @@ export interface SectionLayout {
 export interface TrackLayout {
   track: TraceTrackInfo;
   section: TraceSectionInfo;
+  label: string; // what the lane is called (trackLabel)
   y: number;  // top of row 0
   height: number;
 }
@@ -28,6 +29,15 @@ export interface Layout {
   byTrack: Map<number, TrackLayout>;
   sectionOfTrack: Map<number, TraceSectionInfo>;
   height: number;
+}
+
+// A lane's name: host thread lanes say which OS thread they are ("pt_autograd_0 (tid
+// 1234)"), as two threads may share a name; device lanes keep theirs ("Stream #7(Compute)").
+export function trackLabel(section: TraceSectionInfo, track: TraceTrackInfo): string {
+  if (section.kind === 'device') return track.name;
+  const tid = String(track.line_id);
+  if (!track.name || track.name === `line ${tid}`) return `thread ${tid}`;
+  return track.name.includes(tid) ? track.name : `${track.name} (tid ${tid})`;
 }
 
 export function computeLayout(data: TraceTracks, collapsed: Set<number>): Layout {
@@ -42,7 +52,7 @@ export function computeLayout(data: TraceTracks, collapsed: Set<number>): Layout
       layout.sectionOfTrack.set(track.id, section);
       if (isCollapsed) continue;
       const height = Math.max(1, track.rows) * ROW_H + TRACK_PAD;
-      const entry: TrackLayout = { track, section, y: y + 2, height };
+      const entry: TrackLayout = { track, section, label: trackLabel(section, track), y: y + 2, height };
       layout.tracks.push(entry);
       layout.byTrack.set(track.id, entry);
       y += height;
