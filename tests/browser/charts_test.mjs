@@ -222,6 +222,23 @@ test('step selector: a click on the step-time graph shows that step, with the AP
   assert.equal(await page.$eval('[data-card="summary"] .tile .tile-value', (t) => t.textContent), formatMs(allKernels.summary.total_time_ms));
 });
 
+test('trace viewer at 1440x900: fills the window without a page scrollbar, lanes named with thread ids', async () => {
+  await page.goto(`${baseUrl}#run=${RUN_PT}&tool=trace_viewer`);
+  await page.waitForSelector('[data-page=trace_viewer][data-ready="1"]', { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('.tv-timeline')?.dataset.loading === '0', null, { timeout: 30000 });
+  const geometry = await page.evaluate(() => ({
+    scrollHeight: document.scrollingElement.scrollHeight,
+    innerHeight: window.innerHeight,
+    frameBottom: document.querySelector('.tv-frame').getBoundingClientRect().bottom,
+  }));
+  assert.ok(geometry.scrollHeight <= geometry.innerHeight + 1, `no page scrollbar: ${JSON.stringify(geometry)}`);
+  assert.ok(geometry.frameBottom >= geometry.innerHeight - 64, `the viewer reaches down to the window's bottom: ${JSON.stringify(geometry)}`);
+  const lanes = await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.laneLabels());
+  assert.ok(lanes.some((l) => /\(tid \d+\)$/.test(l.label)), lanes.map((l) => l.label).join(' | '));
+  await page.waitForTimeout(200);
+  await screenshot('trace_viewer_1440');
+});
+
 test('no console errors and no request left this machine', () => {
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(externalRequests, []);
