@@ -202,6 +202,15 @@ test('step selector: a click on the step-time graph shows that step, with the AP
   const allOpStats = await api(`/api/data?run=${RUN_PT}&tool=framework_op_stats`);
   assert.ok(opStats.device_ops[0].occurrences < allOpStats.device_ops.find((o) => o.name === opStats.device_ops[0].name).occurrences, 'one step has fewer occurrences than all');
 
+  // The input pipeline page of that step: its step table holds that step alone, and the
+  // chart still shows every step.
+  await page.selectOption('#tool-select', 'input_pipeline_analyzer');
+  await page.waitForSelector('#page [data-tool="input_pipeline_analyzer"]', { timeout: 60000 });
+  await waitForCharts();
+  const input = await api(`/api/data?run=${RUN_PT}&tool=input_pipeline_analyzer&step=${step}`);
+  assert.deepEqual(input.step_details.map((r) => String(r.step_number)), [step]);
+  assert.ok(await page.$('[data-chart="input_step_chart"][data-ready="true"]'));
+
   // Kernel stats of that step: its kernel time, the API's for the step.
   await page.selectOption('#tool-select', 'kernel_stats');
   await page.waitForSelector('#page [data-tool="kernel_stats"]', { timeout: 60000 });
