@@ -8,6 +8,7 @@
 
 #include "src/analysis/trace/event_details.h"
 #include "src/analysis/trace/tile_query.h"
+#include "src/analysis/trace/trace_counters.h"
 #include "src/analysis/trace/trace_flows.h"
 #include "src/analysis/trace/trace_json.h"
 #include "src/analysis/trace/trace_output_file.h"
@@ -80,9 +81,11 @@ HttpReply TraceRoutes::Handle(std::string_view path, const QueryParams& params) 
   if (path == "/api/trace/flows") return Flows(params);
   if (path == "/api/trace/search") return Search(params);
   if (path == "/api/trace/summary") return Summary(params);
+  if (path == "/api/trace/counters") return Counters(params);
   return ErrorReply(404, "no API endpoint " + std::string(path) +
                              "; trace endpoints: /api/trace/tracks, /api/trace/tiles, /api/trace/event, "
-                             "/api/trace/flows, /api/trace/search, /api/trace/summary, /api/trace/export");
+                             "/api/trace/flows, /api/trace/search, /api/trace/summary, /api/trace/counters, "
+                             "/api/trace/export");
 }
 
 HttpReply TraceRoutes::Tracks(const QueryParams& query) {
@@ -156,6 +159,21 @@ HttpReply TraceRoutes::Flows(const QueryParams& query) {
     if (!flows.ok()) return flows.status();
     return trace::FlowsJson(*flows);
   });
+}
+
+HttpReply TraceRoutes::Counters(const QueryParams& query) {
+  auto params = CheckParams(query, {"run", "start_ps", "end_ps", "width_px"}, {"host"});
+  if (!params.ok()) return ErrorReply(params.status());
+  auto start = ParseNumber<int64_t>(*params, "start_ps", INT64_MIN / 2, INT64_MAX / 2);
+  if (!start.ok()) return ErrorReply(start.status());
+  auto end = ParseNumber<int64_t>(*params, "end_ps", INT64_MIN / 2, INT64_MAX / 2);
+  if (!end.ok()) return ErrorReply(end.status());
+  auto width = ParseNumber<uint32_t>(*params, "width_px", 1, trace::kMaxTileWidthPx);
+  if (!width.ok()) return ErrorReply(width.status());
+  STEPSCOPE_TRACE_INDEX(handle, *params);
+  auto points = trace::QueryCounters(*handle->index, *start, *end, *width);
+  if (!points.ok()) return ErrorReply(points.status());
+  return JsonReply(trace::CountersJson(*handle->index, *points));
 }
 
 HttpReply TraceRoutes::Summary(const QueryParams& query) {
