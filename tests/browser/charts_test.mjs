@@ -24,6 +24,9 @@ const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-mult
 const RUN = 'tf_gpu_demo';
 const PT_TRACE = path.join(SHARED, 'testdata/traces/hta_ns_resolution_rank-0.pt.trace.json.gz');
 const RUN_PT = 'pytorch_rank0';
+// A PyTorch trace with the caching allocator's [memory] events: memory counter tracks.
+const MEMORY_TRACE = path.join(SHARED, 'testdata/traces/tracelens_h100_bert_small.json.gz');
+const RUN_MEMORY = 'pytorch_bert_memory';
 
 const chromium = loadChromium(UI_ROOT);
 
@@ -83,6 +86,8 @@ before(async () => {
   fs.copyFileSync(TF_GPU_FILE, path.join(run, '34.83.195.179_6003.xplane.pb'));
   const imported = spawnSync(STEPSCOPE, ['import', '--logdir', path.join(tmp, 'logdir'), '--run', RUN_PT, PT_TRACE], { encoding: 'utf8' });
   assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
+  const memory = spawnSync(STEPSCOPE, ['import', '--logdir', path.join(tmp, 'logdir'), '--run', RUN_MEMORY, MEMORY_TRACE], { encoding: 'utf8' });
+  assert.equal(memory.status, 0, `stepscope import failed: ${memory.stderr}`);
   ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir: path.join(tmp, 'logdir'), uiRoot: UI_ROOT }));
   ({ browser, page, consoleErrors, externalRequests } = await openBrowser(chromium, {
     allowedHostnames: ['127.0.0.1', 'localhost'],
@@ -231,8 +236,8 @@ test('step selector: a click on the step-time graph shows that step, with the AP
   assert.equal(await page.$eval('[data-card="summary"] .tile .tile-value', (t) => t.textContent), formatMs(allKernels.summary.total_time_ms));
 });
 
-test('trace viewer at 1440x900: fills the window without a page scrollbar, lanes named with thread ids', async () => {
-  await page.goto(`${baseUrl}#run=${RUN_PT}&tool=trace_viewer`);
+test('trace viewer at 1440x900: fills the window without a page scrollbar, lanes named with thread ids, memory as a counter track', async () => {
+  await page.goto(`${baseUrl}#run=${RUN_MEMORY}&tool=trace_viewer`);
   await page.waitForSelector('[data-page=trace_viewer][data-ready="1"]', { timeout: 60000 });
   await page.waitForFunction(() => document.querySelector('.tv-timeline')?.dataset.loading === '0', null, { timeout: 30000 });
   const geometry = await page.evaluate(() => ({
@@ -244,6 +249,18 @@ test('trace viewer at 1440x900: fills the window without a page scrollbar, lanes
   assert.ok(geometry.frameBottom >= geometry.innerHeight - 64, `the viewer reaches down to the window's bottom: ${JSON.stringify(geometry)}`);
   const lanes = await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.laneLabels());
   assert.ok(lanes.some((l) => /\(tid \d+\)$/.test(l.label)), lanes.map((l) => l.label).join(' | '));
+  // Memory in use is a counter track drawn as a graph, with the API's points.
+  const tracks = await api(`/api/trace/tracks?run=${RUN_MEMORY}`);
+  const memory = tracks.counters.find((c) => c.unit === 'bytes');
+  assert.ok(memory, `a memory counter: ${JSON.stringify(tracks.counters)}`);
+  assert.ok(memory.samples > 10 && memory.max > 0);
+  assert.ok(lanes.some((l) => l.kind === 'counter' && l.label === memory.name), 'the counter has its own lane');
+  const drawn = await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().counterSteps);
+  assert.ok(drawn > 1, `the counter's steps are drawn (${drawn} points)`);
+  const points = await api(`/api/trace/counters?run=${RUN_MEMORY}&start_ps=0&end_ps=${tracks.end_ps + 1}&width_px=100`);
+  const mine = points.counters.find((c) => c.id === memory.id);
+  assert.ok(mine.t.length <= 2 * 100 + 1, 'at most two points per pixel');
+  assert.equal(Math.max(...mine.v), memory.max, 'the peak survives the sampling');
   await page.waitForTimeout(200);
   await screenshot('trace_viewer_1440');
 });

@@ -3,7 +3,7 @@
 // hatched), the selection, search match, timing mark, area selection and flow arrows.
 import type { Flow, Tiles, TrackTile } from './trace_api';
 import { formatPs, formatTick, nameColour, niceStep, shortName } from './trace_format';
-import { AXIS_H, LABEL_W, ROW_H, SECTION_H, type Layout, type TrackLayout } from './trace_layout';
+import { AXIS_H, COUNTER_SECTION_ID, LABEL_W, ROW_H, SECTION_H, type CounterLayout, type Layout, type TrackLayout } from './trace_layout';
 
 export interface StoredTile {
   tile: TrackTile;
@@ -36,6 +36,10 @@ export interface DrawState {
   // outlined and the others faded, not only the current match.
   highlight: string;
   highlighted: number; // events outlined by the last draw (for tests)
+  // Counter tracks' points for the fetched range, by counter id.
+  counterPoints: Map<number, { t: number[]; v: number[] }>;
+  counterSteps: number; // counter points drawn by the last draw (for tests)
+  counterCount: number; // counter tracks of the trace (shown or collapsed)
 }
 
 const COLORS = {
@@ -214,6 +218,79 @@ function drawTrackPrimitives(ctx: CanvasRenderingContext2D, s: DrawState, t: Tra
   }
 }
 
+const COUNTER_FILL = 'rgba(26,115,232,0.18)';
+const COUNTER_LINE = '#1a73e8';
+
+function formatCounterValue(value: number, unit: string): string {
+  if (unit !== 'bytes') return Math.abs(value) >= 1e4 ? value.toExponential(2) : String(Math.round(value * 100) / 100);
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = value;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
+}
+
+// A counter as a step-area graph: each value holds until the next point; 0 at the lane's
+// bottom, the counter's maximum at its top.
+function drawCounter(ctx: CanvasRenderingContext2D, s: DrawState, c: CounterLayout): void {
+  const top = contentToCanvasY(s, c.y);
+  const bottom = top + c.height - 6;
+  const scale = (s.width - LABEL_W) / (s.viewEnd - s.viewStart);
+  const max = Math.max(c.counter.max, 0);
+  const min = Math.min(c.counter.min, 0);
+  const yOf = (v: number) => bottom - ((v - min) / (max - min || 1)) * (c.height - 10);
+  const xOf = (t: number) => LABEL_W + (t - s.viewStart) * scale;
+  const points = s.counterPoints.get(c.counter.id);
+  if (points && points.t.length) {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(LABEL_W, top, s.width - LABEL_W, c.height);
+    ctx.clip();
+    const path = new Path2D();
+    let x = Math.max(LABEL_W - 1, xOf(points.t[0]));
+    path.moveTo(x, bottom);
+    path.lineTo(x, yOf(points.v[0]));
+    for (let i = 1; i < points.t.length; i++) {
+      const nx = Math.min(s.width + 1, Math.max(LABEL_W - 1, xOf(points.t[i])));
+      path.lineTo(nx, yOf(points.v[i - 1]));
+      path.lineTo(nx, yOf(points.v[i]));
+      x = nx;
+    }
+    const last = points.v[points.v.length - 1];
+    const end = Math.min(s.width + 1, xOf(s.traceEnd));
+    path.lineTo(Math.max(x, end), yOf(last));
+    const area = new Path2D(path);
+    area.lineTo(Math.max(x, end), bottom);
+    area.closePath();
+    ctx.fillStyle = COUNTER_FILL;
+    ctx.fill(area);
+    ctx.strokeStyle = COUNTER_LINE;
+    ctx.lineWidth = 1.25;
+    ctx.stroke(path);
+    ctx.lineWidth = 1;
+    ctx.restore();
+    s.counterSteps += points.t.length;
+  }
+  // Label column: the counter's name and its range.
+  ctx.fillStyle = COLORS.labelBg;
+  ctx.fillRect(0, top - 2, LABEL_W, c.height);
+  ctx.fillStyle = COLORS.text;
+  ctx.font = '12px Roboto, "Segoe UI", Arial, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(fitText(ctx, c.label, LABEL_W - 28), 18, top + ROW_H / 2);
+  ctx.fillStyle = COLORS.muted;
+  ctx.font = '11px Roboto, "Segoe UI", Arial, sans-serif';
+  ctx.fillText(fitText(ctx, `max ${formatCounterValue(c.counter.max, c.counter.unit)}`, LABEL_W - 28), 18, top + ROW_H / 2 + 16);
+  ctx.strokeStyle = COLORS.grid;
+  ctx.beginPath();
+  ctx.moveTo(0, top + c.height - 2.5);
+  ctx.lineTo(s.width, top + c.height - 2.5);
+  ctx.stroke();
+}
+
 function findPrimitive(s: DrawState, ref: EventRef): { x0: number; x1: number; y: number } | null {
   const stored = s.tiles.get(ref.track);
   const t = s.layout.byTrack.get(ref.track);
@@ -257,6 +334,7 @@ function flowPoint(s: DrawState, track: number, depth: number, ps: number): { x:
 
 export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Tiles | null): void {
   s.highlighted = 0;
+  s.counterSteps = 0;
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, s.width, s.height);
   ctx.save();
@@ -284,6 +362,11 @@ export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Til
     ctx.lineTo(s.width, y + t.height - 2.5);
     ctx.stroke();
   }
+  // Counter tracks.
+  for (const c of s.layout.counters) {
+    if (c.y + c.height < visibleTop || c.y > visibleBottom) continue;
+    drawCounter(ctx, s, c);
+  }
   // Section headers.
   for (const h of s.layout.sections) {
     if (h.y + SECTION_H < visibleTop || h.y > visibleBottom) continue;
@@ -297,7 +380,11 @@ export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Til
     ctx.fillText(`${h.collapsed ? '▸' : '▾'}  ${h.section.name}`, 8, y + SECTION_H / 2);
     ctx.fillStyle = COLORS.muted;
     ctx.font = '11px Roboto, "Segoe UI", Arial, sans-serif';
-    const label = `${h.section.tracks.length} track${h.section.tracks.length === 1 ? '' : 's'} · ${events.toLocaleString('en-US')} events`;
+    const counters = s.counterCount;
+    const label =
+      h.section.id === COUNTER_SECTION_ID
+        ? `${counters} counter${counters === 1 ? '' : 's'} · values over time`
+        : `${h.section.tracks.length} track${h.section.tracks.length === 1 ? '' : 's'} · ${events.toLocaleString('en-US')} events`;
     ctx.fillText(label, Math.min(LABEL_W + 8, 8 + ctx.measureText(`▾  ${h.section.name}`).width + 90), y + SECTION_H / 2);
   }
   ctx.strokeStyle = COLORS.border;

@@ -1,13 +1,16 @@
 // Vertical layout of the trace viewer: section headers, then each track's rows (one per
 // nesting depth), in the order the server lists them. Collapsed sections keep only
 // their header. y is measured from the top of the content (below the time axis).
-import type { TraceSectionInfo, TraceTrackInfo, TraceTracks } from './trace_api';
+import type { CounterInfo, TraceSectionInfo, TraceTrackInfo, TraceTracks } from './trace_api';
 
 export const AXIS_H = 30;
 export const SECTION_H = 26;
 export const ROW_H = 18;
 export const TRACK_PAD = 5;
 export const LABEL_W = 250;
+export const COUNTER_H = 44;
+// The id of the counters' section (server sections are numbered from 0).
+export const COUNTER_SECTION_ID = -1;
 
 export interface SectionLayout {
   section: TraceSectionInfo;
@@ -23,9 +26,18 @@ export interface TrackLayout {
   height: number;
 }
 
+// A counter track: a step-area graph of one counter, COUNTER_H tall.
+export interface CounterLayout {
+  counter: CounterInfo;
+  label: string;
+  y: number;
+  height: number;
+}
+
 export interface Layout {
   sections: SectionLayout[];
   tracks: TrackLayout[];
+  counters: CounterLayout[];
   byTrack: Map<number, TrackLayout>;
   sectionOfTrack: Map<number, TraceSectionInfo>;
   height: number;
@@ -41,9 +53,23 @@ export function trackLabel(section: TraceSectionInfo, track: TraceTrackInfo): st
 }
 
 export function computeLayout(data: TraceTracks, collapsed: Set<number>): Layout {
-  const layout: Layout = { sections: [], tracks: [], byTrack: new Map(), sectionOfTrack: new Map(), height: 0 };
+  const layout: Layout = { sections: [], tracks: [], counters: [], byTrack: new Map(), sectionOfTrack: new Map(), height: 0 };
   let y = 0;
   const severalHosts = data.hosts.length > 1;
+  // Counters first, as a section of their own: memory in use over time, not slices.
+  const counters = data.counters ?? [];
+  if (counters.length) {
+    const isCollapsed = collapsed.has(COUNTER_SECTION_ID);
+    layout.sections.push({ section: { id: COUNTER_SECTION_ID, name: 'Counters', host: '', kind: 'other', tracks: [] }, y, collapsed: isCollapsed });
+    y += SECTION_H;
+    if (!isCollapsed) {
+      for (const counter of counters) {
+        const label = severalHosts ? `${counter.host} ${counter.name}` : counter.name;
+        layout.counters.push({ counter, label, y: y + 2, height: COUNTER_H });
+        y += COUNTER_H;
+      }
+    }
+  }
   for (const section of data.sections) {
     const isCollapsed = collapsed.has(section.id);
     layout.sections.push({ section: severalHosts ? { ...section, name: `${section.host} ${section.name}` } : section, y, collapsed: isCollapsed });
