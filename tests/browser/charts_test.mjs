@@ -163,7 +163,7 @@ test('kernel stats: Tensor Core and per-op pies with the tool\'s numbers', async
   assert.equal(ops[0].title, data.kernel_ops[0].op_name || '(no framework op)');
   assert.equal(ops[0].value, formatMs(data.kernel_ops[0].total_time_ms));
   assert.ok(Math.abs(ops[0].percent - data.kernel_ops[0].percent) <= 0.05);
-  await screenshot('kernel_stats');
+  await screenshot('kernel_stats_pies');
 });
 
 test('step selector: a click on the step-time graph shows that step, with the API\'s numbers for it', async () => {
