@@ -166,6 +166,29 @@ test('kernel stats: Tensor Core and per-op pies with the tool\'s numbers', async
   await screenshot('kernel_stats_pies');
 });
 
+test('framework op stats: each pie lists its slices and one "other" slice that says how many it holds', async () => {
+  const data = await api(`/api/data?run=${RUN}&tool=framework_op_stats`);
+  await openPage('framework_op_stats');
+  for (const [chart, pieKey, table, noun] of [
+    ['pie_host_op_type', 'host_op_type', 'host_op_types', 'op types'],
+    ['pie_device_op', 'device_op', 'device_ops', 'ops'],
+  ]) {
+    const rows = await legendRows(chart);
+    const slices = data.pie_charts[pieKey];
+    assert.equal(rows.length, slices.length, `${chart}: one legend row per slice`);
+    assert.equal(rows.filter((r) => r.other).length, 1, `${chart}: one "other" slice`);
+    const other = rows[rows.length - 1];
+    assert.ok(other.other, `${chart}: "other" comes last`);
+    const rest = data[table].length - (slices.length - 1);
+    assert.match(other.label, new RegExp(`^other \\(${rest} ${noun}, [0-9.]+ %\\)$`), other.label);
+    assert.ok(other.title.includes('listed in the table below'));
+    const sum = rows.reduce((s, r) => s + r.percent, 0);
+    assert.ok(Math.abs(sum - 100) < 0.1 * rows.length, `${chart}: shares add up to 100 %: ${sum}`);
+    const named = rows.slice(0, -1).map((r) => r.percent);
+    assert.deepEqual(named, [...named].sort((a, b) => b - a), `${chart}: largest first`);
+  }
+});
+
 test('step selector: a click on the step-time graph shows that step, with the API\'s numbers for it', async () => {
   const all = await api(`/api/data?run=${RUN_PT}&tool=overview_page`);
   const steps = all.step_time_graph;

@@ -67,7 +67,22 @@ test('op labels: the shortest distinguishing tail of scoped names, the front sco
   assert.equal(new Set(labels).size, names.length, labels.join(' | '));
   assert.equal(labels[0], '…/layer_3/attention/MatMul');
   assert.equal(labels[1], '…/layer_4/attention/MatMul');
-  assert.ok(labels[2].startsWith('replica_4/') && labels[2].endsWith('GatherV2/Cast'), labels[2]);
-  assert.ok(labels[3].startsWith('replica_6/') && labels[3].endsWith('GatherV2/Cast'), labels[3]);
+  assert.ok(labels[2].startsWith('replica_4/') && labels[2].endsWith('/Cast'), labels[2]);
+  assert.ok(labels[3].startsWith('replica_6/') && labels[3].endsWith('/Cast'), labels[3]);
   assert.equal(labels[4], 'aten::addmm');
+  // Names that differ in the front scope and a middle one: both shown.
+  const deep = ['replica_6/bert/layer_17/dropout/RandomUniform', 'replica_6/bert/layer_22/dropout/RandomUniform', 'replica_4/bert/layer_17/dropout/RandomUniform'];
+  const deepLabels = opLabels(deep);
+  assert.equal(new Set(deepLabels).size, 3, deepLabels.join(' | '));
+  assert.equal(deepLabels[0], 'replica_6/…/layer_17/…/RandomUniform');
+});
+
+test('readable labels: signatures as kernels, scoped names as ops, in order', async () => {
+  const { readableLabels } = await loadModule();
+  const names = [EIGEN('scalar_sum_op'), 'replica_4/bert/embeddings/GatherV2/Cast', EIGEN('scalar_product_op'), 'replica_6/bert/embeddings/GatherV2/Cast', 'MemcpyH2D'];
+  const labels = readableLabels(names);
+  assert.ok(labels[0].startsWith('EigenMetaKernel<') && labels[0].includes('scalar_sum_op'), labels[0]);
+  assert.ok(labels[2].includes('scalar_product_op'), labels[2]);
+  assert.ok(labels[1].startsWith('replica_4/') && labels[3].startsWith('replica_6/'), labels.join(' | '));
+  assert.equal(labels[4], 'MemcpyH2D');
 });

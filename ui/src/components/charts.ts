@@ -124,6 +124,9 @@ export interface PieOptions {
   noun?: string;
   // The legend under the chart instead of beside it (narrow cards).
   stacked?: boolean;
+  // A rest the caller already merged (the tool's "(other)"): `count` slices worth `value`,
+  // listed `where` (e.g. "in the table below"). Shown as the "other" slice.
+  rest?: { value: number; count: number; where: string };
 }
 
 const PIE_COLORS = ['#1a73e8', '#e8710a', '#188038', '#d93025', '#9334e6', '#12b5cb', '#f9ab00', '#a142f4', '#e52592', '#5f6368', '#7cb342', '#b0bec5'];
@@ -132,6 +135,7 @@ const OTHER_LISTED = 25; // members an "other" slice names in its tooltip
 
 interface PieItem extends Slice {
   members?: Slice[]; // the "other" slice's slices
+  where?: string; // where the members are listed, when they are not here
 }
 
 // The largest slices and, for the rest, one "other (N kernels, x %)" slice.
@@ -154,6 +158,7 @@ function othersText(item: PieItem, unit?: string): string {
   const members = item.members ?? [];
   const lines = members.slice(0, OTHER_LISTED).map((m) => `${m.name}: ${formatValue(m.value, unit)}`);
   if (members.length > OTHER_LISTED) lines.push(`… and ${members.length - OTHER_LISTED} more`);
+  if (item.where) lines.push(`the smallest, listed ${item.where}`);
   return lines.join('\n');
 }
 
@@ -162,8 +167,19 @@ function othersText(item: PieItem, unit?: string): string {
 // "other" slice whose tooltip lists them. Legend labels are the slices' short labels,
 // with the full name on hover.
 export function pie(name: string, slices: Slice[], options: PieOptions = {}): HTMLElement {
-  const total = slices.reduce((sum, s) => sum + Math.max(0, s.value), 0);
+  const rest = options.rest && options.rest.value > 0 ? options.rest : undefined;
+  const total = slices.reduce((sum, s) => sum + Math.max(0, s.value), 0) + (rest?.value ?? 0);
   const items = pieItems(slices, options.maxSlices ?? 10, options.noun ?? 'items', total);
+  if (rest) {
+    const share = total > 0 ? (100 * rest.value) / total : 0;
+    const merged = items.length && items[items.length - 1].members ? items.pop()! : null;
+    items.push({
+      name: `other (${rest.count + (merged?.members?.length ?? 0)} ${options.noun ?? 'items'}, ${(share + (merged ? (100 * merged.value) / total : 0)).toFixed(1)} %)`,
+      value: rest.value + (merged?.value ?? 0),
+      members: merged?.members ?? [],
+      where: rest.where,
+    });
+  }
   const colors = items.map((item, i) => (item.members ? OTHER_COLOR : PIE_COLORS[i % PIE_COLORS.length]));
   const percent = (value: number) => (total > 0 ? (100 * value) / total : 0);
   const option: echarts.EChartsCoreOption = {

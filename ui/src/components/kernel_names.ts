@@ -163,22 +163,46 @@ export function kernelLabels(names: string[]): string[] {
 
 // Labels for framework op names ("replica_4/bert/encoder/layer_3/MatMul"), one per name, in
 // order: the shortest tail of '/'-separated scopes that no other name shares; where names
-// differ only near the front (replica_4 vs replica_6), the first scope, "…", and the tail.
-// Names without scopes (PyTorch's "aten::addmm") stay as they are.
+// differ away from the tail (replica_4 vs replica_6, layer_17 vs layer_22), the scopes
+// that differ, "…" for the ones between, and the op itself. Names without scopes
+// (PyTorch's "aten::addmm") stay as they are; names still alike keep their full name.
 export function opLabels(names: string[], maxChars = 48): string[] {
   const parts = names.map((name) => name.split('/'));
   const tail = (p: string[], k: number) => p.slice(p.length - k).join('/');
-  return names.map((name, i) => {
+  const labels = names.map((name, i) => {
     const p = parts[i];
     if (p.length <= 2 && name.length <= maxChars) return name;
     let k = 1;
     while (k < p.length && parts.some((q, j) => j !== i && names[j] !== name && q.length >= k && tail(q, k) === tail(p, k))) k++;
-    const suffix = tail(p, k);
-    if (k === p.length) {
-      // Only the whole name tells it apart: keep the front scope, which differs.
-      const short = `${p[0]}/…/${tail(p, Math.min(2, p.length - 1))}`;
-      return short.length < name.length ? short : name;
-    }
-    return suffix.length < name.length ? `…/${suffix}` : name;
+    if (k < p.length) return `…/${tail(p, k)}`;
+    // Only scopes away from the tail tell it apart: show those.
+    const differing = new Set<number>();
+    parts.forEach((q, j) => {
+      if (j === i || names[j] === name || q.length !== p.length) return;
+      q.forEach((c, at) => c !== p[at] && differing.add(at));
+    });
+    const keep = [...differing].sort((a, b) => a - b).slice(0, 3);
+    if (!keep.includes(p.length - 1)) keep.push(p.length - 1);
+    let out = keep[0] > 0 ? '…/' : '';
+    keep.forEach((at, n) => {
+      if (n > 0) out += at === keep[n - 1] + 1 ? '/' : '/…/';
+      out += p[at];
+    });
+    return out.length < name.length ? out : name;
   });
+  // Where two different names still read the same, the full names.
+  const seen = new Map<string, Set<string>>();
+  labels.forEach((label, i) => seen.set(label, (seen.get(label) ?? new Set()).add(names[i])));
+  return labels.map((label, i) => (seen.get(label)!.size > 1 ? names[i] : label));
+}
+
+// Labels for a mix of names (an op pie holds framework ops and kernels): C++ signatures
+// ("void ns::k<T>(…)") by kernelLabels, scoped op names by opLabels, in order.
+export function readableLabels(names: string[]): string[] {
+  const isSignature = (name: string) => name.startsWith('void ') || /[<(]/.test(name.replace(/^\(anonymous namespace\)/, ''));
+  const signatures = names.filter(isSignature);
+  const scoped = names.filter((n) => !isSignature(n));
+  const signatureLabels = new Map(kernelLabels(signatures).map((label, i) => [signatures[i], label]));
+  const scopedLabels = new Map(opLabels(scoped).map((label, i) => [scoped[i], label]));
+  return names.map((n) => signatureLabels.get(n) ?? scopedLabels.get(n) ?? n);
 }

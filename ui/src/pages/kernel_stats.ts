@@ -2,7 +2,7 @@
 // Tensor Core use.
 import { card, emptyState, tiles } from '../components/cards';
 import { pie } from '../components/charts';
-import { kernelLabels, opLabels, shortKernelName } from '../components/kernel_names';
+import { kernelLabels, readableLabels, shortKernelName } from '../components/kernel_names';
 import { dataTable, type ColumnSpec } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
@@ -70,7 +70,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
 
   const tensorCores = obj(d.tensor_core_time_ms);
   const opNames = arr(d.kernel_ops).map((o) => str(o.op_name) || '(no framework op)');
-  const opShort = opLabels(opNames);
+  const opShort = readableLabels(opNames);
   const opSlices = arr(d.kernel_ops).map((o, i) => ({ name: opNames[i], value: num(o.total_time_ms), label: opShort[i] }));
   page.append(
     el(
