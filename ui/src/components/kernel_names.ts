@@ -175,17 +175,26 @@ export function opLabels(names: string[], maxChars = 48): string[] {
     let k = 1;
     while (k < p.length && parts.some((q, j) => j !== i && names[j] !== name && q.length >= k && tail(q, k) === tail(p, k))) k++;
     if (k < p.length) return `…/${tail(p, k)}`;
-    // Only scopes away from the tail tell it apart: show those.
-    const differing = new Set<number>();
-    parts.forEach((q, j) => {
-      if (j === i || names[j] === name || q.length !== p.length) return;
-      q.forEach((c, at) => c !== p[at] && differing.add(at));
-    });
-    const keep = [...differing].sort((a, b) => a - b).slice(0, 3);
-    if (!keep.includes(p.length - 1)) keep.push(p.length - 1);
-    let out = keep[0] > 0 ? '…/' : '';
-    keep.forEach((at, n) => {
-      if (n > 0) out += at === keep[n - 1] + 1 ? '/' : '/…/';
+    // Only scopes away from the tail tell it apart: keep the op, then, while another name of
+    // the same depth reads the same, the scope that differs from most of them.
+    const keep = new Set<number>([p.length - 1]);
+    const alike = () =>
+      parts.filter((q, j) => j !== i && names[j] !== name && q.length === p.length && [...keep].every((at) => q[at] === p[at]));
+    for (let conflicts = alike(); conflicts.length && keep.size < 5; conflicts = alike()) {
+      let best = -1;
+      let bestCount = 0;
+      for (let at = p.length - 2; at >= 0; at--) {
+        if (keep.has(at)) continue;
+        const count = conflicts.filter((q) => q[at] !== p[at]).length;
+        if (count > bestCount) [best, bestCount] = [at, count];
+      }
+      if (best < 0) break;
+      keep.add(best);
+    }
+    const kept = [...keep].sort((a, b) => a - b);
+    let out = kept[0] > 0 ? '…/' : '';
+    kept.forEach((at, n) => {
+      if (n > 0) out += at === kept[n - 1] + 1 ? '/' : '/…/';
       out += p[at];
     });
     return out.length < name.length ? out : name;
