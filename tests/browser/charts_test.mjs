@@ -278,6 +278,8 @@ test('trace viewer at 1440x900: fills the window without a page scrollbar, lanes
   assert.ok(memory, `a memory counter: ${JSON.stringify(tracks.counters)}`);
   assert.ok(memory.samples > 10 && memory.max > 0);
   assert.ok(lanes.some((l) => l.kind === 'counter' && l.label === memory.name), 'the counter has its own lane');
+  // Drawn on the frame after the counters' points arrive.
+  await page.waitForFunction(() => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().counterSteps > 0, null, { timeout: 10000 });
   const drawn = await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().counterSteps);
   assert.ok(drawn > 1, `the counter's steps are drawn (${drawn} points)`);
   const points = await api(`/api/trace/counters?run=${RUN_MEMORY}&start_ps=0&end_ps=${tracks.end_ps + 1}&width_px=100`);

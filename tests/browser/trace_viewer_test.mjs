@@ -237,12 +237,14 @@ test('typing a search outlines every drawn match, not only the current one', asy
   const [[name, count]] = await visibleMatches('');
   assert.ok(count > 1, `"${name}" is drawn ${count} times`);
   await page.fill('#tv-search', name);
-  await page.waitForTimeout(100);
   const expected = (await visibleMatches(name)).reduce((sum, [, n]) => sum + n, 0);
-  assert.equal((await view()).highlighted, expected, 'every drawn event whose name matches is outlined');
+  // Outlined on the next frame.
+  const highlighted = () => page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().highlighted);
+  await page.waitForFunction((n) => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().highlighted === n, expected, { timeout: 5000 }).catch(() => {});
+  assert.equal(await highlighted(), expected, 'every drawn event whose name matches is outlined');
   await page.fill('#tv-search', '');
-  await page.waitForTimeout(100);
-  assert.equal((await view()).highlighted, 0);
+  await page.waitForFunction(() => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().highlighted === 0, null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await highlighted(), 0);
 });
 
 test('collapsing a section hides its tracks and the keyboard zooms and pans', async () => {
