@@ -213,8 +213,13 @@ test('the top bar leads to Compare and back; nothing fails and nothing leaves lo
   await page.click('#nav-compare');
   await page.waitForSelector('#page [data-tool="compare"] [data-compare-table="summary"]', { timeout: 120000 });
   assert.ok(await page.$eval('#nav-compare', (n) => n.classList.contains('active')));
+  assert.ok(await page.$eval('#tool-select', (n) => n.parentElement.hidden), 'no tool to choose while comparing');
+  // Changes that round to zero are not coloured and carry no sign.
+  const zeros = await page.$$eval('.delta', (spans) => spans.filter((s) => /^[+-]0(\.0+)?( |$)/.test(s.textContent)).map((s) => s.textContent));
+  assert.deepEqual(zeros, []);
   await page.click('#nav-profile');
   await page.waitForSelector('#page [data-tool="overview_page"]', { timeout: 120000 });
+  assert.ok(!(await page.$eval('#tool-select', (n) => n.parentElement.hidden)));
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(externalRequests, []);
 });

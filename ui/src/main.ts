@@ -154,6 +154,8 @@ async function update(): Promise<void> {
   const comparing = hash.extra.view === 'compare';
   navProfile.classList.toggle('active', !comparing);
   navCompare.classList.toggle('active', comparing);
+  // Compare picks its runs and hosts on the page; the sidebar's tool and host do not apply.
+  for (const select of [toolSelect, hostSelect]) (select.parentElement as HTMLElement).hidden = comparing;
   if (comparing) {
     await showCompare(hash, stale);
     return;
@@ -257,7 +259,7 @@ async function update(): Promise<void> {
   }
 }
 
-// The Compare view: the run pickers live on the page; the sidebar's tool and host do not apply.
+// The Compare view: the run pickers live on the page.
 async function showCompare(hash: HashState, stale: () => boolean): Promise<void> {
   const pair = comparePairFrom(runs, hash.extra);
   const extra: Record<string, string> = { view: 'compare', run_a: pair.runA, run_b: pair.runB };

@@ -18,9 +18,13 @@ const LOWER_IS_BETTER = new Set([
   'host_op_self_time_ms',
 ]);
 // Changes smaller than this are run-to-run noise and shown without colour: 2 % of the
-// value, or 1 point for a share.
+// value, or 1 point for a share; for times also 0.5 % of A's mean step time (a kernel that
+// went from 2 to 4 µs doubled, but the step does not feel it).
 const NOISE_PERCENT = 2;
 const NOISE_POINTS = 1;
+const NOISE_STEP_FRACTION = 0.005;
+// A's mean step time (ms) of the comparison on screen: the scale of NOISE_STEP_FRACTION.
+let stepScaleMs = 0;
 
 function decimalsFor(unit: string): number {
   return unit === '%' ? 1 : unit === 'count' ? 0 : 3;
@@ -41,7 +45,10 @@ export function formatValue(value: unknown, unit: string): string {
 // "+1.250 ms", "-30.2 pts": a change; a share changes by points.
 export function formatDelta(value: unknown, unit: string): string {
   if (!isNum(value)) return '–';
-  const text = `${value > 0 ? '+' : ''}${fixed(value, decimalsFor(unit))}`;
+  const decimals = decimalsFor(unit);
+  // A change that rounds to zero reads "0.000", not "-0.000".
+  const shown = Math.abs(value) < 0.5 * 10 ** -decimals ? 0 : value;
+  const text = `${shown > 0 ? '+' : ''}${fixed(shown, decimals)}`;
   if (unit === '%') return `${text} pts`;
   return unit && unit !== 'count' ? `${text} ${unit}` : text;
 }
@@ -55,7 +62,10 @@ type Tone = 'good' | 'bad' | 'neutral';
 // The colour of a change where less is better (or neutral for numbers that are neither).
 function toneOf(delta: unknown, deltaPercent: unknown, unit: string, lowerIsBetter: boolean): Tone {
   if (!lowerIsBetter || !isNum(delta) || delta === 0) return 'neutral';
-  const noise = unit === '%' ? Math.abs(delta) < NOISE_POINTS : isNum(deltaPercent) && Math.abs(deltaPercent) < NOISE_PERCENT;
+  const noise =
+    unit === '%'
+      ? Math.abs(delta) < NOISE_POINTS
+      : (isNum(deltaPercent) && Math.abs(deltaPercent) < NOISE_PERCENT) || (unit.startsWith('ms') && Math.abs(delta) < NOISE_STEP_FRACTION * stepScaleMs);
   if (noise) return 'neutral';
   return delta < 0 ? 'good' : 'bad';
 }
@@ -145,7 +155,7 @@ function breakdownCard(d: ToolData, tables: TableInfo[]): HTMLElement | null {
   return card(
     'Average step time by category',
     { id: 'breakdown', subtitle: 'Each category of the average step, before (A) and after (B).' },
-    stackedBars('compare-breakdown', ['A (before)', 'B (after)'], series, { yName: 'ms', height: 220 }),
+    stackedBars('compare-breakdown', ['A (before)', 'B (after)'], series, { yName: 'ms', xName: '', height: 220 }),
     compareTable('step_time_breakdown', headers, rows, 'category'),
   );
 }
@@ -179,7 +189,7 @@ function itemsTable(name: string, rows: Row[], table: TableInfo | undefined, emp
     .map((c) => {
       const spec: ColumnSpec = { id: c.id, label: c.label, type: c.type };
       if (c.id === 'delta_ms') {
-        spec.render = (row) => deltaSpan(formatDelta(row.delta_ms, ''), toneOf(row.delta_ms, row.delta_percent, 'ms', true));
+        spec.render = (row) => deltaSpan(formatDelta(row.delta_ms, 'ms').replace(/ ms$/, ''), toneOf(row.delta_ms, row.delta_percent, 'ms', true));
       } else if (c.id === 'delta_percent') {
         spec.render = (row) => deltaSpan(formatDeltaPercent(row.delta_percent), toneOf(row.delta_ms, row.delta_percent, 'ms', true));
       }
@@ -274,6 +284,8 @@ export async function renderCompare(runs: RunInfo[], pair: ComparePair, navigate
   }
   const a = obj(data.a);
   const b = obj(data.b);
+  const meanA = arr(data.summary).find((m) => m.metric === 'step_time_mean_ms')?.a;
+  stepScaleMs = isNum(meanA) ? meanA : 0;
   page.append(
     card(
       'Did the change help?',
