@@ -12,6 +12,7 @@
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tool_registry.h"
+#include "src/cli/batch_memory.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
@@ -133,6 +134,7 @@ int RunAnalyzeCommand(CommandContext& context) {
                   << profile->run << " (choose with --run)\n";
     }
   }
+  PrepareHeapForInputs(load::ProfilePaths(*profile));
   auto model = BuildModel(*profile, context.err);
   if (!model.ok()) return ReportError(context.err, path, model.status());
 
