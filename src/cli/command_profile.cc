@@ -6,6 +6,7 @@
 #include "src/analysis/output/csv_writer.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
+#include "src/cli/batch_memory.h"
 
 namespace stepscope::cli {
 namespace {
@@ -16,8 +17,10 @@ namespace output = analysis::output;
 // gigabyte profile does not think the command hangs.
 constexpr std::chrono::milliseconds kProgressAfter{1000};
 
-StatusOr<analysis::ProfileModel> BuildModel(std::string_view command, const load::ResolvedProfile& profile,
-                                            std::ostream& err) {
+}  // namespace
+
+StatusOr<analysis::ProfileModel> BuildCommandModel(std::string_view command, const load::ResolvedProfile& profile,
+                                                   std::ostream& err) {
   int64_t total_bytes = 0;
   for (const load::HostProfileFile& file : profile.files) total_bytes += file.size_bytes;
   analysis::ModelOptions options;
@@ -38,19 +41,25 @@ StatusOr<analysis::ProfileModel> BuildModel(std::string_view command, const load
   return job.get();
 }
 
-}  // namespace
+StatusOr<load::ResolvedProfile> ResolveCommandProfile(std::string_view command, const load::ProfileRequest& request,
+                                                      std::string_view run_flag, std::ostream& err) {
+  auto resolved = load::ResolveProfile(request);
+  if (!resolved.ok()) return resolved.status();
+  if (request.run.empty() && resolved->run_count > 1) {
+    err << "stepscope: " << command << ": " << resolved->run_count << " runs in " << request.path
+        << "; using the newest, " << resolved->run << " (choose with " << run_flag << ")\n";
+  }
+  return resolved;
+}
 
 StatusOr<CommandProfile> LoadCommandProfile(std::string_view command, const load::ProfileRequest& request,
                                             std::string_view run_flag, std::ostream& err) {
   CommandProfile profile;
-  auto resolved = load::ResolveProfile(request);
+  auto resolved = ResolveCommandProfile(command, request, run_flag, err);
   if (!resolved.ok()) return resolved.status();
   profile.resolved = std::move(*resolved);
-  if (request.run.empty() && profile.resolved.run_count > 1) {
-    err << "stepscope: " << command << ": " << profile.resolved.run_count << " runs in " << request.path
-        << "; using the newest, " << profile.resolved.run << " (choose with " << run_flag << ")\n";
-  }
-  auto model = BuildModel(command, profile.resolved, err);
+  PrepareHeapForInputs(load::ProfilePaths(profile.resolved));
+  auto model = BuildCommandModel(command, profile.resolved, err);
   if (!model.ok()) return model.status();
   profile.model = std::move(*model);
   return profile;

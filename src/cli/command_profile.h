@@ -20,10 +20,18 @@ struct CommandProfile {
   analysis::ProfileModel model;
 };
 
-// Resolves `request` and builds the model of its hosts (combined when several). On stderr:
-// "<command>: N runs in PATH; using the newest, R (choose with <run_flag>)" when a logdir
-// had several runs and none was named, and a progress line when reading takes more than a
-// second. Errors name the path.
+// Finds the files `request` names. On stderr: "<command>: N runs in PATH; using the
+// newest, R (choose with <run_flag>)" when a logdir had several runs and none was named.
+StatusOr<load::ResolvedProfile> ResolveCommandProfile(std::string_view command, const load::ProfileRequest& request,
+                                                      std::string_view run_flag, std::ostream& err);
+
+// Builds the model of the resolved hosts (combined when several), with a progress line on
+// stderr when reading takes more than a second.
+StatusOr<analysis::ProfileModel> BuildCommandModel(std::string_view command, const load::ResolvedProfile& profile,
+                                                   std::ostream& err);
+
+// ResolveCommandProfile, the batch heap sized for its files (batch_memory.h), then
+// BuildCommandModel: one profile's whole load. Errors name the path.
 StatusOr<CommandProfile> LoadCommandProfile(std::string_view command, const load::ProfileRequest& request,
                                             std::string_view run_flag, std::ostream& err);
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "src/analysis/tools/diff.h"
+#include "src/cli/batch_memory.h"
 #include "src/cli/command.h"
 #include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
@@ -56,16 +57,24 @@ int RunDiffCommand(CommandContext& context) {
   }
   const std::string& path_a = positional[0];
   const std::string& path_b = positional[1];
-  auto a = LoadCommandProfile("diff", {.path = path_a, .run = run_a, .host = host_a}, "--run_a", context.err);
-  if (!a.ok()) return ReportError(context.err, path_a, a.status());
-  auto b = LoadCommandProfile("diff", {.path = path_b, .run = run_b, .host = host_b}, "--run_b", context.err);
-  if (!b.ok()) return ReportError(context.err, path_b, b.status());
+  auto resolved_a = ResolveCommandProfile("diff", {.path = path_a, .run = run_a, .host = host_a}, "--run_a", context.err);
+  if (!resolved_a.ok()) return ReportError(context.err, path_a, resolved_a.status());
+  auto resolved_b = ResolveCommandProfile("diff", {.path = path_b, .run = run_b, .host = host_b}, "--run_b", context.err);
+  if (!resolved_b.ok()) return ReportError(context.err, path_b, resolved_b.status());
+  // Both models are alive together: size the batch heap for both inputs.
+  std::vector<std::string> inputs = load::ProfilePaths(*resolved_a);
+  for (std::string& p : load::ProfilePaths(*resolved_b)) inputs.push_back(std::move(p));
+  PrepareHeapForInputs(inputs);
+  auto model_a = BuildCommandModel("diff", *resolved_a, context.err);
+  if (!model_a.ok()) return ReportError(context.err, path_a, model_a.status());
+  auto model_b = BuildCommandModel("diff", *resolved_b, context.err);
+  if (!model_b.ok()) return ReportError(context.err, path_b, model_b.status());
 
   analysis::DiffOptions diff_options;
-  diff_options.label_a = DescribeProfile(path_a, a->resolved);
-  diff_options.label_b = DescribeProfile(path_b, b->resolved);
+  diff_options.label_a = DescribeProfile(path_a, *resolved_a);
+  diff_options.label_b = DescribeProfile(path_b, *resolved_b);
   analysis::StructToolResult<analysis::ProfileDiff> result(
-      analysis::CompareProfiles(a->model, b->model, diff_options));
+      analysis::CompareProfiles(*model_a, *model_b, diff_options));
   analysis::ToolOptions options;
   options.text_max_rows = static_cast<size_t>(top);
   Status printed = PrintResult(result, format, table, options, context.out);

@@ -206,9 +206,9 @@ TEST_F(AnalysisGroundTruthTest, DiffOfSlowAndFastRunsIsTheProgramsOwnChange) {
       << "the step time change must be within 2 % of the program's own";
   EXPECT_NEAR(step_delta_percent, program_delta_percent, 2.0);
   EXPECT_NEAR(input_delta, program_input_delta, 3.0) << "the input share change must be within 3 points";
-  // The change is the one the configurations make by construction: faster, less input.
-  EXPECT_LT(step_delta, 0);
-  EXPECT_LT(input_delta, -(kHighlyPercent - kModeratelyPercent));
+  // Not asserted: that the fast configuration is faster. On a quiet machine it is (about
+  // -40 % step time, -40 points of input); when other work takes the input threads' cores
+  // it may not be, and diff must then report what the program measured all the same.
 }
 
 }  // namespace
