@@ -127,6 +127,45 @@ TEST(CliCheckTest, BadKeysValuesAndFilesAreUsageErrorsNamingTheProblem) {
   ExpectOneErrorLine(profile, "no_such.xplane.pb");
 }
 
+// One quantity, one number: what diff and check report for a profile is what its overview
+// page shows (a TensorFlow GPU profile and an imported PyTorch trace).
+TEST(CliDiffTest, DiffAndCheckShowTheOverviewsNumbers) {
+  for (const std::string& path : {TfDemoFile(), TraceDir() + "/hta_sampled_rank-0.json.gz"}) {
+    simdjson::dom::parser overview_parser, diff_parser, check_parser;
+    ProcessResult overview = RunStepscope({"analyze", path, "--tool", "overview_page", "--format", "json"});
+    ASSERT_EQ(overview.exit_code, kOk) << overview.err;
+    simdjson::padded_string overview_json(overview.out);
+    simdjson::dom::element page = overview_parser.parse(overview_json);
+    double avg_step = 0, input_percent = 0;
+    ASSERT_FALSE(page["avg_step_time_ms"].get(avg_step));
+    ASSERT_FALSE(page["input_bound_percent"].get(input_percent));
+
+    ProcessResult diff = RunStepscope({"diff", path, path, "--format", "json", "--table", "summary"});
+    ASSERT_EQ(diff.exit_code, kOk) << diff.err;
+    simdjson::padded_string diff_json(diff.out);
+    for (simdjson::dom::element row : diff_parser.parse(diff_json).get_array()) {
+      std::string_view metric;
+      ASSERT_FALSE(row["metric"].get(metric));
+      double a = -1, b = -2;
+      if (metric != "step_time_mean_ms" && metric != "input_bound_percent") continue;
+      ASSERT_FALSE(row["a"].get(a));
+      ASSERT_FALSE(row["b"].get(b));
+      EXPECT_EQ(a, metric == "step_time_mean_ms" ? avg_step : input_percent) << path << " " << metric;
+      EXPECT_EQ(b, a);
+    }
+
+    ProcessResult check = RunStepscope({"check", path, "--max", "step_ms=1e9", "--max", "input_pct=100", "--format", "json"});
+    ASSERT_EQ(check.exit_code, kOk) << check.err;
+    simdjson::padded_string check_json(check.out);
+    simdjson::dom::array budgets = check_parser.parse(check_json)["budgets"].get_array();
+    double measured_step = 0, measured_input = 0;
+    ASSERT_FALSE(budgets.at(0)["measured"].get(measured_step));
+    ASSERT_FALSE(budgets.at(1)["measured"].get(measured_input));
+    EXPECT_EQ(measured_step, avg_step) << path;
+    EXPECT_EQ(measured_input, input_percent) << path;
+  }
+}
+
 TEST(CliDiffTest, AProfileAgainstItselfChangesNothing) {
   ProcessResult r = RunStepscope({"diff", TfDemoFile(), TfDemoFile(), "--format", "json"});
   ASSERT_EQ(r.exit_code, kOk) << r.err;
