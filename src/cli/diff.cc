@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::string_view kUsage =
     "usage: stepscope diff <profile A> <profile B> [flags]\n"
+    "       stepscope diff <logdir> --run_a A --run_b B [flags]\n"
     "\n"
     "Compares two profiles, A before and B after a change: step time (mean, median), each\n"
     "step-time category with its change in ms and %, the input share and verdict of both,\n"
@@ -48,9 +49,13 @@ int RunDiffCommand(CommandContext& context) {
     context.out << kUsage << flags.Usage();
     return kExitOk;
   }
+  // Two runs of one logdir: the logdir once, the runs by flag.
+  if (positional.size() == 1 && !run_a.empty() && !run_b.empty()) positional.push_back(positional[0]);
   if (positional.size() != 2) {
     return ReportUsageError(context.err, "diff",
-                            "expected two profiles, A (before) and B (after), got " + std::to_string(positional.size()));
+                            "expected two profiles, A (before) and B (after), or one logdir with --run_a and --run_b, "
+                            "got " +
+                                std::to_string(positional.size()));
   }
   if (format == "csv" && table.empty()) {
     return ReportError(context.err, "diff", InvalidArgumentError("--format csv prints one table: add --table NAME"));

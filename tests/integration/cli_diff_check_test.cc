@@ -226,6 +226,9 @@ TEST(CliDiffTest, RunsOfALogdirAndUsageErrors) {
   ASSERT_EQ(r.exit_code, kOk) << r.err;
   EXPECT_THAT(r.out, HasSubstr("A: run before (host h1)"));
   EXPECT_THAT(r.out, HasSubstr("B: run after (host h1)"));
+  ProcessResult once = RunStepscope({"diff", logdir, "--run_a", "before", "--run_b", "after"});
+  EXPECT_EQ(once.exit_code, kOk) << once.err;
+  EXPECT_EQ(once.out, r.out) << "one logdir with --run_a and --run_b is the same comparison";
   ProcessResult newest = RunStepscope({"diff", logdir, logdir + "/plugins/profile/before"});
   ASSERT_EQ(newest.exit_code, kOk) << newest.err;
   EXPECT_THAT(newest.err, HasSubstr("choose with --run_a")) << "the choice made for the user is said";
