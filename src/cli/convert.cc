@@ -10,11 +10,12 @@
 
 #include "src/analysis/trace/trace_export.h"
 #include "src/analysis/trace/trace_output_file.h"
+#include "src/cli/batch_memory.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
 #include "src/load/profile_loader.h"
-#include "src/server/trace_store.h"
+#include "src/load/trace_index_loader.h"
 
 namespace stepscope::cli {
 namespace {
@@ -67,7 +68,8 @@ int RunConvertCommand(CommandContext& context) {
   auto profile = load::ResolveProfile({.path = path, .run = run, .host = host});
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   const auto start = std::chrono::steady_clock::now();
-  auto index = server::LoadTraceIndex(profile->files);
+  PrepareHeapForInputs(load::ProfilePaths(*profile));
+  auto index = load::LoadTraceIndex(profile->files);
   if (!index.ok()) return ReportError(context.err, path, index.status());
   auto file = analysis::trace::TraceOutputFile::Open(out_path);
   if (!file.ok()) return ReportError(context.err, out_path, file.status());

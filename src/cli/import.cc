@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "src/cli/batch_memory.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
@@ -100,6 +101,7 @@ int RunImportCommand(CommandContext& context) {
   // each call anew, by the time).
   if (run.empty()) run = FreshRunName(logdir, RunNameForTraces(files));
 
+  PrepareHeapForInputs(files);
   std::set<std::string> hosts_written;
   for (const std::string& file : files) {
     const auto start = std::chrono::steady_clock::now();

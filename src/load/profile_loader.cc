@@ -198,6 +198,12 @@ StatusOr<analysis::ProfileModel> LoadCombinedModel(const std::vector<HostProfile
   return CombineModels(std::move(models));
 }
 
+std::vector<std::string> ProfilePaths(const ResolvedProfile& profile) {
+  std::vector<std::string> paths;
+  for (const HostProfileFile& file : profile.files) paths.push_back(file.path);
+  return paths;
+}
+
 StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
   STEPSCOPE_ASSIGN_OR_RETURN(xspace::ProfilePathKind kind, xspace::ClassifyProfilePath(request.path));
   if (kind != xspace::ProfilePathKind::kLogdir && !request.run.empty()) {

@@ -86,6 +86,9 @@ struct ResolvedProfile {
 // valid ones), kInvalidArgument for a path that is not a profile.
 StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request);
 
+// The paths of `profile`'s files, in its order.
+std::vector<std::string> ProfilePaths(const ResolvedProfile& profile);
+
 // ResolveProfile + LoadCombinedModel.
 StatusOr<analysis::ProfileModel> LoadProfile(const ProfileRequest& request);
 

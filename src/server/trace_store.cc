@@ -3,8 +3,7 @@
 #include <utility>
 
 #include "src/base/status_macros.h"
-#include "src/load/trace_import.h"
-#include "src/xspace/columnar/columnar_reader.h"
+#include "src/load/trace_index_loader.h"
 
 namespace stepscope::server {
 namespace {
@@ -12,13 +11,6 @@ namespace {
 using analysis::trace::SearchResult;
 using analysis::trace::TraceIndex;
 using analysis::trace::TraceSourceInput;
-
-StatusOr<xspace::ColumnarXSpace> ReadColumnar(const load::HostProfileFile& file) {
-  if (file.format == load::ProfileFormat::kTraceJson) {
-    return load::ImportTraceFileColumnar(file.path);  // no serialize / re-read round trip
-  }
-  return xspace::ReadColumnarXSpaceFile(file.path);
-}
 
 StatusOr<std::vector<load::HostProfileFile>> SelectFiles(const load::RunProfiles& run, std::string_view host) {
   if (run.hosts.empty()) return NotFoundError("run '" + run.name + "' holds no profile files yet");
@@ -38,21 +30,6 @@ std::string Lowercase(std::string_view s) {
 }
 
 }  // namespace
-
-StatusOr<TraceIndex> LoadTraceIndex(const std::vector<load::HostProfileFile>& files) {
-  if (files.empty()) return InvalidArgumentError("no profile files to index");
-  std::vector<TraceSourceInput> sources;
-  for (const load::HostProfileFile& file : files) {
-    StatusOr<xspace::ColumnarXSpace> space = ReadColumnar(file);
-    if (!space.ok()) {
-      if (space.status().message().find(file.path) != std::string::npos) return space.status();
-      return space.status().WithContext(file.path);
-    }
-    sources.push_back(
-        TraceSourceInput{file.host, std::make_shared<const xspace::ColumnarXSpace>(std::move(space).value())});
-  }
-  return TraceIndex::Build(std::move(sources));
-}
 
 TraceStore::TraceStore(ProfileStore* profiles, size_t index_cache_bytes, size_t search_cache_bytes)
     : profiles_(profiles),
@@ -75,7 +52,7 @@ StatusOr<TraceStore::IndexHandle> TraceStore::GetIndex(const load::RunProfiles& 
         return std::make_shared<const TraceIndex>(std::move(index));
       }
     }
-    STEPSCOPE_ASSIGN_OR_RETURN(TraceIndex index, LoadTraceIndex(files));
+    STEPSCOPE_ASSIGN_OR_RETURN(TraceIndex index, load::LoadTraceIndex(files));
     return std::make_shared<const TraceIndex>(std::move(index));
   }));
   return handle;

@@ -32,10 +32,6 @@ inline constexpr size_t kDefaultTraceIndexCacheBytes = size_t{6} << 30;
 // Search results kept (each up to 16 MB of matches).
 inline constexpr size_t kDefaultTraceSearchCacheBytes = size_t{128} << 20;
 
-// Reads `files` (one host, or several to show side by side) into one index. Errors name
-// the file.
-StatusOr<analysis::trace::TraceIndex> LoadTraceIndex(const std::vector<load::HostProfileFile>& files);
-
 class TraceStore {
  public:
   // `profiles` (may be null) provides models whose columnar data the index can share.
