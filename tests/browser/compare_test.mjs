@@ -57,7 +57,9 @@ function makeProfiles() {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-compare-'));
   const logdir = path.join(tmp, 'logdir');
   fs.mkdirSync(path.join(logdir, 'plugins', 'profile'), { recursive: true });
-  profileExample(logdir, RUN_SLOW, ['--steps', '20', '--input_threads', '0', '--prefetch', '0']);
+  // The slow run also waits on its reads (a sleep, 64 x 100 us a step): slower than the fast
+  // one even when other work takes the cores its input threads need (ctest -j, CI).
+  profileExample(logdir, RUN_SLOW, ['--steps', '20', '--input_threads', '0', '--prefetch', '0', '--read_delay_us', '100']);
   profileExample(logdir, RUN_FAST, ['--steps', '40', '--profile_steps', '16,39', '--input_threads', '2', '--prefetch', '16', '--cache']);
   RANK_TRACES.forEach((trace, i) => {
     const imported = spawnSync(STEPSCOPE, ['import', '--logdir', logdir, '--run', i === 0 ? RUN_RANK0 : RUN_RANK1, trace], { encoding: 'utf8' });
