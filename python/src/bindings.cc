@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "python_tracer.h"
 #include "remote_bindings.h"
 #include "src/base/capture_settings.h"
 #include "stepscope/session.h"
@@ -68,9 +69,12 @@ PYBIND11_MODULE(_stepscope, m) {
   m.def("start", &Start, py::arg("logdir"), py::arg("host_tracer_level"), py::arg("device_tracer_level"),
         py::arg("python_tracer_level"));
   m.def("stop", &Stop);
-  m.def("is_profiling", [] { return IsProfiling(); });
+  // Without the GIL: a session starting on another thread may wait for it (the Python
+  // tracer) while holding the lock IsProfiling takes.
+  m.def("is_profiling", [] { return IsProfiling(); }, py::call_guard<py::gil_scoped_release>());
   BindTrace(m);
   BindRemote(m);
+  BindPythonTracer(m);
 }
 
 }  // namespace stepscope::python

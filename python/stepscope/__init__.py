@@ -65,7 +65,8 @@ class ProfilerOptions:
 
     host_tracer_level: 0 off, 1 user annotations and steps (Trace), 2 + framework ops (PyTorch
         ops with stepscope.torch), 3 + verbose.
-    python_tracer_level: 0 off, 1 Python function calls (not built yet: warns).
+    python_tracer_level: 0 off, 1 every Python function call and built-in call on every thread
+        (needs host_tracer_level >= 1; see docs/python.md).
     device_tracer_level: 0 off, 1 on. stepscope has no device tracer yet: 1 (TensorFlow's
         default) records nothing for devices and adds a warning to the profile.
     delay_ms: for client.trace only: start recording this long after the request, on every
@@ -156,6 +157,20 @@ def _path(logdir):
         raise InvalidArgumentError("logdir must be a path, got %r" % (logdir,))
     return os.fspath(logdir)
 
+
+def _stop_at_exit():
+    # Before the interpreter finalises, so that the Python tracer can unhook and the
+    # profile is written (the C++ exit handler would run after finalisation).
+    if is_profiling():
+        try:
+            stop()
+        except StepscopeError:
+            pass  # a remote capture's session: not ours to stop
+
+
+import atexit  # noqa: E402
+
+atexit.register(_stop_at_exit)
 
 from . import client, server  # noqa: E402  (they use the names above)
 
