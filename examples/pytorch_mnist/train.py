@@ -84,6 +84,8 @@ def parse_args(argv):
     parser.add_argument("--profiler", choices=["stepscope", "torch", "none"], default="stepscope")
     parser.add_argument("--python_tracer", action="store_true", help="stepscope: python_tracer_level=1")
     parser.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: leave as is)")
+    parser.add_argument("--torch_ops_json", default="",
+                        help="--profiler torch: write key_averages() as {name: {calls, self_cpu_us}} to this file")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if args.steps < 1:
@@ -168,7 +170,12 @@ def train(args):
                 cpu_s.append(cpu_end - cpu_begin)
             step_begin, cpu_begin = step_end, cpu_end
     if args.profiler == "torch":
-        print(prof.key_averages().table(sort_by="self_cpu_time_total", row_limit=25))
+        averages = prof.key_averages()
+        print(averages.table(sort_by="self_cpu_time_total", row_limit=25))
+        if args.torch_ops_json:
+            with open(args.torch_ops_json, "w") as f:
+                json.dump({e.key: {"calls": e.count, "self_cpu_us": e.self_cpu_time_total} for e in averages}, f,
+                          indent=1)
     return step_s, wait_s, cpu_s, float(loss)
 
 
