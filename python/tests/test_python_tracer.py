@@ -88,6 +88,28 @@ class PythonTracerTest(LogdirTestCase):
         self.assertEqual(calls, n)
         print("python tracer: %.0f ns per traced call" % ((on - off) / n))
 
+    def test_remote_capture_traces_python_calls(self):
+        # The session starts on a gRPC thread, which takes the GIL to install the hooks
+        # while this thread waits in client.trace (GIL released) and the trainer runs.
+        server = stepscope.server.start(0)
+        stop = threading.Event()
+
+        def train():
+            while not stop.is_set():
+                outer()
+                time.sleep(0.001)
+        trainer = threading.Thread(target=train, name="trainer")
+        trainer.start()
+        try:
+            paths = stepscope.client.trace("grpc://" + server.address, self.logdir(), 300, options=TRACED)
+        finally:
+            stop.set()
+            trainer.join()
+            server.stop()
+        events = trace_events(paths[0], self._root)
+        traced = [e for e in events if e["name"].endswith("): outer") and e["thread"] == "trainer"]
+        self.assertGreater(len(traced), 5)
+
     def test_needs_the_host_tracer(self):
         stepscope.start(self.logdir(), stepscope.ProfilerOptions(host_tracer_level=0, python_tracer_level=1,
                                                                  device_tracer_level=0))
