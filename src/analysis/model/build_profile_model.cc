@@ -7,6 +7,7 @@
 
 #include "src/analysis/model/device_analysis.h"
 #include "src/analysis/model/host_analysis.h"
+#include "src/analysis/model/memory_events.h"
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
 #include "src/analysis/model/step_breakdown.h"
@@ -172,7 +173,9 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   model.kernels = std::move(device.kernels);
   model.input_pipeline.device_copies = std::move(device.input_copies);
   model.devices = std::move(device.devices);
+  internal::ExtractMemoryEvents(s, host_planes, /*host_index=*/0, &model.memory);
   AddDiagnostics(s, host, device, &model);
+  internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);
