@@ -91,6 +91,7 @@ StatusOr<output::Table> FindTable(const std::vector<NamedResult>& results, const
 int RunAnalyzeCommand(CommandContext& context) {
   std::string tool_id = "all", run, host, format = "text", table;
   bool include_idle = false;
+  int64_t step = -1;
   FlagSet flags;
   flags.AddString("tool", &tool_id, "tool id, or all (overview_page + advisor): " + analysis::ToolIdList());
   flags.AddString("run", &run, "run to analyse in a logdir (default: the newest)");
@@ -98,6 +99,7 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddString("format", &format, "text for people, json for programs, csv for one table", {"text", "json", "csv"});
   flags.AddString("table", &table, "print only this table (required with --format csv)");
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
+  flags.AddInt("step", &step, "memory_profile: only this step's memory events (step id = group_id; -1: all)", -1);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -140,6 +142,7 @@ int RunAnalyzeCommand(CommandContext& context) {
 
   analysis::ToolOptions options;
   options.include_idle = include_idle;
+  if (step >= 0) options.step = step;
   std::vector<NamedResult> results;
   for (const Tool* tool : tools) {
     if (!tool->IsAvailable(*model)) {

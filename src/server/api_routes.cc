@@ -1,6 +1,7 @@
 #include "src/server/api_routes.h"
 
 #include <algorithm>
+#include <charconv>
 #include <initializer_list>
 #include <map>
 
@@ -26,6 +27,15 @@ StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
     options.include_idle = true;
   } else {
     return InvalidArgumentError("include_idle must be 0, 1, true or false, not '" + idle + "'");
+  }
+  std::string step = Get(params, "step");
+  if (!step.empty()) {
+    int64_t value = 0;
+    auto [end, error] = std::from_chars(step.data(), step.data() + step.size(), value);
+    if (error != std::errc() || end != step.data() + step.size() || value < 0) {
+      return InvalidArgumentError("step must be a step id (an integer >= 0), not '" + step + "'");
+    }
+    options.step = value;
   }
   return options;
 }
@@ -232,7 +242,7 @@ HttpReply ApiRoutes::Hosts(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Data(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle"});
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -244,7 +254,7 @@ HttpReply ApiRoutes::Data(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Tables(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle"});
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -281,7 +291,7 @@ HttpReply ApiRoutes::Tables(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Csv(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle"});
+  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle", "step"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());

@@ -118,6 +118,7 @@ StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load
   key += tool_id;
   key += '\0';
   key += options.include_idle ? "idle" : "no_idle";
+  if (options.step) key += "\0step" + std::to_string(*options.step);
   return results_.GetOrCompute(key, [&]() -> StatusOr<std::shared_ptr<const CachedResult>> {
     STEPSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const analysis::ProfileModel> model, GetModel(run, host));
     STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<analysis::ToolResult> result,

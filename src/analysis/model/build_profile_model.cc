@@ -173,7 +173,7 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   model.kernels = std::move(device.kernels);
   model.input_pipeline.device_copies = std::move(device.input_copies);
   model.devices = std::move(device.devices);
-  internal::ExtractMemoryEvents(s, host_planes, /*host_index=*/0, &model.memory);
+  internal::ExtractMemoryEvents(s, host, /*host_index=*/0, &model.memory);
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
   if (options.keep_event_tree) {

@@ -8,6 +8,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "src/analysis/model/model_builder.h"
+
 namespace stepscope::analysis {
 namespace {
 
@@ -78,6 +80,8 @@ class NameInterner {
     by_value_.emplace(key, id);
     return id;
   }
+
+ uint32_t InternName(const std::string& text) { return InternText(text); }
 
  private:
   uint32_t InternText(std::string text) {
@@ -167,42 +171,79 @@ std::string DataTypeName(int64_t data_type) {
 
 namespace internal {
 
-void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const std::vector<uint32_t>& planes, int host_index,
+void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis& host, int host_index,
                          MemoryEvents* out) {
   NameInterner names(out);
   std::map<std::string, std::vector<MemoryEvent>> by_id;
-  for (uint32_t p : planes) {
-    const ColumnarPlane& plane = space.planes[p];
-    // 0: not a memory event; else 1 + MemoryActivity.
-    std::vector<uint8_t> kind(plane.event_metadata.size(), 0);
+  // Per plane: 0 for events that are not memory events, else 1 + MemoryActivity, by
+  // event metadata; the stat roles; the interned name of each event metadata (lazily).
+  struct PlaneTables {
     bool any = false;
+    std::vector<uint8_t> kind;
+    std::vector<Role> role;
+    std::vector<uint32_t> op_name;
+  };
+  constexpr uint32_t kNotInterned = UINT32_MAX;
+  std::map<uint32_t, PlaneTables> tables;
+  auto tables_of = [&](uint32_t p) -> PlaneTables& {
+    auto [it, inserted] = tables.try_emplace(p);
+    PlaneTables& t = it->second;
+    if (!inserted) return t;
+    const ColumnarPlane& plane = space.planes[p];
+    t.kind.assign(plane.event_metadata.size(), 0);
     for (size_t m = 0; m < plane.event_metadata.size(); ++m) {
       const std::string& name = plane.event_metadata[m].name;
-      if (name == xspace::kMemoryAllocationEventName) kind[m] = 1 + static_cast<uint8_t>(MemoryActivity::kAllocation);
-      if (name == xspace::kMemoryDeallocationEventName) kind[m] = 1 + static_cast<uint8_t>(MemoryActivity::kDeallocation);
-      any = any || kind[m] != 0;
+      if (name == xspace::kMemoryAllocationEventName) t.kind[m] = 1 + static_cast<uint8_t>(MemoryActivity::kAllocation);
+      if (name == xspace::kMemoryDeallocationEventName) t.kind[m] = 1 + static_cast<uint8_t>(MemoryActivity::kDeallocation);
+      t.any = t.any || t.kind[m] != 0;
     }
-    if (!any) continue;
-    std::vector<Role> role(plane.stat_metadata.size());
-    for (size_t i = 0; i < plane.stat_metadata.size(); ++i) role[i] = RoleOf(plane.stat_metadata[i]);
-    names.StartPlane();
-    std::string memory_id;
-    for (uint32_t e = 0, n = plane.num_events(); e < n; ++e) {
+    if (!t.any) return t;
+    t.role.resize(plane.stat_metadata.size());
+    for (size_t i = 0; i < plane.stat_metadata.size(); ++i) t.role[i] = RoleOf(plane.stat_metadata[i]);
+    t.op_name.assign(plane.event_metadata.size(), kNotInterned);
+    return t;
+  };
+  uint32_t current_plane = UINT32_MAX;
+  std::string memory_id;
+  for (size_t t = 0; t < host.threads.size(); ++t) {
+    const HostThread& thread = host.threads[t];
+    PlaneTables& pt = tables_of(thread.plane_index);
+    if (!pt.any) continue;
+    const ColumnarPlane& plane = space.planes[thread.plane_index];
+    if (thread.plane_index != current_plane) {
+      names.StartPlane();
+      current_plane = thread.plane_index;
+    }
+    const std::vector<int32_t>* groups = t < host.facts.size() ? &host.facts[t].group : nullptr;
+    for (size_t i = 0; i < thread.size(); ++i) {
+      const uint32_t e = thread.event(i);
       const uint32_t m = plane.event_metadata_index[e];
-      if (kind[m] == 0) continue;
+      if (pt.kind[m] == 0) continue;
       MemoryEvent event;
-      event.activity = static_cast<MemoryActivity>(kind[m] - 1);
+      event.activity = static_cast<MemoryActivity>(pt.kind[m] - 1);
       event.time_ps = plane.event_start_ps[e];
       memory_id.clear();
       // Metadata stats first: the event's own stats win.
       const xspace::ColumnarEventMetadata& metadata = plane.event_metadata[m];
       for (uint32_t s = metadata.stats_begin; s < metadata.stats_end; ++s) {
         const ColumnarStat& stat = plane.other_stats[s];
-        Apply(plane, role[stat.metadata_index], stat, &names, &event, &memory_id, &out->invalid_values);
+        Apply(plane, pt.role[stat.metadata_index], stat, &names, &event, &memory_id, &out->invalid_values);
       }
       for (uint32_t s = plane.event_stats_begin[e]; s < plane.event_stats_begin[e + 1]; ++s) {
         const ColumnarStat stat = plane.event_stat(s);
-        Apply(plane, role[stat.metadata_index], stat, &names, &event, &memory_id, &out->invalid_values);
+        Apply(plane, pt.role[stat.metadata_index], stat, &names, &event, &memory_id, &out->invalid_values);
+      }
+      if (event.step_id == -1 && groups != nullptr && i < groups->size() && (*groups)[i] != kNoGroup) {
+        event.step_id = host.groups.id((*groups)[i]);
+      }
+      if (event.op_name == 0) {
+        int32_t p = thread.parent[i];
+        while (p >= 0 && pt.kind[plane.event_metadata_index[thread.event(p)]] != 0) p = thread.parent[p];
+        if (p >= 0) {
+          const uint32_t pm = plane.event_metadata_index[thread.event(p)];
+          if (pt.op_name[pm] == kNotInterned) pt.op_name[pm] = names.InternName(plane.event_metadata[pm].name);
+          event.op_name = pt.op_name[pm];
+        }
       }
       by_id[memory_id].push_back(event);
     }

@@ -21,10 +21,15 @@ std::string DataTypeName(int64_t data_type);
 
 namespace internal {
 
-// Appends the memory events of `planes` (host-thread planes of one host) to `out`, one
-// MemoryAllocatorEvents per memory id, each sorted by time. Hostile values are clamped
-// and counted (MemoryEvents::invalid_values); nothing here fails.
-void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const std::vector<uint32_t>& planes, int host_index,
+struct HostAnalysis;
+
+// Appends the memory events of the host threads (every line of the host planes) to
+// `out`, one MemoryAllocatorEvents per memory id, each sorted by time. An event without
+// a group_id stat takes the step group the model gave it (step markers, step window); an
+// event without a tf_op stat takes the name of the innermost host event around it on its
+// thread (Kineto's [memory] instants sit inside the ATen op that allocated). Hostile
+// values are clamped and counted (MemoryEvents::invalid_values); nothing here fails.
+void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis& host, int host_index,
                          MemoryEvents* out);
 
 // Diagnostics lines about the memory events (clamped values), appended to `out`.

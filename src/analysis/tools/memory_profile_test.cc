@@ -294,6 +294,18 @@ std::map<std::string, std::vector<RawMemoryEvent>> RawMemoryEvents(const std::st
       for (const xspace::XEvent& event : line.events()) {
         const std::string& name = plane.event_metadata().at(event.metadata_id()).name();
         if (name != "MemoryAllocation" && name != "MemoryDeallocation") continue;
+        // Without a tf_op stat, the op is the shortest other event of the line around it.
+        std::string around;
+        int64_t around_ps = INT64_MAX;
+        for (const xspace::XEvent& other : line.events()) {
+          const std::string& other_name = plane.event_metadata().at(other.metadata_id()).name();
+          if (other_name == "MemoryAllocation" || other_name == "MemoryDeallocation") continue;
+          if (other.offset_ps() <= event.offset_ps() && event.offset_ps() < other.offset_ps() + other.duration_ps() &&
+              other.duration_ps() < around_ps) {
+            around = other_name;
+            around_ps = other.duration_ps();
+          }
+        }
         RawMemoryEvent raw;
         raw.time_ps = line.timestamp_ns() * 1000 + event.offset_ps();
         raw.is_allocation = name == "MemoryAllocation";
@@ -305,6 +317,7 @@ std::map<std::string, std::vector<RawMemoryEvent>> RawMemoryEvents(const std::st
           else if (stat.has_int64_value()) raw.ints[key] = stat.int64_value();
           else if (stat.has_uint64_value()) raw.ints[key] = static_cast<int64_t>(stat.uint64_value());
         }
+        if (raw.op.empty()) raw.op = around;
         out[allocator].push_back(raw);
       }
     }
