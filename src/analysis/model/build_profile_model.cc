@@ -143,6 +143,8 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   internal::AnalyzeHost(s, host_planes, &host);
   internal::DeviceAnalysis device;
   internal::AnalyzeDevices(s, device_planes, &host, &device);
+  // Before BuildSteps, which releases the host threads' groups as it goes.
+  internal::ExtractMemoryEvents(s, host, /*host_index=*/0, &model.memory);
   // Only the device analysis looks launches up.
   host.correlation_to_group = {};
   host.correlation_to_op = {};
@@ -173,7 +175,6 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   model.kernels = std::move(device.kernels);
   model.input_pipeline.device_copies = std::move(device.input_copies);
   model.devices = std::move(device.devices);
-  internal::ExtractMemoryEvents(s, host, /*host_index=*/0, &model.memory);
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
   if (options.keep_event_tree) {
