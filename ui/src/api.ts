@@ -83,19 +83,21 @@ export const api = {
   runs: () => getJson<{ logdir: string; runs: RunInfo[] }>('runs'),
   tools: (run: string) => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run }),
   hosts: (run: string, tool: string) => getJson<{ run: string; hosts: string[] }>('hosts', { run, tool }),
-  data: (s: Selection, options: { includeIdle?: boolean } = {}) =>
+  data: (s: Selection, options: { includeIdle?: boolean; step?: string } = {}) =>
     getJson<ToolData>('data', {
       run: s.run,
       tool: s.tool,
       host: s.host,
       include_idle: options.includeIdle ? '1' : undefined,
+      step: options.step,
     }),
-  tables: (s: Selection, options: { includeIdle?: boolean } = {}) =>
+  tables: (s: Selection, options: { includeIdle?: boolean; step?: string } = {}) =>
     getJson<{ tables: TableInfo[] }>('tables', {
       run: s.run,
       tool: s.tool,
       host: s.host,
       include_idle: options.includeIdle ? '1' : undefined,
+      step: options.step,
     }),
 };
 

@@ -218,9 +218,10 @@ async function update(): Promise<void> {
   showPage(loading(page.title.toLowerCase()));
   try {
     const includeIdle = page.usesIdle === true && hash.extra.idle === '1';
+    const step = page.usesStep === true ? hash.extra.step : undefined;
     const [data, tables] = await Promise.all([
-      api.data(selection, { includeIdle }),
-      page.usesTables ? api.tables(selection, { includeIdle }).then((t) => t.tables) : Promise.resolve([]),
+      api.data(selection, { includeIdle, step }),
+      page.usesTables ? api.tables(selection, { includeIdle, step }).then((t) => t.tables) : Promise.resolve([]),
     ]);
     if (stale()) return;
     const node = page.render({

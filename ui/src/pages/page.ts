@@ -23,6 +23,8 @@ export interface PageInfo {
   usesIdle?: boolean;
   // Fetch /api/tables with the data: the page labels its tables as the tool declares them.
   usesTables?: boolean;
+  // Fetch the result with the hash's step (memory_profile's step filter).
+  usesStep?: boolean;
 }
 
 // The columns of the declared table `name` as the tool labels them (ids in `omit` left
