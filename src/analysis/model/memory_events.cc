@@ -203,8 +203,17 @@ void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis
     t.op_name.assign(plane.event_metadata.size(), kNotInterned);
     return t;
   };
+  constexpr size_t kReservedIds = 8;
+  size_t remaining = 0;
+  for (const HostThread& thread : host.threads) {
+    const PlaneTables& pt = tables_of(thread.plane_index);
+    if (!pt.any) continue;
+    const ColumnarPlane& plane = space.planes[thread.plane_index];
+    for (size_t i = 0; i < thread.size(); ++i) remaining += pt.kind[plane.event_metadata_index[thread.event(i)]] != 0;
+  }
   uint32_t current_plane = UINT32_MAX;
-  std::string memory_id;
+  std::string memory_id, last_id;
+  std::vector<MemoryEvent>* last_events = nullptr;  // by_id[last_id]: threads rarely switch allocator
   for (size_t t = 0; t < host.threads.size(); ++t) {
     const HostThread& thread = host.threads[t];
     PlaneTables& pt = tables_of(thread.plane_index);
@@ -245,12 +254,23 @@ void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis
           event.op_name = pt.op_name[pm];
         }
       }
-      by_id[memory_id].push_back(event);
+      if (last_events == nullptr || memory_id != last_id) {
+        auto [it, inserted] = by_id.try_emplace(memory_id);
+        last_events = &it->second;
+        last_id = memory_id;
+        // Room for every memory event not yet placed: pages never written are never
+        // resident, and growth by doubling would hold two copies at once. Only for the
+        // first few ids, so a file with thousands of ids cannot reserve thousands of times.
+        if (inserted && by_id.size() <= kReservedIds) last_events->reserve(remaining);
+      }
+      --remaining;
+      last_events->push_back(event);
     }
   }
+  auto by_time = [](const MemoryEvent& a, const MemoryEvent& b) { return a.time_ps < b.time_ps; };
   for (auto& [id, events] : by_id) {
-    std::stable_sort(events.begin(), events.end(),
-                     [](const MemoryEvent& a, const MemoryEvent& b) { return a.time_ps < b.time_ps; });
+    // One thread per allocator (the usual case) is already in time order.
+    if (!std::is_sorted(events.begin(), events.end(), by_time)) std::stable_sort(events.begin(), events.end(), by_time);
     out->allocators.push_back({id, host_index, std::move(events)});
   }
   std::stable_sort(out->allocators.begin(), out->allocators.end(),
