@@ -1,6 +1,7 @@
 #include "src/analysis/tools/memory_profile.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <string_view>
 #include <tuple>
@@ -47,7 +48,7 @@ PairedEvents PairEvents(const std::vector<MemoryEvent>& events, MemoryDiagnostic
   for (uint32_t i = 0; i < events.size(); ++i) {
     const MemoryEvent& e = events[i];
     if (e.step_id == kInvalidStepId) {
-      paired.step_ids[i] = last_valid_step + 1;
+      paired.step_ids[i] = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
       ++diagnostics->missing_step_ids;
     } else {
       paired.step_ids[i] = e.step_id;
