@@ -2,8 +2,6 @@
 // tools through the tool registry and prints text (people), JSON (programs) or CSV (one
 // table). The HTTP server uses the same tool registry and the same loader (src/load: run
 // and host selection, model building), so the CLI adds nothing of its own but printing.
-#include <chrono>
-#include <future>
 #include <string>
 #include <vector>
 
@@ -12,8 +10,8 @@
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tool_registry.h"
-#include "src/cli/batch_memory.h"
 #include "src/cli/command.h"
+#include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
 #include "src/load/profile_loader.h"
@@ -26,10 +24,6 @@ using analysis::ProfileModel;
 using analysis::Tool;
 using analysis::ToolResult;
 
-// Reading takes longer than this: say on stderr what is going on, so a user with a
-// gigabyte profile does not think the command hangs.
-constexpr std::chrono::milliseconds kProgressAfter{1000};
-
 constexpr std::string_view kUsage =
     "usage: stepscope analyze <logdir | run directory | file.xplane.pb[.gz]> [flags]\n"
     "\n"
@@ -39,29 +33,6 @@ constexpr std::string_view kUsage =
     "(fields documented in docs/tools.md), csv for one table (--table NAME).\n"
     "\n"
     "flags:\n";
-
-// Builds the model of the selected hosts (combined when there are several) through the
-// loader the server uses too, printing a progress line on stderr when that takes longer
-// than kProgressAfter.
-StatusOr<ProfileModel> BuildModel(const load::ResolvedProfile& profile, std::ostream& err) {
-  int64_t total_bytes = 0;
-  for (const load::HostProfileFile& file : profile.files) total_bytes += file.size_bytes;
-  analysis::ModelOptions options;
-  // Tools read the summarised model only; dropping per-event trees halves memory.
-  options.keep_event_tree = false;
-  const auto start = std::chrono::steady_clock::now();
-  auto job = std::async(std::launch::async, [&profile, options] { return load::LoadCombinedModel(profile.files, options); });
-  if (job.wait_for(kProgressAfter) != std::future_status::ready) {
-    err << "stepscope: analyze: reading " << profile.files.size() << (profile.files.size() == 1 ? " host" : " hosts")
-        << " (" << output::FormatFixed(total_bytes / 1048576.0, 1) << " MiB)...\n";
-    err.flush();
-    StatusOr<ProfileModel> model = job.get();
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    err << "stepscope: analyze: model built in " << output::FormatFixed(seconds, 1) << " s\n";
-    return model;
-  }
-  return job.get();
-}
 
 std::string JoinHosts(const std::vector<load::HostProfileFile>& files) {
   std::string out;
@@ -127,18 +98,9 @@ int RunAnalyzeCommand(CommandContext& context) {
   }
 
   const std::string& path = positional[0];
-  auto profile = load::ResolveProfile({.path = path, .run = run, .host = host});
+  auto profile = LoadCommandProfile("analyze", {.path = path, .run = run, .host = host}, "--run", context.err);
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
-  if (run.empty() && !profile->run.empty()) {
-    auto runs = load::ListLogdirRuns(path);
-    if (runs.ok() && runs->size() > 1) {
-      context.err << "stepscope: analyze: " << runs->size() << " runs in " << path << "; using the newest, "
-                  << profile->run << " (choose with --run)\n";
-    }
-  }
-  PrepareHeapForInputs(load::ProfilePaths(*profile));
-  auto model = BuildModel(*profile, context.err);
-  if (!model.ok()) return ReportError(context.err, path, model.status());
+  const ProfileModel* model = &profile->model;
 
   analysis::ToolOptions options;
   options.include_idle = include_idle;
@@ -187,9 +149,9 @@ int RunAnalyzeCommand(CommandContext& context) {
     return kExitOk;
   }
   context.out << "Profile: " << output::SanitizeForTerminal(path)
-              << (profile->run.empty() ? "" : "  run " + output::SanitizeForTerminal(profile->run)) << "  "
-              << (profile->files.size() == 1 ? "host " : "hosts ")
-              << output::SanitizeForTerminal(JoinHosts(profile->files)) << "\n\n";
+              << (profile->resolved.run.empty() ? "" : "  run " + output::SanitizeForTerminal(profile->resolved.run))
+              << "  " << (profile->resolved.files.size() == 1 ? "host " : "hosts ")
+              << output::SanitizeForTerminal(JoinHosts(profile->resolved.files)) << "\n\n";
   for (size_t i = 0; i < results.size(); ++i) {
     if (i > 0) context.out << "\n";
     context.out << results[i].result->FormatText(options);

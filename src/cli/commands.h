@@ -12,5 +12,7 @@ int RunAnalyzeCommand(CommandContext& context);
 int RunServeCommand(CommandContext& context);
 int RunImportCommand(CommandContext& context);
 int RunConvertCommand(CommandContext& context);
+int RunDiffCommand(CommandContext& context);
+int RunCheckCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

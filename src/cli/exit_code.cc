@@ -32,7 +32,8 @@ std::string_view ExitCodesHelp() {
          "  1  internal error (a bug in stepscope)\n"
          "  2  bad usage or input: unknown flag or bad value, missing/corrupt/oversized profile (one line on stderr)\n"
          "  3  output could not be written: disk full, file too large, I/O error\n"
-         "  4  nothing captured or a peer unavailable: no worker answered, port to serve on taken\n";
+         "  4  nothing captured or a peer unavailable: no worker answered, port to serve on taken\n"
+         "  5  a budget is broken (stepscope check): a --max/--min/--budget bound does not hold or cannot be measured\n";
 }
 
 }  // namespace stepscope::cli

@@ -8,9 +8,12 @@
 //   3  output could not be written: disk full, file too large, I/O error (kIoError)
 //   4  nothing captured or a peer unavailable: no worker answered, a deadline passed, the
 //      port to serve on is taken (kUnavailable, kDeadlineExceeded)
+//   5  a performance budget is broken (`stepscope check`): the profile was read, a budget
+//      does not hold or cannot be measured. Never from a Status: check returns it itself.
 //
 // Scripts can tell "fix the command line or the file" (2) from "free some disk" (3) and
-// "try again when the workers are up" (4).
+// "try again when the workers are up" (4); a CI job tells a regression (5) from a broken
+// command (2).
 #pragma once
 
 #include <string_view>
@@ -24,6 +27,7 @@ inline constexpr int kExitInternalError = 1;
 inline constexpr int kExitBadInput = 2;  // usage or input
 inline constexpr int kExitOutputNotWritten = 3;
 inline constexpr int kExitUnavailable = 4;
+inline constexpr int kExitBudgetBroken = 5;
 
 int ExitCodeFor(const Status& status);
 

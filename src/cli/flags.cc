@@ -100,6 +100,12 @@ void FlagSet::AddCustom(std::string name, std::string value_name, std::string he
                     BoolForms::kPlain, 0, section_, std::move(parse)});
 }
 
+void FlagSet::AddRepeated(std::string name, std::string value_name, std::string help,
+                          std::function<Status(const std::string& text)> parse) {
+  flags_.push_back({std::move(name), std::move(value_name), std::move(help), "", BoolForms::kPlain, 0, section_,
+                    std::move(parse), /*repeated=*/true});
+}
+
 void FlagSet::AddShortName(std::string_view name, char letter) {
   for (Flag& flag : flags_) {
     if (flag.name == name) flag.short_name = letter;
@@ -144,6 +150,7 @@ Status FlagSet::Parse(const std::vector<std::string>& args, std::vector<std::str
         // 0..1 values: a value-taking flag at the end, or followed by another flag, arrives
         // here empty and is reported as "needs a value" rather than swallowing that flag.
         options.push_back(app.add_option(Cli11Name(flag.name, flag.short_name, false))->expected(0, 1));
+        if (flag.repeated) options.back()->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
       }
     }
     app.add_option("positional", in_order);
@@ -173,8 +180,16 @@ Status FlagSet::Parse(const std::vector<std::string>& args, std::vector<std::str
   for (size_t i = 0; i < flags_.size(); ++i) {
     const CLI::Option& option = *options[i];
     if (option.count() == 0) continue;
-    const std::string text = option.results().empty() ? std::string() : option.results().back();
     const Flag& flag = flags_[i];
+    if (flag.repeated) {
+      for (const std::string& text : option.results()) {
+        if (text.empty()) return InvalidArgumentError("--" + flag.name + " needs a value");
+        Status status = flag.set(text);
+        if (!status.ok()) return status;
+      }
+      continue;
+    }
+    const std::string text = option.results().empty() ? std::string() : option.results().back();
     if (text.empty() && !is_bool(flag)) return InvalidArgumentError("--" + flag.name + " needs a value");
     Status status = flag.set(text);
     if (!status.ok()) return status;

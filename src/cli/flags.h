@@ -68,6 +68,11 @@ class FlagSet {
   void AddCustom(std::string name, std::string value_name, std::string help, std::string default_text,
                  std::function<Status(const std::string& text)> parse);
 
+  // Like AddCustom, for a flag that may be given many times (`--max a=1 --max b=2`):
+  // `parse` is called once per occurrence, in command-line order. No default.
+  void AddRepeated(std::string name, std::string value_name, std::string help,
+                   std::function<Status(const std::string& text)> parse);
+
   // "-<letter>" as a second spelling of an added flag (-o for --output), also "-o=VALUE".
   void AddShortName(std::string_view name, char letter);
 
@@ -94,6 +99,7 @@ class FlagSet {
     char short_name = 0;
     std::string section;
     std::function<Status(const std::string& text)> set;
+    bool repeated = false;  // every occurrence counts (AddRepeated), not the last
   };
 
   void AddIntFlag(std::string name, std::string help, std::string default_text, int64_t min_value,

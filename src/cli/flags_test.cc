@@ -84,6 +84,30 @@ TEST(FlagSetTest, RepeatedFlagTakesTheLastValue) {
   EXPECT_FALSE(p.verbose);
 }
 
+TEST(FlagSetTest, RepeatableFlagSeesEveryValueInOrder) {
+  std::vector<std::string> seen;
+  std::string other;
+  FlagSet flags;
+  flags.AddRepeated("max", "KEY=VALUE", "a budget", [&seen](const std::string& text) {
+    if (text == "bad") return BadFlagValue("max", text, "KEY=VALUE");
+    seen.push_back(text);
+    return OkStatus();
+  });
+  flags.AddString("other", &other, "another flag");
+  std::vector<std::string> positional;
+  Status status = flags.Parse({"--max", "a=1", "p", "--other", "x", "--max=b=2", "--max", "c=3"}, &positional);
+  ASSERT_TRUE(status.ok()) << status.ToString();
+  EXPECT_EQ(seen, (std::vector<std::string>{"a=1", "b=2", "c=3"}));
+  EXPECT_EQ(positional, (std::vector<std::string>{"p"}));
+  seen.clear();
+  Status bad = flags.Parse({"--max", "a=1", "--max", "bad"}, &positional);
+  EXPECT_EQ(bad.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(bad.message().find("--max"), std::string::npos) << bad.message();
+  Status missing = flags.Parse({"--max"}, &positional);
+  EXPECT_EQ(missing.message(), "--max needs a value");
+  EXPECT_NE(flags.Usage().find("--max KEY=VALUE"), std::string::npos);
+}
+
 TEST(FlagSetTest, ShortNameNegationAndCustomFlags) {
   std::string output;
   bool cache = false;

@@ -7,6 +7,7 @@
 
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/diff.h"
 #include "src/base/status_macros.h"
 #include "src/server/request_params.h"
 
@@ -59,6 +60,58 @@ std::string_view ColumnTypeName(analysis::output::ColumnType type) {
     case analysis::output::ColumnType::kBool: return "bool";
     default: return "string";
   }
+}
+
+// The /api/tables body: each table's name, title, columns (id, label, type, unit) and row count.
+std::string TablesJson(const std::vector<analysis::output::Table>& tables) {
+  std::string body;
+  JsonWriter w(&body, JsonWriter::Style::kPretty);
+  w.BeginObject();
+  w.Key("tables");
+  w.BeginArray();
+  for (const analysis::output::Table& table : tables) {
+    w.BeginObject();
+    w.Field("name", table.name);
+    w.Field("title", table.title);
+    w.Key("columns");
+    w.BeginArray();
+    for (const analysis::output::Column& column : table.columns) {
+      w.BeginObject();
+      w.Field("id", column.id);
+      w.Field("label", column.label);
+      w.Field("type", ColumnTypeName(column.type));
+      w.Field("unit", column.unit);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Field("row_count", static_cast<int64_t>(table.rows.size()));
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  body.push_back('\n');
+  return body;
+}
+
+// How the comparison names a side: as `stepscope diff LOGDIR LOGDIR --run_a A --run_b B`
+// does ("run R (host H)" / "run R (hosts H1, H2)"), so the two print the same JSON.
+std::string CompareLabel(const load::RunProfiles& run, const std::string& host) {
+  std::string hosts;
+  size_t count = 0;
+  for (const load::HostProfileFile& file : run.hosts) {
+    if (!host.empty() && host != load::kAllHosts && file.host != host) continue;
+    hosts += (hosts.empty() ? "" : ", ") + file.host;
+    ++count;
+  }
+  return "run " + run.name + " (" + (count == 1 ? "host " : "hosts ") + hosts + ")";
+}
+
+HttpReply CsvReply(std::string csv, const std::string& file_stem) {
+  HttpReply reply;
+  reply.content_type = "text/csv; charset=utf-8";
+  reply.body = std::move(csv);
+  reply.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + SafeFileName(file_stem) + ".csv\"");
+  return reply;
 }
 
 }  // namespace
@@ -121,8 +174,12 @@ HttpReply ApiRoutes::Handle(std::string_view path, const QueryParams& params) {
   if (path == "/api/data") return Data(params);
   if (path == "/api/tables") return Tables(params);
   if (path == "/api/csv") return Csv(params);
+  if (path == "/api/compare" || path == "/api/compare/tables" || path == "/api/compare/csv") {
+    return Compare(path.substr(std::string_view("/api/compare").size()), params);
+  }
   return ErrorReply(404, "no API endpoint " + std::string(path) +
-                             "; endpoints: /api/info, /api/runs, /api/tools, /api/hosts, /api/data, /api/tables, /api/csv");
+                             "; endpoints: /api/info, /api/runs, /api/tools, /api/hosts, /api/data, /api/tables, "
+                             "/api/csv, /api/compare, /api/compare/tables, /api/compare/csv");
 }
 
 HttpReply ApiRoutes::Info() {
@@ -262,32 +319,7 @@ HttpReply ApiRoutes::Tables(const QueryParams& query) {
   if (!run.ok()) return ErrorReply(run.status());
   auto result = store_->GetResult(*run, Get(*params, "host"), Get(*params, "tool"), *options);
   if (!result.ok()) return ErrorReply(result.status());
-  std::string body;
-  JsonWriter w(&body, JsonWriter::Style::kPretty);
-  w.BeginObject();
-  w.Key("tables");
-  w.BeginArray();
-  for (const analysis::output::Table& table : (*result)->result->Tables()) {
-    w.BeginObject();
-    w.Field("name", table.name);
-    w.Field("title", table.title);
-    w.Key("columns");
-    w.BeginArray();
-    for (const analysis::output::Column& column : table.columns) {
-      w.BeginObject();
-      w.Field("id", column.id);
-      w.Field("label", column.label);
-      w.Field("type", ColumnTypeName(column.type));
-      w.EndObject();
-    }
-    w.EndArray();
-    w.Field("row_count", static_cast<int64_t>(table.rows.size()));
-    w.EndObject();
-  }
-  w.EndArray();
-  w.EndObject();
-  body.push_back('\n');
-  return JsonReply(std::move(body));
+  return JsonReply(TablesJson((*result)->result->Tables()));
 }
 
 HttpReply ApiRoutes::Csv(const QueryParams& query) {
@@ -304,13 +336,39 @@ HttpReply ApiRoutes::Csv(const QueryParams& query) {
   if (!result.ok()) return ErrorReply(result.status());
   auto csv = (*result)->result->TableCsv(table);
   if (!csv.ok()) return ErrorReply(csv.status());
-  HttpReply reply;
-  reply.content_type = "text/csv; charset=utf-8";
-  reply.body = std::move(csv).value();
-  std::string file_name = SafeFileName(run->name + "_" + (host.empty() ? std::string(load::kAllHosts) : host) + "_" +
-                                       tool + "_" + table) + ".csv";
-  reply.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + file_name + "\"");
-  return reply;
+  return CsvReply(std::move(csv).value(),
+                  run->name + "_" + (host.empty() ? std::string(load::kAllHosts) : host) + "_" + tool + "_" + table);
+}
+
+// The comparison is computed per request from the two cached models: matching names is
+// cheap next to building a model, and caching every pair of runs would not pay.
+HttpReply ApiRoutes::Compare(std::string_view what, const QueryParams& query) {
+  const bool csv = what == "/csv";
+  auto params = csv ? CheckParams(query, {"run_a", "run_b", "table"}, {"host_a", "host_b"})
+                    : CheckParams(query, {"run_a", "run_b"}, {"host_a", "host_b"});
+  if (!params.ok()) return ErrorReply(params.status());
+  analysis::DiffOptions options;
+  std::shared_ptr<const analysis::ProfileModel> models[2];
+  for (int side = 0; side < 2; ++side) {
+    const std::string suffix = side == 0 ? "_a" : "_b";
+    auto run = store_->FindRun(Get(*params, "run" + suffix));
+    if (!run.ok()) return ErrorReply(run.status());
+    const std::string host = Get(*params, "host" + suffix);
+    auto model = store_->GetModel(*run, host);
+    if (!model.ok()) return ErrorReply(model.status());
+    models[side] = *model;
+    (side == 0 ? options.label_a : options.label_b) = CompareLabel(*run, host);
+  }
+  analysis::StructToolResult<analysis::ProfileDiff> result(analysis::CompareProfiles(*models[0], *models[1], options));
+  if (what == "/tables") return JsonReply(TablesJson(result.Tables()));
+  if (csv) {
+    const std::string table = Get(*params, "table");
+    auto text = result.TableCsv(table);
+    if (!text.ok()) return ErrorReply(text.status());
+    return CsvReply(std::move(text).value(),
+                    "compare_" + Get(*params, "run_a") + "_vs_" + Get(*params, "run_b") + "_" + table);
+  }
+  return JsonReply(result.ToJson(/*pretty=*/true));
 }
 
 }  // namespace stepscope::server

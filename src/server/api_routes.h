@@ -12,6 +12,12 @@
 //                                               ids, labels and types, row count
 //   GET /api/csv?run=R&tool=T&table=NAME[&host=H][&include_idle=1][&step=N]
 //                                               one table as CSV (a download)
+//   GET /api/compare?run_a=A&run_b=B[&host_a=H][&host_b=H]
+//                                               run A (before) against run B (after):
+//                                               byte for byte `stepscope diff --format json`
+//   GET /api/compare/tables?run_a=A&run_b=B[...] the comparison's tables, as /api/tables
+//   GET /api/compare/csv?run_a=A&run_b=B&table=NAME[...]
+//                                               one comparison table as CSV
 //
 // Errors are JSON {"error": "..."} with a 4xx status: 400 for malformed or suspicious
 // parameters (traversal attempts, unknown or repeated parameters), 404 for unknown runs,
@@ -65,6 +71,7 @@ class ApiRoutes {
   HttpReply Data(const QueryParams& params);
   HttpReply Tables(const QueryParams& params);
   HttpReply Csv(const QueryParams& params);
+  HttpReply Compare(std::string_view what, const QueryParams& params);
 
   ProfileStore* store_;
 };

@@ -74,7 +74,7 @@ StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std
   for (std::string_view key : required) {
     if (params.find(key) == params.end()) return InvalidArgumentError("missing parameter '" + std::string(key) + "'");
   }
-  for (std::string_view key : {"run", "host", "tool", "table"}) {
+  for (std::string_view key : {"run", "host", "tool", "table", "run_a", "run_b", "host_a", "host_b"}) {
     auto it = params.find(key);
     if (it != params.end()) STEPSCOPE_RETURN_IF_ERROR(ValidateName(key, it->second));
   }

@@ -32,7 +32,7 @@ using QueryParams = std::multimap<std::string, std::string>;
 using Params = std::map<std::string, std::string, std::less<>>;
 
 // Each known key (required or optional) at most once, every required key present, and the
-// names (run, host, tool, table) safe by ValidateName; kInvalidArgument saying which rule
+// names (run, host, tool, table, and /api/compare's run_a, run_b, host_a, host_b) safe by ValidateName; kInvalidArgument saying which rule
 // failed and, for an unknown key, which keys the endpoint takes.
 StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
                              std::initializer_list<std::string_view> optional);

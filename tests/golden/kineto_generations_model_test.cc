@@ -2,7 +2,12 @@
 // through the model and the tools: device work launched inside a ProfilerStep on the
 // thread that marks the steps is tied to that step; the DataLoader keeps its name and is
 // the step's input wait; ATen ops are PyTorch ops; self times are key_averages()'s.
+#include <algorithm>
+#include <climits>
 #include <cstdlib>
+#include <iostream>
+#include <utility>
+#include <vector>
 #include <map>
 #include <string>
 #include <string_view>
@@ -14,6 +19,7 @@
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/importers/importer_registry.h"
 #include "src/importers/testing/kineto_generations.h"
+#include "src/xspace/schema.h"
 
 namespace stepscope::golden {
 namespace {
@@ -21,13 +27,17 @@ namespace {
 using analysis::EventType;
 using analysis::ProfileModel;
 
-ProfileModel Build(std::string_view generation) {
+xspace::XSpace Import(std::string_view generation) {
   xspace::XSpace space;
   importers::ImportStats stats;
   Status imported =
       importers::ImportTraceBytes(importers::testing::KinetoGenerationNamed(generation).json, {}, &space, &stats);
   EXPECT_TRUE(imported.ok()) << imported.ToString();
-  StatusOr<ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+  return space;
+}
+
+ProfileModel Build(std::string_view generation) {
+  StatusOr<ProfileModel> model = analysis::BuildProfileModelFromXSpace(Import(generation));
   EXPECT_TRUE(model.ok()) << model.status().ToString();
   return model.ok() ? std::move(*model) : ProfileModel();
 }
@@ -95,6 +105,81 @@ TEST(KinetoGenerationsModelTest, EveryGenerationWithStepsTiesItsMainThreadLaunch
     EXPECT_EQ(UntiedDeviceEvents(model), 0) << generation;
     EXPECT_EQ(model.device_step_ties.by_launch_window, truth.second) << generation;
   }
+}
+
+// The truth of a step's device compute, computed from the imported events without the
+// model: the union of the device planes' compute events (kernels, memsets; not copies, not
+// collectives) clipped to the step. Derived lines (annotations projected on device time)
+// are not device work. Device compute outranks every other category in the breakdown (XProf's order), so
+// the model's compute time must be exactly this union.
+enum class DeviceWork { kCompute, kCollective };
+
+int64_t DeviceUnionPs(const xspace::XSpace& space, DeviceWork work, int64_t begin_ps, int64_t end_ps) {
+  std::vector<std::pair<int64_t, int64_t>> spans;
+  for (const xspace::XPlane& plane : space.planes()) {
+    if (plane.name().rfind("/device:", 0) != 0) continue;
+    for (const xspace::XLine& line : plane.lines()) {
+      if (xspace::IsDerivedLineName(line.name())) continue;
+      const int64_t line_ps = line.timestamp_ns() * 1000;
+      for (const xspace::XEvent& event : line.events()) {
+        const std::string& name = plane.event_metadata().at(event.metadata_id()).name();
+        const bool copy = name.find("emcpy") != std::string::npos || name.find("Memcpy") != std::string::npos;
+        const bool collective = name.rfind("nccl", 0) == 0 || name.rfind("rccl", 0) == 0;
+        if (copy || collective != (work == DeviceWork::kCollective)) continue;
+        const int64_t b = std::max(line_ps + event.offset_ps(), begin_ps);
+        const int64_t e = std::min(line_ps + event.offset_ps() + event.duration_ps(), end_ps);
+        if (e > b) spans.emplace_back(b, e);
+      }
+    }
+  }
+  std::sort(spans.begin(), spans.end());
+  int64_t total = 0, covered_to = INT64_MIN;
+  for (const auto& [b, e] : spans) {
+    const int64_t from = std::max(b, covered_to);
+    if (e > from) total += e - from;
+    covered_to = std::max(covered_to, e);
+  }
+  return total;
+}
+
+// Per generation: the step's breakdown categories add up to the step time, and device
+// compute is the device's busy time in the step (not a remainder). Prints one table row
+// per generation (ctest -V) for the closing note.
+TEST(KinetoGenerationsModelTest, EveryGenerationsDeviceComputeIsTheDevicesBusyTime) {
+  size_t steps_checked = 0;
+  for (const importers::testing::KinetoGeneration& generation : importers::testing::KinetoGenerations()) {
+    const xspace::XSpace space = Import(generation.name);
+    StatusOr<ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+    ASSERT_TRUE(model.ok()) << generation.name << ": " << model.status().ToString();
+    for (const analysis::StepInfo& step : model->steps) {
+      const analysis::StepBreakdown& b = step.breakdown;
+      ++steps_checked;
+      EXPECT_EQ(b.total_ps(), step.duration_ps) << generation.name;
+      // The model's times are relative to the profile start; the XSpace's lines start there
+      // too (importers write line timestamp 0 and offsets from the origin).
+      const int64_t end_ps = step.begin_ps + step.duration_ps;
+      const int64_t truth = DeviceUnionPs(space, DeviceWork::kCompute, step.begin_ps, end_ps);
+      const int64_t compute = b.ps(EventType::kDeviceCompute32) + b.ps(EventType::kDeviceCompute16);
+      EXPECT_EQ(compute, truth) << generation.name << " step " << step.step_number;
+      EXPECT_GT(truth, 0) << generation.name;
+      // Collectives rank below compute and the host's input wait (XProf's order): they get
+      // their time where neither covers it, and only then.
+      const int64_t collectives_truth = DeviceUnionPs(space, DeviceWork::kCollective, step.begin_ps, end_ps);
+      EXPECT_LE(b.ps(EventType::kDeviceCollectives), collectives_truth) << generation.name;
+      EXPECT_EQ(b.ps(EventType::kDeviceCollectives) > 0, collectives_truth > 0) << generation.name;
+      std::cout << "generation " << generation.name << " step " << step.step_number << ": step "
+                << step.duration_ps / 1e6 << " us, device compute " << compute / 1e6 << " us (truth " << truth / 1e6
+                << " us), collectives " << b.ps(EventType::kDeviceCollectives) / 1e6 << " us (nccl kernels "
+                << collectives_truth / 1e6 << " us), input " << b.category_ps(analysis::TimeCategory::kInput) / 1e6 << " us, launch "
+                << b.category_ps(analysis::TimeCategory::kKernelLaunch) / 1e6 << " us, host compute "
+                << b.category_ps(analysis::TimeCategory::kHostCompute) / 1e6 << " us, unknown "
+                << b.ps(EventType::kUnknownTime) / 1e6 << " us; device events tied by launch "
+                << model->device_step_ties.by_launch << ", by launch window " << model->device_step_ties.by_launch_window
+                << ", untied " << model->device_step_ties.untied() << "\n";
+    }
+  }
+  // Every generation but the legacy exporter (which writes no step markers) has one step.
+  EXPECT_EQ(steps_checked, importers::testing::KinetoGenerations().size() - 1);
 }
 
 // The DataLoader keeps its PyTorch name and is the step's input wait (HOST_WAIT_INPUT),

@@ -98,6 +98,16 @@ TEST(CliExitCodesTest, Analyze) {
              kOutputNotWritten, "analyze");
 }
 
+TEST(CliExitCodesTest, DiffAndCheck) {
+  ExpectExit(RunStepscope({"diff", TfDemoFile(), TfDemoFile(), "--frob"}), kUsage, "--frob");
+  ExpectExit(RunStepscope({"diff", TfDemoFile(), EmptyProfile()}), kBadInput, "empty.xplane.pb");
+  ExpectExit(RunStepscope({"diff", TfDemoFile(), TfDemoFile()}, StdoutToFullDevice()), kOutputNotWritten, "diff");
+  ExpectExit(RunStepscope({"check", TfDemoFile(), "--max", "wall_ms=3"}), kUsage, "wall_ms");
+  ExpectExit(RunStepscope({"check", EmptyProfile(), "--max", "step_ms=3"}), kBadInput, "empty.xplane.pb");
+  ExpectExit(RunStepscope({"check", TfDemoFile(), "--max", "step_ms=1000000"}, StdoutToFullDevice()),
+             kOutputNotWritten, "check");
+}
+
 TEST(CliExitCodesTest, Import) {
   const std::string logdir = FreshDir("exit_codes_import");
   ExpectExit(RunStepscope({"import", ChromeTrace(), "--logdir", logdir, "--format", "xml"}), kUsage, "--format");

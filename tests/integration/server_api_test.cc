@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/diff.h"
 #include "src/base/testing/gzip_bomb.h"
 #include "src/load/profile_loader.h"
 #include "src/server/http_server.h"
@@ -292,6 +293,35 @@ TEST_F(ServerApiTest, CsvDownloadsOneTable) {
   EXPECT_EQ(missing.status, 404);
   EXPECT_NE(ErrorOf(missing).find("tables: host_ops"), std::string::npos);
   EXPECT_EQ(Get("/api/csv?run=synthetic&tool=framework_op_stats").status, 400);
+}
+
+TEST_F(ServerApiTest, CompareIsTheDiffOfTheTwoRunsWithItsDeclaredTables) {
+  RawResponse r = Get("/api/compare?run_a=synthetic&run_b=two_hosts&host_b=a");
+  ASSERT_EQ(r.status, 200) << r.body;
+  // What `stepscope diff LOGDIR LOGDIR --run_a synthetic --run_b two_hosts --host_b a --format json` prints.
+  auto a = load::LoadProfile({.path = logdir_, .run = "synthetic"});
+  auto b = load::LoadProfile({.path = logdir_, .run = "two_hosts", .host = "a"});
+  ASSERT_TRUE(a.ok() && b.ok());
+  analysis::StructToolResult<analysis::ProfileDiff> diff(
+      analysis::CompareProfiles(*a, *b, {.label_a = "run synthetic (host worker0)", .label_b = "run two_hosts (host a)"}));
+  EXPECT_EQ(r.body, diff.ToJson(/*pretty=*/true));
+  simdjson::dom::parser parser;
+  EXPECT_EQ(int64_t(parser.parse(r.body)["a"]["steps"]), 4);
+
+  RawResponse tables = Get("/api/compare/tables?run_a=synthetic&run_b=two_hosts");
+  ASSERT_EQ(tables.status, 200) << tables.body;
+  EXPECT_NE(tables.body.find("\"name\": \"step_time_breakdown\""), std::string::npos) << tables.body;
+  EXPECT_NE(tables.body.find("\"unit\": \"ms/step\""), std::string::npos) << tables.body;
+
+  RawResponse csv = Get("/api/compare/csv?run_a=synthetic&run_b=two_hosts&table=ops");
+  ASSERT_EQ(csv.status, 200) << csv.body;
+  EXPECT_EQ(csv.body.rfind("host_or_device,name,type,change,", 0), 0u) << csv.body.substr(0, 200);
+  EXPECT_TRUE(HasHeader(csv, "filename=\"compare_synthetic_vs_two_hosts_ops.csv\"")) << csv.headers;
+
+  EXPECT_EQ(Get("/api/compare?run_a=synthetic").status, 400);
+  EXPECT_EQ(Get("/api/compare?run_a=synthetic&run_b=nope").status, 404);
+  EXPECT_EQ(Get("/api/compare?run_a=../x&run_b=synthetic").status, 400);
+  EXPECT_EQ(Get("/api/compare/csv?run_a=synthetic&run_b=synthetic&table=nope").status, 404);
 }
 
 TEST_F(ServerApiTest, AChangedProfileIsRecomputed) {

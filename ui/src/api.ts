@@ -28,6 +28,8 @@ export interface ColumnInfo {
   id: string;
   label: string;
   type: 'string' | 'int' | 'double' | 'bool';
+  // What the values measure ("ms", "ms/step", "%", "count"); empty for names and words.
+  unit?: string;
 }
 
 export interface TableInfo {
@@ -100,6 +102,29 @@ export const api = {
       step: options.step,
     }),
 };
+
+// Two runs to compare: A (before) and B (after), each all hosts or one.
+export interface ComparePair {
+  runA: string;
+  runB: string;
+  hostA?: string;
+  hostB?: string;
+}
+
+function compareParams(p: ComparePair): Record<string, string | undefined> {
+  return { run_a: p.runA, run_b: p.runB, host_a: p.hostA, host_b: p.hostB };
+}
+
+export const compareApi = {
+  // `stepscope diff --format json` of the two runs.
+  data: (p: ComparePair) => getJson<ToolData>('compare', compareParams(p)),
+  tables: (p: ComparePair) => getJson<{ tables: TableInfo[] }>('compare/tables', compareParams(p)),
+};
+
+// The URL that downloads one comparison table as CSV.
+export function compareCsvUrl(p: ComparePair, table: string): string {
+  return `/api/compare/csv${query({ ...compareParams(p), table })}`;
+}
 
 // The URL that downloads one table of a result as CSV.
 export function csvUrl(s: Selection, table: string, options: { includeIdle?: boolean } = {}): string {

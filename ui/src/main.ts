@@ -6,6 +6,7 @@ import { emptyState, errorState, loading } from './components/cards';
 import { captureButton } from './components/capture_dialog';
 import { disposeCharts } from './components/charts';
 import { el, formatBytes } from './format';
+import { comparePairFrom, renderCompare } from './pages/compare';
 import { pageFor } from './pages/index';
 import { toolTitle } from './pages/page';
 import { readHash, writeHash, type HashState } from './state';
@@ -28,6 +29,9 @@ const pageCrumbs = el('div', { class: 'page-crumbs' });
 const pageSlot = el('div', { id: 'page', 'aria-live': 'polite' });
 const logdirLabel = el('span', { class: 'logdir' });
 const versionLabel = el('span', { class: 'version' });
+// The two views: one run's tools (Profile) and two runs side by side (Compare, #view=compare).
+const navProfile = el('a', { class: 'topnav-item active', href: '#', id: 'nav-profile' }, 'Profile');
+const navCompare = el('a', { class: 'topnav-item', href: '#view=compare', id: 'nav-compare' }, 'Compare');
 
 function field(label: string, control: HTMLElement): HTMLElement {
   return el('div', { class: 'field' }, el('label', { for: control.id }, label), control);
@@ -42,7 +46,7 @@ function renderFrame(): void {
       'header',
       { class: 'topbar' },
       el('div', { class: 'brand' }, el('span', { class: 'brand-mark' }, '◧'), 'stepscope'),
-      el('nav', { class: 'topnav' }, el('span', { class: 'topnav-item active' }, 'Profile')),
+      el('nav', { class: 'topnav' }, navProfile, navCompare),
       el('div', { class: 'topbar-spacer' }),
       logdirLabel,
       versionLabel,
@@ -147,6 +151,16 @@ async function update(): Promise<void> {
     return;
   }
 
+  const comparing = hash.extra.view === 'compare';
+  navProfile.classList.toggle('active', !comparing);
+  navCompare.classList.toggle('active', comparing);
+  // Compare picks its runs and hosts on the page; the sidebar's tool and host do not apply.
+  for (const select of [toolSelect, hostSelect]) (select.parentElement as HTMLElement).hidden = comparing;
+  if (comparing) {
+    await showCompare(hash, stale);
+    return;
+  }
+
   const run = runs.find((r) => r.name === hash.run) ?? newestRun(runs)!;
   setOptions(
     runSelect,
@@ -244,6 +258,32 @@ async function update(): Promise<void> {
     const status = error instanceof ApiError ? error.status : 0;
     showPage(errorState(status === 410 ? 'The logdir is gone' : `Cannot show ${page.title}`, (error as Error).message));
   }
+}
+
+// The Compare view: the run pickers live on the page.
+async function showCompare(hash: HashState, stale: () => boolean): Promise<void> {
+  const pair = comparePairFrom(runs, hash.extra);
+  const extra: Record<string, string> = { view: 'compare', run_a: pair.runA, run_b: pair.runB };
+  if (pair.hostA) extra.host_a = pair.hostA;
+  if (pair.hostB) extra.host_b = pair.hostB;
+  writeHash({ run: '', tool: '', host: '', extra }, true);
+  setOptions(runSelect, [...runs].reverse().map((r) => ({ value: r.name, label: r.name })), pair.runB);
+  setOptions(toolSelect, [], '');
+  setOptions(hostSelect, [], '');
+  runMeta.replaceChildren();
+  pageTitle.textContent = 'Compare runs';
+  pageCrumbs.textContent = `${pair.runA} → ${pair.runB}`;
+  document.title = `Compare ${pair.runA} → ${pair.runB} — stepscope`;
+  showPage(loading('the comparison'));
+  const node = await renderCompare(runs, pair, (next) => {
+    const nextExtra: Record<string, string> = { view: 'compare', run_a: next.runA, run_b: next.runB };
+    if (next.hostA) nextExtra.host_a = next.hostA;
+    if (next.hostB) nextExtra.host_b = next.hostB;
+    writeHash({ run: '', tool: '', host: '', extra: nextExtra });
+    void update();
+  });
+  if (stale()) return;
+  showPage(node);
 }
 
 async function start(): Promise<void> {

@@ -21,6 +21,9 @@ struct Column {
   ColumnType type = ColumnType::kString;
   int text_decimals = 2;   // digits after the point for kDouble in text output
   int text_max_width = 0;  // text output truncates longer strings (0 = no limit)
+  // What the values measure, for UIs and docs: "ms", "us", "%", "points" (a difference of
+  // two percentages), "count"; empty for names and words. Labels already say it for people.
+  std::string unit;
 };
 
 // std::monostate is an absent value: null in JSON, an empty CSV field, "-" in text.
