@@ -331,19 +331,19 @@ Table AllocatorTable(const MemoryProfileResult& r) {
   t.name = "allocators";
   t.title = "Memory ids (peak within the profile)";
   t.columns = {{"memory_id", "Memory id", ColumnType::kString, 2, 30},
-               {"allocations", "Allocs", ColumnType::kInt},
-               {"deallocations", "Frees", ColumnType::kInt},
-               {"peak_bytes", "Peak (B)", ColumnType::kInt},
-               {"peak_heap_bytes", "Heap at peak (B)", ColumnType::kInt},
-               {"peak_stack_bytes", "Stack at peak (B)", ColumnType::kInt},
-               {"peak_free_bytes", "Free at peak (B)", ColumnType::kInt},
-               {"peak_fragmentation_pct", "Frag at peak %", ColumnType::kDouble, 1},
-               {"peak_time_ms", "Peak at (ms)", ColumnType::kDouble, 3},
+               {"allocations", "Allocs", ColumnType::kInt, 2, 0, "count"},
+               {"deallocations", "Frees", ColumnType::kInt, 2, 0, "count"},
+               {"peak_bytes", "Peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_heap_bytes", "Heap at peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_stack_bytes", "Stack at peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_free_bytes", "Free at peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_fragmentation_pct", "Frag at peak %", ColumnType::kDouble, 1, 0, "%"},
+               {"peak_time_ms", "Peak at (ms)", ColumnType::kDouble, 3, 0, "ms"},
                {"peak_step_id", "Peak step", ColumnType::kInt},
-               {"peak_lifetime_bytes", "Lifetime peak (B)", ColumnType::kInt},
-               {"capacity_bytes", "Capacity (B)", ColumnType::kInt},
-               {"never_freed", "Never freed", ColumnType::kInt},
-               {"frees_without_allocation", "Frees w/o alloc", ColumnType::kInt}};
+               {"peak_lifetime_bytes", "Lifetime peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"capacity_bytes", "Capacity (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"never_freed", "Never freed", ColumnType::kInt, 2, 0, "count"},
+               {"frees_without_allocation", "Frees w/o alloc", ColumnType::kInt, 2, 0, "count"}};
   for (const PerAllocatorMemoryProfile& a : r.allocators) {
     const MemoryProfileSummary& s = a.summary;
     t.AddRow({a.memory_id, s.num_allocations, s.num_deallocations, s.peak_stats.peak_bytes_in_use,
@@ -362,10 +362,10 @@ Table BreakdownTable(const MemoryProfileResult& r) {
   t.columns = {{"memory_id", "Memory id", ColumnType::kString, 2, 20},
                {"rank", "Rank", ColumnType::kInt},
                {"op_name", "Op", ColumnType::kString, 2, 50},
-               {"allocation_bytes", "Size (B)", ColumnType::kInt},
-               {"requested_bytes", "Requested (B)", ColumnType::kInt},
-               {"occurrences", "Count", ColumnType::kInt},
-               {"total_bytes", "Total (B)", ColumnType::kInt},
+               {"allocation_bytes", "Size (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"requested_bytes", "Requested (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"occurrences", "Count", ColumnType::kInt, 2, 0, "count"},
+               {"total_bytes", "Total (B)", ColumnType::kInt, 2, 0, "bytes"},
                {"region_type", "Region", ColumnType::kString, 2, 20},
                {"data_type", "Data type", ColumnType::kString},
                {"shape", "Shape", ColumnType::kString, 2, 30},
@@ -389,14 +389,14 @@ Table TimelineTable(const MemoryProfileResult& r) {
   t.name = "timeline";
   t.title = "Memory timeline (down-sampled, peak kept)";
   t.columns = {{"memory_id", "Memory id", ColumnType::kString, 2, 20},
-               {"time_ms", "Time (ms)", ColumnType::kDouble, 3},
-               {"heap_bytes", "Heap (B)", ColumnType::kInt},
-               {"stack_bytes", "Stack (B)", ColumnType::kInt},
-               {"free_bytes", "Free (B)", ColumnType::kInt},
-               {"fragmentation_pct", "Frag %", ColumnType::kDouble, 1},
+               {"time_ms", "Time (ms)", ColumnType::kDouble, 3, 0, "ms"},
+               {"heap_bytes", "Heap (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"stack_bytes", "Stack (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"free_bytes", "Free (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"fragmentation_pct", "Frag %", ColumnType::kDouble, 1, 0, "%"},
                {"activity", "Activity", ColumnType::kString},
                {"op_name", "Op", ColumnType::kString, 2, 40},
-               {"allocation_bytes", "Size (B)", ColumnType::kInt},
+               {"allocation_bytes", "Size (B)", ColumnType::kInt, 2, 0, "bytes"},
                {"step_id", "Step", ColumnType::kInt}};
   for (const PerAllocatorMemoryProfile& a : r.allocators) {
     for (const MemoryProfileSnapshot& s : a.sampled_timeline) {
