@@ -1,6 +1,7 @@
 #include "src/analysis/tools/memory_profile.h"
 
 #include <algorithm>
+#include <map>
 #include <cstdint>
 #include <numeric>
 #include <string_view>
@@ -264,6 +265,10 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
   summary.peak_stats_time_ps = p.time_ps;
   summary.memory_capacity = StackPlusHeap(p) + p.free_memory_bytes;
   summary.peak_step_id = paired.step_ids[peak];
+
+  std::map<int64_t, int64_t> heap_at_step_end;
+  for (uint32_t i : window) heap_at_step_end[paired.step_ids[i]] = events[i].heap_allocated_bytes;
+  out.heap_at_step_end.assign(heap_at_step_end.begin(), heap_at_step_end.end());
 
   for (uint32_t i : SampleTimeline(events, window, max_timeline_points)) {
     out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, i));

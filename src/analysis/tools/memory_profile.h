@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/analysis/model/profile_model.h"
@@ -100,6 +101,9 @@ struct PerAllocatorMemoryProfile {
   std::vector<MemoryActivityMetadata> special_allocations;
   std::vector<MemoryProfileSnapshot> sampled_timeline;  // <= kMaxTimelinePoints, in time order
   MemoryDiagnostics diagnostics;
+  // stepscope addition: heap bytes after the last event of each step, in step-id order
+  // (step id, bytes), over the window. The advisor's growth check reads it.
+  std::vector<std::pair<int64_t, int64_t>> heap_at_step_end;
 };
 
 struct MemoryProfileResult {

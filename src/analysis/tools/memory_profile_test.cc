@@ -14,6 +14,7 @@
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/model/model_test_util.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/advisor.h"
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
 #include "src/xspace/xspace_io.h"
@@ -461,6 +462,101 @@ TEST(MemoryProfileTest, JsonHasEveryKeyOfXProfsGoldenFile) {
   std::printf("XProf golden keys: %zu; ours add:", theirs.size());
   for (const std::string& k : added) std::printf(" %s", k.c_str());
   std::printf("\n");
+}
+
+
+// ---- Advisor findings backed by this tool ----
+
+MemoryEvent Event(int64_t t, MemoryActivity activity, uint64_t address, int64_t bytes, int64_t heap, int64_t step,
+                  uint32_t op, int64_t free_bytes = 1024 * kMiB, double fragmentation = 0) {
+  MemoryEvent e;
+  e.time_ps = t;
+  e.activity = activity;
+  e.address = address;
+  e.allocation_bytes = e.requested_bytes = bytes;
+  e.heap_allocated_bytes = heap;
+  e.free_memory_bytes = free_bytes;
+  e.fragmentation = fragmentation;
+  e.step_id = step;
+  e.op_name = op;
+  return e;
+}
+
+ProfileModel ModelWith(std::vector<MemoryEvent> events) {
+  ProfileModel model;
+  model.memory.names = {"", "encoder/attention/softmax", "small"};
+  model.memory.allocators.push_back({"GPU_0_bfc", 0, std::move(events)});
+  return model;
+}
+
+std::set<std::string> FiredIds(const ProfileModel& model) {
+  std::set<std::string> ids;
+  for (const Finding& f : ComputeAdvice(model).findings) ids.insert(f.id);
+  return ids;
+}
+
+TEST(MemoryAdvisorTest, OneOpDominatingThePeakIsNamed) {
+  const auto alloc = MemoryActivity::kAllocation;
+  ProfileModel model = ModelWith({Event(1, alloc, 0x10, 60 * kMiB, 60 * kMiB, 0, 1), Event(2, alloc, 0x20, 10 * kMiB, 70 * kMiB, 0, 2)});
+  AdvisorReport report = ComputeAdvice(model);
+  auto it = std::find_if(report.findings.begin(), report.findings.end(),
+                         [](const Finding& f) { return f.id == "memory_peak_one_op"; });
+  ASSERT_NE(it, report.findings.end());
+  EXPECT_THAT(it->title, ::testing::HasSubstr("encoder/attention/softmax"));
+  EXPECT_NEAR(it->impact_percent, 100.0 * 60 / 70, 1e-9);
+  EXPECT_EQ(it->tool, "memory_profile");
+  EXPECT_FALSE(FiredIds(model).count("memory_growth"));
+}
+
+TEST(MemoryAdvisorTest, FragmentationWhenMemoryIsTight) {
+  const auto alloc = MemoryActivity::kAllocation;
+  // 100 MiB used of 110: 10 MiB free, 80 % of it in small pieces.
+  ProfileModel tight = ModelWith({Event(1, alloc, 0x10, 100 * kMiB, 100 * kMiB, 0, 2, 10 * kMiB, 0.8)});
+  EXPECT_TRUE(FiredIds(tight).count("memory_fragmentation"));
+  // The same fragmentation with most memory free is no risk.
+  ProfileModel roomy = ModelWith({Event(1, alloc, 0x10, 100 * kMiB, 100 * kMiB, 0, 2, 900 * kMiB, 0.8)});
+  EXPECT_FALSE(FiredIds(roomy).count("memory_fragmentation"));
+}
+
+TEST(MemoryAdvisorTest, HeapGrowingStepOverStepIsALeak) {
+  const auto alloc = MemoryActivity::kAllocation, free = MemoryActivity::kDeallocation;
+  std::vector<MemoryEvent> events;
+  int64_t heap = 0, t = 0;
+  for (int step = 0; step < 5; ++step) {
+    // Each step allocates a 4 MiB temporary and frees it, and keeps 2 MiB.
+    heap += 4 * kMiB;
+    events.push_back(Event(++t, alloc, 0x1000, 4 * kMiB, heap, step, 2));
+    heap += 2 * kMiB;
+    events.push_back(Event(++t, alloc, 0x2000 + step, 2 * kMiB, heap, step, 1));
+    heap -= 4 * kMiB;
+    events.push_back(Event(++t, free, 0x1000, 4 * kMiB, heap, step, 0));
+  }
+  AdvisorReport report = ComputeAdvice(ModelWith(events));
+  auto it = std::find_if(report.findings.begin(), report.findings.end(),
+                         [](const Finding& f) { return f.id == "memory_growth"; });
+  ASSERT_NE(it, report.findings.end());
+  EXPECT_EQ(it->severity, Severity::kHigh);
+  EXPECT_THAT(it->title, ::testing::HasSubstr("8.0 MiB over 5 steps"));
+  // Without growth (every step frees what it took) nothing fires.
+  std::vector<MemoryEvent> steady;
+  for (int step = 0; step < 5; ++step) {
+    steady.push_back(Event(2 * step + 1, alloc, 0x1000, 4 * kMiB, 4 * kMiB, step, 2));
+    steady.push_back(Event(2 * step + 2, free, 0x1000, 4 * kMiB, 0, step, 0));
+  }
+  EXPECT_FALSE(FiredIds(ModelWith(steady)).count("memory_growth"));
+}
+
+TEST(MemoryAdvisorTest, ChecksSayWhyWithoutMemoryEvents) {
+  AdvisorReport report = ComputeAdvice(ProfileModel());
+  int memory_checks = 0;
+  for (const CheckOutcome& c : report.checks) {
+    if (c.id.starts_with("memory_")) {
+      ++memory_checks;
+      EXPECT_FALSE(c.fired);
+      EXPECT_THAT(c.detail, ::testing::HasSubstr("no allocator events"));
+    }
+  }
+  EXPECT_EQ(memory_checks, 3);
 }
 
 }  // namespace
