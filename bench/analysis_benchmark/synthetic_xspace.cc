@@ -1,6 +1,7 @@
 #include "bench/analysis_benchmark/synthetic_xspace.h"
 
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -49,7 +50,7 @@ class PlaneWriter {
   // Events of one line, appended in begin order.
   struct Stat {
     uint64_t metadata;
-    uint32_t field;  // 3 uint64, 4 int64, 7 ref
+    uint32_t field;  // 2 double (bit pattern), 3 uint64, 4 int64, 7 ref
     uint64_t value;
   };
   void BeginLine(int64_t id, const std::string& name) {
@@ -66,7 +67,12 @@ class PlaneWriter {
     for (const Stat& s : stats) {
       stat_.clear();
       PutVarintField(&stat_, 1, s.metadata);
-      PutVarintField(&stat_, s.field, s.value);
+      if (s.field == 2) {  // double: fixed64, the value holds the bit pattern
+        PutKey(&stat_, 2, 1);
+        for (int b = 0; b < 8; ++b) stat_.push_back(static_cast<char>(s.value >> (8 * b)));
+      } else {
+        PutVarintField(&stat_, s.field, s.value);
+      }
       PutBytesField(&event_, 4, stat_);
     }
     PutBytesField(&line_, 4, event_);
@@ -118,6 +124,31 @@ int64_t EventsPerStep() {
   int64_t executors = 2 * 2 * kExecutorOpsPerThread;
   int64_t gpu = kOpsPerStep + 2;
   return main + data + executors + gpu;
+}
+
+// Writes the planes and a hostname as one XSpace file; returns its size.
+StatusOr<uint64_t> WritePlanes(const std::string& path, std::initializer_list<PlaneWriter*> planes) {
+  std::string head;
+  PutBytesField(&head, 4, "synthetic-host");
+  FILE* file = std::fopen(path.c_str(), "wb");
+  if (file == nullptr) return InvalidArgumentError(path + ": cannot create");
+  uint64_t bytes = 0;
+  auto write = [&](const std::string& data) {
+    bytes += data.size();
+    return std::fwrite(data.data(), 1, data.size(), file) == data.size();
+  };
+  bool ok = true;
+  for (PlaneWriter* plane : planes) {
+    std::string framed;
+    std::string body = plane->Serialize();
+    PutKey(&framed, 1, 2);
+    PutVarint(&framed, body.size());
+    ok = ok && write(framed) && write(body);
+  }
+  ok = ok && write(head);
+  ok = (std::fclose(file) == 0) && ok;
+  if (!ok) return InvalidArgumentError(path + ": write failed");
+  return bytes;
 }
 
 }  // namespace
@@ -228,27 +259,92 @@ StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_
   }
   gpu.EndLine();
 
-  std::string head;
-  PutBytesField(&head, 4, "synthetic-host");
-  FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) return InvalidArgumentError(path + ": cannot create");
-  uint64_t bytes = 0;
-  auto write = [&](const std::string& data) {
-    bytes += data.size();
-    return std::fwrite(data.data(), 1, data.size(), file) == data.size();
-  };
-  bool ok = true;
-  for (PlaneWriter* plane : {&host, &gpu}) {
-    std::string framed;
-    std::string body = plane->Serialize();
-    PutKey(&framed, 1, 2);
-    PutVarint(&framed, body.size());
-    ok = ok && write(framed) && write(body);
+  StatusOr<uint64_t> bytes = WritePlanes(path, {&host, &gpu});
+  if (!bytes.ok()) return bytes.status();
+  return SyntheticProfile{host.events() + gpu.events(), *bytes, steps};
+}
+
+StatusOr<SyntheticProfile> WriteSyntheticMemoryXSpace(const std::string& path, uint64_t target_events) {
+  PlaneWriter host("/host:CPU");
+  const uint64_t alloc_event = host.EventId("MemoryAllocation"), free_event = host.EventId("MemoryDeallocation");
+  const uint64_t allocator_stat = host.StatId("allocator_name"), reserved = host.StatId("bytes_reserved"),
+                 allocated = host.StatId("bytes_allocated"), available = host.StatId("bytes_available"),
+                 fragmentation = host.StatId("fragmentation"), peak_stat = host.StatId("peak_bytes_in_use"),
+                 requested = host.StatId("requested_bytes"), allocation = host.StatId("allocation_bytes"),
+                 addr = host.StatId("addr"), tf_op = host.StatId("tf_op"), group = host.StatId("group_id"),
+                 region = host.StatId("region_type"), data_type = host.StatId("data_type"), shape = host.StatId("shape");
+  std::vector<uint64_t> ops, shapes;
+  for (int k = 0; k < 200; ++k) {
+    ops.push_back(host.StatId("model/layer_" + std::to_string(k) + "/MatMul"));
+    shapes.push_back(host.StatId("[" + std::to_string(32 + k) + ",1024]"));
   }
-  ok = ok && write(head);
-  ok = (std::fclose(file) == 0) && ok;
-  if (!ok) return InvalidArgumentError(path + ": write failed");
-  return SyntheticProfile{host.events() + gpu.events(), bytes, steps};
+  const uint64_t output = host.StatId("output"), temp = host.StatId("temp");
+  constexpr int64_t kCapacity = int64_t{16} << 30, kStack = int64_t{64} << 20;
+  constexpr int kLiveMax = 512;  // tensors one step holds before it frees them
+  uint64_t written = 0;
+  int64_t step_count = 0;
+  for (int a = 0; a < 2; ++a) {
+    const uint64_t allocator = host.StatId("GPU_" + std::to_string(a) + "_bfc");
+    host.BeginLine(2000 + a, "tf_Compute");
+    int64_t heap = 0, peak = 0, t = 0, step = 0;
+    std::vector<std::pair<uint64_t, int64_t>> live;  // (address, bytes)
+    uint64_t next_address = uint64_t{1} << 40;
+    uint64_t rng = 88172645463325252ull + static_cast<uint64_t>(a);
+    auto random = [&] {
+      rng ^= rng << 13;
+      rng ^= rng >> 7;
+      rng ^= rng << 17;
+      return rng;
+    };
+    auto emit = [&](bool is_alloc, uint64_t address, int64_t bytes, uint32_t k) {
+      double frag = static_cast<double>(random() % 1000) / 1000.0;
+      uint64_t frag_bits;
+      std::memcpy(&frag_bits, &frag, sizeof(frag_bits));
+      host.AddEvent(is_alloc ? alloc_event : free_event, t, 0,
+                    {{allocator_stat, 7, allocator},
+                     {reserved, 4, static_cast<uint64_t>(kStack)},
+                     {allocated, 4, static_cast<uint64_t>(heap)},
+                     {available, 4, static_cast<uint64_t>(kCapacity - kStack - heap)},
+                     {fragmentation, 2, frag_bits},
+                     {peak_stat, 4, static_cast<uint64_t>(peak)},
+                     {requested, 4, static_cast<uint64_t>(bytes - static_cast<int64_t>(k % 64))},
+                     {allocation, 4, static_cast<uint64_t>(bytes)},
+                     {addr, 3, address},
+                     {tf_op, 7, ops[k % ops.size()]},
+                     {group, 4, static_cast<uint64_t>(step)},
+                     {region, 7, k % 3 == 0 ? temp : output},
+                     {data_type, 4, k % 2 == 0 ? 1u : 19u},
+                     {shape, 7, shapes[k % shapes.size()]}});
+      t += kPsPerUs;  // 1 us apart
+      ++written;
+    };
+    while (written < target_events / 2 * (a + 1)) {
+      // A step allocates up to kLiveMax tensors, then frees them all.
+      const int n = 1 + static_cast<int>(random() % kLiveMax);
+      for (int i = 0; i < n; ++i) {
+        const uint32_t k = static_cast<uint32_t>(random());
+        const int64_t bytes = 256 * static_cast<int64_t>(1 + random() % 4096);
+        heap += bytes;
+        peak = std::max(peak, heap);
+        live.push_back({next_address, bytes});
+        emit(true, next_address, bytes, k);
+        next_address += static_cast<uint64_t>(bytes);
+      }
+      while (!live.empty()) {
+        auto [address, bytes] = live.back();
+        live.pop_back();
+        heap -= bytes;
+        emit(false, address, bytes, 0);
+      }
+      next_address = uint64_t{1} << 40;  // the next step reuses the addresses
+      ++step;
+    }
+    step_count += step;
+    host.EndLine();
+  }
+  StatusOr<uint64_t> bytes = WritePlanes(path, {&host});
+  if (!bytes.ok()) return bytes.status();
+  return SyntheticProfile{host.events(), *bytes, step_count};
 }
 
 }  // namespace stepscope::bench

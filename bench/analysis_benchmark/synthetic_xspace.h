@@ -24,4 +24,10 @@ struct SyntheticProfile {
 
 StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_t target_events);
 
+// Allocator activity only: two BFC-like allocators (GPU_0_bfc, GPU_1_bfc), each step
+// allocating up to 512 tensors and freeing them all, every event with TF's 14 memory stats
+// (allocator_name, bytes_reserved/allocated/available, fragmentation, peak_bytes_in_use,
+// requested/allocation bytes, addr, tf_op, group_id, region_type, data_type, shape).
+StatusOr<SyntheticProfile> WriteSyntheticMemoryXSpace(const std::string& path, uint64_t target_events);
+
 }  // namespace stepscope::bench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "examples/mnist_mlp/random.h"
 
@@ -123,8 +124,12 @@ ForwardResult Mlp::Forward(const float* inputs, const uint8_t* labels, int batch
   inputs_ = inputs;
   labels_ = labels;
   batch_size_ = batch_size;
-  hidden_.resize(static_cast<size_t>(batch_size) * hidden);
-  probabilities_.resize(static_cast<size_t>(batch_size) * classes);
+  ReleaseActivations();  // a Forward without ApplyGradients (gradient checks) starts over
+  const std::string b = std::to_string(batch_size);
+  hidden_.Allocate(&arena_, static_cast<size_t>(batch_size) * hidden, "dense1/Relu",
+                   "[" + b + "," + std::to_string(hidden) + "]");
+  probabilities_.Allocate(&arena_, static_cast<size_t>(batch_size) * classes, "dense2/Softmax",
+                          "[" + b + "," + std::to_string(classes) + "]");
 
   for (int r = 0; r < batch_size; ++r) std::copy(b1_.begin(), b1_.end(), hidden_.begin() + r * hidden);
   MatMulAccumulate(inputs, w1_.data(), hidden_.data(), batch_size, config_.input_units, hidden);
@@ -152,7 +157,7 @@ ForwardResult Mlp::Forward(const float* inputs, const uint8_t* labels, int batch
 void Mlp::Backward() {
   const int hidden = config_.hidden_units, classes = config_.classes, batch = batch_size_;
   // d(mean loss)/d(logits) = (softmax - one_hot) / batch, computed in place.
-  std::vector<float>& grad_logits = probabilities_;
+  ArenaTensor& grad_logits = probabilities_;
   for (int r = 0; r < batch; ++r) {
     float* g = grad_logits.data() + r * classes;
     g[labels_[r]] -= 1.0f;
@@ -165,7 +170,9 @@ void Mlp::Backward() {
   }
 
   // grad_hidden = grad_logits * w2^T, through the ReLU (zero where the unit was off).
-  grad_hidden_.assign(static_cast<size_t>(batch) * hidden, 0.0f);
+  grad_hidden_.Allocate(&arena_, static_cast<size_t>(batch) * hidden, "dense1/ReluGrad",
+                        "[" + std::to_string(batch) + "," + std::to_string(hidden) + "]");
+  std::fill(grad_hidden_.begin(), grad_hidden_.end(), 0.0f);
   for (int r = 0; r < batch; ++r) {
     const float* g = grad_logits.data() + r * classes;
     float* gh = grad_hidden_.data() + r * hidden;
@@ -190,6 +197,14 @@ void Mlp::ApplyGradients() {
   SgdMomentum(&b1_, &velocity_b1_, grad_b1_, config_.learning_rate, config_.momentum);
   SgdMomentum(&w2_, &velocity_w2_, grad_w2_, config_.learning_rate, config_.momentum);
   SgdMomentum(&b2_, &velocity_b2_, grad_b2_, config_.learning_rate, config_.momentum);
+  // The step is over: its tensors go back to the arena, as a framework frees them.
+  ReleaseActivations();
+}
+
+void Mlp::ReleaseActivations() {
+  grad_hidden_.Release();
+  probabilities_.Release();
+  hidden_.Release();
 }
 
 }  // namespace mnist_mlp

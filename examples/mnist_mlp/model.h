@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "examples/mnist_mlp/tensor_arena.h"
+
 namespace mnist_mlp {
 
 struct MlpConfig {
@@ -46,6 +48,12 @@ class Mlp {
   std::vector<float>& w2() { return w2_; }
   const std::vector<float>& grad_w2() const { return grad_w2_; }
 
+  // Where the per-step tensors (activations and their gradients) live: allocated by
+  // Forward / Backward, freed by ApplyGradients (or the next Forward).
+  TensorArena& arena() { return arena_; }
+  // Bytes reserved for them; enough for batches of thousands.
+  static constexpr int64_t kArenaBytes = int64_t{64} << 20;
+
  private:
   MlpConfig config_;
   // w1: input_units x hidden (row k = weights from input k); w2: hidden x classes.
@@ -56,9 +64,11 @@ class Mlp {
   const float* inputs_ = nullptr;
   const uint8_t* labels_ = nullptr;
   int batch_size_ = 0;
-  std::vector<float> hidden_;         // batch x hidden, after ReLU
-  std::vector<float> probabilities_;  // batch x classes
-  std::vector<float> grad_hidden_;    // batch x hidden
+  TensorArena arena_{"mnist_mlp_activations", kArenaBytes};
+  ArenaTensor hidden_;         // batch x hidden, after ReLU
+  ArenaTensor probabilities_;  // batch x classes
+  ArenaTensor grad_hidden_;    // batch x hidden
+  void ReleaseActivations();
 };
 
 }  // namespace mnist_mlp

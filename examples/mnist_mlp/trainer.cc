@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include "examples/mnist_mlp/arena_recording.h"
+
 #include "stepscope/annotation.h"
 #include "stepscope/input_pipeline.h"
 #include "stepscope/step.h"
@@ -21,6 +23,13 @@ stepscope::StatusOr<std::vector<StepRecord>> RunTraining(InputPipeline* pipeline
                                                          const StepCallback& after_step) {
   std::vector<StepRecord> records;
   records.reserve(static_cast<size_t>(num_steps));
+  // The model's activation arena reports to the profiler while this loop runs.
+  ArenaRecorder recorder;
+  model->arena().set_observer(&recorder);
+  struct Detach {
+    Mlp* model;
+    ~Detach() { model->arena().set_observer(nullptr); }
+  } detach{model};
   Batch batch;
   for (int64_t step = 0; step < num_steps; ++step) {
     StepRecord record;

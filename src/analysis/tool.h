@@ -13,7 +13,9 @@
 // a tool only decides which fields and tables it has.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +31,10 @@ struct ToolOptions {
   // framework_op_stats: count idle time as an "IDLE" op in tables and percentages
   // (TensorBoard's "include idle time" switch). Off by default, as there.
   bool include_idle = false;
+  // memory_profile: use only the memory events of this step id (group_id, as XProf's).
+  // Unset: the model's step_group when it is the model of one step (`--step N`, `step=N`),
+  // else the whole profile.
+  std::optional<int64_t> step;
   // Text output prints at most this many rows per table (0 = all); JSON and CSV always
   // carry every row.
   size_t text_max_rows = 20;

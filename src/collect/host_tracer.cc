@@ -30,7 +30,8 @@ struct RawEvent {
 
 struct IntArg {
   const xspace::XStatMetadata* metadata;
-  int64_t value;
+  int64_t value;  // for a double argument, its bits
+  bool is_double = false;
 };
 
 // An event name as written: interned metadata plus the stats decoded from its
@@ -92,10 +93,11 @@ class Decoder {
             break;
           }
           case RecordKind::kInt64Arg:
+          case RecordKind::kDoubleArg:
             // Arguments follow their event in the same group; attach them to it.
             if (last_event_kept && !events->empty()) {
               int_args_.push_back({StaticKeyMetadata(reinterpret_cast<const char*>(payload)),
-                                   static_cast<int64_t>(record->a)});
+                                   static_cast<int64_t>(record->a), kind == RecordKind::kDoubleArg});
               events->back().args_end = static_cast<uint32_t>(int_args_.size());
             }
             ++record;
@@ -140,7 +142,13 @@ class Decoder {
       event.SetDurationPs((raw.end_ns - raw.start_ns) * 1000);
       for (const auto& [metadata, value] : name.stats) event.ParseAndAddStatValue(*metadata, value);
       for (uint32_t i = raw.args_begin; i < raw.args_end; ++i) {
-        event.AddStatValue(*int_args_[i].metadata, int_args_[i].value);
+        if (int_args_[i].is_double) {
+          double value;
+          std::memcpy(&value, &int_args_[i].value, sizeof(value));
+          event.AddStatValue(*int_args_[i].metadata, value);
+        } else {
+          event.AddStatValue(*int_args_[i].metadata, int_args_[i].value);
+        }
       }
       ++stats_->events;
     }

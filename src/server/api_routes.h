@@ -5,12 +5,12 @@
 //   GET /api/runs                               runs (re-listed: new runs appear)
 //   GET /api/tools?run=R[&host=H]               tools, with whether each applies to R
 //   GET /api/hosts?run=R&tool=T                 hosts to choose from ("all" when several)
-//   GET /api/data?run=R&tool=T[&host=H][&include_idle=1]
+//   GET /api/data?run=R&tool=T[&host=H][&include_idle=1][&step=N]
 //                                               the tool's JSON, byte for byte what
 //                                               `stepscope analyze --format json` prints
 //   GET /api/tables?run=R&tool=T[&host=H]       the result's tables: name, title, column
 //                                               ids, labels and types, row count
-//   GET /api/csv?run=R&tool=T&table=NAME[&host=H][&include_idle=1]
+//   GET /api/csv?run=R&tool=T&table=NAME[&host=H][&include_idle=1][&step=N]
 //                                               one table as CSV (a download)
 //   GET /api/compare?run_a=A&run_b=B[&host_a=H][&host_b=H]
 //                                               run A (before) against run B (after):

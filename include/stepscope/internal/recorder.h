@@ -68,6 +68,7 @@ enum class RecordKind : uint8_t {
                         // records of raw name bytes
   kInt64Arg = 3,        // payload: const char* key; a: int64 value. Follows its event.
   kPadding = 4,         // rest of the block is unused
+  kDoubleArg = 5,       // payload: const char* key; a: the double's bits. Follows its event.
 };
 
 inline constexpr int kRecordKindShift = 56;

@@ -8,6 +8,7 @@
 
 #include "src/analysis/model/device_analysis.h"
 #include "src/analysis/model/host_analysis.h"
+#include "src/analysis/model/memory_events.h"
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
 #include "src/analysis/model/step_breakdown.h"
@@ -143,6 +144,8 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   host.only_group_id = only_group_id;
   internal::DeviceAnalysis device;
   internal::AnalyzeDevices(s, device_planes, &host, &device);
+  // Before BuildSteps, which releases the host threads' groups as it goes.
+  internal::ExtractMemoryEvents(s, host, /*host_index=*/0, &model.memory);
   // Only the device analysis looks launches up.
   host.correlation_to_group = {};
   host.correlation_to_op = {};
@@ -169,6 +172,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   internal::BuildSteps(s, options, model.has_device, &host, &device, &model);
   if (only_group_id) {
     std::erase_if(model.steps, [&](const StepInfo& step) { return step.group_id != *only_group_id; });
+    model.step_group = only_group_id;
   }
   internal::BuildHostOpMetrics(s, host, &model);
   model.device_step_ties = device.ties;
@@ -177,6 +181,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   model.input_pipeline.device_copies = std::move(device.input_copies);
   model.devices = std::move(device.devices);
   AddDiagnostics(s, host, device, &model);
+  internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);

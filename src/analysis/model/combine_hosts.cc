@@ -32,6 +32,33 @@ void MergeOps(const OpMetricsDb& from, OpMetricsDb* into, std::unordered_map<std
   }
 }
 
+// Appends one host's memory events: names re-indexed into the combined table, allocators
+// tagged with the host.
+void MergeMemory(MemoryEvents from, int host_index, MemoryEvents* into,
+                 std::unordered_map<std::string, uint32_t>* name_index) {
+  if (into->names.empty()) {
+    into->names.emplace_back();
+    name_index->emplace("", 0);
+  }
+  std::vector<uint32_t> remap(from.names.size());
+  for (size_t i = 0; i < from.names.size(); ++i) {
+    auto [it, inserted] = name_index->try_emplace(from.names[i], static_cast<uint32_t>(into->names.size()));
+    if (inserted) into->names.push_back(from.names[i]);
+    remap[i] = it->second;
+  }
+  auto mapped = [&](uint32_t i) { return i < remap.size() ? remap[i] : 0; };
+  for (MemoryAllocatorEvents& allocator : from.allocators) {
+    allocator.host_index = host_index;
+    for (MemoryEvent& e : allocator.events) {
+      e.op_name = mapped(e.op_name);
+      e.region_type = mapped(e.region_type);
+      e.shape = mapped(e.shape);
+    }
+    into->allocators.push_back(std::move(allocator));
+  }
+  AddTo(into->invalid_values, from.invalid_values);
+}
+
 void SortOps(OpMetricsDb* db) {
   std::sort(db->ops.begin(), db->ops.end(), [](const OpMetrics& a, const OpMetrics& b) {
     return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;
@@ -51,6 +78,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
            size_t>
       kernel_index;
   std::map<int64_t, size_t> step_index;  // step number -> combined step
+  std::unordered_map<std::string, uint32_t> memory_name_index;
   std::string step_source;
 
   for (size_t h = 0; h < hosts.size(); ++h) {
@@ -145,6 +173,8 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
       AddTo(merged.total_time_ps, op.total_time_ps);
       AddTo(merged.self_time_ps, op.self_time_ps);
     }
+
+    MergeMemory(std::move(model.memory), host_index, &combined.memory, &memory_name_index);
 
     for (const std::string& d : model.diagnostics) combined.diagnostics.push_back(host_name + ": " + d);
   }

@@ -126,9 +126,13 @@ class HostGrouper {
     EventStats stats;
     std::vector<bool> loop_op_metadata(plane.event_metadata.size());
     std::vector<bool> trace_context_metadata(plane.event_metadata.size());
+    // Allocator events are read by memory_events.cc; none of their stats matters here
+    // (their group_id is read there too), and they can be most of a plane's events.
+    std::vector<bool> memory_metadata(plane.event_metadata.size());
     for (size_t m = 0; m < plane.event_metadata.size(); ++m) {
       loop_op_metadata[m] = IsTfLoopOpName(plane.event_metadata[m].name);
       trace_context_metadata[m] = plane.event_metadata[m].name == "TraceContext";
+      memory_metadata[m] = IsMemoryEventName(plane.event_metadata[m].name);
     }
     for (uint32_t l = 0; l < plane.lines.size(); ++l) {
       uint32_t t = static_cast<uint32_t>(out_->threads.size());
@@ -141,6 +145,7 @@ class HostGrouper {
       for (uint32_t i = 0; i < thread.size(); ++i) {
         uint32_t e = thread.event(i);
         const uint32_t metadata = plane.event_metadata_index[e];
+        if (memory_metadata[metadata]) continue;
         if (reader.HasNoStats(e)) {  // flags 0, no group, no connection; maybe a TraceContext root
           if (!file_grouped) {
             if (trace_context_metadata[metadata]) roots_.push_back({1, plane.event_start_ps[e], t, i, false, 0});

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -417,6 +418,58 @@ struct DeviceStepTies {
 };
 
 // ---------------------------------------------------------------------------------------
+// Memory (allocator activity)
+// ---------------------------------------------------------------------------------------
+
+enum class MemoryActivity : uint8_t { kAllocation = 0, kDeallocation };
+
+// One MemoryAllocation / MemoryDeallocation event (TF's BFC allocator and stepscope write
+// them; memory_events.h reads them). The allocator-state fields are the allocator's view
+// right after the event. Byte values are clamped to [0, kMaxMemoryBytes] and fragmentation
+// to [0, 1] (MemoryEvents::invalid_values counts the clamped ones), so sums of a few never
+// overflow.
+struct MemoryEvent {
+  int64_t time_ps = 0;             // on the file's timeline, as every begin_ps
+  int64_t requested_bytes = 0;     // requested_bytes
+  int64_t allocation_bytes = 0;    // allocation_bytes: what the allocator handed out
+  uint64_t address = 0;            // addr
+  int64_t stack_reserved_bytes = 0;  // bytes_reserved
+  int64_t heap_allocated_bytes = 0;  // bytes_allocated (bytes in use)
+  int64_t free_memory_bytes = 0;     // bytes_available (limit - reserved - in use)
+  int64_t peak_bytes_in_use = 0;     // peak_bytes_in_use: the allocator's lifetime peak so far
+  double fragmentation = 0;          // (free - largest free chunk) / free
+  int64_t step_id = -1;              // group_id; -1 when the event has none
+  uint32_t op_name = 0;              // tf_op, index into MemoryEvents::names (0 = none)
+  uint32_t region_type = 0;          // region_type, index into names
+  uint32_t shape = 0;                // shape, index into names
+  int32_t data_type = 0;             // data_type: TF DataType enum value (0 = invalid)
+  MemoryActivity activity = MemoryActivity::kAllocation;
+};
+inline constexpr int64_t kMaxMemoryBytes = int64_t{1} << 60;
+
+// The events of one memory id: the allocator_name stat (else index_on_host /
+// device_ordinal, as XProf), on one host.
+struct MemoryAllocatorEvents {
+  std::string memory_id;
+  int host_index = 0;
+  std::vector<MemoryEvent> events;  // by time_ps; file order on equal times
+};
+
+struct MemoryEvents {
+  std::vector<MemoryAllocatorEvents> allocators;  // sorted by (host_index, memory_id)
+  // Strings the events index (op names, region types, shapes); names[0] is "".
+  std::vector<std::string> names;
+  // Stat values out of range (negative or over kMaxMemoryBytes bytes, fragmentation
+  // outside [0, 1] or not a number), clamped.
+  int64_t invalid_values = 0;
+  int64_t size() const {
+    int64_t n = 0;
+    for (const MemoryAllocatorEvents& a : allocators) n += static_cast<int64_t>(a.events.size());
+    return n;
+  }
+};
+
+// ---------------------------------------------------------------------------------------
 // The model
 // ---------------------------------------------------------------------------------------
 
@@ -430,6 +483,9 @@ struct ProfileModel {
   // Steps sorted by begin_ps (combined models: by step_number). Incomplete first/last
   // steps are dropped only with ModelOptions::drop_incomplete_steps.
   std::vector<StepInfo> steps;
+  // Set in the model of one step (ModelOptions::step): that step's group id. Tools that read
+  // events by step id (memory_profile) keep to it.
+  std::optional<int64_t> step_group;
   // Where steps came from, for explanations: "tf_grouped" (group_id in the file),
   // "step_markers" (`_r` / TraceContext roots grouped by us), "none" (no markers; steps
   // is empty and diagnostics says so).
@@ -444,6 +500,9 @@ struct ProfileModel {
   InputPipelineFacts input_pipeline;
 
   DeviceStepTies device_step_ties;
+
+  // Allocator activity (MemoryAllocation / MemoryDeallocation events of the host planes).
+  MemoryEvents memory;
 
   // Host event trees, one per thread line of /host:CPU (single-host models only).
   std::vector<HostThread> host_threads;

@@ -56,6 +56,21 @@ inline constexpr double kCopyHeavyPercent = 30.0;
 // not count as copy heavy.
 inline constexpr double kCopyHeavyMinStepPercent = 5.0;
 
+// Memory (memory_profile): one op's live buffers are >= 50 % of an allocator's peak: that
+// op's activations set the memory footprint, so it is the one to recompute, shrink or cast.
+inline constexpr double kMemoryOneOpPercent = 50.0;
+// Fragmentation >= 50 % at the peak (half the free memory is in pieces smaller than the
+// largest free chunk) while free memory is <= 25 % of capacity: the next large request
+// may fail although enough bytes are free.
+inline constexpr double kMemoryFragmentationPercent = 50.0;
+inline constexpr double kMemoryTightFreePercent = 25.0;
+// Heap at the end of each step grows for >= 3 steps in a row, by >= 5 % of the peak heap:
+// memory is kept from step to step (a leak, or a cache that only grows).
+inline constexpr int kMemoryGrowthSteps = 3;
+inline constexpr double kMemoryGrowthPercent = 5.0;
+// Allocators whose peak is below this are not worth a finding.
+inline constexpr int64_t kMemoryMinPeakBytes = int64_t{1} << 20;
+
 enum class Severity { kHigh, kMedium, kLow };
 std::string_view SeverityName(Severity severity);  // "high", "medium", "low"
 

@@ -4,6 +4,7 @@ import { renderFrameworkOpStats } from './framework_op_stats';
 import { renderGeneric } from './generic';
 import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
+import { renderMemoryProfile } from './memory_profile';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
 import { toolTitle, type PageInfo } from './page';
@@ -16,6 +17,7 @@ const PAGES: Record<string, PageInfo> = {
   kernel_stats: { title: 'Kernel stats', render: renderKernelStats, perStep: true },
   advisor: { title: 'Advisor', render: renderAdvisor },
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
+  memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
 };
 

@@ -1,0 +1,130 @@
+// memory_benchmark: the memory profile on a synthetic profile of ~10 M allocation events
+// (synthetic_xspace.h WriteSyntheticMemoryXSpace; override the count with
+// STEPSCOPE_MEMORY_BENCH_EVENTS).
+//
+// The file is written in a temp dir, then a fresh child process pinned to one CPU builds
+// the model from it (memory-mapped read, columnar decode, every model phase including the
+// memory events) and runs the memory_profile tool; it reports the CPU time of each part
+// (one core's time even on a busy machine) and its peak RSS (VmHWM) minus its RSS before
+// reading. Writes $STEPSCOPE_BENCH_OUT/memory.json: memory_events, memory_file_bytes,
+// memory_model_cpu_s, memory_tool_cpu_s, memory_events_per_s (model + tool),
+// memory_tool_events_per_s, memory_peak_rss_over_file_size. Budgets (issue 14): >= 10 M
+// events/s per core, peak RSS <= 2x the file.
+#include <sched.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/analysis_benchmark/synthetic_xspace.h"
+#include "bench/common/bench_figures.h"
+#include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/tools/memory_profile.h"
+
+extern char** environ;
+
+namespace {
+
+using stepscope::bench::FigureLines;
+using stepscope::bench::Figures;
+using stepscope::bench::ParseFigureLines;
+using stepscope::bench::PeakRssBytes;
+using stepscope::bench::ProcessCpuSeconds;
+using stepscope::bench::ProcStatusBytes;
+
+constexpr uint64_t kDefaultEvents = 10'000'000;
+
+void PinToOneCpu() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      sched_setaffinity(0, sizeof(one), &one);
+      return;
+    }
+  }
+}
+
+int Measure(const std::string& file, const std::string& out_path) {
+  PinToOneCpu();
+  const int64_t baseline = ProcStatusBytes("VmRSS:");
+  const double start = ProcessCpuSeconds();
+  auto model = stepscope::analysis::BuildProfileModelFromFile(file);
+  if (!model.ok()) {
+    std::fprintf(stderr, "memory_benchmark: %s\n", model.status().ToString().c_str());
+    return 1;
+  }
+  const double built = ProcessCpuSeconds();
+  stepscope::analysis::MemoryProfileResult result = stepscope::analysis::ComputeMemoryProfile(*model);
+  const double done = ProcessCpuSeconds();
+  std::ofstream out(out_path);
+  out << FigureLines({{"events", static_cast<double>(model->memory.size())},
+                      {"allocators", static_cast<double>(result.allocators.size())},
+                      {"model_cpu_s", built - start},
+                      {"tool_cpu_s", done - built},
+                      {"baseline_rss", static_cast<double>(baseline)},
+                      {"peak_rss", static_cast<double>(PeakRssBytes())}});
+  return out ? 0 : 1;
+}
+
+Figures RunChild(const std::string& file, const std::string& dir) {
+  std::string out_path = dir + "/child.txt";
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  std::vector<std::string> args = {self, "--measure", file, out_path};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid;
+  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return {};
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
+  std::ifstream in(out_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return ParseFigureLines(text.str());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 4 && std::string(argv[1]) == "--measure") return Measure(argv[2], argv[3]);
+  uint64_t target = kDefaultEvents;
+  if (const char* n = std::getenv("STEPSCOPE_MEMORY_BENCH_EVENTS")) target = std::strtoull(n, nullptr, 10);
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("stepscope_memory_bench_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / "memory.xplane.pb").string();
+  auto written = stepscope::bench::WriteSyntheticMemoryXSpace(file, target);
+  if (!written.ok()) {
+    std::fprintf(stderr, "memory_benchmark: %s\n", written.status().ToString().c_str());
+    return 1;
+  }
+  Figures r = RunChild(file, dir.string());
+  std::filesystem::remove_all(dir);
+  if (r.empty()) {
+    std::fprintf(stderr, "memory_benchmark: the measuring child failed\n");
+    return 1;
+  }
+  const double events = r["events"];
+  const double file_bytes = static_cast<double>(written->file_bytes);
+  Figures figures = {
+      {"memory_events", events},
+      {"memory_file_bytes", file_bytes},
+      {"memory_model_cpu_s", r["model_cpu_s"]},
+      {"memory_tool_cpu_s", r["tool_cpu_s"]},
+      {"memory_events_per_s", events / (r["model_cpu_s"] + r["tool_cpu_s"])},
+      {"memory_tool_events_per_s", r["tool_cpu_s"] > 0 ? events / r["tool_cpu_s"] : 0},
+      {"memory_peak_rss_over_file_size", (r["peak_rss"] - r["baseline_rss"]) / file_bytes},
+  };
+  return stepscope::bench::WriteFigures("memory", figures);
+}

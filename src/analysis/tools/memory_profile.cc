@@ -1,0 +1,583 @@
+#include "src/analysis/tools/memory_profile.h"
+
+#include <algorithm>
+#include <map>
+#include <cstdint>
+#include <numeric>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+#include "src/analysis/model/flat_map.h"
+#include "src/analysis/model/memory_events.h"
+#include "src/analysis/model/sat_math.h"
+#include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/tool_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using output::ColumnType;
+using output::Table;
+
+// Value of a FlatUint64Map entry whose allocation was freed (the map cannot erase).
+constexpr uint32_t kFreed = FlatUint64Map::kAbsent - 1;
+constexpr int64_t kInvalidStepId = -1;
+
+int64_t StackPlusHeap(const MemoryEvent& e) { return e.stack_reserved_bytes + e.heap_allocated_bytes; }
+
+const std::string& NameAt(const std::vector<std::string>& names, uint32_t i) {
+  static const std::string kEmpty;
+  return i < names.size() ? names[i] : kEmpty;
+}
+
+// Per event of one memory id: the step id after XProf's fill, and the event whose
+// metadata (op, region, data type, shape) it shows: itself, or for a deallocation the
+// allocation it frees.
+struct PairedEvents {
+  std::vector<int64_t> step_ids;
+  std::vector<uint32_t> metadata_of;
+};
+
+PairedEvents PairEvents(const std::vector<MemoryEvent>& events, MemoryDiagnostics* diagnostics,
+                        MemoryProfileSummary* summary) {
+  PairedEvents paired;
+  paired.step_ids.resize(events.size());
+  paired.metadata_of.resize(events.size());
+  FlatUint64Map live(64);
+  int64_t last_valid_step = kInvalidStepId;
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    const MemoryEvent& e = events[i];
+    if (e.step_id == kInvalidStepId) {
+      paired.step_ids[i] = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
+      ++diagnostics->missing_step_ids;
+    } else {
+      paired.step_ids[i] = e.step_id;
+      last_valid_step = e.step_id;
+    }
+    paired.metadata_of[i] = i;
+    const uint32_t at = live.Find(e.address);
+    const bool is_live = at != FlatUint64Map::kAbsent && at != kFreed;
+    if (e.activity == MemoryActivity::kDeallocation) {
+      ++summary->num_deallocations;
+      if (is_live) {
+        paired.metadata_of[i] = at;
+        live.Set(e.address, kFreed);
+        --diagnostics->never_freed;
+        AddTo(diagnostics->never_freed_bytes, -events[at].allocation_bytes);
+      } else {
+        ++diagnostics->frees_without_allocation;
+      }
+    } else {
+      ++summary->num_allocations;
+      if (is_live) {
+        // XProf keeps the first allocation's metadata for the address.
+        ++diagnostics->address_reused_without_free;
+      } else {
+        live.Set(e.address, i);
+        ++diagnostics->never_freed;
+        AddTo(diagnostics->never_freed_bytes, e.allocation_bytes);
+      }
+    }
+  }
+  return paired;
+}
+
+MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
+                                   const PairedEvents& paired, uint32_t i) {
+  const MemoryEvent& e = allocator.events[i];
+  const MemoryEvent& source = allocator.events[paired.metadata_of[i]];
+  MemoryProfileSnapshot s;
+  s.time_offset_ps = e.time_ps;
+  s.aggregation_stats = {e.stack_reserved_bytes, e.heap_allocated_bytes, e.free_memory_bytes, e.fragmentation,
+                         e.peak_bytes_in_use};
+  MemoryActivityMetadata& m = s.activity_metadata;
+  m.activity = e.activity;
+  m.requested_bytes = e.requested_bytes;
+  m.allocation_bytes = e.allocation_bytes;
+  m.address = e.address;
+  m.tf_op_name = NameAt(names, source.op_name);
+  m.step_id = paired.step_ids[i];
+  m.region_type = NameAt(names, source.region_type);
+  m.data_type = DataTypeName(source.data_type);
+  m.tensor_shape = NameAt(names, source.shape);
+  return s;
+}
+
+// XProf's SampleMemoryProfileTimeline: `count` boxes of `width` snapshots from `start`,
+// each represented by its snapshot with the largest stack + heap (the first of equals).
+std::vector<uint32_t> SampleTimeline(const std::vector<MemoryEvent>& events, const std::vector<uint32_t>& window,
+                                     size_t max_points) {
+  const size_t n = window.size();
+  if (n <= max_points || max_points == 0) return window;
+  std::vector<uint32_t> sampled;
+  sampled.reserve(max_points);
+  auto box_filter = [&](size_t width, size_t count, size_t start) {
+    for (size_t b = 0; b < count; ++b) {
+      size_t best = start + width * b;
+      for (size_t j = best + 1; j < start + width * (b + 1); ++j) {
+        if (StackPlusHeap(events[window[j]]) > StackPlusHeap(events[window[best]])) best = j;
+      }
+      sampled.push_back(window[best]);
+    }
+  };
+  const size_t width = n / max_points;
+  const size_t narrow = max_points * (width + 1) - n;  // boxes of `width`; the rest get width + 1
+  box_filter(width, narrow, 0);
+  box_filter(width + 1, max_points - narrow, width * narrow);
+  return sampled;
+}
+
+// Breakdown-order comparison on the merge key (XProf's MetadataComparator).
+struct BreakdownKey {
+  int64_t allocation_bytes;
+  int64_t requested_bytes;
+  const std::string* op;
+  const std::string* region;
+  std::string data_type;
+  const std::string* shape;
+  auto Tie() const { return std::tie(*op, *region, data_type, *shape); }
+  bool SameAs(const BreakdownKey& o) const {
+    return allocation_bytes == o.allocation_bytes && requested_bytes == o.requested_bytes && Tie() == o.Tie();
+  }
+  bool Before(const BreakdownKey& o) const {
+    if (allocation_bytes != o.allocation_bytes) return allocation_bytes > o.allocation_bytes;
+    if (requested_bytes != o.requested_bytes) return requested_bytes > o.requested_bytes;
+    return Tie() < o.Tie();
+  }
+};
+
+MemoryActivityMetadata SpecialRow(int64_t bytes, std::string op, std::string region, int64_t step) {
+  MemoryActivityMetadata m;
+  m.activity = MemoryActivity::kAllocation;
+  m.requested_bytes = m.allocation_bytes = bytes;
+  m.tf_op_name = std::move(op);
+  m.step_id = step;
+  m.region_type = std::move(region);
+  m.data_type = DataTypeName(0);
+  m.tensor_shape = "unknown";
+  return m;
+}
+
+// XProf's ProcessActiveAllocations + SaveActiveAllocationSnapshots.
+void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
+                    const PairedEvents& paired, const std::vector<uint32_t>& window,
+                    PerAllocatorMemoryProfile* out) {
+  const std::vector<MemoryEvent>& events = allocator.events;
+  const MemoryProfileSummary& summary = out->summary;
+  int64_t unmapped_allocation = summary.peak_stats.heap_allocated_bytes;
+  int64_t unmapped_deallocation = 0;
+  FlatUint64Map active(64);
+  std::vector<uint32_t> added;  // allocations in order; active iff still mapped to themselves
+  for (uint32_t i : window) {
+    const MemoryEvent& e = events[i];
+    if (e.time_ps > summary.peak_stats_time_ps) break;
+    if (paired.step_ids[i] != summary.peak_step_id) continue;
+    if (e.activity == MemoryActivity::kAllocation) {
+      active.Set(e.address, i);
+      added.push_back(i);
+      unmapped_allocation = SatAdd(unmapped_allocation, -e.allocation_bytes);
+    } else {
+      const uint32_t at = active.Find(e.address);
+      if (at != FlatUint64Map::kAbsent && at != kFreed) {
+        active.Set(e.address, kFreed);
+      } else {
+        AddTo(unmapped_deallocation, e.allocation_bytes);
+      }
+      AddTo(unmapped_allocation, e.allocation_bytes);
+    }
+  }
+  // Separates persistent memory from what the previous step's allocations freed.
+  unmapped_allocation = SatAdd(unmapped_allocation, -unmapped_deallocation);
+
+  std::vector<std::pair<BreakdownKey, uint32_t>> live;
+  for (uint32_t i : added) {
+    if (active.Find(events[i].address) != i) continue;
+    const MemoryEvent& e = events[i];
+    live.push_back({{e.allocation_bytes, e.requested_bytes, &NameAt(names, e.op_name), &NameAt(names, e.region_type),
+                     DataTypeName(e.data_type), &NameAt(names, e.shape)},
+                    i});
+  }
+  std::sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
+    if (a.first.Before(b.first)) return true;
+    if (b.first.Before(a.first)) return false;
+    return a.second < b.second;
+  });
+
+  auto add_special = [&](MemoryActivityMetadata row) {
+    const int64_t special = static_cast<int64_t>(out->special_allocations.size());
+    out->special_allocations.push_back(std::move(row));
+    out->active_allocations.push_back({-1 - special, special, 1});
+  };
+  if (unmapped_allocation > 0) {
+    add_special(SpecialRow(unmapped_allocation, "unused preallocated device memory", "persist/dynamic",
+                           summary.peak_step_id));
+  }
+  if (summary.peak_stats.stack_reserved_bytes > 0) {
+    add_special(SpecialRow(summary.peak_stats.stack_reserved_bytes, "stack", "stack", summary.peak_step_id));
+  }
+  for (size_t k = 0; k < live.size();) {
+    ActiveAllocation row;
+    row.snapshot_index = static_cast<int64_t>(out->active_snapshots.size());
+    row.num_occurrences = 1;
+    out->active_snapshots.push_back(MakeSnapshot(allocator, names, paired, live[k].second));
+    size_t next = k + 1;
+    while (next < live.size() && live[next].first.SameAs(live[k].first)) {
+      ++row.num_occurrences;
+      ++next;
+    }
+    out->active_allocations.push_back(row);
+    k = next;
+  }
+}
+
+}  // namespace
+
+std::string_view MemoryActivityName(MemoryActivity activity) {
+  return activity == MemoryActivity::kAllocation ? "ALLOCATION" : "DEALLOCATION";
+}
+
+PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& allocator,
+                                                  const std::vector<std::string>& names,
+                                                  std::optional<int64_t> step_filter, size_t max_timeline_points) {
+  PerAllocatorMemoryProfile out;
+  out.memory_id = allocator.memory_id;
+  const std::vector<MemoryEvent>& events = allocator.events;
+  PairedEvents paired = PairEvents(events, &out.diagnostics, &out.summary);
+
+  std::vector<uint32_t> window;
+  window.reserve(step_filter ? 0 : events.size());
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    if (!step_filter || paired.step_ids[i] == *step_filter) window.push_back(i);
+  }
+  if (window.empty()) return out;
+
+  // Summary (XProf's UpdateProfileSummary over the window, in time order).
+  MemoryProfileSummary& summary = out.summary;
+  summary.peak_bytes_usage_lifetime = events[window.back()].peak_bytes_in_use;
+  uint32_t peak = window.front();
+  for (uint32_t i : window) {
+    if (StackPlusHeap(events[i]) >= StackPlusHeap(events[peak])) peak = i;
+  }
+  const MemoryEvent& p = events[peak];
+  summary.peak_stats = {p.stack_reserved_bytes, p.heap_allocated_bytes, p.free_memory_bytes, p.fragmentation,
+                        StackPlusHeap(p)};
+  summary.peak_stats_time_ps = p.time_ps;
+  summary.memory_capacity = StackPlusHeap(p) + p.free_memory_bytes;
+  summary.peak_step_id = paired.step_ids[peak];
+
+  std::map<int64_t, int64_t> heap_at_step_end;
+  for (uint32_t i : window) heap_at_step_end[paired.step_ids[i]] = events[i].heap_allocated_bytes;
+  out.heap_at_step_end.assign(heap_at_step_end.begin(), heap_at_step_end.end());
+
+  for (uint32_t i : SampleTimeline(events, window, max_timeline_points)) {
+    out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, i));
+  }
+  BuildBreakdown(allocator, names, paired, window, &out);
+  return out;
+}
+
+MemoryProfileResult ComputeMemoryProfile(const ProfileModel& model, const ToolOptions& options) {
+  MemoryProfileResult r;
+  r.num_hosts = std::max<int64_t>(1, static_cast<int64_t>(model.hostnames.size()));
+  r.step_filter = options.step ? options.step : model.step_group;
+  const bool prefix_host = model.hostnames.size() > 1;
+  for (const MemoryAllocatorEvents& allocator : model.memory.allocators) {
+    r.total_events += static_cast<int64_t>(allocator.events.size());
+    PerAllocatorMemoryProfile profile = ComputeAllocatorProfile(allocator, model.memory.names, r.step_filter);
+    if (prefix_host && allocator.host_index >= 0 &&
+        static_cast<size_t>(allocator.host_index) < model.hostnames.size()) {
+      profile.memory_id = model.hostnames[allocator.host_index] + ":" + profile.memory_id;
+    }
+    const MemoryDiagnostics& d = profile.diagnostics;
+    const std::string who = "memory id '" + profile.memory_id + "': ";
+    if (d.frees_without_allocation > 0) {
+      r.diagnostics.push_back(who + std::to_string(d.frees_without_allocation) +
+                              " deallocations have no allocation at their address in the profile (allocated "
+                              "before it started, or the allocation event was lost)");
+    }
+    if (d.address_reused_without_free > 0) {
+      r.diagnostics.push_back(who + std::to_string(d.address_reused_without_free) +
+                              " allocations reuse an address that was never freed (a lost deallocation event)");
+    }
+    if (d.never_freed > 0) {
+      r.diagnostics.push_back(who + std::to_string(d.never_freed) + " allocations (" +
+                              std::to_string(d.never_freed_bytes) +
+                              " bytes) are not freed by the end of the profile");
+    }
+    if (r.step_filter && profile.sampled_timeline.empty()) {
+      r.diagnostics.push_back(who + "no memory events in step " + std::to_string(*r.step_filter));
+    }
+    r.allocators.push_back(std::move(profile));
+  }
+  std::stable_sort(r.allocators.begin(), r.allocators.end(),
+                   [](const PerAllocatorMemoryProfile& a, const PerAllocatorMemoryProfile& b) {
+                     return a.memory_id < b.memory_id;
+                   });
+  if (r.allocators.empty()) {
+    r.diagnostics.push_back(
+        "no MemoryAllocation / MemoryDeallocation events in this profile: record allocator activity "
+        "(TensorFlow's BFC allocator with the profiler at host tracer level >= 2, PyTorch with "
+        "profile_memory=True)");
+  }
+  return r;
+}
+
+namespace {
+
+// The breakdown row of an ActiveAllocation: its snapshot's metadata or its special row.
+const MemoryActivityMetadata& RowMetadata(const PerAllocatorMemoryProfile& a, const ActiveAllocation& row) {
+  return row.special_index >= 0 ? a.special_allocations[row.special_index]
+                                : a.active_snapshots[row.snapshot_index].activity_metadata;
+}
+
+Table AllocatorTable(const MemoryProfileResult& r) {
+  Table t;
+  t.name = "allocators";
+  t.title = "Memory ids (peak within the profile)";
+  t.columns = {{"memory_id", "Memory id", ColumnType::kString, 2, 30},
+               {"allocations", "Allocs", ColumnType::kInt, 2, 0, "count"},
+               {"deallocations", "Frees", ColumnType::kInt, 2, 0, "count"},
+               {"peak_bytes", "Peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_heap_bytes", "Heap at peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_stack_bytes", "Stack at peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_free_bytes", "Free at peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"peak_fragmentation_pct", "Frag at peak %", ColumnType::kDouble, 1, 0, "%"},
+               {"peak_time_ms", "Peak at (ms)", ColumnType::kDouble, 3, 0, "ms"},
+               {"peak_step_id", "Peak step", ColumnType::kInt},
+               {"peak_lifetime_bytes", "Lifetime peak (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"capacity_bytes", "Capacity (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"never_freed", "Never freed", ColumnType::kInt, 2, 0, "count"},
+               {"frees_without_allocation", "Frees w/o alloc", ColumnType::kInt, 2, 0, "count"}};
+  for (const PerAllocatorMemoryProfile& a : r.allocators) {
+    const MemoryProfileSummary& s = a.summary;
+    t.AddRow({a.memory_id, s.num_allocations, s.num_deallocations, s.peak_stats.peak_bytes_in_use,
+              s.peak_stats.heap_allocated_bytes, s.peak_stats.stack_reserved_bytes, s.peak_stats.free_memory_bytes,
+              100.0 * s.peak_stats.fragmentation, PsToMs(s.peak_stats_time_ps), s.peak_step_id,
+              s.peak_bytes_usage_lifetime, s.memory_capacity, a.diagnostics.never_freed,
+              a.diagnostics.frees_without_allocation});
+  }
+  return t;
+}
+
+Table BreakdownTable(const MemoryProfileResult& r) {
+  Table t;
+  t.name = "breakdown";
+  t.title = "Live allocations at the peak";
+  t.columns = {{"memory_id", "Memory id", ColumnType::kString, 2, 20},
+               {"rank", "Rank", ColumnType::kInt},
+               {"op_name", "Op", ColumnType::kString, 2, 50},
+               {"allocation_bytes", "Size (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"requested_bytes", "Requested (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"occurrences", "Count", ColumnType::kInt, 2, 0, "count"},
+               {"total_bytes", "Total (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"region_type", "Region", ColumnType::kString, 2, 20},
+               {"data_type", "Data type", ColumnType::kString},
+               {"shape", "Shape", ColumnType::kString, 2, 30},
+               {"step_id", "Step", ColumnType::kInt},
+               {"special", "Special", ColumnType::kBool}};
+  for (const PerAllocatorMemoryProfile& a : r.allocators) {
+    int64_t rank = 0;
+    for (const ActiveAllocation& row : a.active_allocations) {
+      const MemoryActivityMetadata& m = RowMetadata(a, row);
+      int64_t total = 0;
+      for (int64_t k = 0; k < row.num_occurrences; ++k) AddTo(total, m.allocation_bytes);
+      t.AddRow({a.memory_id, ++rank, m.tf_op_name, m.allocation_bytes, m.requested_bytes, row.num_occurrences, total,
+                m.region_type, m.data_type, m.tensor_shape, m.step_id, row.special_index >= 0});
+    }
+  }
+  return t;
+}
+
+Table TimelineTable(const MemoryProfileResult& r) {
+  Table t;
+  t.name = "timeline";
+  t.title = "Memory timeline (down-sampled, peak kept)";
+  t.columns = {{"memory_id", "Memory id", ColumnType::kString, 2, 20},
+               {"time_ms", "Time (ms)", ColumnType::kDouble, 3, 0, "ms"},
+               {"heap_bytes", "Heap (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"stack_bytes", "Stack (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"free_bytes", "Free (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"fragmentation_pct", "Frag %", ColumnType::kDouble, 1, 0, "%"},
+               {"activity", "Activity", ColumnType::kString},
+               {"op_name", "Op", ColumnType::kString, 2, 40},
+               {"allocation_bytes", "Size (B)", ColumnType::kInt, 2, 0, "bytes"},
+               {"step_id", "Step", ColumnType::kInt}};
+  for (const PerAllocatorMemoryProfile& a : r.allocators) {
+    for (const MemoryProfileSnapshot& s : a.sampled_timeline) {
+      const MemoryAggregationStats& g = s.aggregation_stats;
+      const MemoryActivityMetadata& m = s.activity_metadata;
+      t.AddRow({a.memory_id, PsToMs(s.time_offset_ps), g.heap_allocated_bytes, g.stack_reserved_bytes,
+                g.free_memory_bytes, 100.0 * g.fragmentation, std::string(MemoryActivityName(m.activity)),
+                m.tf_op_name, m.allocation_bytes, m.step_id});
+    }
+  }
+  return t;
+}
+
+void WriteStats(const MemoryAggregationStats& s, output::JsonWriter* w) {
+  w->BeginObject();
+  w->Field("stackReservedBytes", s.stack_reserved_bytes);
+  w->Field("heapAllocatedBytes", s.heap_allocated_bytes);
+  w->Field("freeMemoryBytes", s.free_memory_bytes);
+  w->Field("fragmentation", s.fragmentation);
+  w->Field("peakBytesInUse", s.peak_bytes_in_use);
+  w->EndObject();
+}
+
+void WriteMetadata(const MemoryActivityMetadata& m, output::JsonWriter* w) {
+  w->BeginObject();
+  w->Field("memoryActivity", MemoryActivityName(m.activity));
+  w->Field("requestedBytes", m.requested_bytes);
+  w->Field("allocationBytes", m.allocation_bytes);
+  w->Field("address", m.address);
+  w->Field("tfOpName", m.tf_op_name);
+  w->Field("stepId", m.step_id);
+  w->Field("regionType", m.region_type);
+  w->Field("dataType", m.data_type);
+  w->Field("tensorShape", m.tensor_shape);
+  w->EndObject();
+}
+
+void WriteSnapshots(std::string_view key, const std::vector<MemoryProfileSnapshot>& snapshots, output::JsonWriter* w) {
+  w->Key(key);
+  w->BeginArray();
+  for (const MemoryProfileSnapshot& s : snapshots) {
+    w->BeginObject();
+    w->Field("timeOffsetPs", s.time_offset_ps);
+    w->Key("aggregationStats");
+    WriteStats(s.aggregation_stats, w);
+    w->Key("activityMetadata");
+    WriteMetadata(s.activity_metadata, w);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
+void WriteAllocator(const PerAllocatorMemoryProfile& a, output::JsonWriter* w) {
+  const MemoryProfileSummary& s = a.summary;
+  w->BeginObject();
+  w->Key("profileSummary");
+  w->BeginObject();
+  w->Field("peakBytesUsageLifetime", s.peak_bytes_usage_lifetime);
+  w->Key("peakStats");
+  WriteStats(s.peak_stats, w);
+  w->Field("peakStatsTimePs", s.peak_stats_time_ps);
+  w->Field("memoryCapacity", s.memory_capacity);
+  w->Field("numAllocations", s.num_allocations);
+  w->Field("numDeallocations", s.num_deallocations);
+  w->Field("peakStepId", s.peak_step_id);
+  w->EndObject();
+  w->Key("activeAllocations");
+  w->BeginArray();
+  for (const ActiveAllocation& row : a.active_allocations) {
+    w->BeginObject();
+    w->Field("snapshotIndex", row.snapshot_index);
+    w->Field("specialIndex", row.special_index);
+    w->Field("numOccurrences", row.num_occurrences);
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("specialAllocations");
+  w->BeginArray();
+  for (const MemoryActivityMetadata& m : a.special_allocations) WriteMetadata(m, w);
+  w->EndArray();
+  WriteSnapshots("memoryProfileSnapshots", a.active_snapshots, w);
+  WriteSnapshots("sampledTimelineSnapshots", a.sampled_timeline, w);
+  const MemoryDiagnostics& d = a.diagnostics;
+  w->Key("diagnostics");
+  w->BeginObject();
+  w->Field("neverFreed", d.never_freed);
+  w->Field("neverFreedBytes", d.never_freed_bytes);
+  w->Field("freesWithoutAllocation", d.frees_without_allocation);
+  w->Field("addressReusedWithoutFree", d.address_reused_without_free);
+  w->Field("missingStepIds", d.missing_step_ids);
+  w->EndObject();
+  w->EndObject();
+}
+
+}  // namespace
+
+std::vector<Table> BuildTables(const MemoryProfileResult& r) {
+  return {AllocatorTable(r), BreakdownTable(r), TimelineTable(r)};
+}
+
+void WriteResultJson(const MemoryProfileResult& r, output::JsonWriter* w) {
+  w->BeginObject();
+  w->Field("tool", "memory_profile");
+  w->Key("memoryIds");
+  w->BeginArray();
+  for (const PerAllocatorMemoryProfile& a : r.allocators) w->String(a.memory_id);
+  w->EndArray();
+  w->Key("memoryProfilePerAllocator");
+  w->BeginObject();
+  for (const PerAllocatorMemoryProfile& a : r.allocators) {
+    w->Key(a.memory_id);
+    WriteAllocator(a, w);
+  }
+  w->EndObject();
+  w->Field("numHosts", r.num_hosts);
+  w->Field("version", r.version);
+  w->Key("stepFilter");
+  if (r.step_filter) {
+    w->Int(*r.step_filter);
+  } else {
+    w->Null();
+  }
+  w->Field("totalEvents", r.total_events);
+  w->Key("breakdown");
+  output::WriteTableRowsJson(BreakdownTable(r), w);
+  w->Key("diagnostics");
+  w->BeginArray();
+  for (const std::string& d : r.diagnostics) w->String(d);
+  w->EndArray();
+  w->EndObject();
+}
+
+std::string FormatResultText(const MemoryProfileResult& r, const ToolOptions& options) {
+  auto mib = [](int64_t bytes) { return output::FormatFixed(static_cast<double>(bytes) / (1 << 20), 2) + " MiB"; };
+  std::string out;
+  for (const PerAllocatorMemoryProfile& a : r.allocators) {
+    const MemoryProfileSummary& s = a.summary;
+    out += output::FormatKeyValues(
+        "Memory id " + a.memory_id,
+        {{"Events", std::to_string(s.num_allocations) + " allocations, " + std::to_string(s.num_deallocations) +
+                        " deallocations"},
+         {"Peak (stack + heap)", mib(s.peak_stats.peak_bytes_in_use) + " at " +
+                                     output::FormatFixed(PsToMs(s.peak_stats_time_ps), 3) + " ms (step " +
+                                     std::to_string(s.peak_step_id) + ")"},
+         {"At the peak", "heap " + mib(s.peak_stats.heap_allocated_bytes) + ", stack " +
+                             mib(s.peak_stats.stack_reserved_bytes) + ", free " +
+                             mib(s.peak_stats.free_memory_bytes) + ", fragmentation " +
+                             output::FormatFixed(100.0 * s.peak_stats.fragmentation, 1) + " %"},
+         {"Lifetime peak", mib(s.peak_bytes_usage_lifetime)},
+         {"Capacity", mib(s.memory_capacity)}});
+    out += "\n";
+  }
+  out += output::FormatTextTable(BreakdownTable(r), {options.text_max_rows});
+  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
+  return out;
+}
+
+namespace {
+
+class MemoryProfileTool final : public Tool {
+ public:
+  std::string_view id() const override { return "memory_profile"; }
+  std::string_view description() const override {
+    return "Memory per allocator: peak usage and when, heap/stack/free/fragmentation over time, live allocations "
+           "at the peak by op.";
+  }
+  bool IsAvailable(const ProfileModel& model) const override { return !model.memory.allocators.empty(); }
+  std::string_view requirement() const override { return "MemoryAllocation / MemoryDeallocation events"; }
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+    return std::unique_ptr<ToolResult>(
+        std::make_unique<StructToolResult<MemoryProfileResult>>(ComputeMemoryProfile(model, options)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> MakeMemoryProfileTool() { return std::make_unique<MemoryProfileTool>(); }
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,141 @@
+// Browser test of the "Memory profile" page on TensorFlow's multi-GPU demo XSpace (1,859
+// MemoryAllocation and 634 MemoryDeallocation events from four BFC allocators), driven as
+// a user would: pick a memory id, read the peak, filter and sort the breakdown at the peak,
+// restrict to one step. Every number shown is checked against /api/data. No console
+// errors; a screenshot goes to $STEPSCOPE_SCREENSHOT_DIR/memory_profile.png.
+//
+// Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+
+const STEPSCOPE = env('STEPSCOPE_BIN');
+const UI_ROOT = env('STEPSCOPE_UI_ROOT');
+const SHARED = env('STEPSCOPE_SHARED_DIR');
+const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
+const RUN = 'tf_gpu_demo';
+const HOST = '34.83.195.179_6003';
+
+const chromium = loadChromium(UI_ROOT);
+
+let tmp;
+let server;
+let baseUrl;
+let browser;
+let page;
+let consoleErrors;
+
+const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
+
+// formatBytes of ui/src/format.ts.
+function formatBytes(bytes) {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+const tile = (label) => page.locator('[data-card=memory-summary] .tile', { hasText: label }).locator('.tile-value').innerText();
+const tableRows = () => page.locator('[data-table=memory_breakdown] tbody tr:not(.empty-row)').count();
+
+async function waitForChart() {
+  await page.waitForSelector('[data-chart=memory_timeline][data-ready=true]', { timeout: 60000 });
+}
+
+before(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-memory-'));
+  const logdir = path.join(tmp, 'logdir');
+  const runDir = path.join(logdir, 'plugins', 'profile', RUN);
+  fs.mkdirSync(runDir, { recursive: true });
+  fs.copyFileSync(TF_GPU_FILE, path.join(runDir, `${HOST}.xplane.pb`));
+  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
+  ({ browser, page, consoleErrors } = await openBrowser(chromium, {
+    allowedHostnames: ['127.0.0.1', 'localhost'],
+    viewport: { width: 1500, height: 1300 },
+  }));
+});
+
+after(async () => {
+  await browser?.close();
+  await stop(server);
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+test('the memory profile page shows each memory id with the numbers of the API', async () => {
+  const data = await api(`/api/data?run=${RUN}&tool=memory_profile&host=${HOST}`);
+  assert.deepEqual(data.memoryIds, ['GPU_1_bfc', 'GPU_4_bfc', 'GPU_6_bfc', 'gpu_host_bfc']);
+  await page.goto(`${baseUrl}#run=${RUN}&tool=memory_profile&host=${HOST}`);
+  await page.waitForSelector('[data-page=memory_profile]', { timeout: 60000 });
+  await waitForChart();
+  assert.equal(await page.locator('#tool-select').inputValue(), 'memory_profile');
+  const options = await page.locator('#memory-id-select option').allInnerTexts();
+  assert.deepEqual(options, data.memoryIds);
+
+  await page.selectOption('#memory-id-select', 'GPU_4_bfc');
+  await page.waitForFunction(() => location.hash.includes('memory_id=GPU_4_bfc'));
+  await waitForChart();
+  const gpu4 = data.memoryProfilePerAllocator.GPU_4_bfc;
+  const peak = gpu4.profileSummary.peakStats;
+  assert.equal(await tile('Peak memory'), formatBytes(peak.peakBytesInUse));
+  assert.equal(await tile('Heap at peak'), formatBytes(peak.heapAllocatedBytes));
+  assert.equal(await tile('Fragmentation at peak'), `${(100 * peak.fragmentation).toFixed(1)}%`);
+  assert.equal(await tile('Allocations'), gpu4.profileSummary.numAllocations.toLocaleString('en-US'));
+
+  // The breakdown: this id's rows, largest total first (25 shown, then "show all").
+  const rows = data.breakdown.filter((r) => r.memory_id === 'GPU_4_bfc');
+  assert.ok(rows.length > 25, `${rows.length} breakdown rows`);
+  assert.equal(await tableRows(), 25);
+  const largest = rows.reduce((a, b) => (b.total_bytes > a.total_bytes ? b : a));
+  assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(largest.op_name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'memory_profile.png'), fullPage: true });
+
+  // Filter by op name.
+  await page.fill('[data-table=memory_breakdown] .table-filter', 'GatherV2');
+  const matching = rows.filter((r) => /gatherv2/i.test(`${r.op_name} ${r.region_type} ${r.data_type} ${r.shape}`)).length;
+  assert.ok(matching > 0);
+  assert.equal(await tableRows(), Math.min(matching, 25));
+  await page.fill('[data-table=memory_breakdown] .table-filter', '');
+
+  // Sort ascending by size: the smallest allocation first.
+  await page.click('[data-table=memory_breakdown] th[data-col=allocation_bytes]');
+  await page.click('[data-table=memory_breakdown] th[data-col=allocation_bytes]');
+  const smallest = Math.min(...rows.map((r) => r.allocation_bytes));
+  assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(formatBytes(smallest).replace('.', '\\.')));
+
+  // The CSV link carries the same table.
+  const href = await page.locator('[data-card=memory-breakdown] a[data-csv=breakdown]').getAttribute('href');
+  const csv = await (await fetch(new URL(href, baseUrl))).text();
+  assert.match(csv, /^memory_id,rank,op_name,/);
+  assert.equal(csv.trim().split('\n').length - 1, data.breakdown.length);
+
+});
+
+test('the sidebar step selector shows one step\'s memory', async () => {
+  // Steps are chosen by number (the overview's step graph); the step's model holds the
+  // memory events of that step's group, which memory_profile reports as its step filter.
+  const steps = (await api(`/api/data?run=${RUN}&tool=overview_page&host=${HOST}`)).step_time_graph;
+  assert.ok(steps.length > 0, 'the TF GPU demo has steps');
+  const step = String(steps[0].step_number);
+  const filtered = await api(`/api/data?run=${RUN}&tool=memory_profile&host=${HOST}&step=${step}`);
+  assert.equal(typeof filtered.stepFilter, 'number');
+  await page.selectOption('#step-select', step);
+  await page.waitForFunction((s) => location.hash.includes(`step=${s}`), step);
+  await page.waitForSelector(`[data-card=memory-summary] .card-subtitle:has-text("Step ${step} only")`);
+  const current = await page.$eval('#memory-id-select', (n) => n.value);
+  const allocator = filtered.memoryProfilePerAllocator[current];
+  assert.ok(allocator, `the step's profile has memory id ${current}`);
+  if (allocator.sampledTimelineSnapshots.length > 0) {
+    await waitForChart();
+    assert.equal(await tile('Peak memory'), formatBytes(allocator.profileSummary.peakStats.peakBytesInUse));
+  }
+  assert.deepEqual(consoleErrors, []);
+});

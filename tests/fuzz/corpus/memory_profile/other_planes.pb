@@ -1,0 +1,3 @@
+
+õ/device:GPU:0,	Stream #1""*G" @" @"	"MemoryAllocation"MemoryDeallocation*allocator_name*bytes_allocated*allocation_bytes*		addr*group_id*index_on_host
+ë/host:CUPTI$a""*C" @" @"	"MemoryAllocation"MemoryDeallocation*allocator_name*bytes_allocated*allocation_bytes*		addr*group_id*index_on_host

@@ -1,0 +1,120 @@
+// PyTorch's [memory] instants (Kineto traces recorded with profile_memory=True) imported
+// as TensorFlow's MemoryAllocation / MemoryDeallocation events and read by the
+// memory_profile tool: the memory id is the device, the op is the ATen op around the
+// instant, the step is the ProfilerStep the model found.
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <utility>
+
+#include <gtest/gtest.h>
+
+#include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/tools/memory_profile.h"
+#include "src/importers/importer_registry.h"
+#include "src/importers/testing/trace_facts.h"
+
+namespace stepscope::golden {
+namespace {
+
+using analysis::MemoryProfileResult;
+using analysis::PerAllocatorMemoryProfile;
+
+MemoryProfileResult ProfileOf(const std::string& json) {
+  xspace::XSpace space;
+  importers::ImportStats stats;
+  Status imported = importers::ImportTraceBytes(json, {}, &space, &stats);
+  EXPECT_TRUE(imported.ok()) << imported.ToString();
+  StatusOr<analysis::ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+  EXPECT_TRUE(model.ok()) << model.status().ToString();
+  return model.ok() ? analysis::ComputeMemoryProfile(*model) : MemoryProfileResult();
+}
+
+const PerAllocatorMemoryProfile* Find(const MemoryProfileResult& r, const std::string& id) {
+  for (const PerAllocatorMemoryProfile& a : r.allocators) {
+    if (a.memory_id == id) return &a;
+  }
+  return nullptr;
+}
+
+std::string Memory(double ts, int64_t bytes, int64_t address, int64_t total, int device_type, int device_id) {
+  return R"({"ph":"i","cat":"cpu_instant_event","s":"t","name":"[memory]","pid":1,"tid":1,"ts":)" +
+         std::to_string(ts) + R"(,"args":{"Total Reserved":8388608,"Total Allocated":)" + std::to_string(total) +
+         R"(,"Bytes":)" + std::to_string(bytes) + R"(,"Addr":)" + std::to_string(address) +
+         R"(,"Device Id":)" + std::to_string(device_id) + R"(,"Device Type":)" + std::to_string(device_type) + "}}";
+}
+
+TEST(KinetoMemoryTest, MemoryInstantsBecomeAllocationsWithTheirAtenOp) {
+  constexpr int64_t kMiB = 1 << 20;
+  std::string json = R"({"traceEvents":[
+    {"ph":"X","cat":"user_annotation","name":"ProfilerStep#7","pid":1,"tid":1,"ts":100,"dur":1000,"args":{}},
+    {"ph":"X","cat":"cpu_op","name":"aten::empty","pid":1,"tid":1,"ts":110,"dur":10,"args":{"External id":1}},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":130,"dur":10,"args":{"External id":2}},
+  )" + Memory(112, kMiB, 4096, kMiB, 1, 0) + ",\n" +
+                     Memory(132, 2 * kMiB, 8192, 3 * kMiB, 1, 0) + ",\n" +
+                     Memory(150, -kMiB, 4096, 2 * kMiB, 1, 0) + ",\n" +
+                     Memory(160, 16, 64, 16, 0, -1) + "]}";
+  MemoryProfileResult r = ProfileOf(json);
+  ASSERT_EQ(r.allocators.size(), 2u);
+  const PerAllocatorMemoryProfile* cuda = Find(r, "cuda:0");
+  ASSERT_NE(cuda, nullptr);
+  ASSERT_NE(Find(r, "cpu"), nullptr);
+  EXPECT_EQ(cuda->summary.num_allocations, 2);
+  EXPECT_EQ(cuda->summary.num_deallocations, 1);
+  EXPECT_EQ(cuda->summary.peak_stats.heap_allocated_bytes, 3 * kMiB);
+  EXPECT_EQ(cuda->summary.peak_stats.free_memory_bytes, 8 * kMiB - 3 * kMiB);  // reserved - allocated
+  EXPECT_EQ(cuda->summary.peak_bytes_usage_lifetime, 3 * kMiB);
+  // Both allocations are live at the peak, largest first, each named by its ATen op.
+  ASSERT_EQ(cuda->active_snapshots.size(), 2u);
+  EXPECT_EQ(cuda->active_snapshots[0].activity_metadata.tf_op_name, "aten::mm");
+  EXPECT_EQ(cuda->active_snapshots[0].activity_metadata.allocation_bytes, 2 * kMiB);
+  EXPECT_EQ(cuda->active_snapshots[1].activity_metadata.tf_op_name, "aten::empty");
+  // The deallocation shows the op of the allocation it frees.
+  ASSERT_EQ(cuda->sampled_timeline.size(), 3u);
+  EXPECT_EQ(cuda->sampled_timeline[2].activity_metadata.tf_op_name, "aten::empty");
+  // All three sit in ProfilerStep#7's group.
+  EXPECT_EQ(cuda->sampled_timeline[0].activity_metadata.step_id, cuda->sampled_timeline[2].activity_metadata.step_id);
+  EXPECT_EQ(cuda->diagnostics.missing_step_ids, 0);
+}
+
+// A real PyTorch trace (Qwen 1.5 0.5B chat on an H100, TraceLens): per device, the event
+// counts and the peak of "Total Allocated" read from the JSON here.
+TEST(KinetoMemoryTest, RealTraceMatchesTheFilesTotals) {
+  const std::string path = importers::testing::TraceTestFile("tracelens_h100_qwen1.5_0.5b_chat.json.gz");
+  const std::string json = importers::testing::ReadInflated(path);
+  std::string error;
+  importers::testing::FileFacts facts = importers::testing::ReadFileFacts(json, &error);
+  ASSERT_TRUE(error.empty()) << error;
+  struct Expected {
+    int64_t allocations = 0, deallocations = 0, peak = 0;
+  };
+  std::map<std::string, Expected> expected;
+  for (const importers::testing::FileEvent& e : facts.events) {
+    if (e.name != "[memory]") continue;
+    const int type = std::atoi(e.args.at("Device Type").c_str());
+    const int id = std::atoi(e.args.at("Device Id").c_str());
+    Expected& x = expected[type == 0 ? "cpu" : "cuda:" + std::to_string(id)];
+    (std::atoll(e.args.at("Bytes").c_str()) < 0 ? x.deallocations : x.allocations)++;
+    x.peak = std::max<int64_t>(x.peak, std::atoll(e.args.at("Total Allocated").c_str()));
+  }
+  ASSERT_EQ(expected.size(), 2u);
+  MemoryProfileResult r = ProfileOf(json);
+  ASSERT_EQ(r.allocators.size(), expected.size());
+  for (const auto& [id, x] : expected) {
+    SCOPED_TRACE(id);
+    const PerAllocatorMemoryProfile* a = Find(r, id);
+    ASSERT_NE(a, nullptr);
+    EXPECT_EQ(a->summary.num_allocations, x.allocations);
+    EXPECT_EQ(a->summary.num_deallocations, x.deallocations);
+    EXPECT_EQ(a->summary.peak_stats.peak_bytes_in_use, x.peak);
+    EXPECT_FALSE(a->active_allocations.empty());
+    std::printf("qwen %s: %lld allocations, %lld frees, peak %lld B; largest live at peak: %s\n", id.c_str(),
+                static_cast<long long>(x.allocations), static_cast<long long>(x.deallocations),
+                static_cast<long long>(x.peak),
+                a->active_snapshots.empty() ? "-" : a->active_snapshots[0].activity_metadata.tf_op_name.c_str());
+  }
+}
+
+}  // namespace
+}  // namespace stepscope::golden

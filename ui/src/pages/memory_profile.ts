@@ -1,0 +1,154 @@
+// Memory profile: per memory id (allocator / device), where memory peaked, the heap /
+// stack / free / fragmentation timeline, and the allocations live at the peak by op.
+// Reads only the memory_profile tool's JSON (XProf's field names, docs/tools.md).
+import { LineChart } from 'echarts/charts';
+import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { csvUrl, type Row } from '../api';
+import { card, emptyState, tiles } from '../components/cards';
+import { dataTable } from '../components/table';
+import { el, formatBytes, formatCount, formatMs, formatPercent, num } from '../format';
+import { arr, declaredColumns, obj, str, type PageContext } from './page';
+
+echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, MarkLineComponent, CanvasRenderer]);
+
+const MIB = 1024 * 1024;
+// The page's one chart, disposed when the page renders again.
+let timelineChart: echarts.ECharts | null = null;
+
+function timelineChartNode(allocator: Record<string, unknown>): HTMLElement {
+  const snapshots = arr(allocator.sampledTimelineSnapshots);
+  const summary = obj(allocator.profileSummary);
+  const points = snapshots.map((s) => {
+    const g = obj(s.aggregationStats);
+    return { ms: num(s.timeOffsetPs) / 1e9, heap: num(g.heapAllocatedBytes) / MIB, stack: num(g.stackReservedBytes) / MIB, frag: 100 * num(g.fragmentation) };
+  });
+  const node = el('div', { class: 'chart', 'data-chart': 'memory_timeline' });
+  node.style.height = '340px';
+  const option: echarts.EChartsCoreOption = {
+    animation: false,
+    textStyle: { fontFamily: 'Roboto, "Segoe UI", "Helvetica Neue", Arial, sans-serif', color: '#3c4043' },
+    color: ['#f57c00', '#1a73e8', '#9334e6'],
+    legend: { top: 0 },
+    tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? v.toFixed(2) : String(v)) },
+    grid: { left: 64, right: 64, top: 36, bottom: 64 },
+    xAxis: { type: 'value', name: 'time (ms)', nameLocation: 'middle', nameGap: 26, min: 'dataMin', max: 'dataMax', axisLabel: { formatter: (v: number) => String(Number(v.toPrecision(5))) } },
+    yAxis: [
+      { type: 'value', name: 'MiB', splitLine: { lineStyle: { color: '#eceff1' } } },
+      { type: 'value', name: 'fragmentation %', min: 0, max: 100, splitLine: { show: false } },
+    ],
+    dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
+    series: [
+      { name: 'stack', type: 'line', stack: 'memory', step: 'end', symbol: 'none', areaStyle: {}, data: points.map((p) => [p.ms, p.stack]) },
+      {
+        name: 'heap',
+        type: 'line',
+        stack: 'memory',
+        step: 'end',
+        symbol: 'none',
+        areaStyle: {},
+        data: points.map((p) => [p.ms, p.heap]),
+        markLine: { symbol: 'none', label: { formatter: 'peak' }, data: [{ xAxis: num(summary.peakStatsTimePs) / 1e9 }] },
+      },
+      { name: 'fragmentation', type: 'line', yAxisIndex: 1, step: 'end', symbol: 'none', lineStyle: { width: 1 }, data: points.map((p) => [p.ms, p.frag]) },
+    ],
+  };
+  requestAnimationFrame(() => {
+    if (!node.isConnected) return;
+    timelineChart?.dispose();
+    timelineChart = echarts.init(node, undefined, { renderer: 'canvas' });
+    timelineChart.setOption(option);
+    new ResizeObserver(() => timelineChart?.resize()).observe(node);
+    node.dataset.ready = 'true';
+  });
+  return node;
+}
+
+function summaryTiles(allocator: Record<string, unknown>): HTMLElement {
+  const s = obj(allocator.profileSummary);
+  const peak = obj(s.peakStats);
+  const diagnostics = obj(allocator.diagnostics);
+  const fragmentation = 100 * num(peak.fragmentation);
+  return tiles([
+    { label: 'Peak memory', value: formatBytes(peak.peakBytesInUse), detail: `at ${formatMs(num(s.peakStatsTimePs) / 1e9)}, step ${str(s.peakStepId)}` },
+    { label: 'Heap at peak', value: formatBytes(peak.heapAllocatedBytes), detail: `stack ${formatBytes(peak.stackReservedBytes)}` },
+    { label: 'Free at peak', value: formatBytes(peak.freeMemoryBytes), detail: `of ${formatBytes(s.memoryCapacity)} capacity` },
+    { label: 'Fragmentation at peak', value: formatPercent(fragmentation), detail: '(free − largest free chunk) / free', tone: fragmentation >= 50 ? 'warn' : 'neutral' },
+    { label: 'Lifetime peak', value: formatBytes(s.peakBytesUsageLifetime), detail: "the allocator's peak since it started" },
+    { label: 'Allocations', value: formatCount(s.numAllocations), detail: `${formatCount(s.numDeallocations)} frees` },
+    { label: 'Never freed', value: formatCount(diagnostics.neverFreed), detail: `${formatBytes(diagnostics.neverFreedBytes)} live at the end`, tone: num(diagnostics.neverFreed) > 0 ? 'warn' : 'neutral' },
+  ]);
+}
+
+function breakdownTable(ctx: PageContext, memoryId: string): HTMLElement {
+  const rows = arr<Row>(ctx.data.breakdown).filter((r) => r.memory_id === memoryId);
+  const bytes = { render: (r: Row, id: string) => el('span', { title: `${formatCount(r[id])} bytes` }, formatBytes(r[id])) };
+  const columns = declaredColumns(
+    ctx,
+    'breakdown',
+    {
+      allocation_bytes: { render: (r) => bytes.render(r, 'allocation_bytes') },
+      requested_bytes: { render: (r) => bytes.render(r, 'requested_bytes') },
+      total_bytes: { render: (r) => bytes.render(r, 'total_bytes') },
+      op_name: { className: 'name' },
+    },
+    ['memory_id'],
+  );
+  const csv = csvUrl(ctx.selection, 'breakdown');
+  return dataTable({
+    name: 'memory_breakdown',
+    columns,
+    rows,
+    sort: { column: 'total_bytes', descending: true },
+    filterColumns: ['op_name', 'region_type', 'data_type', 'shape'],
+    filterPlaceholder: 'Filter by op, region, data type or shape',
+    pageSize: 25,
+    emptyText: 'No allocation of the peak step was live at the peak.',
+    toolbar: [el('a', { class: 'button', href: csv, download: '', 'data-csv': 'breakdown' }, 'Export as CSV')],
+  });
+}
+
+export function renderMemoryProfile(ctx: PageContext): HTMLElement {
+  const d = ctx.data;
+  const ids = arr<string>(d.memoryIds).map(str);
+  const perAllocator = obj(d.memoryProfilePerAllocator);
+  const page = el('div', { class: 'page page-memory-profile', 'data-page': 'memory_profile' });
+  // The sidebar's step selector: the model of that step, whose memory events are the step's.
+  const step = ctx.selection.step;
+  if (!ids.length) {
+    page.append(card('Memory profile', {}, emptyState('No memory events', arr<string>(d.diagnostics).map(str).join(' ') || 'This profile has no allocator activity.', 'Record allocations: TensorFlow with host tracer level ≥ 2, PyTorch with profile_memory=True.')));
+    return page;
+  }
+  const wanted = ctx.hash.extra.memory_id;
+  let current = wanted && ids.includes(wanted) ? wanted : ids[0];
+
+  const select = el('select', { class: 'inline-select', id: 'memory-id-select', 'aria-label': 'Memory id' });
+  for (const id of ids) select.append(el('option', { value: id }, id || '(unnamed)'));
+  select.value = current;
+  const controls = el('div', { class: 'table-toolbar' }, el('label', {}, 'Memory id ', select));
+
+  const body = el('div', {});
+  const draw = () => {
+    const allocator = obj(perAllocator[current]);
+    const snapshots = arr(allocator.sampledTimelineSnapshots);
+    body.replaceChildren(
+      card('Summary', { id: 'memory-summary', subtitle: step ? `Step ${step} only` : 'The peak within the profile' }, summaryTiles(allocator)),
+      card(
+        'Memory timeline',
+        { id: 'memory-timeline', subtitle: `Heap and stack stacked (MiB), fragmentation on the right axis; ${snapshots.length} points, down-sampled with the peak kept. Drag or scroll to zoom.` },
+        snapshots.length ? timelineChartNode(allocator) : emptyState('No events', step ? `No memory events of this id in step ${step}.` : 'No memory events.'),
+      ),
+      card('Memory breakdown at the peak', { id: 'memory-breakdown', subtitle: 'Allocations of the peak step live at the peak, largest first; special rows: heap no such allocation explains, and the stack' }, breakdownTable(ctx, current)),
+    );
+  };
+  select.addEventListener('change', () => {
+    current = select.value;
+    ctx.setExtra('memory_id', current);
+  });
+  draw();
+  const notes = arr<string>(d.diagnostics).map(str);
+  page.append(card('Memory profile', { id: 'memory-controls' }, controls), body);
+  if (notes.length) page.append(card('Notes', { id: 'memory-notes' }, el('ul', {}, ...notes.map((n) => el('li', {}, n)))));
+  return page;
+}
