@@ -78,19 +78,37 @@ struct HostSpan {
   const std::string* name;
 };
 
-// The host annotations enclosing each API call of one thread, outermost first, joined by
-// "::". One sweep over the line's events in start order (longer first on ties), keeping
-// the stack of spans open at the call.
+// True for step markers (stepscope::Step, TraceMe step roots): they delimit steps and are
+// not the op a launch belongs to.
+bool IsStepMarker(const xspace::XEvent& event, int64_t step_num_id, int64_t root_id) {
+  for (const xspace::XStat& stat : event.stats()) {
+    if (stat.metadata_id() == step_num_id || stat.metadata_id() == root_id) return true;
+  }
+  return false;
+}
+
+int64_t StatMetadataId(const xspace::XPlane& plane, StatType type) {
+  for (const auto& [id, metadata] : plane.stat_metadata()) {
+    if (metadata.name() == xspace::GetStatTypeStr(type)) return id;
+  }
+  return -1;
+}
+
+// The innermost host annotation open at each API call of one thread (step markers
+// skipped), by correlation id. One sweep over the line's events in start order (longer
+// first on ties), keeping the stack of spans open at the call.
 std::map<uint32_t, std::string> AnnotationsOfCalls(const xspace::XPlane& plane, const xspace::XLine& line,
                                                    std::vector<const ApiCallRecord*> calls, uint64_t start_ns) {
   std::map<int64_t, const std::string*> names;
   for (const auto& [id, metadata] : plane.event_metadata()) names[id] = &metadata.name();
+  const int64_t step_num_id = StatMetadataId(plane, StatType::kStepNum);
+  const int64_t root_id = StatMetadataId(plane, StatType::kIsRoot);
   std::vector<HostSpan> spans;
   spans.reserve(line.events_size());
   const int64_t line_ps = line.timestamp_ns() * 1000;
   for (const xspace::XEvent& event : line.events()) {
     auto it = names.find(event.metadata_id());
-    if (it == names.end()) continue;
+    if (it == names.end() || IsStepMarker(event, step_num_id, root_id)) continue;
     int64_t begin = line_ps + event.offset_ps();
     spans.push_back({begin, begin + event.duration_ps(), it->second});
   }
@@ -109,13 +127,7 @@ std::map<uint32_t, std::string> AnnotationsOfCalls(const xspace::XPlane& plane, 
       open.push_back(&spans[next++]);
     }
     while (!open.empty() && open.back()->end_ps <= at) open.pop_back();
-    std::string annotation;
-    for (const HostSpan* span : open) {
-      if (span->end_ps <= at) continue;  // ended, but under a still-open span
-      if (!annotation.empty()) annotation += "::";
-      annotation += *span->name;
-    }
-    if (!annotation.empty()) result[call->correlation_id] = std::move(annotation);
+    if (!open.empty()) result[call->correlation_id] = *open.back()->name;
   }
   return result;
 }

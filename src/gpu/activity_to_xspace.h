@@ -12,8 +12,9 @@
 //       kernels             named by the (demangled) kernel; stats correlation_id,
 //                           context_id, kernel_details "regs:R static_shared:S
 //                           dynamic_shared:D grid:X,Y,Z block:X,Y,Z[ occ_pct:P]", and
-//                           annotation: the host annotations around the launch, outermost
-//                           first, joined by "::" (the last part is the innermost).
+//                           annotation: the innermost host annotation open on the
+//                           launching thread at the launch (step markers skipped), which
+//                           analysis takes as the kernel's op.
 //       copies / memsets    named MemcpyH2D, MemcpyD2H, MemcpyD2D, MemcpyP2P, MemcpyH2H,
 //                           Memset; stats correlation_id, context_id, memcpy_details
 //                           "kind_src:<k> kind_dst:<k> size:<bytes> async:<0|1>" (memsets:

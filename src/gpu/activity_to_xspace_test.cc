@@ -247,9 +247,10 @@ TEST(ActivityToXSpaceTest, WindowRuleKeepsWorkStartedInsideAndDropsMalformedReco
   EXPECT_EQ(xspace::XLineVisitor(&plane, &raw->lines(0)).event(0).duration_ps(), 110'000'000);
 }
 
-// A host thread with "step" [0, 100us) around "forward" [10, 50us): launches inside get
-// the annotations around them on their kernels, and the API calls join the thread's line
-// in time order with the correlation ids analysis joins on.
+// A host thread with a step marker "train" [0, 100us) around "layer" [0, 90us) around
+// "forward" [10, 50us): kernels get the innermost annotation open at their launch (never
+// the step marker), and the API calls join the thread's line in time order with the
+// correlation ids analysis joins on.
 TEST(ActivityToXSpaceTest, LaunchesJoinTheirThreadLineAndKernelsCarryTheAnnotationsAround) {
   xspace::XSpace space;
   {
@@ -257,28 +258,34 @@ TEST(ActivityToXSpaceTest, LaunchesJoinTheirThreadLineAndKernelsCarryTheAnnotati
     xspace::XLineBuilder line = host.GetOrCreateLine(42);
     line.SetName("main");
     line.SetTimestampNs(0);
-    xspace::XEventBuilder step = line.AddEvent(*host.GetOrCreateEventMetadata("step"));
+    xspace::XEventBuilder step = line.AddEvent(*host.GetOrCreateEventMetadata("train"));
     step.SetOffsetPs(0);
     step.SetDurationPs(100'000'000);
+    step.AddStatValue(StatType::kStepNum, int64_t{3});
+    xspace::XEventBuilder layer = line.AddEvent(*host.GetOrCreateEventMetadata("layer"));
+    layer.SetOffsetPs(0);
+    layer.SetDurationPs(90'000'000);
     xspace::XEventBuilder forward = line.AddEvent(*host.GetOrCreateEventMetadata("forward"));
     forward.SetOffsetPs(10'000'000);
     forward.SetDurationPs(40'000'000);
   }
   ActivityCapture capture;
-  capture.activities = {Kernel("gemm_a", 7, 30, 40, 1), Kernel("sgd", 7, 70, 75, 2)};
+  capture.activities = {Kernel("gemm_a", 7, 30, 40, 1), Kernel("sgd", 7, 70, 75, 2), Kernel("late", 7, 96, 98, 4)};
   ApiCallRecord launch_in_forward{"cudaLaunchKernel", kStart + 20'000, kStart + 25'000, 42, 1, 0};
   ApiCallRecord launch_after{"cuLaunchKernel", kStart + 60'000, kStart + 62'000, 42, 2, 0};
   ApiCallRecord other_thread{"cudaMemcpyAsync", kStart + 1'000, kStart + 2'000, 43, 3, 0};
-  capture.api_calls = {launch_after, other_thread, launch_in_forward};
+  ApiCallRecord launch_in_step_only{"cudaLaunchKernel", kStart + 95'000, kStart + 96'000, 42, 4, 0};
+  capture.api_calls = {launch_after, other_thread, launch_in_forward, launch_in_step_only};
   ConversionStats stats = AddCaptureToXSpace(capture, kStart, kStop, &space);
-  EXPECT_EQ(stats.api_events, 3u);
+  EXPECT_EQ(stats.api_events, 4u);
 
   const xspace::XPlane* host = Plane(space, xspace::kHostThreadsPlaneName);
   xspace::XPlaneVisitor host_plane(host);
   EXPECT_EQ(Render(host_plane, xspace::XLineVisitor(&host_plane, Line(*host, 42))),
-            (std::vector<std::string>{"step @0 +100000", "forward @10000 +40000",
+            (std::vector<std::string>{"train @0 +100000 step_num=3", "layer @0 +90000", "forward @10000 +40000",
                                       "cudaLaunchKernel @20000 +5000 correlation_id=1 device_id=0",
-                                      "cuLaunchKernel @60000 +2000 correlation_id=2 device_id=0"}));
+                                      "cuLaunchKernel @60000 +2000 correlation_id=2 device_id=0",
+                                      "cudaLaunchKernel @95000 +1000 correlation_id=4 device_id=0"}));
   const xspace::XLine* other = Line(*host, 43);
   ASSERT_NE(other, nullptr) << "a thread with launches but no annotations gets a line";
   EXPECT_EQ(Render(host_plane, xspace::XLineVisitor(&host_plane, other)),
@@ -287,8 +294,9 @@ TEST(ActivityToXSpaceTest, LaunchesJoinTheirThreadLineAndKernelsCarryTheAnnotati
   const xspace::XPlane* gpu = Plane(space, "/device:GPU:0");
   xspace::XPlaneVisitor gpu_plane(gpu);
   xspace::XLineVisitor stream(&gpu_plane, Line(*gpu, 7));
-  EXPECT_EQ(stream.event(0).GetStat(StatType::kAnnotation)->StrOrRefValue(), "step::forward");
-  EXPECT_EQ(stream.event(1).GetStat(StatType::kAnnotation)->StrOrRefValue(), "step");
+  EXPECT_EQ(stream.event(0).GetStat(StatType::kAnnotation)->StrOrRefValue(), "forward");
+  EXPECT_EQ(stream.event(1).GetStat(StatType::kAnnotation)->StrOrRefValue(), "layer");
+  EXPECT_FALSE(stream.event(2).GetStat(StatType::kAnnotation).has_value()) << "only the step marker was open";
 }
 
 TEST(ActivityToXSpaceTest, SyncAndOverheadGoToTheirOwnHostPlaneAndCountersToTheDevice) {

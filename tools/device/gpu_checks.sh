@@ -54,7 +54,7 @@ libpath="$DEVICE/lib:$cuda_dirs"
 # loader only where this machine's is older.
 built_glibc=$(cat "$DEVICE/glibc/VERSION" 2>/dev/null || echo 0)
 here_glibc=$(getconf GNU_LIBC_VERSION | awk '{print $2}')
-if [ "$(printf '%s\n%s\n' "$built_glibc" "$here_glibc" | sort -V | head -1)" = "$built_glibc" ]; then
+if [ -z "${GPU_CHECK_FORCE_LOADER:-}" ] && [ "$(printf '%s\n%s\n' "$built_glibc" "$here_glibc" | sort -V | head -1)" = "$built_glibc" ]; then
   echo "glibc $here_glibc here >= $built_glibc built: running directly"
   run() { local exe="$1"; shift; LD_LIBRARY_PATH="$libpath${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$DEVICE/bin/$exe" "$@"; }
 else

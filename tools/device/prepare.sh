@@ -26,9 +26,9 @@ done
 # CUDA's libraries come from the GPU machine (they must match its driver); glibc's go
 # apart; everything else is copied.
 is_cuda() { [[ "$1" =~ lib(cuda|cudart|cupti|cublas|cublasLt|nvidia-ml|nvrtc|nvJitLink)\.so ]]; }
-is_glibc() { [[ "$1" =~ (libc|libm|libdl|libpthread|librt|ld-linux-x86-64)\.so ]]; }
+is_glibc() { [[ "$1" =~ ^(libc|libm|libdl|libpthread|librt|libutil|ld-linux-x86-64)\.so ]]; }
 for exe in "$DEVICE"/bin/*; do
-  ldd "$exe" | awk '/=> \// {print $1, $3} /^\s*\/lib.*ld-linux/ {print "ld-linux-x86-64.so.2", $1}' |
+  ldd "$exe" | awk '/=> \// {print $1, $3} /ld-linux/ && !/=>/ {print "ld-linux-x86-64.so.2", $1}' |
     while read -r name path; do
       if is_cuda "$name"; then continue; fi
       if is_glibc "$name"; then cp -L "$path" "$DEVICE/glibc/$name"; else cp -L "$path" "$DEVICE/lib/$name"; fi
