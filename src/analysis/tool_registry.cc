@@ -4,6 +4,7 @@
 #include "src/analysis/tools/framework_op_stats.h"
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/kernel_stats.h"
+#include "src/analysis/tools/multi_gpu.h"
 #include "src/analysis/tools/overview_page.h"
 #include "src/analysis/tools/pod_viewer.h"
 #include "src/analysis/tools/trace_viewer.h"
@@ -21,6 +22,7 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakeAdvisorTool().release());
     list->push_back(MakePodViewerTool().release());
     list->push_back(MakeTraceViewerTool().release());
+    list->push_back(MakeMultiGpuTool().release());
     return list;
   }();
   return *tools;
