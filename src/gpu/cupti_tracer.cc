@@ -18,6 +18,7 @@
 #include "src/base/logging.h"
 #include "src/gpu/activity_records.h"
 #include "src/gpu/activity_to_xspace.h"
+#include "src/gpu/nvml_sampler.h"
 
 namespace stepscope::gpu {
 namespace {
@@ -371,11 +372,20 @@ class CuptiTracer : public collect::Tracer {
     if (!status.ok()) {
       DisableCupti();
       base::LogWarning("%s", status.message().c_str());
+      return status;
     }
+    std::vector<std::string> bus_ids;
+    for (int d = 0; d < count; ++d) {
+      char bus_id[32] = {};
+      bus_ids.push_back(cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), d) == cudaSuccess ? bus_id : "");
+    }
+    std::string why;
+    if (!nvml_.Start(bus_ids, &why)) base::LogWarning("%s", why.c_str());
     return status;
   }
 
   Status Stop() override {
+    counters_ = nvml_.Stop();
     cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     DisableCupti();
     cuptiActivityFlushAll(0);
@@ -384,6 +394,7 @@ class CuptiTracer : public collect::Tracer {
 
   Status CollectData(const collect::SessionTimes& times, xspace::XSpace* space) override {
     ActivityCapture capture = CuptiState::Get().Take(std::move(devices_));
+    capture.counters = std::move(counters_);
     if (!timestamps_on_host_clock_) {
       for (ActivityRecord& record : capture.activities) {
         record.start_ns += static_cast<uint64_t>(clock_offset_ns_);
@@ -430,6 +441,8 @@ class CuptiTracer : public collect::Tracer {
   }
 
   std::vector<DeviceInfo> devices_;
+  NvmlSampler nvml_;
+  std::vector<CounterSample> counters_;
   CUpti_SubscriberHandle subscriber_ = nullptr;
   bool subscribed_ = false;
   bool timestamps_on_host_clock_ = false;

@@ -3,10 +3,13 @@
 // missing. On a machine with a GPU these tests skip: tools/device/gpu_checks.sh covers it.
 #include "src/gpu/cupti_tracer.h"
 
+#include <dlfcn.h>
+
 #include <cuda_runtime_api.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "src/gpu/nvml_sampler.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane_builder.h"
 #include "stepscope/annotation.h"
@@ -54,6 +57,18 @@ TEST(CuptiTracerTest, WithoutAGpuTheHostIsProfiledAndTheProfileSaysWhy) {
   for (const auto& [id, metadata] : host->event_metadata()) found |= metadata.name() == "host_work";
   EXPECT_TRUE(found) << "host profiling continues without the GPU";
   for (const xspace::XPlane& plane : space.planes()) EXPECT_FALSE(xspace::IsGpuPlaneName(plane.name())) << plane.name();
+}
+
+TEST(NvmlSamplerTest, WithoutTheDriversLibraryItSaysWhyAndSamplesNothing) {
+  if (void* nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL)) {
+    dlclose(nvml);
+    GTEST_SKIP() << "NVML is installed here";
+  }
+  NvmlSampler sampler;
+  std::string why;
+  EXPECT_FALSE(sampler.Start({"0000:00:00.0"}, &why));
+  EXPECT_THAT(why, testing::HasSubstr("libnvidia-ml.so.1"));
+  EXPECT_TRUE(sampler.Stop().empty());
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ for run_name in fp32 fp16; do
     run stepscope analyze "$LOGS/$run_name" --tool "$tool" --format json >"$OUT/${run_name}_${tool}.json" 2>/dev/null
   done
 done
-if run stepscope help analyze 2>/dev/null | grep -q multi_gpu; then
+if [ "$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')" -ge 2 ]; then  # multi_gpu needs two devices
   step "analyze fp32 multi_gpu" run stepscope analyze "$LOGS/fp32" --tool multi_gpu
 fi
 section "files"
