@@ -280,17 +280,28 @@ void CUPTIAPI BufferCompleted(CUcontext context, uint32_t stream, uint8_t* buffe
 
 // Depth of CUDA API calls on this thread: only the outermost launch/copy is recorded (a
 // runtime call's own driver calls share its correlation id).
+// A session may start or stop while a thread is inside a CUDA call: the depth is reset
+// when a thread first sees a new session (generation), and an exit without its entry is
+// ignored.
+std::atomic<uint64_t> g_api_generation{0};
 thread_local int t_api_depth = 0;
 thread_local uint64_t t_api_start_ns = 0;
+thread_local uint64_t t_api_generation = 0;
 
 void CUPTIAPI ApiCallback(void* /*userdata*/, CUpti_CallbackDomain domain, CUpti_CallbackId /*id*/,
                           const void* data) {
   if (domain != CUPTI_CB_DOMAIN_RUNTIME_API && domain != CUPTI_CB_DOMAIN_DRIVER_API) return;
   const auto* info = static_cast<const CUpti_CallbackData*>(data);
+  const uint64_t generation = g_api_generation.load(std::memory_order_relaxed);
+  if (t_api_generation != generation) {
+    t_api_generation = generation;
+    t_api_depth = 0;
+  }
   if (info->callbackSite == CUPTI_API_ENTER) {
     if (t_api_depth++ == 0) t_api_start_ns = base::MonotonicNowNs();
     return;
   }
+  if (t_api_depth == 0) return;  // entered before this session subscribed
   if (--t_api_depth != 0 || !IsLaunchOrCopy(info->functionName)) return;
   ApiCallRecord call;
   call.name = info->functionName;
@@ -368,6 +379,7 @@ class CuptiTracer : public collect::Tracer {
     }
     devices_ = ReadDevices(count);
     CuptiState::Get().Reset();
+    g_api_generation.fetch_add(1, std::memory_order_relaxed);
     Status status = EnableCupti();
     if (!status.ok()) {
       DisableCupti();
