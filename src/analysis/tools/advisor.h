@@ -56,6 +56,13 @@ inline constexpr double kCopyHeavyPercent = 30.0;
 // not count as copy heavy.
 inline constexpr double kCopyHeavyMinStepPercent = 5.0;
 
+// Several devices: the slowest device's compute exceeds the fastest's by >= 10 % of the
+// step time on average: the others wait that long in their collectives every step.
+inline constexpr double kGpuStragglerPercent = 10.0;
+// Collectives (all-reduce, all-gather, ...) take >= 30 % of the devices' active time:
+// communication, not math, sets the pace (TensorFlow's GPU guide, multi-GPU section).
+inline constexpr double kCollectiveHeavyPercent = 30.0;
+
 enum class Severity { kHigh, kMedium, kLow };
 std::string_view SeverityName(Severity severity);  // "high", "medium", "low"
 
