@@ -4,6 +4,7 @@ import { renderFrameworkOpStats } from './framework_op_stats';
 import { renderGeneric } from './generic';
 import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
+import { renderMultiGpu } from './multi_gpu';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
 import { toolTitle, type PageInfo } from './page';
@@ -17,6 +18,7 @@ const PAGES: Record<string, PageInfo> = {
   advisor: { title: 'Advisor', render: renderAdvisor },
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
+  multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true },
 };
 
 export function pageFor(tool: string): PageInfo {
