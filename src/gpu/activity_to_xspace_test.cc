@@ -105,8 +105,10 @@ ActivityCapture TwoStreamCapture() {
   memset.context_id = 1;
   memset.correlation_id = 5;
   memset.async = false;
+  ActivityRecord gemm_b = Kernel("gemm_b", 7, 40, 90, 3);  // completes last
+  gemm_b.occupancy_pct = 37.5;
   capture.activities = {
-      Kernel("gemm_b", 7, 40, 90, 3),                                  // completes last
+      gemm_b,
       Copy(CopyKind::kHostToDevice, 14, 20, 60, 1 << 20, 2),           // overlaps gemm_a and gemm_b
       Kernel("gemm_a", 7, 10, 35, 1),
       memset,
@@ -152,7 +154,7 @@ TEST(ActivityToXSpaceTest, OneLinePerStreamNamedByItsWorkWithEventsInStartOrder)
   EXPECT_EQ(Render(plane, xspace::XLineVisitor(&plane, compute)),
             (std::vector<std::string>{
                 "gemm_a @10000 +25000 correlation_id=1 context_id=1 kernel_details=" + details,
-                "gemm_b @40000 +50000 correlation_id=3 context_id=1 kernel_details=" + details}));
+                "gemm_b @40000 +50000 correlation_id=3 context_id=1 kernel_details=" + details + " occ_pct:37.5"}));
   EXPECT_EQ(Render(plane, xspace::XLineVisitor(&plane, copies)),
             (std::vector<std::string>{
                 "Memset @5000 +1000 correlation_id=5 context_id=1 Memset_details=num_bytes:4096 kind:device async:0",

@@ -19,6 +19,7 @@
 #include "src/gpu/activity_records.h"
 #include "src/gpu/activity_to_xspace.h"
 #include "src/gpu/nvml_sampler.h"
+#include "src/gpu/occupancy.h"
 
 namespace stepscope::gpu {
 namespace {
@@ -158,6 +159,19 @@ class CuptiState {
   std::map<uint32_t, uint64_t> dropped_by_device_;
 };
 
+// Each device's limits for the occupancy of its kernels, read at Start (by ordinal).
+std::vector<cudaOccDeviceProp>& OccupancyProps() {
+  static auto* props = new std::vector<cudaOccDeviceProp>();
+  return *props;
+}
+
+double KernelOccupancy(uint32_t device, const CUpti_ActivityKernel10& k) {
+  const std::vector<cudaOccDeviceProp>& props = OccupancyProps();
+  if (device >= props.size()) return 0.0;
+  return OccupancyPercent(props[device], k.blockX * k.blockY * k.blockZ, k.registersPerThread, k.staticSharedMemory,
+                          k.dynamicSharedMemory);
+}
+
 void CopyRecord(const CUpti_Activity* record) {
   ActivityRecord out;
   switch (record->kind) {
@@ -177,6 +191,7 @@ void CopyRecord(const CUpti_Activity* record) {
       out.registers_per_thread = k->registersPerThread;
       out.static_shared_bytes = k->staticSharedMemory;
       out.dynamic_shared_bytes = k->dynamicSharedMemory;
+      out.occupancy_pct = KernelOccupancy(k->deviceId, *k);
       break;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
@@ -321,6 +336,8 @@ int DeviceAttribute(cudaDeviceAttr attribute, int device) {
 
 std::vector<DeviceInfo> ReadDevices(int count) {
   std::vector<DeviceInfo> devices;
+  std::vector<cudaOccDeviceProp>& occupancy = OccupancyProps();
+  occupancy.assign(static_cast<size_t>(count), cudaOccDeviceProp());
   for (int d = 0; d < count; ++d) {
     DeviceInfo info;
     info.ordinal = static_cast<uint32_t>(d);
@@ -328,6 +345,7 @@ std::vector<DeviceInfo> ReadDevices(int count) {
     if (cudaGetDeviceProperties(&props, d) == cudaSuccess) {
       info.name = props.name;
       info.memory_size_bytes = static_cast<int64_t>(props.totalGlobalMem);
+      occupancy[d] = cudaOccDeviceProp(props);
     }
     info.clock_rate_khz = DeviceAttribute(cudaDevAttrClockRate, d);
     info.core_count = DeviceAttribute(cudaDevAttrMultiProcessorCount, d);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "src/gpu/nvml_sampler.h"
+#include "src/gpu/occupancy.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane_builder.h"
 #include "stepscope/annotation.h"
@@ -69,6 +70,37 @@ TEST(NvmlSamplerTest, WithoutTheDriversLibraryItSaysWhyAndSamplesNothing) {
   EXPECT_FALSE(sampler.Start({"0000:00:00.0"}, &why));
   EXPECT_THAT(why, testing::HasSubstr("libnvidia-ml.so.1"));
   EXPECT_TRUE(sampler.Stop().empty());
+}
+
+// An H100 SXM's limits (cudaGetDeviceProperties on one): 2048 threads and 64 Ki registers
+// per SM, 228 KiB of shared memory per SM, 227 KiB per block opted in.
+cudaOccDeviceProp H100() {
+  cudaOccDeviceProp p;
+  p.computeMajor = 9;
+  p.computeMinor = 0;
+  p.maxThreadsPerBlock = 1024;
+  p.maxThreadsPerMultiprocessor = 2048;
+  p.regsPerBlock = 65536;
+  p.regsPerMultiprocessor = 65536;
+  p.warpSize = 32;
+  p.sharedMemPerBlock = 49152;
+  p.sharedMemPerMultiprocessor = 233472;
+  p.numSms = 132;
+  p.sharedMemPerBlockOptin = 232448;
+  p.reservedSharedMemPerBlock = 1024;
+  return p;
+}
+
+TEST(OccupancyTest, RegistersAndSharedMemoryLimitTheWarpsPerSm) {
+  // 256 threads with 32 registers: 8 blocks = 64 warps, the SM's maximum.
+  EXPECT_DOUBLE_EQ(OccupancyPercent(H100(), 256, 32, 0, 0), 100.0);
+  // 128 registers a thread: 32 Ki registers a block, 2 blocks = 16 of 64 warps.
+  EXPECT_DOUBLE_EQ(OccupancyPercent(H100(), 256, 128, 0, 0), 25.0);
+  // 100 KiB of dynamic shared memory a block: 2 blocks fit in 228 KiB (with 1 KiB reserved
+  // each) = 16 of 64 warps.
+  EXPECT_DOUBLE_EQ(OccupancyPercent(H100(), 256, 32, 0, 100 * 1024), 25.0);
+  EXPECT_EQ(OccupancyPercent(H100(), 0, 32, 0, 0), 0.0);
+  EXPECT_EQ(OccupancyPercent(H100(), 2048, 32, 0, 0), 0.0) << "over the block limit";
 }
 
 }  // namespace
