@@ -194,5 +194,48 @@ TEST(MultiGpuRealTest, PyTorchRankPairMatchesItsRawEvents) {
   }
 }
 
+// JAX's 8-GPU file has no step markers: the devices are compared over the whole profile;
+// each device's kernel time and first activity against the raw planes.
+TEST(MultiGpuRealTest, JaxEightGpuFileIsComparedOverTheWholeProfile) {
+  const std::string path = SharedPath("xplane", "tracelens_jax_mi300_conv_minimal_8gpu.xplane.pb");
+  StatusOr<analysis::ProfileModel> model = analysis::BuildProfileModelFromFile(path);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  const MultiGpuResult r = analysis::ComputeMultiGpu(*model);
+  ASSERT_EQ(r.basis, "profile");
+  ASSERT_EQ(r.device_count, 8);
+  StatusOr<xspace::XSpace> space = xspace::ReadXSpaceFile(path);
+  ASSERT_TRUE(space.ok()) << space.status().ToString();
+  std::map<std::string, std::pair<double, int64_t>> raw;  // plane -> (kernel+op ms, first begin ps)
+  for (const xspace::XPlane& plane : space->planes()) {
+    if (!xspace::IsGpuPlaneName(plane.name())) continue;
+    auto& [ms, first] = raw[plane.name()];
+    first = INT64_MAX;
+    for (const xspace::XLine& line : plane.lines()) {
+      if (xspace::IsDerivedLineName(line.name()) || line.id() == xspace::kCounterEventsLineId) continue;
+      for (const xspace::XEvent& e : line.events()) {
+        const std::string& name = plane.event_metadata().at(e.metadata_id()).name();
+        first = std::min<int64_t>(first, line.timestamp_ns() * 1000 + e.offset_ps());
+        if (name.rfind("Memcpy", 0) == 0 || name.rfind("Memset", 0) == 0) continue;
+        ms += e.duration_ps() / 1e9;
+      }
+    }
+  }
+  int64_t earliest = INT64_MAX;
+  for (const auto& [name, entry] : raw) earliest = std::min(earliest, entry.second);
+  for (const MultiGpuDeviceRow& row : r.devices) {
+    ASSERT_TRUE(raw.count(row.device)) << row.device;
+    EXPECT_NEAR(row.kernel_ms, raw[row.device].first, 1e-6) << row.device;
+    EXPECT_NEAR(row.first_kernel_offset_ms, (raw[row.device].second - earliest) / 1e9, 1e-6) << row.device;
+  }
+  double max_compute = 0, min_compute = 1e300;
+  for (const MultiGpuDeviceRow& row : r.devices) {
+    max_compute = std::max(max_compute, row.kernel_ms - row.total_collective_ms);
+    min_compute = std::min(min_compute, row.kernel_ms - row.total_collective_ms);
+  }
+  EXPECT_NEAR(r.avg_imbalance_ms, max_compute - min_compute, 1e-9);
+  std::printf("JAX 8-GPU file: straggler %s, imbalance %.3f ms, skew %.3f ms over the profile\n", r.straggler.c_str(),
+              r.avg_imbalance_ms, r.avg_launch_skew_ms);
+}
+
 }  // namespace
 }  // namespace stepscope

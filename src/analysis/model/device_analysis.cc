@@ -357,11 +357,15 @@ class DeviceAnalyzer {
     // counted, with 0 time.
     if (!is_copy && !stats.kernel_details.empty()) AddKernel(plane, e, stats, op, duration, state);
 
+    const bool is_collective = !is_copy && (facts.is_collective || IsCollectiveOpName(plane.event_name(e)));
+    if (is_collective) {
+      AddTo(device->collective_ps, duration);
+      ++device->collective_count;
+    }
     int32_t group = StepGroupOf(stats);
     if (group == kNoGroup) return kNoGroup;
     MarkGroupOnDevice(group);
-    AddStepActivity(group, plane.event_start_ps[e], plane.event_end_ps(e), !is_copy,
-                    !is_copy && (facts.is_collective || IsCollectiveOpName(plane.event_name(e))), device, state);
+    AddStepActivity(group, plane.event_start_ps[e], plane.event_end_ps(e), !is_copy, is_collective, device, state);
     EventType type;
     if (is_copy && direction == MemcpyDirection::kHostToDevice) {
       type = EventType::kHostToDevice;

@@ -317,6 +317,9 @@ struct DeviceActivity {
   int64_t busy_ps = 0;         // union of kernels and copies over all streams
   int64_t first_begin_ps = 0;  // first and last activity; 0/0 when idle
   int64_t last_end_ps = 0;
+  // Collectives over the whole profile (in steps or not): see DeviceStepActivity.
+  int64_t collective_ps = 0;
+  int64_t collective_count = 0;
   // Per step with device activity, by step_number (events of groups without a step are
   // not listed).
   std::vector<DeviceStepActivity> step_activity;

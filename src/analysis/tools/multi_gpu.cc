@@ -53,10 +53,14 @@ Table DeviceTable(const MultiGpuResult& r) {
                Col("busy_ms", "Busy (ms)", ColumnType::kDouble, "ms", 3),
                Col("straggler_steps", "Slowest in", ColumnType::kInt, "count"),
                Col("avg_wait_ms", "Waits (ms)", ColumnType::kDouble, "ms", 3),
-               Col("avg_launch_skew_ms", "Launch skew (ms)", ColumnType::kDouble, "ms", 3)};
+               Col("avg_launch_skew_ms", "Launch skew (ms)", ColumnType::kDouble, "ms", 3),
+               Col("kernel_ms", "All kernels (ms)", ColumnType::kDouble, "ms", 3),
+               Col("total_collective_ms", "All collectives (ms)", ColumnType::kDouble, "ms", 3),
+               Col("first_kernel_offset_ms", "Starts after (ms)", ColumnType::kDouble, "ms", 3)};
   for (const MultiGpuDeviceRow& d : r.devices) {
     t.AddRow({d.host, d.device, d.steps, d.avg_active_ms, d.avg_compute_ms, d.avg_collective_ms, d.collective_percent,
-              d.collectives, d.busy_ms, d.straggler_steps, d.avg_wait_ms, d.avg_launch_skew_ms});
+              d.collectives, d.busy_ms, d.straggler_steps, d.avg_wait_ms, d.avg_launch_skew_ms, d.kernel_ms,
+              d.total_collective_ms, d.first_kernel_offset_ms});
   }
   return t;
 }
@@ -170,6 +174,13 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model) {
   }
   r.steps = static_cast<int64_t>(r.step_rows.size());
 
+  // Earliest first activity per host, for the whole-profile skew.
+  std::map<int, int64_t> earliest_on_host;
+  for (size_t i : active) {
+    const DeviceActivity& d = model.devices[i];
+    auto [it, inserted] = earliest_on_host.try_emplace(d.host_index, d.first_begin_ps);
+    if (!inserted) it->second = std::min(it->second, d.first_begin_ps);
+  }
   for (size_t i : active) {
     const DeviceActivity& d = model.devices[i];
     const Acc& a = acc[i];
@@ -177,6 +188,9 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model) {
     row.host = model.hostnames.empty() ? "" : model.hostnames[d.host_index];
     row.device = d.plane_name;
     row.device_ordinal = d.device_ordinal;
+    row.kernel_ms = PsToMs(d.kernel_time_ps);
+    row.total_collective_ms = PsToMs(d.collective_ps);
+    row.first_kernel_offset_ms = PsToMs(d.first_begin_ps - earliest_on_host[d.host_index]);
     row.steps = a.steps;
     const double steps = std::max<int64_t>(a.steps, 1);
     row.avg_active_ms = PsToMs(a.active) / steps;
@@ -194,18 +208,40 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model) {
     }
     r.devices.push_back(std::move(row));
   }
-  if (r.steps > 0) {
+  if (skew_steps > 0) r.avg_launch_skew_ms = PsToMs(skew_sum) / static_cast<double>(skew_steps);
+  r.collective_percent = Percent(static_cast<double>(total_collective), static_cast<double>(total_active));
+  if (r.steps == 0 && r.device_count >= 2) {
+    // No shared steps: compare the devices over the whole profile.
+    r.basis = "profile";
+    const MultiGpuDeviceRow* slowest = &r.devices[0];
+    double min_compute = slowest->kernel_ms - slowest->total_collective_ms, max_skew = 0, kernel = 0, collective = 0;
+    for (const MultiGpuDeviceRow& d : r.devices) {
+      const double compute = d.kernel_ms - d.total_collective_ms;
+      if (compute > slowest->kernel_ms - slowest->total_collective_ms) slowest = &d;
+      min_compute = std::min(min_compute, compute);
+      max_skew = std::max(max_skew, d.first_kernel_offset_ms);
+      kernel += d.kernel_ms;
+      collective += d.total_collective_ms;
+    }
+    r.straggler = r.devices.size() > 1 && model.hostnames.size() > 1 ? slowest->host + ":" + slowest->device : slowest->device;
+    r.avg_imbalance_ms = slowest->kernel_ms - slowest->total_collective_ms - min_compute;
+    r.avg_launch_skew_ms = max_skew;
+    r.collective_percent = Percent(collective, kernel);
+    r.avg_step_collective_ms = 0;
+    r.diagnostics.push_back(
+        "no step has device work on two or more devices: devices are compared over the whole profile (kernel time "
+        "without collectives, first activity)");
+  } else if (r.steps > 0) {
     r.avg_imbalance_ms = PsToMs(imbalance_sum) / static_cast<double>(r.steps);
     r.avg_step_collective_ms = PsToMs(collective_sum) / static_cast<double>(std::max<int64_t>(device_steps, 1));
   }
-  if (skew_steps > 0) r.avg_launch_skew_ms = PsToMs(skew_sum) / static_cast<double>(skew_steps);
-  r.collective_percent = Percent(static_cast<double>(total_collective), static_cast<double>(total_active));
 
   if (r.device_count < 2) r.diagnostics.push_back("fewer than two devices with activity: nothing to compare");
-  if (r.device_count >= 2 && r.steps == 0) {
-    r.diagnostics.push_back("no step has device activity on two or more devices (device events are not tied to steps)");
-  }
-  if (total_collective == 0 && r.device_count >= 2) {
+  if (r.device_count >= 2 && (r.basis == "steps" ? total_collective : [&] {
+        int64_t all = 0;
+        for (size_t i : active) all += model.devices[i].collective_ps;
+        return all;
+      }()) == 0) {
     r.diagnostics.push_back("no collective kernels or ops (NCCL/RCCL, all-reduce, all-gather, ...) found");
   }
   r.diagnostics.push_back(
@@ -220,6 +256,7 @@ void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
   w->Field("tool", "multi_gpu");
   w->Key("summary");
   w->BeginObject();
+  w->Field("basis", r.basis);
   w->Field("device_count", r.device_count);
   w->Field("steps", r.steps);
   w->Field("straggler", r.straggler);
@@ -241,15 +278,20 @@ void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
 }
 
 std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options) {
+  const bool whole = r.basis == "profile";
+  const std::string per = whole ? " ms over the profile" : " ms per step";
   std::vector<std::pair<std::string, std::string>> rows = {
-      {"Devices", std::to_string(r.device_count) + " with activity, compared over " + std::to_string(r.steps) +
-                      " steps"},
+      {"Devices", std::to_string(r.device_count) + " with activity, compared " +
+                      (whole ? std::string("over the whole profile (no shared steps)")
+                             : "over " + std::to_string(r.steps) + " steps")},
       {"Straggler", r.straggler.empty() ? "-"
+                    : whole             ? r.straggler + " (most kernel time without collectives)"
                                         : r.straggler + " (slowest in " + std::to_string(r.straggler_steps) + " of " +
                                               std::to_string(r.steps) + " steps)"},
-      {"Compute imbalance", output::FormatFixed(r.avg_imbalance_ms, 3) + " ms per step (slowest minus fastest device)"},
-      {"Launch skew", output::FormatFixed(r.avg_launch_skew_ms, 3) + " ms per step (latest minus earliest first kernel)"},
-      {"Collectives", output::FormatFixed(r.avg_step_collective_ms, 3) + " ms per device and step, " +
+      {"Compute imbalance", output::FormatFixed(r.avg_imbalance_ms, 3) + per + " (slowest minus fastest device)"},
+      {"Launch skew", output::FormatFixed(r.avg_launch_skew_ms, 3) + per +
+                          (whole ? " (latest minus earliest first activity)" : " (latest minus earliest first kernel)")},
+      {"Collectives", (whole ? std::string() : output::FormatFixed(r.avg_step_collective_ms, 3) + " ms per device and step, ") +
                           output::FormatFixed(r.collective_percent, 1) + " % of device time"}};
   std::string out = output::FormatKeyValues("Multi-GPU", rows);
   out += "\n" + output::FormatTextTable(DeviceTable(r), {options.text_max_rows});

@@ -10,7 +10,10 @@
 // Works on any model with two or more active devices: several GPUs of one host (our
 // profiles, TensorFlow's and JAX's files) or several hosts/ranks combined.
 //
-// Figures come from DeviceActivity::step_activity (events tied to steps). Bytes moved by
+// Figures come from DeviceActivity::step_activity (events tied to steps); a profile whose
+// device work is in no step (no step markers) is compared on whole-profile totals instead
+// (summary.basis "profile": the straggler has the most non-collective kernel time, the
+// imbalance is the spread of that time, launch skew the spread of first activity). Bytes moved by
 // collectives and link bandwidth are not in these profiles (NCCL kernels carry neither),
 // so no bus bandwidth is computed; the result says so in its diagnostics.
 #pragma once
@@ -29,6 +32,10 @@ struct MultiGpuDeviceRow {
   std::string host;
   std::string device;  // plane name, "/device:GPU:3"
   int64_t device_ordinal = 0;
+  // Over the whole profile, steps or not.
+  double kernel_ms = 0;             // kernel durations summed
+  double total_collective_ms = 0;   // collective kernels/ops
+  double first_kernel_offset_ms = 0;  // first activity relative to the earliest device's (same host)
   int64_t steps = 0;  // steps with activity on this device
   double avg_active_ms = 0;       // kernels + copies per step
   double avg_compute_ms = 0;      // active minus collectives
@@ -53,6 +60,9 @@ struct MultiGpuStepRow {
 };
 
 struct MultiGpuResult {
+  // "steps": the summary compares devices step by step; "profile": no step has work on
+  // two devices (no step markers, e.g. a JAX trace), so it compares whole-profile totals.
+  std::string basis = "steps";
   int64_t device_count = 0;  // devices with activity
   int64_t steps = 0;         // steps with activity on at least two devices
   std::string straggler;     // the device most often the straggler ("" when no steps)

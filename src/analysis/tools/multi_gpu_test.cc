@@ -122,5 +122,30 @@ TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
   EXPECT_THAT(result.FormatText({}), testing::HasSubstr("Straggler"));
 }
 
+TEST(MultiGpuTest, WithoutSharedStepsDevicesAreComparedOverTheWholeProfile) {
+  ProfileModel m;
+  m.hostnames = {"host0"};
+  DeviceActivity gpu0 = MakeGpu(0, 50);
+  gpu0.kernel_time_ps = Ms(40);
+  gpu0.collective_ps = Ms(10);
+  gpu0.first_begin_ps = Ms(2);
+  DeviceActivity gpu1 = MakeGpu(1, 60);
+  gpu1.kernel_time_ps = Ms(55);
+  gpu1.collective_ps = Ms(5);
+  gpu1.first_begin_ps = Ms(5);
+  m.devices = {gpu0, gpu1};
+  MultiGpuResult r = ComputeMultiGpu(m);
+  EXPECT_EQ(r.basis, "profile");
+  EXPECT_EQ(r.steps, 0);
+  EXPECT_EQ(r.straggler, "/device:GPU:1");
+  EXPECT_NEAR(r.avg_imbalance_ms, (55 - 5) - (40 - 10), 1e-9);
+  EXPECT_NEAR(r.avg_launch_skew_ms, 3, 1e-9);
+  EXPECT_NEAR(r.collective_percent, 100.0 * 15 / 95, 1e-9);
+  EXPECT_NEAR(r.devices[1].first_kernel_offset_ms, 3, 1e-9);
+  EXPECT_NEAR(r.devices[0].total_collective_ms, 10, 1e-9);
+  EXPECT_THAT(r.diagnostics, testing::Contains(testing::HasSubstr("whole profile")));
+  EXPECT_EQ(ComputeMultiGpu(TwoGpuModel()).basis, "steps");
+}
+
 }  // namespace
 }  // namespace stepscope::analysis
