@@ -21,6 +21,8 @@ declare -A FORBIDDEN=(
   [server]="collect gpu cli"
 )
 
+PYTHON_FORBIDDEN="analysis importers load server cli"
+
 check_tree() {
   local root="$1" layer bad violations=0 file line spec target _
   for layer in "${!FORBIDDEN[@]}"; do
@@ -32,6 +34,16 @@ check_tree() {
       done < <(grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]src/$bad/" "$root/src/$layer" 2>/dev/null)
     done
   done
+  # python/: bindings over the recording API and the remote capture client (docs/python.md);
+  # analysis and serving stay in the CLI and the server.
+  if [ -d "$root/python" ]; then
+    for bad in $PYTHON_FORBIDDEN; do
+      while IFS=: read -r file line _; do
+        echo "${file#"$root"/}:$line: python/ must not include src/$bad"
+        violations=$((violations + 1))
+      done < <(grep -rnE "^[[:space:]]*#[[:space:]]*include[[:space:]]*[\"<]src/$bad/" "$root/python" 2>/dev/null)
+    done
+  fi
   # The UI talks to the server only through /api: no other URLs, no imports outside ui/.
   if [ -d "$root/ui/src" ]; then
     while IFS=: read -r file line _; do
@@ -70,13 +82,15 @@ self_test() {
   echo 'fetch(`/api/runs`); fetch("/data/x"); const u = "https://cdn.example.com/x.js";' >"$tmp/ui/src/g.ts"
   echo "import { x } from '../../../src/cli/info';" >"$tmp/ui/src/pages/h.ts"
   echo "import { y } from '../g'; const ns = 'http://www.w3.org/2000/svg';" >"$tmp/ui/src/pages/ok.ts"
+  mkdir -p "$tmp/python/src" && echo '#include "src/analysis/tool.h"' >"$tmp/python/src/i.cc"
   out=$(check_tree "$tmp")
   for expected in "src/base/a.h:1: src/base must not include src/xspace" \
       "src/xspace/b.cc:1: src/xspace must not include src/analysis" "src/collect/c.cc:1: src/collect must not include src/analysis" \
       "src/analysis/model/d.cc:1: src/analysis must not include src/collect" \
       "src/importers/e.cc:1: src/importers must not include src/remote" "src/server/f.cc:1: src/server must not include src/gpu" \
       "ui/src/g.ts:1: ui/ may only fetch /api/" "ui/src/g.ts:1: ui/ must not use absolute URLs" \
-      "ui/src/pages/h.ts:1: ui/ must not import outside ui/" "layering: 9 violation(s)"; do
+      "ui/src/pages/h.ts:1: ui/ must not import outside ui/" "python/src/i.cc:1: python/ must not include src/analysis" \
+      "layering: 10 violation(s)"; do
     grep -qF "$expected" <<<"$out" || { echo "self-test: not reported: $expected"; failed=1; }
   done
   grep -q "ok.ts" <<<"$out" && { echo "self-test: false positive on ok.ts"; failed=1; }

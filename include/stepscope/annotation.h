@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -80,6 +81,9 @@ class MetadataArg {
 
 // "name#k1=v1,k2=v2#" (TraceMe encoding); just "name" when `args` is empty.
 std::string EncodeMetadata(std::string_view name, std::initializer_list<MetadataArg> args);
+
+// The same for an argument list built at run time (e.g. Python keyword arguments).
+std::string EncodeMetadataList(std::string_view name, std::span<const MetadataArg> args);
 
 // Appends more metadata to an already-encoded name:
 // AppendMetadata("a#x=1#", {{"y", 2}}) == "a#x=1,y=2#", AppendMetadata("a", ...) == "a#...#".

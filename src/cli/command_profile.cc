@@ -20,10 +20,10 @@ constexpr std::chrono::milliseconds kProgressAfter{1000};
 }  // namespace
 
 StatusOr<analysis::ProfileModel> BuildCommandModel(std::string_view command, const load::ResolvedProfile& profile,
-                                                   std::ostream& err) {
+                                                   std::ostream& err, const analysis::ModelOptions& model_options) {
   int64_t total_bytes = 0;
   for (const load::HostProfileFile& file : profile.files) total_bytes += file.size_bytes;
-  analysis::ModelOptions options;
+  analysis::ModelOptions options = model_options;
   // Tools read the summarised model only; dropping per-event trees halves memory.
   options.keep_event_tree = false;
   const auto start = std::chrono::steady_clock::now();
@@ -59,7 +59,7 @@ StatusOr<CommandProfile> LoadCommandProfile(std::string_view command, const load
   if (!resolved.ok()) return resolved.status();
   profile.resolved = std::move(*resolved);
   PrepareHeapForInputs(load::ProfilePaths(profile.resolved));
-  auto model = BuildCommandModel(command, profile.resolved, err);
+  auto model = BuildCommandModel(command, profile.resolved, err, request.model_options);
   if (!model.ok()) return model.status();
   profile.model = std::move(*model);
   return profile;

@@ -25,13 +25,15 @@ struct CommandProfile {
 StatusOr<load::ResolvedProfile> ResolveCommandProfile(std::string_view command, const load::ProfileRequest& request,
                                                       std::string_view run_flag, std::ostream& err);
 
-// Builds the model of the resolved hosts (combined when several), with a progress line on
-// stderr when reading takes more than a second.
+// Builds the model of the resolved hosts (combined when several) with `options` (event
+// trees always left out), with a progress line on stderr when reading takes more than a
+// second.
 StatusOr<analysis::ProfileModel> BuildCommandModel(std::string_view command, const load::ResolvedProfile& profile,
-                                                   std::ostream& err);
+                                                   std::ostream& err, const analysis::ModelOptions& options = {});
 
 // ResolveCommandProfile, the batch heap sized for its files (batch_memory.h), then
-// BuildCommandModel: one profile's whole load. Errors name the path.
+// BuildCommandModel with the request's model options (e.g. one step): one profile's whole
+// load. Errors name the path.
 StatusOr<CommandProfile> LoadCommandProfile(std::string_view command, const load::ProfileRequest& request,
                                             std::string_view run_flag, std::ostream& err);
 

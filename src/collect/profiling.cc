@@ -7,6 +7,7 @@
 
 #include "src/base/clock.h"
 #include "src/base/file_io.h"
+#include "src/collect/fork_guard.h"
 #include "src/collect/profile_writer.h"
 #include "src/collect/run_environment.h"
 #include "src/collect/session_internal.h"
@@ -26,6 +27,7 @@ GlobalProfile* g_profile = nullptr;  // guarded by g_api_mu; the session StartPr
 // At exit: stop an active session so its data is not lost, write everything, and join
 // the collector thread before static destructors (protobuf's included) run.
 void ShutdownAtExit() {
+  if (collect::InForkedChild()) return;  // the parent's session and writer are not ours
   if (IsProfiling()) StopProfiling().IgnoreError();
   collect::ProfileWriter::Get().Shutdown();
 }
@@ -39,6 +41,9 @@ void RegisterExitHandlerOnce() {
 
 Status StartProfiling(const std::string& logdir, const ProfileOptions& options) {
   if (logdir.empty()) return InvalidArgumentError("StartProfiling: the logdir is empty");
+  if (collect::InForkedChild()) {
+    return FailedPreconditionError(std::string("StartProfiling: ") + collect::ForkedChildMessage());
+  }
   std::lock_guard<std::mutex> lock(g_api_mu);
   if (g_profile != nullptr) {
     return AlreadyExistsError("StartProfiling: a profiling session is already active (logdir " +
@@ -67,6 +72,9 @@ Status StartProfiling(const std::string& logdir, const ProfileOptions& options) 
 }
 
 Status StopProfiling() {
+  if (collect::InForkedChild()) {
+    return FailedPreconditionError(std::string("StopProfiling: ") + collect::ForkedChildMessage());
+  }
   std::unique_ptr<GlobalProfile> profile;
   {
     std::lock_guard<std::mutex> lock(g_api_mu);
@@ -82,9 +90,10 @@ Status StopProfiling() {
   return OkStatus();
 }
 
-bool IsProfiling() { return collect::IsSessionActive(); }
+bool IsProfiling() { return !collect::InForkedChild() && collect::IsSessionActive(); }
 
 Status FlushProfiles(std::vector<std::string>* written_paths) {
+  if (collect::InForkedChild()) return OkStatus();  // nothing of the child's to write
   return collect::ProfileWriter::Get().Flush(written_paths);
 }
 
@@ -92,7 +101,7 @@ ScopedProfile::ScopedProfile(const std::string& logdir, const ProfileOptions& op
     : status_(StartProfiling(logdir, options)) {}
 
 ScopedProfile::~ScopedProfile() {
-  if (status_.ok()) StopProfiling().IgnoreError();
+  if (status_.ok() && !collect::InForkedChild()) StopProfiling().IgnoreError();
 }
 
 }  // namespace stepscope

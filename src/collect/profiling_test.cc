@@ -1,6 +1,9 @@
 // The process-wide API: StartProfiling / StopProfiling / FlushProfiles, ScopedProfile and
 // ProfileStepRange, checked through the files they write.
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include <filesystem>
 #include <fstream>
@@ -218,6 +221,46 @@ TEST_F(ProfilingTest, WriteFailuresReachFlush) {
   EXPECT_TRUE(paths.empty());
   EXPECT_TRUE(FlushProfiles().ok()) << "an error is reported once";
   fs::remove(logdir);
+}
+
+// A child forked while the parent profiles (PyTorch's DataLoader workers, multiprocessing)
+// records nothing, cannot start or stop, and writes no profile even when it exits through
+// exit() and its atexit handlers; the parent's session is unaffected.
+TEST_F(ProfilingTest, ForkedChildNeitherRecordsNorWrites) {
+  const std::string logdir = NewLogdir("fork");
+  ASSERT_TRUE(StartProfiling(logdir).ok());
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int failures = 0;
+    failures += internal::IsLevelEnabled(internal::kLevelCritical) ? 1 : 0;
+    failures += IsProfiling() ? 2 : 0;
+    { STEPSCOPE_ANNOTATE("in_child"); }
+    failures += StartProfiling(logdir + "/child").code() == StatusCode::kFailedPrecondition ? 0 : 4;
+    Status stopped = StopProfiling();
+    failures += stopped.code() == StatusCode::kFailedPrecondition ? 0 : 8;
+    failures += stopped.message().find("forked") != std::string::npos ? 0 : 16;
+    std::exit(failures);  // runs the atexit handlers: they must not write the parent's session
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "bit mask of the child's failed checks";
+  { STEPSCOPE_ANNOTATE("in_parent"); }
+  ASSERT_TRUE(StopProfiling().ok());
+  std::vector<std::string> paths = FlushOrDie();
+  ASSERT_EQ(paths.size(), 1u) << "only the parent writes";
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(logdir)) files += entry.is_regular_file() ? 1 : 0;
+  EXPECT_EQ(files, 1);
+  std::set<std::string> names;
+  const xspace::XSpace space = ReadOrDie(paths[0]);
+  XPlaneVisitor plane(xspace::FindPlaneWithName(space, xspace::kHostThreadsPlaneName));
+  plane.ForEachLine([&](const XLineVisitor& line) {
+    line.ForEachEvent([&](const XEventVisitor& event) { names.insert(std::string(event.name())); });
+  });
+  EXPECT_TRUE(names.count("in_parent"));
+  EXPECT_FALSE(names.count("in_child"));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "src/base/capture_settings.h"
 #include "src/base/clock.h"
 #include "src/base/logging.h"
+#include "src/collect/fork_guard.h"
 #include "src/collect/host_tracer.h"
 #include "src/collect/run_environment.h"
 #include "src/collect/session_internal.h"
@@ -70,6 +71,8 @@ Session::Session(std::unique_ptr<State> state) : state_(std::move(state)) {}
 StatusOr<std::unique_ptr<Session>> Session::Start(const ProfileOptions& options) {
   Status valid = ValidateOptions(options);
   if (!valid.ok()) return valid;
+  if (collect::InForkedChild()) return FailedPreconditionError(collect::ForkedChildMessage());
+  collect::InstallForkGuard();
   std::lock_guard<std::mutex> lock(g_session_mu);
   if (g_session_active) {
     return AlreadyExistsError(

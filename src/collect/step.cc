@@ -7,6 +7,7 @@
 #include <string>
 
 #include "src/base/logging.h"
+#include "src/collect/fork_guard.h"
 #include "src/collect/session_internal.h"
 #include "stepscope/annotation.h"
 #include "stepscope/internal/recorder.h"
@@ -30,6 +31,11 @@ struct StepRange {
 // Checked by every Step before taking the lock; steps are ms apart, so the lock itself
 // is no cost, but most programs never arm a range.
 std::atomic<bool> g_range_armed{false};
+
+// A range armed in the parent is not the forked child's to start (collect/fork_guard.h).
+bool RangeArmedHere() {
+  return g_range_armed.load(std::memory_order_acquire) && !collect::InForkedChild();
+}
 std::mutex g_range_mu;
 std::optional<StepRange> g_range;  // guarded by g_range_mu
 
@@ -80,7 +86,7 @@ Step::Step(std::string_view name, int64_t step_num) : step_num_(step_num) {
 
 void Step::Begin() {
   // The trigger runs first so that the first step of a range is itself recorded.
-  if (g_range_armed.load(std::memory_order_acquire)) OnStepBegin(step_num_);
+  if (RangeArmedHere()) OnStepBegin(step_num_);
   if (internal::IsLevelEnabled(internal::kLevelCritical)) {
     recording_ = true;
     start_ticks_ = internal::ReadTicks();
@@ -99,7 +105,7 @@ Step::~Step() {
     }
   }
   // After recording, so the last step of a range is inside the window.
-  if (g_range_armed.load(std::memory_order_acquire)) OnStepEnd(step_num_);
+  if (RangeArmedHere()) OnStepEnd(step_num_);
 }
 
 Status ProfileStepRange(const std::string& logdir, int64_t first_step, int64_t last_step,

@@ -1,6 +1,7 @@
 #include "src/collect/traceme_encoding.h"
 
 #include <charconv>
+#include <span>
 #include <string>
 
 #include "stepscope/annotation.h"
@@ -63,7 +64,7 @@ void SplitPairs(std::string_view metadata, std::vector<TraceMeArg>* args) {
   flush(metadata.size());
 }
 
-void AppendArgs(std::initializer_list<MetadataArg> args, std::string* out) {
+void AppendArgs(std::span<const MetadataArg> args, std::string* out) {
   bool first = true;
   for (const MetadataArg& arg : args) {
     if (!first) out->push_back(',');
@@ -118,8 +119,12 @@ void MetadataArg::FormatUnsigned(uint64_t value) {
 }
 
 std::string EncodeMetadata(std::string_view name, std::initializer_list<MetadataArg> args) {
+  return EncodeMetadataList(name, std::span<const MetadataArg>(args.begin(), args.size()));
+}
+
+std::string EncodeMetadataList(std::string_view name, std::span<const MetadataArg> args) {
   std::string out(name);
-  if (args.size() == 0) return out;
+  if (args.empty()) return out;
   out.push_back('#');
   collect::AppendArgs(args, &out);
   out.push_back('#');
@@ -134,7 +139,7 @@ std::string AppendMetadata(std::string_view encoded_name, std::initializer_list<
   } else {
     out.push_back('#');
   }
-  collect::AppendArgs(args, &out);
+  collect::AppendArgs(std::span<const MetadataArg>(args.begin(), args.size()), &out);
   out.push_back('#');
   return out;
 }

@@ -1,6 +1,8 @@
 #include "src/server/api_routes.h"
 
 #include <algorithm>
+#include <charconv>
+#include <optional>
 #include <initializer_list>
 #include <map>
 
@@ -29,6 +31,18 @@ StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
     return InvalidArgumentError("include_idle must be 0, 1, true or false, not '" + idle + "'");
   }
   return options;
+}
+
+// The `step` parameter: absent for all steps, else a step number.
+StatusOr<std::optional<int64_t>> StepFrom(const Params& params) {
+  const std::string text = Get(params, "step");
+  if (text.empty() || text == "all") return std::optional<int64_t>();
+  int64_t step = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), step);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    return InvalidArgumentError("step must be a step number (or 'all'), not '" + text + "'");
+  }
+  return std::optional<int64_t>(step);
 }
 
 void WriteCacheStats(std::string_view key, const ResultCacheStats& stats, JsonWriter* w) {
@@ -289,45 +303,51 @@ HttpReply ApiRoutes::Hosts(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Data(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle"});
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
+  auto step = StepFrom(*params);
+  if (!step.ok()) return ErrorReply(step.status());
   auto run = store_->FindRun(Get(*params, "run"));
   if (!run.ok()) return ErrorReply(run.status());
-  auto result = store_->GetResult(*run, Get(*params, "host"), Get(*params, "tool"), *options);
+  auto result = store_->GetResult(*run, Get(*params, "host"), Get(*params, "tool"), *options, *step);
   if (!result.ok()) return ErrorReply(result.status());
   return JsonReply((*result)->json);
 }
 
 HttpReply ApiRoutes::Tables(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle"});
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
+  auto step = StepFrom(*params);
+  if (!step.ok()) return ErrorReply(step.status());
   auto run = store_->FindRun(Get(*params, "run"));
   if (!run.ok()) return ErrorReply(run.status());
-  auto result = store_->GetResult(*run, Get(*params, "host"), Get(*params, "tool"), *options);
+  auto result = store_->GetResult(*run, Get(*params, "host"), Get(*params, "tool"), *options, *step);
   if (!result.ok()) return ErrorReply(result.status());
   return JsonReply(TablesJson((*result)->result->Tables()));
 }
 
 HttpReply ApiRoutes::Csv(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle"});
+  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle", "step"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
+  auto step = StepFrom(*params);
+  if (!step.ok()) return ErrorReply(step.status());
   auto run = store_->FindRun(Get(*params, "run"));
   if (!run.ok()) return ErrorReply(run.status());
   std::string host = Get(*params, "host");
   std::string tool = Get(*params, "tool");
   std::string table = Get(*params, "table");
-  auto result = store_->GetResult(*run, host, tool, *options);
+  auto result = store_->GetResult(*run, host, tool, *options, *step);
   if (!result.ok()) return ErrorReply(result.status());
   auto csv = (*result)->result->TableCsv(table);
   if (!csv.ok()) return ErrorReply(csv.status());
-  return CsvReply(std::move(csv).value(),
-                  run->name + "_" + (host.empty() ? std::string(load::kAllHosts) : host) + "_" + tool + "_" + table);
+  return CsvReply(std::move(csv).value(), run->name + "_" + (host.empty() ? std::string(load::kAllHosts) : host) + "_" +
+                                              tool + "_" + table + (*step ? "_step" + std::to_string(**step) : ""));
 }
 
 // The comparison is computed per request from the two cached models: matching names is

@@ -16,12 +16,14 @@ constexpr size_t kBytesPerEvent = 48;
 constexpr size_t kBytesPerRow = 256;
 
 std::string ModelKey(const load::RunProfiles& run, std::string_view host,
-                     const std::vector<load::HostProfileFile>& files) {
+                     const std::vector<load::HostProfileFile>& files, std::optional<int64_t> step) {
   std::string key = run.name;
   key += '\0';
   key += host;
   key += '\0';
   key += load::FilesSignature(files);
+  key += '\0';
+  key += step ? "step " + std::to_string(*step) : std::string("all steps");
   return key;
 }
 
@@ -99,27 +101,32 @@ StatusOr<std::vector<load::HostProfileFile>> ProfileStore::SelectFiles(const loa
 }
 
 StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(const load::RunProfiles& run,
-                                                                              std::string_view host) {
+                                                                              std::string_view host,
+                                                                              std::optional<int64_t> step) {
   STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
-  return models_.GetOrCompute(ModelKey(run, host, files),
+  return models_.GetOrCompute(ModelKey(run, host, files, step),
                               [&]() -> StatusOr<std::shared_ptr<const analysis::ProfileModel>> {
-                                STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model, load::LoadCombinedModel(files));
+                                analysis::ModelOptions options;
+                                options.step = step;
+                                STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model,
+                                                           load::LoadCombinedModel(files, options));
                                 return std::make_shared<const analysis::ProfileModel>(std::move(model));
                               });
 }
 
 StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load::RunProfiles& run,
                                                                       std::string_view host, std::string_view tool_id,
-                                                                      const analysis::ToolOptions& options) {
+                                                                      const analysis::ToolOptions& options,
+                                                                      std::optional<int64_t> step) {
   STEPSCOPE_RETURN_IF_ERROR(analysis::FindTool(tool_id).status());
   STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
-  std::string key = ModelKey(run, host, files);
+  std::string key = ModelKey(run, host, files, step);
   key += '\0';
   key += tool_id;
   key += '\0';
   key += options.include_idle ? "idle" : "no_idle";
   return results_.GetOrCompute(key, [&]() -> StatusOr<std::shared_ptr<const CachedResult>> {
-    STEPSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const analysis::ProfileModel> model, GetModel(run, host));
+    STEPSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const analysis::ProfileModel> model, GetModel(run, host, step));
     STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<analysis::ToolResult> result,
                                analysis::RunTool(tool_id, *model, options));
     auto cached = std::make_shared<CachedResult>();

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,13 +66,16 @@ class ProfileStore {
   // run has several.
   static std::vector<std::string> HostChoices(const load::RunProfiles& run);
 
-  // The model of one host of `run`, or of all hosts combined for "all" / empty.
+  // The model of one host of `run`, or of all hosts combined for "all" / empty; with
+  // `step`, of that step alone (ModelOptions::step; kNotFound when there is no such step).
   StatusOr<std::shared_ptr<const analysis::ProfileModel>> GetModel(const load::RunProfiles& run,
-                                                                   std::string_view host);
+                                                                   std::string_view host,
+                                                                   std::optional<int64_t> step = std::nullopt);
   // The result of `tool_id` on that model.
   StatusOr<std::shared_ptr<const CachedResult>> GetResult(const load::RunProfiles& run, std::string_view host,
                                                           std::string_view tool_id,
-                                                          const analysis::ToolOptions& options);
+                                                          const analysis::ToolOptions& options,
+                                                          std::optional<int64_t> step = std::nullopt);
 
   ResultCacheStats model_cache_stats() const { return models_.stats(); }
   ResultCacheStats result_cache_stats() const { return results_.stats(); }

@@ -8,10 +8,12 @@
 
 #include "src/analysis/trace/event_details.h"
 #include "src/analysis/trace/tile_query.h"
+#include "src/analysis/trace/trace_counters.h"
 #include "src/analysis/trace/trace_flows.h"
 #include "src/analysis/trace/trace_json.h"
 #include "src/analysis/trace/trace_output_file.h"
 #include "src/analysis/trace/trace_search.h"
+#include "src/analysis/trace/trace_summary.h"
 #include "src/base/logging.h"
 #include "src/base/status_macros.h"
 #include "src/server/request_params.h"
@@ -78,9 +80,12 @@ HttpReply TraceRoutes::Handle(std::string_view path, const QueryParams& params) 
   if (path == "/api/trace/event") return Event(params);
   if (path == "/api/trace/flows") return Flows(params);
   if (path == "/api/trace/search") return Search(params);
+  if (path == "/api/trace/summary") return Summary(params);
+  if (path == "/api/trace/counters") return Counters(params);
   return ErrorReply(404, "no API endpoint " + std::string(path) +
                              "; trace endpoints: /api/trace/tracks, /api/trace/tiles, /api/trace/event, "
-                             "/api/trace/flows, /api/trace/search, /api/trace/export");
+                             "/api/trace/flows, /api/trace/search, /api/trace/summary, /api/trace/counters, "
+                             "/api/trace/export");
 }
 
 HttpReply TraceRoutes::Tracks(const QueryParams& query) {
@@ -154,6 +159,44 @@ HttpReply TraceRoutes::Flows(const QueryParams& query) {
     if (!flows.ok()) return flows.status();
     return trace::FlowsJson(*flows);
   });
+}
+
+HttpReply TraceRoutes::Counters(const QueryParams& query) {
+  auto params = CheckParams(query, {"run", "start_ps", "end_ps", "width_px"}, {"host"});
+  if (!params.ok()) return ErrorReply(params.status());
+  auto start = ParseNumber<int64_t>(*params, "start_ps", INT64_MIN / 2, INT64_MAX / 2);
+  if (!start.ok()) return ErrorReply(start.status());
+  auto end = ParseNumber<int64_t>(*params, "end_ps", INT64_MIN / 2, INT64_MAX / 2);
+  if (!end.ok()) return ErrorReply(end.status());
+  auto width = ParseNumber<uint32_t>(*params, "width_px", 1, trace::kMaxTileWidthPx);
+  if (!width.ok()) return ErrorReply(width.status());
+  STEPSCOPE_TRACE_INDEX(handle, *params);
+  auto points = trace::QueryCounters(*handle->index, *start, *end, *width);
+  if (!points.ok()) return ErrorReply(points.status());
+  return JsonReply(trace::CountersJson(*handle->index, *points));
+}
+
+HttpReply TraceRoutes::Summary(const QueryParams& query) {
+  auto params = CheckParams(query, {"run", "start_ps", "end_ps"}, {"host", "tracks"});
+  if (!params.ok()) return ErrorReply(params.status());
+  trace::SummaryRequest request;
+  auto start = ParseNumber<int64_t>(*params, "start_ps", INT64_MIN / 2, INT64_MAX / 2);
+  if (!start.ok()) return ErrorReply(start.status());
+  auto end = ParseNumber<int64_t>(*params, "end_ps", INT64_MIN / 2, INT64_MAX / 2);
+  if (!end.ok()) return ErrorReply(end.status());
+  request.start_ps = *start;
+  request.end_ps = *end;
+  if (params->count("tracks")) {
+    auto tracks = ParseTrackList(Get(*params, "tracks"));
+    if (!tracks.ok()) return ErrorReply(tracks.status());
+    // An explicit empty list selects nothing (not every track).
+    if (tracks->empty()) return JsonReply(trace::SummaryJson({.start_ps = *start, .end_ps = *end}));
+    request.tracks = std::move(tracks).value();
+  }
+  STEPSCOPE_TRACE_INDEX(handle, *params);
+  auto summary = trace::SummarizeRange(*handle->index, request);
+  if (!summary.ok()) return ErrorReply(summary.status());
+  return JsonReply(trace::SummaryJson(*summary));
 }
 
 HttpReply TraceRoutes::Search(const QueryParams& query) {

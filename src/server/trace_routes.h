@@ -69,6 +69,11 @@ class TraceRoutes {
                                                             uint32_t event)>;
   HttpReply ForEvent(const QueryParams& params, const EventRenderer& render);
   HttpReply Search(const QueryParams& params);
+  // /api/trace/summary: every event overlapping [start_ps, end_ps) on `tracks` (all when
+  // absent), by name with count, total and self time - over the full index, at any zoom.
+  HttpReply Summary(const QueryParams& params);
+  // /api/trace/counters: every counter track sampled for [start_ps, end_ps) at width_px.
+  HttpReply Counters(const QueryParams& params);
 
   ProfileStore* profiles_;
   TraceStore traces_;

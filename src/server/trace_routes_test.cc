@@ -132,6 +132,39 @@ TEST_F(TraceRoutesTest, FullRangeTilesAccountForEveryEvent) {
   EXPECT_LT(primitives, total / 4) << "zoomed out, most events are summarised";
 }
 
+TEST_F(TraceRoutesTest, SummaryOfTheWholeTraceCountsEveryEventAtAnyZoom) {
+  simdjson::dom::parser parser;
+  auto tracks = Json(routes_->Handle("/api/trace/tracks", Params({{"run", kRun}})), parser);
+  const uint64_t total = uint64_t(tracks["events"]);
+  const std::string end = std::to_string(int64_t(tracks["end_ps"]) + 1);
+  simdjson::dom::parser summary_parser;
+  auto summary = Json(routes_->Handle("/api/trace/summary", Params({{"run", kRun}, {"start_ps", "0"}, {"end_ps", end}})),
+                      summary_parser);
+  EXPECT_EQ(uint64_t(summary["events"]), total) << "every event, though a full-range tile summarises most";
+  uint64_t named = 0;
+  int64_t previous = INT64_MAX;
+  for (simdjson::dom::element name : summary["names"].get_array()) {
+    named += uint64_t(name["count"]);
+    const int64_t total_ps = int64_t(name["total_ps"]);
+    EXPECT_LE(total_ps, previous) << "largest total first";
+    EXPECT_LE(int64_t(name["self_ps"]), total_ps);
+    previous = total_ps;
+  }
+  if (!bool(summary["truncated"])) EXPECT_EQ(named, total);
+  // Restricted to one track: that track's events alone.
+  simdjson::dom::element first = tracks["sections"].at(0)["tracks"].at(0);
+  simdjson::dom::parser one_parser;
+  auto one = Json(routes_->Handle("/api/trace/summary", Params({{"run", kRun},
+                                                                {"start_ps", "0"},
+                                                                {"end_ps", end},
+                                                                {"tracks", std::to_string(int64_t(first["id"]))}})),
+                  one_parser);
+  EXPECT_EQ(uint64_t(one["events"]), uint64_t(first["events"]));
+  HttpReply inverted = routes_->Handle("/api/trace/summary", Params({{"run", kRun}, {"start_ps", "10"}, {"end_ps", "5"}}));
+  EXPECT_EQ(inverted.status, 400);
+  EXPECT_NE(ErrorOf(inverted).find("before start_ps"), std::string::npos);
+}
+
 TEST_F(TraceRoutesTest, BadRequestsGetClearFourHundreds) {
   auto tiles = [](std::initializer_list<std::pair<std::string, std::string>> extra) {
     QueryParams params = Params({{"run", kRun}});

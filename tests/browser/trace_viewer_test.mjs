@@ -87,6 +87,21 @@ test('the trace viewer opens with device sections and host threads', async () =>
   assert.equal(await page.locator('#tool-select').inputValue(), 'trace_viewer');
 });
 
+test('host thread lanes are named with thread name and id', async () => {
+  const tracks = await api(`/api/trace/tracks?run=${RUN}&host=${HOST}`);
+  const lanes = await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.laneLabels());
+  const labelOf = new Map(lanes.filter((l) => l.kind !== 'counter').map((l) => [l.track, l.label]));
+  const threads = tracks.sections.filter((s) => s.kind !== 'device').flatMap((s) => s.tracks);
+  assert.ok(threads.length > 0);
+  for (const t of threads) {
+    if (!labelOf.has(t.id)) continue;  // in a collapsed section
+    assert.ok(labelOf.get(t.id).includes(String(t.line_id)), `lane ${labelOf.get(t.id)} names thread id ${t.line_id}`);
+    if (t.name && !t.name.startsWith('line ')) assert.ok(labelOf.get(t.id).startsWith(t.name), labelOf.get(t.id));
+  }
+  const streams = tracks.sections.filter((s) => s.kind === 'device').flatMap((s) => s.tracks).filter((t) => labelOf.has(t.id));
+  for (const t of streams) assert.equal(labelOf.get(t.id), t.name, 'device lanes keep their names');
+});
+
 test('zooming in on a stream shows single kernels; clicking one shows its stats and flows', async () => {
   const tracks = await api(`/api/trace/tracks?run=${RUN}&host=${HOST}`);
   // The busiest compute stream (GPU 4's in this file: 665 kernels in ~20 ms).
@@ -196,6 +211,42 @@ test('search finds an event outside the visible window and jumps to it', async (
   assert.match(await page.locator('#tv-search-status').innerText(), new RegExp(`of ${search.total.toLocaleString('en-US')}`));
 });
 
+test('typing a search outlines every drawn match, not only the current one', async () => {
+  await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.reset());
+  await waitForTiles();
+  // The name drawn most often right now, and how many of its events are on screen.
+  const visibleMatches = (query) =>
+    page.evaluate((q) => {
+      const t = document.querySelector('[data-page=trace_viewer]').traceViewer;
+      const s = t.state;
+      const counts = new Map();
+      for (const lane of s.layout.tracks) {
+        if (lane.y + lane.height < s.scrollTop - 18 || lane.y > s.scrollTop + s.height) continue;
+        const stored = s.tiles.get(lane.track.id);
+        if (!stored) continue;
+        const tile = stored.tile;
+        for (let i = 0; i < tile.start.length; i++) {
+          if (tile.count[i] > 0 || tile.start[i] + tile.dur[i] < s.viewStart || tile.start[i] > s.viewEnd) continue;
+          const name = stored.names[tile.name[i]] ?? '';
+          if (q && !name.toLowerCase().includes(q.toLowerCase())) continue;
+          counts.set(name, (counts.get(name) ?? 0) + 1);
+        }
+      }
+      return [...counts.entries()].sort((a, b) => b[1] - a[1]);
+    }, query);
+  const [[name, count]] = await visibleMatches('');
+  assert.ok(count > 1, `"${name}" is drawn ${count} times`);
+  await page.fill('#tv-search', name);
+  const expected = (await visibleMatches(name)).reduce((sum, [, n]) => sum + n, 0);
+  // Outlined on the next frame.
+  const highlighted = () => page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().highlighted);
+  await page.waitForFunction((n) => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().highlighted === n, expected, { timeout: 5000 }).catch(() => {});
+  assert.equal(await highlighted(), expected, 'every drawn event whose name matches is outlined');
+  await page.fill('#tv-search', '');
+  await page.waitForFunction(() => document.querySelector('[data-page=trace_viewer]').traceViewer.stats().highlighted === 0, null, { timeout: 5000 }).catch(() => {});
+  assert.equal(await highlighted(), 0);
+});
+
 test('collapsing a section hides its tracks and the keyboard zooms and pans', async () => {
   await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.reset());
   await waitForTiles();
@@ -208,6 +259,36 @@ test('collapsing a section hides its tracks and the keyboard zooms and pans', as
   await page.keyboard.press('d');
   const panned = await view();
   assert.ok(panned.start > zoomed.start, 'D pans right');
+});
+
+test('an area selection is summarised on the server over every event, not only the drawn ones', async () => {
+  await page.evaluate(() => document.querySelector('[data-page=trace_viewer]').traceViewer.reset());
+  await waitForTiles();
+  const drawn = await view();
+  assert.ok(drawn.summaries > 0, 'zoomed out: many events are only in hatched summaries');
+  const box = await timelineBox();
+  // Shift+drag across the whole visible width and height of the timeline.
+  const summaryReply = page.waitForResponse((r) => r.url().includes('/api/trace/summary'));
+  await page.keyboard.down('Shift');
+  await page.mouse.move(box.x + LABEL_W + 2, box.y + 40);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width - 20, box.y + box.height - 20, { steps: 8 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  const reply = await summaryReply;
+  await page.waitForSelector('#tv-details[data-kind=area] [data-role=area-count]', { timeout: 20000 });
+  // The pane shows what the server counted for that range and those tracks...
+  const url = new URL(reply.url());
+  const summary = await api(`/api/trace/summary?${url.searchParams.toString()}`);
+  const shown = Number((await page.locator('#tv-details [data-role=area-count]').innerText()).replace(/[^0-9]/g, ''));
+  assert.equal(shown, summary.events);
+  // ...which covers every event of the range, far more than are drawn one by one.
+  assert.ok(summary.events > drawn.events, `${summary.events} events counted, ${drawn.events} drawn individually`);
+  const tiles = await api(`/api/trace/tiles?run=${RUN}&host=${HOST}&start_ps=${url.searchParams.get('start_ps')}&end_ps=${url.searchParams.get('end_ps')}&width_px=16000&tracks=${url.searchParams.get('tracks')}`);
+  assert.ok(summary.events >= tiles.events, 'at least every event a fine tile of the range represents');
+  const rows = await page.locator('#tv-details [data-role=area-summary] tbody tr').count();
+  assert.equal(rows, Math.min(50, summary.names.length));
+  await page.keyboard.press('Escape');
 });
 
 test('no console errors', () => {

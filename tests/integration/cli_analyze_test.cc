@@ -93,6 +93,38 @@ TEST(CliAnalyzeTest, NewestRunIsTheDefaultAndSaidOnStderr) {
   EXPECT_EQ(std::count(one.out.begin(), one.out.end(), '\n'), 2) << one.out;
 }
 
+TEST(CliAnalyzeTest, StepAnalysesOneStepAndANumberThatIsNoStepsIsExitTwo) {
+  const std::string trace = std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/hta_ns_resolution_rank-0.pt.trace.json.gz";
+  simdjson::dom::parser parser;
+  ProcessResult all = RunStepscope({"analyze", trace, "--tool", "kernel_stats", "--format", "json"});
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  simdjson::padded_string all_json(all.out);
+  const int64_t all_launches = int64_t(parser.parse(all_json)["summary"]["launches"]);
+  // Five steps of the same loop: each step's launches are a fifth of all of them.
+  int64_t sum = 0;
+  for (const char* step : {"101", "102", "103", "104", "105"}) {
+    ProcessResult one = RunStepscope({"analyze", trace, "--tool", "kernel_stats", "--format", "json", "--step", step});
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    simdjson::padded_string json(one.out);
+    sum += int64_t(parser.parse(json)["summary"]["launches"]);
+  }
+  EXPECT_EQ(sum, all_launches) << "every launch of this trace is in exactly one step";
+  ProcessResult overview = RunStepscope({"analyze", trace, "--tool", "overview_page", "--format", "json", "--step", "103"});
+  ASSERT_EQ(overview.exit_code, 0);
+  simdjson::padded_string overview_json(overview.out);
+  EXPECT_EQ(int64_t(parser.parse(overview_json)["steps"]), 1);
+
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"analyze", trace, "--step", "7"},
+                                               std::vector<std::string>{"analyze", trace, "--step", "two"}}) {
+    ProcessResult bad = RunStepscope(args);
+    EXPECT_EQ(bad.exit_code, 2) << bad.err;
+    EXPECT_EQ(bad.ErrLines(), 1) << bad.err;
+    EXPECT_EQ(bad.out, "");
+  }
+  EXPECT_THAT(RunStepscope({"analyze", trace, "--step", "7"}).err, HasSubstr("no step 7 in this profile; its 5 steps are numbered 101 to 105"));
+  EXPECT_THAT(RunStepscope({"analyze", trace, "--step", "two"}).err, HasSubstr("--step takes a step number, not 'two'"));
+}
+
 TEST(CliAnalyzeTest, BadInputIsOneLineAndExitTwo) {
   const std::string logdir = MakeLogdir();
   struct Case {

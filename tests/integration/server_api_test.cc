@@ -207,6 +207,41 @@ TEST_F(ServerApiTest, DataIsTheToolsJsonByteForByte) {
   EXPECT_EQ(int64_t(parser.parse(omitted.body)["steps"]), 4);
 }
 
+TEST_F(ServerApiTest, StepParameterGivesTheResultOfThatStepsModel) {
+  simdjson::dom::parser parser;
+  RawResponse all = Get("/api/data?run=synthetic&tool=overview_page");
+  ASSERT_EQ(all.status, 200) << all.body;
+  simdjson::dom::element graph = parser.parse(all.body)["step_time_graph"];
+  ASSERT_GE(simdjson::dom::array(graph).size(), 2u);
+  const int64_t step = int64_t(graph.at(1)["step_number"]);
+  load::ProfileRequest request;
+  request.path = logdir_;
+  request.run = "synthetic";
+  request.model_options.step = step;
+  auto model = load::LoadProfile(request);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  for (const char* tool : {"overview_page", "framework_op_stats", "input_pipeline_analyzer"}) {
+    RawResponse r = Get(std::string("/api/data?run=synthetic&tool=") + tool + "&step=" + std::to_string(step));
+    ASSERT_EQ(r.status, 200) << tool << ": " << r.body;
+    auto result = analysis::RunTool(tool, *model);
+    ASSERT_TRUE(result.ok());
+    EXPECT_EQ(r.body, (*result)->ToJson(/*pretty=*/true)) << tool;
+  }
+  RawResponse one = Get("/api/data?run=synthetic&tool=overview_page&step=" + std::to_string(step));
+  EXPECT_EQ(int64_t(parser.parse(one.body)["steps"]), 1);
+  EXPECT_EQ(Get("/api/data?run=synthetic&tool=overview_page&step=all").body, all.body);
+  RawResponse csv = Get("/api/csv?run=synthetic&tool=framework_op_stats&table=host_ops&step=" + std::to_string(step));
+  EXPECT_EQ(csv.status, 200);
+  EXPECT_TRUE(HasHeader(csv, "_step" + std::to_string(step) + ".csv")) << csv.headers;
+
+  RawResponse missing = Get("/api/data?run=synthetic&tool=overview_page&step=9999");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_NE(ErrorOf(missing).find("no step 9999"), std::string::npos);
+  RawResponse bad = Get("/api/tables?run=synthetic&tool=overview_page&step=two");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(ErrorOf(bad).find("step must be a step number"), std::string::npos);
+}
+
 TEST_F(ServerApiTest, EachResultIsComputedOnceEvenUnderConcurrentRequests) {
   const std::string target = "/api/data?run=tf_gpu&tool=framework_op_stats";
   std::vector<std::thread> clients;

@@ -43,6 +43,8 @@ export interface Selection {
   run: string;
   tool: string;
   host: string;
+  // A step number: the result of that step alone (per-step pages); absent for all steps.
+  step?: string;
 }
 
 export type Row = Record<string, string | number | boolean | null>;
@@ -90,6 +92,7 @@ export const api = {
       run: s.run,
       tool: s.tool,
       host: s.host,
+      step: s.step,
       include_idle: options.includeIdle ? '1' : undefined,
     }),
   tables: (s: Selection, options: { includeIdle?: boolean } = {}) =>
@@ -97,6 +100,7 @@ export const api = {
       run: s.run,
       tool: s.tool,
       host: s.host,
+      step: s.step,
       include_idle: options.includeIdle ? '1' : undefined,
     }),
 };
@@ -130,6 +134,7 @@ export function csvUrl(s: Selection, table: string, options: { includeIdle?: boo
     run: s.run,
     tool: s.tool,
     host: s.host,
+    step: s.step,
     table,
     include_idle: options.includeIdle ? '1' : undefined,
   })}`;

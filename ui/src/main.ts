@@ -5,7 +5,7 @@ import { api, ApiError, type RunInfo, type Selection, type ToolInfo } from './ap
 import { emptyState, errorState, loading } from './components/cards';
 import { captureButton } from './components/capture_dialog';
 import { disposeCharts } from './components/charts';
-import { el, formatBytes } from './format';
+import { el, formatBytes, formatMs } from './format';
 import { comparePairFrom, renderCompare } from './pages/compare';
 import { pageFor } from './pages/index';
 import { toolTitle } from './pages/page';
@@ -23,6 +23,9 @@ let pollTimer: number | undefined;
 const runSelect = el('select', { id: 'run-select', 'aria-label': 'Run' });
 const toolSelect = el('select', { id: 'tool-select', 'aria-label': 'Tool' });
 const hostSelect = el('select', { id: 'host-select', 'aria-label': 'Host' });
+// Per-step pages only: all steps, or one (its result is of that step's events alone).
+const stepSelect = el('select', { id: 'step-select', 'aria-label': 'Step' });
+const stepsByRunHost = new Map<string, Promise<Record<string, unknown>[]>>();
 const runMeta = el('div', { class: 'run-meta' });
 const pageTitle = el('h1', { class: 'page-title' }, 'stepscope');
 const pageCrumbs = el('div', { class: 'page-crumbs' });
@@ -36,6 +39,9 @@ const navCompare = el('a', { class: 'topnav-item', href: '#view=compare', id: 'n
 function field(label: string, control: HTMLElement): HTMLElement {
   return el('div', { class: 'field' }, el('label', { for: control.id }, label), control);
 }
+
+const stepField = field('Step', stepSelect);
+stepField.hidden = true;
 
 function renderFrame(): void {
   const refresh = el('button', { class: 'icon-button', title: 'Reload runs from the logdir', 'aria-label': 'Reload runs', id: 'refresh' }, '⟳');
@@ -56,7 +62,7 @@ function renderFrame(): void {
     el(
       'div',
       { class: 'layout' },
-      el('aside', { class: 'sidebar' }, field('Run', runSelect), field('Tool', toolSelect), field('Host', hostSelect), runMeta),
+      el('aside', { class: 'sidebar' }, field('Run', runSelect), field('Tool', toolSelect), field('Host', hostSelect), stepField, runMeta),
       el('main', { class: 'content' }, el('div', { class: 'page-header' }, pageTitle, pageCrumbs), pageSlot),
     ),
   );
@@ -65,6 +71,31 @@ function renderFrame(): void {
   runSelect.addEventListener('focus', () => void reloadRuns(false));
   toolSelect.addEventListener('change', () => navigate({ run: runSelect.value, tool: toolSelect.value, host: hostSelect.value }));
   hostSelect.addEventListener('change', () => navigate({ run: runSelect.value, tool: toolSelect.value, host: hostSelect.value }));
+  stepSelect.addEventListener('change', () => setStep(stepSelect.value || null));
+}
+
+// Selects one step ('' or null: all steps) on the current page.
+function setStep(step: string | null): void {
+  const next = readHash();
+  if (step === null || step === '') delete next.extra.step;
+  else next.extra.step = step;
+  writeHash(next);
+  void update();
+}
+
+// Every step of a run's host (the overview's step-time graph of all steps), for the step
+// selector and the step graph; [] when there are none or the overview fails.
+function stepsFor(run: string, host: string): Promise<Record<string, unknown>[]> {
+  const key = `${run}\u0000${host}`;
+  let pending = stepsByRunHost.get(key);
+  if (!pending) {
+    pending = api
+      .data({ run, tool: 'overview_page', host })
+      .then((d) => (Array.isArray(d.step_time_graph) ? (d.step_time_graph as Record<string, unknown>[]) : []))
+      .catch(() => []);
+    stepsByRunHost.set(key, pending);
+  }
+  return pending;
 }
 
 // Shows a run the "Capture profile" dialog just wrote.
@@ -74,7 +105,10 @@ async function openCapturedRun(run: string): Promise<void> {
 }
 
 function navigate(selection: Selection): void {
-  writeHash({ ...selection, extra: {} });
+  // Another tool for the same run and host keeps the selected step.
+  const before = readHash();
+  const keep: Record<string, string> = before.run === selection.run && before.host === selection.host && before.extra.step ? { step: before.extra.step } : {};
+  writeHash({ ...selection, extra: keep });
   void update();
 }
 
@@ -111,7 +145,10 @@ async function reloadRuns(force: boolean): Promise<void> {
     return;
   }
   const after = runs.map((r) => `${r.name}:${r.modified_time_ns}`).join('|');
-  if (force) toolsByRun.clear();
+  if (force) {
+    toolsByRun.clear();
+    stepsByRunHost.clear();
+  }
   if (force || before !== after) await update();
 }
 
@@ -157,6 +194,7 @@ async function update(): Promise<void> {
   // Compare picks its runs and hosts on the page; the sidebar's tool and host do not apply.
   for (const select of [toolSelect, hostSelect]) (select.parentElement as HTMLElement).hidden = comparing;
   if (comparing) {
+    stepField.hidden = true;
     await showCompare(hash, stale);
     return;
   }
@@ -218,11 +256,28 @@ async function update(): Promise<void> {
   setOptions(hostSelect, hosts.map((h) => ({ value: h, label: h === 'all' ? 'All hosts (combined)' : h })), host);
 
   const page = pageFor(tool.id);
-  const selection: Selection = { run: run.name, tool: tool.id, host };
-  const state: HashState = { ...selection, extra: hash.extra };
+  let stepRows: Record<string, unknown>[] = [];
+  if (page.perStep && tool.available !== false) {
+    stepRows = await stepsFor(run.name, host);
+    if (stale()) return;
+  }
+  const stepNumbers = stepRows.map((r) => String(r.step_number));
+  const step = stepNumbers.includes(hash.extra.step ?? '') ? hash.extra.step : '';
+  if (!step) delete hash.extra.step;
+  stepField.hidden = stepRows.length === 0;
+  setOptions(
+    stepSelect,
+    [
+      { value: '', label: `All steps (${stepRows.length})` },
+      ...stepRows.map((r) => ({ value: String(r.step_number), label: `Step ${String(r.step_number)} · ${formatMs(r.step_time_ms)}` })),
+    ],
+    step,
+  );
+  const selection: Selection = { run: run.name, tool: tool.id, host, ...(step ? { step } : {}) };
+  const state: HashState = { run: run.name, tool: tool.id, host, extra: hash.extra };
   writeHash(state, true);
   pageTitle.textContent = page.title;
-  pageCrumbs.textContent = `${run.name} · ${host === 'all' ? 'all hosts' : host}`;
+  pageCrumbs.textContent = `${run.name} · ${host === 'all' ? 'all hosts' : host}${step ? ` · step ${step}` : ''}`;
   document.title = `${page.title} · ${run.name} — stepscope`;
 
   if (tool.available === false) {
@@ -242,6 +297,7 @@ async function update(): Promise<void> {
       data,
       tables,
       hash: state,
+      stepRows,
       setExtra: (key, value) => {
         const next = readHash();
         if (value === null) delete next.extra[key];

@@ -136,18 +136,20 @@ inline void RecordStaticEvent(const char* name, uint64_t start_ticks, uint64_t e
   RecordEvent(reinterpret_cast<uintptr_t>(name), start_ticks, end_ticks);
 }
 
-// Records a complete event with a static name and int64 arguments with static keys,
-// published together so the collector sees all of them or none.
+// An int64 argument of an event; `key` has static storage duration.
 struct StaticInt64Arg {
   const char* key;
   int64_t value;
 };
-inline void RecordStaticEventWithArgs(const char* name, uint64_t start_ticks,
-                                      uint64_t end_ticks, const StaticInt64Arg* args,
-                                      size_t arg_count) {
+
+// Records a complete event with int64 arguments, published together so the collector
+// sees all of them or none. `head` is a static name pointer or the kDynamicEvent head
+// returned by InternDynamicName (names built at run time, e.g. by the Python bindings).
+inline void RecordEventWithArgs(uint64_t head, uint64_t start_ticks, uint64_t end_ticks,
+                                const StaticInt64Arg* args, size_t arg_count) {
   Record* record = ReserveRecords(1 + arg_count);
   if (record == nullptr) return;
-  record[0].head = reinterpret_cast<uintptr_t>(name);
+  record[0].head = head;
   record[0].a = start_ticks;
   record[0].b = end_ticks;
   for (size_t i = 0; i < arg_count; ++i) {
@@ -157,6 +159,13 @@ inline void RecordStaticEventWithArgs(const char* name, uint64_t start_ticks,
     record[1 + i].b = 0;
   }
   CommitRecords(1 + arg_count);
+}
+
+// The same with a name of static storage duration.
+inline void RecordStaticEventWithArgs(const char* name, uint64_t start_ticks,
+                                      uint64_t end_ticks, const StaticInt64Arg* args,
+                                      size_t arg_count) {
+  RecordEventWithArgs(reinterpret_cast<uintptr_t>(name), start_ticks, end_ticks, args, arg_count);
 }
 
 // Interns a name built at run time (TraceMe-encoded metadata allowed) in this thread's

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "src/xspace/columnar/columnar_reader.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/schema.h"
+#include "src/base/status_macros.h"
 
 #include "src/analysis/model/sat_math.h"
 
@@ -144,11 +146,9 @@ void NumberDeviceSteps(ProfileModel* model) {
   }
 }
 
-}  // namespace
-
-StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
-                                         const ModelOptions& options) {
-  if (space == nullptr) return InvalidArgumentError("BuildProfileModel: no XSpace");
+// The model; with `only_group_id`, of that step group's events alone (ModelOptions::step).
+StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> space, const ModelOptions& options,
+                                  std::optional<int64_t> only_group_id) {
   const xspace::ColumnarXSpace& s = *space;
   std::vector<uint32_t> host_planes, device_planes;
   for (uint32_t p = 0; p < s.planes.size(); ++p) {
@@ -161,6 +161,7 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   model.total_events = static_cast<int64_t>(s.num_events());
   internal::HostAnalysis host;
   internal::AnalyzeHost(s, host_planes, &host);
+  host.only_group_id = only_group_id;
   internal::DeviceAnalysis device;
   internal::AnalyzeDevices(s, device_planes, &host, &device);
   // Only the device analysis looks launches up.
@@ -187,6 +188,9 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
   model.step_source = host.step_source;
   if (model.step_source == "none" && !device.markers.empty()) model.step_source = "tf_grouped";
   internal::BuildSteps(s, options, model.has_device, &host, &device, &model);
+  if (only_group_id) {
+    std::erase_if(model.steps, [&](const StepInfo& step) { return step.group_id != *only_group_id; });
+  }
   internal::BuildHostOpMetrics(s, host, &model);
   model.device_step_ties = device.ties;
   model.device_ops = std::move(device.ops);
@@ -199,6 +203,38 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);
   }
+  return model;
+}
+
+// The group id of the step numbered `step`; kNotFound naming the steps there are.
+StatusOr<int64_t> StepGroupId(const ProfileModel& model, int64_t step) {
+  for (const StepInfo& info : model.steps) {
+    if (info.step_number == step) return info.group_id;
+  }
+  if (model.steps.empty()) return NotFoundError("no step " + std::to_string(step) + ": this profile has no steps");
+  return NotFoundError("no step " + std::to_string(step) + " in this profile; its " +
+                       std::to_string(model.steps.size()) + " steps are numbered " +
+                       std::to_string(model.steps.front().step_number) + " to " +
+                       std::to_string(model.steps.back().step_number));
+}
+
+}  // namespace
+
+StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
+                                         const ModelOptions& options) {
+  if (space == nullptr) return InvalidArgumentError("BuildProfileModel: no XSpace");
+  if (!options.step) return BuildModel(std::move(space), options, std::nullopt);
+  // Which group is the step is known only once steps are built: build the whole model
+  // first (without event trees), then again counting that group's events alone.
+  ModelOptions whole = options;
+  whole.step.reset();
+  whole.keep_event_tree = false;
+  STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel all_steps, BuildModel(space, whole, std::nullopt));
+  STEPSCOPE_ASSIGN_OR_RETURN(int64_t group_id, StepGroupId(all_steps, *options.step));
+  STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel model, BuildModel(std::move(space), options, group_id));
+  model.diagnostics.insert(model.diagnostics.begin(),
+                           "step " + std::to_string(*options.step) + " only: ops, kernels and device activity count "
+                           "the events of this step's group (of " + std::to_string(all_steps.steps.size()) + " steps)");
   return model;
 }
 

@@ -5,7 +5,9 @@
 // ProfileModel::diagnostics, never errors; errors are for unreadable input only.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "src/analysis/model/profile_model.h"
@@ -23,6 +25,11 @@ struct ModelOptions {
   // Keep per-thread event trees (ProfileModel::host_threads) and the columnar source.
   // Off saves ~17 bytes per host event once the model is built.
   bool keep_event_tree = true;
+  // One step only (the step selector): the model of the step whose step_number this is.
+  // Its step group's events alone count in the op tables, kernels, device activity and
+  // input facts, and `steps` holds that one step (with the breakdown the full model gives
+  // it). kNotFound when no step has this number.
+  std::optional<int64_t> step;
 };
 
 // Builds the model from columnar data (the fast path). Shares ownership of `space`.

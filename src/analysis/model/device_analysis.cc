@@ -173,6 +173,7 @@ class DeviceAnalyzer {
       std::iota(order.begin(), order.end(), line.event_begin);
       auto by_begin = [&](uint32_t a, uint32_t b) { return plane.event_start_ps[a] < plane.event_start_ps[b]; };
       if (!std::is_sorted(order.begin(), order.end(), by_begin)) std::stable_sort(order.begin(), order.end(), by_begin);
+      if (host_->only_group_id) KeepSelectedStep(plane, reader, &order, &state);
       int64_t busy_end = INT64_MIN;
       out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));
       for (uint32_t e : order) {
@@ -384,6 +385,24 @@ class DeviceAnalyzer {
       ++out_->span_failures;  // out of range or out of memory: counted, not silently lost
     }
     return group;
+  }
+
+  // A model of one step (HostAnalysis::only_group_id) counts that group's device events
+  // alone: the others leave the stream's order before anything is counted.
+  void KeepSelectedStep(const ColumnarPlane& plane, const PlaneStatReader& reader, std::vector<uint32_t>* order,
+                        PlaneState* state) const {
+    std::erase_if(*order, [&](uint32_t e) {
+      reader.Read(e, &state->stats);
+      return !InSelectedStep(state->stats);
+    });
+  }
+
+  // StepGroupOf's rules, without counting ties, compared with the selected group id.
+  bool InSelectedStep(const EventStats& stats) const {
+    if (stats.has_group_id) return stats.group_id == *host_->only_group_id;
+    const int32_t launch = stats.has_correlation_id ? host_->correlation_to_group.Find(stats.correlation_id) : kNoGroup;
+    if (launch < 0) return false;  // no launch, or a launch in no step
+    return host_->Counts(launch & ~kTiedByWindowBit);
   }
 
   // The event's step group: its own group_id, else the group of the host event that

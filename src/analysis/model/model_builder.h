@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -196,6 +197,14 @@ struct HostAnalysis {
   CorrelationMap correlation_to_op;
   std::vector<LaunchOp> launch_ops;
   std::vector<std::string> diagnostics;
+  // Set when the model is of one step (ModelOptions::step): the group id (as GroupTable::id
+  // reports it) whose events alone count in ops, kernels, devices and input facts.
+  std::optional<int64_t> only_group_id;
+  // Whether an event of dense group `group` counts: always without only_group_id (then the
+  // host threads' groups may already be freed: callers check only_group_id first).
+  bool Counts(int32_t group) const {
+    return !only_group_id || (group >= 0 && group < groups.size() && groups.id(group) == *only_group_id);
+  }
 };
 
 struct DeviceAnalysis {

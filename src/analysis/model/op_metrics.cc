@@ -38,6 +38,27 @@ bool OverlapsAStep(const std::vector<StepInfo>& steps, int64_t begin, int64_t en
   return false;
 }
 
+// A model of one step: the thread's time is that of the step group's events on it (their
+// span, and the span minus their union as idle), not of the whole thread.
+void AddSelectedThreadTime(const ColumnarPlane& plane, const HostThread& thread, const HostThreadFacts& facts,
+                           const HostAnalysis& host, OpMetricsDb* db) {
+  int64_t first = INT64_MAX, last = INT64_MIN, busy = 0, busy_end = INT64_MIN;
+  for (uint32_t i = 0; i < thread.size(); ++i) {
+    if (!host.Counts(facts.group[i])) continue;
+    const uint32_t e = thread.event(i);
+    const int64_t begin = plane.event_start_ps[e], end = plane.event_end_ps(e);
+    first = std::min(first, begin);
+    last = std::max(last, end);
+    if (end > busy_end) {  // events are in begin order, so a sweep gives the union
+      AddTo(busy, end - std::max(begin, busy_end));
+      busy_end = end;
+    }
+  }
+  if (first > last) return;
+  AddTo(db->total_time_ps, last - first);
+  AddTo(db->idle_time_ps, (last - first) - busy);
+}
+
 }  // namespace
 
 void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis& host, ProfileModel* model) {
@@ -56,13 +77,15 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       agg.resize(plane.event_metadata.size());
       kind.assign(plane.event_metadata.size(), NameKind::kUnset);
     }
-    if (thread.size() > 0) {
+    if (host.only_group_id) {
+      AddSelectedThreadTime(plane, thread, facts, host, &db);
+    } else if (thread.size() > 0) {
       AddTo(db.total_time_ps, thread.last_end_ps - thread.first_begin_ps);
       AddTo(db.idle_time_ps, (thread.last_end_ps - thread.first_begin_ps) - thread.busy_ps);
     }
     const std::vector<int64_t> self_times = ComputeSelfTimes(plane, thread);
     for (uint32_t i = 0; i < thread.size(); ++i) {
-      if (facts.flags[i] & kIsStepMarker) continue;
+      if (facts.flags[i] & kIsStepMarker || (host.only_group_id && !host.Counts(facts.group[i]))) continue;
       uint32_t e = thread.event(i);
       uint32_t m = plane.event_metadata_index[e];
       if (kind[m] == NameKind::kUnset) {

@@ -191,9 +191,9 @@ class StepBuilder {
           return;
         }
       }
-      // Nothing reads a thread's groups after its spans: give the memory back while the
-      // spans grow (the model's peak is here).
-      std::vector<int32_t>().swap(facts.group);
+      // Nothing reads a thread's groups after its spans (but the host op table of a one-step
+      // model): give the memory back while the spans grow (the model's peak is here).
+      if (!host_->only_group_id) std::vector<int32_t>().swap(facts.group);
     }
   }
 

@@ -81,8 +81,10 @@ FrameworkGuess DetectFramework(const ProfileModel& model) {
     Framework framework;
     std::optional<std::string> (*evidence)(const ProfileModel&);
   };
-  static constexpr Rule kRules[] = {{Framework::kStepscope, StepscopeRecorderEvidence},
-                                    {Framework::kPyTorch, PyTorchEvidence},
+  // PyTorch before stepscope's own recorder: a Python program profiled by stepscope with
+  // stepscope.torch (issue 13) carries both, and its advice must speak of DataLoaders.
+  static constexpr Rule kRules[] = {{Framework::kPyTorch, PyTorchEvidence},
+                                    {Framework::kStepscope, StepscopeRecorderEvidence},
                                     {Framework::kTensorFlow, TensorFlowEvidence},
                                     {Framework::kJax, JaxEvidence}};
   for (const Rule& rule : kRules) {

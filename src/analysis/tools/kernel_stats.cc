@@ -1,6 +1,7 @@
 #include "src/analysis/tools/kernel_stats.h"
 
 #include <algorithm>
+#include <map>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -69,6 +70,47 @@ Table KernelTable(const KernelStatsResult& r) {
   return t;
 }
 
+Table OpTable(const KernelStatsResult& r) {
+  Table t;
+  t.name = "kernel_ops";
+  t.title = "Kernel time by framework op";
+  t.columns = {{"op_name", "Op", ColumnType::kString, 2, 50},
+               {"kernels", "Kernels", ColumnType::kInt},
+               {"launches", "Launches", ColumnType::kInt},
+               {"total_time_ms", "Total (ms)", ColumnType::kDouble, 3},
+               {"percent", "% of kernel time", ColumnType::kDouble, 1}};
+  for (const KernelOpRow& op : r.ops) {
+    t.AddRow({op.op_name, op.kernels, op.launches, op.total_time_ms, op.percent});
+  }
+  return t;
+}
+
+// Every kernel's time by its framework op, over all kernels (not only the listed ones).
+std::vector<KernelOpRow> KernelTimeByOp(const ProfileModel& model) {
+  struct Acc {
+    std::unordered_set<std::string_view> names;
+    int64_t launches = 0;
+    int64_t total_ps = 0;
+  };
+  std::map<std::string_view, Acc> by_op;
+  int64_t total_ps = 0;
+  for (const KernelStats& k : model.kernels) {
+    Acc& acc = by_op[k.op_name];
+    acc.names.insert(k.kernel_name);
+    acc.launches += k.occurrences;
+    acc.total_ps += k.total_duration_ps;
+    total_ps += k.total_duration_ps;
+  }
+  std::vector<KernelOpRow> rows;
+  for (const auto& [name, acc] : by_op) {
+    rows.push_back({std::string(name), static_cast<int64_t>(acc.names.size()), acc.launches, PsToMs(acc.total_ps),
+                    Percent(acc.total_ps, total_ps)});
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const KernelOpRow& a, const KernelOpRow& b) { return a.total_time_ms > b.total_time_ms; });
+  return rows;
+}
+
 }  // namespace
 
 bool HasGpuPlane(const ProfileModel& model) {
@@ -112,6 +154,8 @@ KernelSummary SummarizeKernels(const ProfileModel& model) {
   s.distinct_kernel_names = static_cast<int64_t>(names.size());
   s.total_time_ms = PsToMs(total_ps);
   s.tensor_core_time_percent = Percent(tensor_core_ps, total_ps);
+  s.tensor_core_time_ms = PsToMs(tensor_core_ps);
+  s.not_eligible_time_ms = PsToMs(total_ps - tensor_core_ps - eligible_without_ps);
   s.eligible_without_tensor_core_time_ms = PsToMs(eligible_without_ps);
   s.eligible_without_tensor_core_percent = Percent(eligible_without_ps, total_ps);
   s.tiny_launch_percent = Percent(s.tiny_launches, s.launches);
@@ -141,6 +185,7 @@ KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
     if (a->kernel_name != b->kernel_name) return a->kernel_name < b->kernel_name;
     return a->op_name < b->op_name;
   });
+  r.ops = KernelTimeByOp(model);
   if (sorted.size() > kMaxKernelRows) sorted.resize(kMaxKernelRows);
   for (const KernelStats* k : sorted) {
     KernelRow row;
@@ -164,7 +209,7 @@ KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
   return r;
 }
 
-std::vector<Table> BuildTables(const KernelStatsResult& r) { return {KernelTable(r)}; }
+std::vector<Table> BuildTables(const KernelStatsResult& r) { return {KernelTable(r), OpTable(r)}; }
 
 void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
   const KernelSummary& s = r.summary;
@@ -193,6 +238,19 @@ void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
   OptionalField("eligible_without_tensor_core_time_ms", s.tensor_cores_apply, s.eligible_without_tensor_core_time_ms, w);
   OptionalField("eligible_without_tensor_core_percent", s.tensor_cores_apply, s.eligible_without_tensor_core_percent, w);
   w->EndObject();
+  // The Tensor Core pie: three parts of kernel time; null where Tensor Cores do not apply.
+  w->Key("tensor_core_time_ms");
+  if (s.tensor_cores_apply) {
+    w->BeginObject();
+    w->Field("using_tensor_cores", s.tensor_core_time_ms);
+    w->Field("eligible_not_using", s.eligible_without_tensor_core_time_ms);
+    w->Field("not_eligible", s.not_eligible_time_ms);
+    w->EndObject();
+  } else {
+    w->Null();
+  }
+  w->Key("kernel_ops");
+  output::WriteTableRowsJson(OpTable(r), w);
   w->Field("truncated", s.kernel_op_groups > static_cast<int64_t>(r.kernels.size()));
   w->Key("kernels");
   output::WriteTableRowsJson(KernelTable(r), w);
@@ -218,6 +276,7 @@ std::string FormatResultText(const KernelStatsResult& r, const ToolOptions& opti
   }
   std::string out = output::FormatKeyValues("GPU kernel stats", rows);
   out += "\n" + output::FormatTextTable(KernelTable(r), {options.text_max_rows});
+  out += "\n" + output::FormatTextTable(OpTable(r), {options.text_max_rows});
   return out;
 }
 

@@ -62,15 +62,29 @@ struct KernelSummary {
   double eligible_without_tensor_core_time_ms = 0;
   double eligible_without_tensor_core_percent = 0;
   int64_t eligible_without_tensor_core_kernels = 0;
+  // Kernel time in three parts that sum to total_time_ms (TensorBoard's Tensor Core pie):
+  // kernels using Tensor Cores, kernels of eligible ops not using them, the rest.
+  double tensor_core_time_ms = 0;
+  double not_eligible_time_ms = 0;
 };
 KernelSummary SummarizeKernels(const ProfileModel& model);
 // Whether the active GPUs may have Tensor Cores: the kernel-name patterns name NVIDIA
 // kernels, and NVIDIA's Tensor Cores start with compute capability 7 (Volta).
 bool GpusMayHaveTensorCores(const ProfileModel& model);
 
+// Kernel time of one framework op, over all its kernels (the per-op pie).
+struct KernelOpRow {
+  std::string op_name;  // empty: kernels with no known framework op
+  int64_t kernels = 0;  // distinct kernel names
+  int64_t launches = 0;
+  double total_time_ms = 0;
+  double percent = 0;  // of all kernel time
+};
+
 struct KernelStatsResult {
   KernelSummary summary;
   std::vector<KernelRow> kernels;  // at most kMaxKernelRows, by total time
+  std::vector<KernelOpRow> ops;    // every op, by total time
 };
 
 KernelStatsResult ComputeKernelStats(const ProfileModel& model);

@@ -58,6 +58,36 @@ TEST(KernelStatsTest, SummaryMedianTinyAndTensorCoreShares) {
   EXPECT_NEAR(s.tensor_core_time_percent, 100.0 * 2000 / 3300, 1e-9);
   EXPECT_NEAR(s.eligible_without_tensor_core_percent, 100.0 * 1000 / 3300, 1e-9);
   EXPECT_EQ(s.eligible_without_tensor_core_kernels, 1);
+  // The Tensor Core pie's three parts sum to the kernel time.
+  EXPECT_NEAR(s.tensor_core_time_ms, 2.0, 1e-9);
+  EXPECT_NEAR(s.eligible_without_tensor_core_time_ms, 1.0, 1e-9);
+  EXPECT_NEAR(s.not_eligible_time_ms, 0.3, 1e-9);
+}
+
+TEST(KernelStatsTest, KernelTimeByOpCoversEveryKernelNotOnlyTheListedOnes) {
+  ProfileModel m;
+  m.kernels = {MakeKernel("sgemm", "aten::addmm", 10, 100), MakeKernel("sgemm", "aten::mm", 5, 50),
+               MakeKernel("gemv", "aten::mm", 5, 40), MakeKernel("orphan", "", 2, 10)};
+  for (int i = 0; i < 1005; ++i) m.kernels.push_back(MakeKernel("k" + std::to_string(i), "aten::relu", 1, 1));
+  KernelStatsResult r = ComputeKernelStats(m);
+  ASSERT_EQ(r.ops.size(), 4u);
+  EXPECT_EQ(r.ops[0].op_name, "aten::relu");
+  EXPECT_EQ(r.ops[0].kernels, 1005) << "the 5 kernels past the top 1000 count too";
+  EXPECT_NEAR(r.ops[0].total_time_ms, 1.005, 1e-9);
+  EXPECT_EQ(r.ops[1].op_name, "aten::addmm");
+  EXPECT_EQ(r.ops[2].op_name, "aten::mm");
+  EXPECT_EQ(r.ops[2].kernels, 2);
+  EXPECT_EQ(r.ops[2].launches, 10);
+  EXPECT_NEAR(r.ops[2].total_time_ms, 0.09, 1e-9);
+  EXPECT_EQ(r.ops[3].op_name, "") << "kernels without a framework op are one row";
+  double percent = 0;
+  for (const KernelOpRow& op : r.ops) percent += op.percent;
+  EXPECT_NEAR(percent, 100.0, 1e-9);
+  std::string json;
+  output::JsonWriter w(&json);
+  WriteResultJson(r, &w);
+  EXPECT_THAT(json, HasSubstr("\"kernel_ops\":[{\"op_name\":\"aten::relu\""));
+  EXPECT_THAT(json, HasSubstr("\"tensor_core_time_ms\":{\"using_tensor_cores\":"));
 }
 
 TEST(KernelStatsTest, DistinctKernelsAreNamesNotKernelOpGroups) {

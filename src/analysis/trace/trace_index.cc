@@ -6,6 +6,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/analysis/trace/trace_counters.h"
 #include "src/base/status_macros.h"
 #include "src/xspace/schema.h"
 
@@ -192,6 +193,7 @@ StatusOr<TraceIndex> TraceIndex::Build(std::vector<TraceSourceInput> sources) {
     track.end_ps -= origin;
     index.end_ps_ = std::max(index.end_ps_, track.end_ps);
   }
+  index.counters_ = CollectCounterSeries(index.sources_, index.shifts_ps_);
   return index;
 }
 
@@ -226,13 +228,26 @@ Status TraceIndex::BuildTracks() {
         track.plane = p;
         track.line = l;
         track.line_id = line.id;
-        section.tracks.emplace_back(MakeTrackSortKey(track.kind, line.id, track.name), std::move(track));
+        // Sorted by the thread's own name, shown with the plane it came from.
+        TrackSortKey key = MakeTrackSortKey(track.kind, line.id, track.name);
+        track.name += placement.lane_suffix;
+        section.tracks.emplace_back(std::move(key), std::move(track));
       }
       if (!section.tracks.empty()) pending.push_back(std::move(section));
     }
   }
   std::stable_sort(pending.begin(), pending.end(),
                    [](const PendingSection& a, const PendingSection& b) { return a.sort_key < b.sort_key; });
+  // One host's thread planes (same sort key) become one section: one OS thread, one group.
+  std::vector<PendingSection> merged;
+  for (PendingSection& section : pending) {
+    if (!merged.empty() && section.section.kind == SectionKind::kHost && merged.back().sort_key == section.sort_key) {
+      for (auto& track : section.tracks) merged.back().tracks.push_back(std::move(track));
+      continue;
+    }
+    merged.push_back(std::move(section));
+  }
+  pending = std::move(merged);
   for (PendingSection& section : pending) {
     std::stable_sort(section.tracks.begin(), section.tracks.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -414,6 +429,7 @@ size_t TraceIndex::MemoryBytes() const {
   size_t bytes = row_events_.used_bytes() + lod_.used_bytes() + rows_.size() * sizeof(TraceRow);
   for (const TraceTrack& track : tracks_) bytes += sizeof(track) + track.name.capacity();
   for (const TraceSourceInput& source : sources_) bytes += source.space->MemoryBytes();
+  for (const CounterSeries& series : counters_) bytes += series.t_ps.capacity() * (sizeof(int64_t) + sizeof(double));
   return bytes;
 }
 

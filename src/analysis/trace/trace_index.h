@@ -117,6 +117,20 @@ class RowView {
   const uint8_t* lod_;
 };
 
+// A counter over time, drawn as a counter track (a step-area graph) rather than as slices:
+// memory in use from the MemoryAllocation / MemoryDeallocation events of host threads (the
+// allocator's bytes_allocated after each event), and each numeric series of the
+// `_counters_` line (Chrome 'C' events: "<counter> <series>"). trace_counters.h builds them.
+struct CounterSeries {
+  std::string name;  // "Memory in use (cuda:0)", "GPU Memory Allocated"
+  std::string host;
+  std::string unit;  // "bytes" for memory, else empty
+  std::vector<int64_t> t_ps;  // trace time, ascending
+  std::vector<double> value;  // the counter from t_ps[i] until the next sample
+  double min_value = 0;
+  double max_value = 0;
+};
+
 // Where an event sits in the index.
 struct EventLocation {
   uint32_t track = 0;
@@ -141,6 +155,8 @@ class TraceIndex {
   // Trace time of the last event end (the trace spans [0, end_ps()]).
   int64_t end_ps() const { return end_ps_; }
   const std::vector<std::string>& hosts() const { return hosts_; }
+  // Counter tracks, by host then name.
+  const std::vector<CounterSeries>& counters() const { return counters_; }
 
   RowView row_view(uint32_t row) const;
   const xspace::ColumnarPlane& plane_of(const TraceTrack& track) const {
@@ -171,6 +187,7 @@ class TraceIndex {
   std::vector<TraceSection> sections_;
   std::vector<TraceTrack> tracks_;
   std::vector<TraceRow> rows_;
+  std::vector<CounterSeries> counters_;
   xspace::PodArray<uint32_t> row_events_;
   xspace::PodArray<uint8_t> lod_;
   uint64_t num_events_ = 0;

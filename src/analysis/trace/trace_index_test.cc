@@ -36,8 +36,11 @@ TEST(TrackLayoutTest, SectionsDevicesByOrdinalThenHostThenOthers) {
   std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
     return PlaceSection(a).sort_key < PlaceSection(b).sort_key;
   });
-  EXPECT_EQ(names, (std::vector<std::string>{"/device:GPU:2", "/device:GPU:10", "/device:TPU:0", "/host:CPU",
-                                             "/host:CUPTI"}));
+  EXPECT_EQ(std::vector<std::string>(names.begin(), names.begin() + 3),
+            (std::vector<std::string>{"/device:GPU:2", "/device:GPU:10", "/device:TPU:0"}));
+  // Both host thread planes place in the one Host Threads section.
+  EXPECT_EQ(PlaceSection("/host:CUPTI").sort_key, PlaceSection("/host:CPU").sort_key);
+  EXPECT_EQ(PlaceSection("/host:CUPTI").name, "Host Threads");
   EXPECT_EQ(PlaceSection("/host:CPU").name, "Host Threads");
   EXPECT_EQ(PlaceSection("/host:CPU").kind, SectionKind::kHost);
   EXPECT_EQ(PlaceSection("/device:GPU:0").kind, SectionKind::kDevice);
@@ -65,6 +68,46 @@ TEST(TrackLayoutTest, DeviceTracksInViewerOrderAndCounterLineHidden) {
                                              "Stream #20(Compute)"}));
   EXPECT_EQ(index.tracks()[TrackNamed(index, "Stream #7(MemcpyH2D)")].kind, TrackKind::kStream);
   EXPECT_EQ(index.tracks()[TrackNamed(index, "TensorFlow Ops")].kind, TrackKind::kFrameworkOps);
+}
+
+TEST(TraceIndexTest, OneOsThreadFromSeveralHostPlanesIsOneGroupOfAdjacentLanes) {
+  XSpace space;
+  XPlaneBuilder cpu(space.add_planes());
+  cpu.SetName(xspace::kHostThreadsPlaneName);
+  XPlaneBuilder cupti(space.add_planes());
+  cupti.SetName(xspace::kCuptiDriverApiPlaneName);
+  XPlaneBuilder python(space.add_planes());
+  python.SetName(xspace::kPythonTracerPlaneName);
+  XLineBuilder main = cpu.GetOrCreateLine(12);
+  main.SetName("python3");
+  XLineBuilder worker = cpu.GetOrCreateLine(40);
+  worker.SetName("worker");
+  XLineBuilder main_cupti = cupti.GetOrCreateLine(12);
+  main_cupti.SetName("python3");
+  XLineBuilder main_python = python.GetOrCreateLine(12);
+  main_python.SetName("python3");
+  XLineBuilder other_python = python.GetOrCreateLine(7);
+  other_python.SetName("python3");
+  AddEventPs(cpu, main, "step", 0, 100);
+  AddEventPs(cpu, worker, "work", 0, 100);
+  AddEventPs(cupti, main_cupti, "cudaLaunchKernel", 10, 5);
+  AddEventPs(python, main_python, "forward", 5, 50);
+  AddEventPs(python, other_python, "other", 5, 50);
+  TraceIndex index = IndexOf(space);
+  ASSERT_EQ(index.sections().size(), 1u) << "the three thread planes are one Host Threads section";
+  EXPECT_EQ(index.sections()[0].name, "Host Threads");
+  std::vector<std::pair<int64_t, std::string>> lanes;
+  for (uint32_t t : index.sections()[0].tracks) lanes.emplace_back(index.tracks()[t].line_id, index.tracks()[t].name);
+  // By name, then thread id: tid 7 before tid 12, whose three lanes are adjacent.
+  ASSERT_EQ(lanes.size(), 5u);
+  EXPECT_EQ(lanes[0], (std::pair<int64_t, std::string>{7, "python3 [python-tracer]"}));
+  EXPECT_EQ(lanes[1].first, 12);
+  EXPECT_EQ(lanes[2].first, 12);
+  EXPECT_EQ(lanes[3].first, 12);
+  EXPECT_EQ(lanes[4], (std::pair<int64_t, std::string>{40, "worker"}));
+  std::vector<std::string> tid12 = {lanes[1].second, lanes[2].second, lanes[3].second};
+  std::sort(tid12.begin(), tid12.end());
+  EXPECT_EQ(tid12, (std::vector<std::string>{"python3", "python3 [CUPTI]", "python3 [python-tracer]"}));
 }
 
 TEST(TraceIndexTest, NestingDepthFromTimeInclusion) {

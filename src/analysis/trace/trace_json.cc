@@ -87,6 +87,22 @@ std::string TracksJson(const TraceIndex& index) {
     w.EndObject();
   }
   w.EndArray();
+  // Counter tracks (values over time: /api/trace/counters samples them for a view).
+  w.Key("counters");
+  w.BeginArray();
+  for (size_t c = 0; c < index.counters().size(); ++c) {
+    const CounterSeries& series = index.counters()[c];
+    w.BeginObject();
+    w.Field("id", static_cast<int64_t>(c));
+    w.Field("name", series.name);
+    w.Field("host", series.host);
+    w.Field("unit", series.unit);
+    w.Field("samples", static_cast<int64_t>(series.t_ps.size()));
+    w.Field("min", series.min_value);
+    w.Field("max", series.max_value);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
   body.push_back('\n');
   return body;

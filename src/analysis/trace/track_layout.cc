@@ -62,6 +62,12 @@ SectionPlacement PlaceSection(std::string_view plane_name) {
     placement.kind = SectionKind::kHost;
     placement.name = "Host Threads";
     placement.sort_key = "1";
+  } else if (plane_name == xspace::kCuptiDriverApiPlaneName || plane_name == xspace::kPythonTracerPlaneName ||
+             plane_name == "/host:TPU-runtime" || plane_name == "/host:ROCTRACER") {
+    placement.kind = SectionKind::kHost;
+    placement.name = "Host Threads";
+    placement.sort_key = "1";
+    placement.lane_suffix = " [" + std::string(plane_name.substr(std::string_view("/host:").size())) + "]";
   } else {
     placement.kind = SectionKind::kOther;
     placement.sort_key = "2" + std::string(plane_name);
@@ -88,6 +94,9 @@ TrackKind ClassifyLine(SectionKind section_kind, std::string_view line_name) {
 }
 
 bool TrackSortKey::operator<(const TrackSortKey& other) const {
+  if (kind_rank == static_cast<int>(TrackKind::kThread) && other.kind_rank == kind_rank) {
+    return std::tie(name, line_id) < std::tie(other.name, other.line_id);
+  }
   return std::tie(kind_rank, line_id, name) < std::tie(other.kind_rank, other.line_id, other.name);
 }
 
@@ -95,8 +104,9 @@ TrackSortKey MakeTrackSortKey(TrackKind kind, int64_t line_id, std::string_view 
   TrackSortKey key;
   key.kind_rank = static_cast<int>(kind);
   key.name = std::string(name);
-  // Streams by stream id; everything else by name (host threads as TensorFlow sorts them).
-  key.line_id = kind == TrackKind::kStream ? line_id : 0;
+  // Streams by stream id; everything else by name (host threads as TensorFlow sorts them,
+  // then by thread id, which keeps one thread's lanes from several planes together).
+  key.line_id = kind == TrackKind::kStream || kind == TrackKind::kThread ? line_id : 0;
   return key;
 }
 

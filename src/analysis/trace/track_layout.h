@@ -42,10 +42,16 @@ enum class SectionKind : uint8_t { kDevice, kHost, kOther };
 
 // How a plane is shown. `sort_key` orders sections: devices by (kind, ordinal), then the
 // host, then others by name.
+// Host planes whose lines are OS threads (/host:CPU, and the unmerged /host:CUPTI, python
+// tracer, TPU runtime, ROCm tracer of raw captures) all place in one "Host Threads"
+// section, so one OS thread's lines sit together (by tid) instead of in several sections.
 struct SectionPlacement {
   SectionKind kind = SectionKind::kOther;
   std::string name;       // "/device:GPU:0", "Host Threads", or the plane name
   std::string sort_key;
+  // For host thread planes other than /host:CPU, what their lanes add to the thread's name
+  // (" [CUPTI]"), so two lanes of one thread can be told apart. Empty otherwise.
+  std::string lane_suffix;
 };
 SectionPlacement PlaceSection(std::string_view plane_name);
 
@@ -55,7 +61,9 @@ bool IsShownLine(std::string_view line_name, int64_t line_id);
 // A line's kind on a plane of `section_kind`.
 TrackKind ClassifyLine(SectionKind section_kind, std::string_view line_name);
 
-// Orders tracks within a section: kind rank, then (streams) line id, then name.
+// Orders tracks within a section: kind rank, then (streams) line id, then name; host
+// threads by name, then thread id (so the lanes of one OS thread from several planes,
+// given the same name, are adjacent).
 struct TrackSortKey {
   int kind_rank = 0;
   int64_t line_id = 0;

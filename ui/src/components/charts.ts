@@ -24,7 +24,7 @@ export function disposeCharts(): void {
   live.clear();
 }
 
-function mount(height: number, option: echarts.EChartsCoreOption, name: string): HTMLElement {
+function mount(height: number, option: echarts.EChartsCoreOption, name: string, onReady?: (chart: echarts.ECharts) => void): HTMLElement {
   const node = el('div', { class: 'chart', 'data-chart': name });
   node.style.height = `${height}px`;
   // echarts needs the node in the document to know its width: initialise on the next frame.
@@ -34,6 +34,7 @@ function mount(height: number, option: echarts.EChartsCoreOption, name: string):
     chart.setOption(option);
     live.add(chart);
     observer.observe(node);
+    onReady?.(chart);
     node.dataset.ready = 'true';
   });
   return node;
@@ -47,9 +48,22 @@ export interface StackSeries {
   values: number[];
 }
 
+export interface StackedBarsOptions {
+  yName?: string;
+  xName?: string;
+  height?: number;
+  // Called with the x index of a clicked bar (the step graph selects that step).
+  onClick?: (index: number) => void;
+  // The x index drawn as selected (its label bold, the others' bars faded).
+  selected?: number;
+}
+
 // A stacked bar per x value (step-time graph: one bar per step, one color per category).
-export function stackedBars(name: string, xLabels: string[], series: StackSeries[], options: { yName?: string; xName?: string; height?: number } = {}): HTMLElement {
+export function stackedBars(name: string, xLabels: string[], series: StackSeries[], options: StackedBarsOptions = {}): HTMLElement {
   const visible = series.filter((s) => s.values.some((v) => v > 0));
+  const selected = options.selected ?? -1;
+  const barData = (values: number[]) =>
+    selected < 0 ? values : values.map((value, i) => ({ value, itemStyle: { opacity: i === selected ? 1 : 0.35 } }));
   const option: echarts.EChartsCoreOption = {
     textStyle,
     animation: false,
@@ -61,45 +75,161 @@ export function stackedBars(name: string, xLabels: string[], series: StackSeries
     },
     legend: { top: 0, type: 'scroll', itemWidth: 14, itemHeight: 10 },
     grid: { left: 56, right: 24, top: 40, bottom: xLabels.length > 40 ? 56 : 32 },
-    xAxis: { type: 'category', data: xLabels, name: options.xName ?? 'step', nameLocation: 'middle', nameGap: 24, axisTick: { alignWithLabel: true } },
+    xAxis: {
+      type: 'category',
+      data: xLabels,
+      name: options.xName ?? 'step',
+      nameLocation: 'middle',
+      nameGap: 24,
+      axisTick: { alignWithLabel: true },
+      axisLabel: {
+        // Every step's number while they fit, so the selected one is never the hidden one.
+        interval: xLabels.length <= 20 ? 0 : 'auto',
+        formatter: (value: string, i: number) => (i === selected ? `{selected|${value}}` : value),
+        rich: { selected: { fontWeight: 'bold', color: '#1a73e8' } },
+      },
+      triggerEvent: options.onClick !== undefined,
+    },
     yAxis: { type: 'value', name: options.yName ?? 'ms', nameTextStyle: { align: 'right' }, splitLine: { lineStyle: { color: '#eceff1' } } },
     dataZoom: xLabels.length > 40 ? [{ type: 'slider', height: 18, bottom: 8 }] : [],
-    series: visible.map((s) => ({ name: s.name, type: 'bar', stack: 'total', barMaxWidth: 48, data: s.values, emphasis: { focus: 'series' } })),
+    series: visible.map((s) => ({ name: s.name, type: 'bar', stack: 'total', barMaxWidth: 48, data: barData(s.values), emphasis: { focus: 'series' }, cursor: options.onClick ? 'pointer' : 'default' })),
   };
-  return mount(options.height ?? 320, option, name);
+  const onClick = options.onClick;
+  return mount(options.height ?? 320, option, name, (chart) => {
+    if (!onClick) return;
+    // A click anywhere in a step's column (not only on its bars) selects it.
+    chart.getZr().on('click', (event: { offsetX: number; offsetY: number }) => {
+      const point = [event.offsetX, event.offsetY];
+      if (!chart.containPixel('grid', point)) return;
+      const [index] = chart.convertFromPixel('grid', point) as number[];
+      // After echarts has finished with the event: the click may replace the page (and
+      // dispose this chart).
+      if (index >= 0 && index < xLabels.length) window.setTimeout(() => onClick(Math.round(index)), 0);
+    });
+  });
 }
 
 export interface Slice {
-  name: string;
+  name: string; // the full name (tooltip, title attribute)
   value: number;
+  label?: string; // what the legend shows, when shorter than the name
 }
 
-// A donut chart of shares (op types, kernels); small slices are merged by the caller.
-export function pie(name: string, slices: Slice[], options: { height?: number; unit?: string } = {}): HTMLElement {
+export interface PieOptions {
+  height?: number;
+  unit?: string;
+  // At most this many slices; the rest become one "other" slice that says what it holds.
+  maxSlices?: number;
+  // What the slices are, for the "other" slice ("kernels", "ops").
+  noun?: string;
+  // The legend under the chart instead of beside it (narrow cards).
+  stacked?: boolean;
+  // A rest the caller already merged (the tool's "(other)"): `count` slices worth `value`,
+  // listed `where` (e.g. "in the table below"). Shown as the "other" slice.
+  rest?: { value: number; count: number; where: string };
+}
+
+const PIE_COLORS = ['#1a73e8', '#e8710a', '#188038', '#d93025', '#9334e6', '#12b5cb', '#f9ab00', '#a142f4', '#e52592', '#5f6368', '#7cb342', '#b0bec5'];
+const OTHER_COLOR = '#cfd8dc';
+const OTHER_LISTED = 25; // members an "other" slice names in its tooltip
+
+interface PieItem extends Slice {
+  members?: Slice[]; // the "other" slice's slices
+  where?: string; // where the members are listed, when they are not here
+}
+
+// The largest slices and, for the rest, one "other (N kernels, x %)" slice.
+function pieItems(slices: Slice[], maxSlices: number, noun: string, total: number): PieItem[] {
+  const sorted = [...slices].filter((s) => s.value > 0).sort((a, b) => b.value - a.value);
+  if (sorted.length <= maxSlices) return sorted;
+  const kept: PieItem[] = sorted.slice(0, maxSlices - 1);
+  const rest = sorted.slice(maxSlices - 1);
+  const value = rest.reduce((sum, s) => sum + s.value, 0);
+  const share = total > 0 ? (100 * value) / total : 0;
+  kept.push({ name: `other (${rest.length} ${noun}, ${share.toFixed(1)} %)`, value, members: rest });
+  return kept;
+}
+
+function formatValue(value: number, unit?: string): string {
+  return unit === 'ms' ? formatMs(value) : value.toLocaleString('en-US');
+}
+
+function othersText(item: PieItem, unit?: string): string {
+  const members = item.members ?? [];
+  const lines = members.slice(0, OTHER_LISTED).map((m) => `${m.name}: ${formatValue(m.value, unit)}`);
+  if (members.length > OTHER_LISTED) lines.push(`… and ${members.length - OTHER_LISTED} more`);
+  if (item.where) lines.push(`the smallest, listed ${item.where}`);
+  return lines.join('\n');
+}
+
+// A donut chart of shares (op types, kernels) with a legend that lists every slice with
+// its value and share - nothing paged away; beyond maxSlices the smallest are one
+// "other" slice whose tooltip lists them. Legend labels are the slices' short labels,
+// with the full name on hover.
+export function pie(name: string, slices: Slice[], options: PieOptions = {}): HTMLElement {
+  const rest = options.rest && options.rest.value > 0 ? options.rest : undefined;
+  const total = slices.reduce((sum, s) => sum + Math.max(0, s.value), 0) + (rest?.value ?? 0);
+  const items = pieItems(slices, options.maxSlices ?? 10, options.noun ?? 'items', total);
+  if (rest) {
+    const share = total > 0 ? (100 * rest.value) / total : 0;
+    const merged = items.length && items[items.length - 1].members ? items.pop()! : null;
+    items.push({
+      name: `other (${rest.count + (merged?.members?.length ?? 0)} ${options.noun ?? 'items'}, ${(share + (merged ? (100 * merged.value) / total : 0)).toFixed(1)} %)`,
+      value: rest.value + (merged?.value ?? 0),
+      members: merged?.members ?? [],
+      where: rest.where,
+    });
+  }
+  const colors = items.map((item, i) => (item.members ? OTHER_COLOR : PIE_COLORS[i % PIE_COLORS.length]));
+  const percent = (value: number) => (total > 0 ? (100 * value) / total : 0);
   const option: echarts.EChartsCoreOption = {
     textStyle,
     animation: false,
-    color: ['#1a73e8', '#e8710a', '#188038', '#d93025', '#9334e6', '#12b5cb', '#f9ab00', '#a142f4', '#e52592', '#5f6368', '#7cb342', '#b0bec5'],
+    color: colors,
     tooltip: {
       trigger: 'item',
-      formatter: (p: { name: string; value: number; percent: number }) =>
-        `${escapeHtml(p.name)}<br/><b>${options.unit === 'ms' ? formatMs(p.value) : p.value.toLocaleString('en-US')}</b> (${p.percent.toFixed(1)}%)`,
+      confine: true,
+      formatter: (p: { dataIndex: number; value: number; percent: number }) => {
+        const item = items[p.dataIndex];
+        const head = `${escapeHtml(item.name)}<br/><b>${formatValue(p.value, options.unit)}</b> (${p.percent.toFixed(1)}%)`;
+        return item.members ? `${head}<br/><span style="font-size:11px">${escapeHtml(othersText(item, options.unit)).replace(/\n/g, '<br/>')}</span>` : head;
+      },
     },
-    legend: { type: 'scroll', orient: 'vertical', right: 0, top: 'middle', width: '42%', formatter: (n: string) => (n.length > 34 ? `${n.slice(0, 33)}…` : n), textStyle: { fontSize: 11 } },
     series: [
       {
         type: 'pie',
-        radius: ['38%', '70%'],
-        center: ['28%', '50%'],
+        radius: ['40%', '75%'],
+        center: ['50%', '50%'],
         avoidLabelOverlap: true,
         label: { show: false },
         labelLine: { show: false },
         itemStyle: { borderColor: '#fff', borderWidth: 1 },
-        data: slices,
+        data: items.map((item) => ({ name: item.name, value: item.value })),
       },
     ],
   };
-  return mount(options.height ?? 260, option, name);
+  let chartRef: echarts.ECharts | null = null;
+  const chartNode = mount(options.height ?? 260, option, name, (chart) => {
+    chartRef = chart;
+  });
+  const legend = el('ul', { class: 'pie-legend', 'data-legend': name });
+  items.forEach((item, i) => {
+    const swatch = el('span', { class: 'swatch' });
+    swatch.style.background = colors[i];
+    const row = el(
+      'li',
+      { 'data-slice': String(i), title: item.members ? `${item.name}:\n${othersText(item, options.unit)}` : item.name },
+      swatch,
+      el('span', { class: 'pie-legend-label' }, item.label ?? item.name),
+      el('span', { class: 'pie-legend-value' }, formatValue(item.value, options.unit)),
+      el('span', { class: 'pie-legend-percent' }, `${percent(item.value).toFixed(1)} %`),
+    );
+    if (item.members) row.classList.add('other');
+    row.addEventListener('mouseenter', () => chartRef?.dispatchAction({ type: 'highlight', seriesIndex: 0, dataIndex: i }));
+    row.addEventListener('mouseleave', () => chartRef?.dispatchAction({ type: 'downplay', seriesIndex: 0, dataIndex: i }));
+    legend.append(row);
+  });
+  return el('div', { class: options.stacked ? 'pie-with-legend stacked' : 'pie-with-legend' }, chartNode, legend);
 }
 
 // Horizontal bars (host-side input breakdown, etc.).

@@ -3,6 +3,7 @@
 // exportable as CSV. "Include idle" counts idle time as an IDLE op, as TensorBoard does.
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { pie } from '../components/charts';
+import { readableLabels } from '../components/kernel_names';
 import { dataTable, type ColumnSpec } from '../components/table';
 import { el, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
@@ -38,13 +39,22 @@ const TABLES = [
   { key: 'device_op_types', label: 'Device op types', columns: TYPE_COLUMNS, filter: ['type'] },
 ];
 
-function pieCard(title: string, name: string, slices: Record<string, unknown>[]): HTMLElement {
-  const data = slices.map((s) => ({ name: str(s.label) || '(unnamed)', value: num(s.self_time_ms) })).filter((s) => s.value > 0);
+// The tool sends the largest slices and, last, "(other)" for the rest of `rows` (the
+// table the pie summarises): the pie shows that as an "other" slice saying how many it
+// holds, listed in the table below.
+function pieCard(title: string, name: string, slices: Record<string, unknown>[], rows: number, noun: string): HTMLElement {
+  const last = slices[slices.length - 1];
+  const hasRest = slices.length > 0 && str(last.label) === '(other)';
+  const shown = hasRest ? slices.slice(0, -1) : slices;
+  const names = shown.map((s) => str(s.label) || '(unnamed)');
+  const labels = readableLabels(names);
+  const data = shown.map((s, i) => ({ name: names[i], label: labels[i], value: num(s.self_time_ms) })).filter((s) => s.value > 0);
+  const rest = hasRest ? { value: num(last.self_time_ms), count: Math.max(1, rows - shown.length), where: 'in the table below' } : undefined;
   return el(
     'div',
     { class: 'pie-cell' },
     el('h3', { class: 'sub' }, title),
-    data.length ? pie(name, data, { unit: 'ms' }) : el('div', { class: 'muted small' }, 'No time on this side.'),
+    data.length ? pie(name, data, { unit: 'ms', maxSlices: data.length, noun, rest }) : el('div', { class: 'muted small' }, 'No time on this side.'),
   );
 }
 
@@ -76,8 +86,17 @@ export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
     ),
   );
 
-  const cells = [pieCard('Host self time by op type', 'pie_host_op_type', arr(pies.host_op_type)), pieCard('Host self time by op', 'pie_host_op', arr(pies.host_op))];
-  if (hasDevice) cells.push(pieCard('Device self time by op type', 'pie_device_op_type', arr(pies.device_op_type)), pieCard('Device self time by op', 'pie_device_op', arr(pies.device_op)));
+  const rows = (key: string) => arr(d[key]).filter((r) => str(r.type) !== 'IDLE' && str(r.name) !== 'IDLE').length;
+  const cells = [
+    pieCard('Host self time by op type', 'pie_host_op_type', arr(pies.host_op_type), rows('host_op_types'), 'op types'),
+    pieCard('Host self time by op', 'pie_host_op', arr(pies.host_op), rows('host_ops'), 'ops'),
+  ];
+  if (hasDevice) {
+    cells.push(
+      pieCard('Device self time by op type', 'pie_device_op_type', arr(pies.device_op_type), rows('device_op_types'), 'op types'),
+      pieCard('Device self time by op', 'pie_device_op', arr(pies.device_op), rows('device_ops'), 'ops'),
+    );
+  }
   page.append(card('Where op time goes', { id: 'pies', subtitle: hasDevice ? 'Host and device, by op type and by op (top 10 and the rest)' : 'Host only: this profile has no device activity' }, el('div', { class: 'grid-2 pies' }, ...cells)));
 
   // One table at a time, chosen with tabs.

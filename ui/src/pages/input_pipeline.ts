@@ -8,7 +8,7 @@ import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { verdictText } from './overview';
-import { arr, declaredColumns, frameworkLabel, obj, str, type PageContext } from './page';
+import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, str, type PageContext } from './page';
 import { stepsHint } from './overview';
 
 // Colors of the host input classes; the tool gives each class's label (host_breakdown
@@ -71,6 +71,9 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
 
   // Device-side: per-step input vs the rest.
   const stepRows = arr(d.step_details);
+  // One step selected: the chart still shows every step (from the overview), that one marked.
+  const step = selectedStep(ctx);
+  const chartRows = step && ctx.stepRows.length ? ctx.stepRows.map((r) => ({ step_number: r.step_number, input_ms: r.input_bound_ms, step_time_ms: r.step_time_ms })) : stepRows;
   const stepStats = obj(d.step_time_stats_ms);
   const inputStats = obj(d.input_time_stats_ms);
   const deviceSide = steps
@@ -79,12 +82,16 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
         {},
         stackedBars(
           'input_step_chart',
-          stepRows.map((r) => str(r.step_number)),
+          chartRows.map((r) => str(r.step_number)),
           [
-            { name: 'Waiting for input', color: '#e53935', values: stepRows.map((r) => num(r.input_ms)) },
-            { name: 'Rest of the step', color: '#2e9e44', values: stepRows.map((r) => Math.max(0, num(r.step_time_ms) - num(r.input_ms))) },
+            { name: 'Waiting for input', color: '#e53935', values: chartRows.map((r) => num(r.input_ms)) },
+            { name: 'Rest of the step', color: '#2e9e44', values: chartRows.map((r) => Math.max(0, num(r.step_time_ms) - num(r.input_ms))) },
           ],
-          { height: 280 },
+          {
+            height: 280,
+            selected: step ? chartRows.findIndex((r) => String(r.step_number) === step) : -1,
+            onClick: ctx.stepRows.length ? (i) => selectStep(ctx, String(chartRows[i].step_number) === step ? null : String(chartRows[i].step_number)) : undefined,
+          },
         ),
         el('div', { class: 'grid-2 tight' }, el('div', {}, el('h3', { class: 'sub' }, 'Step time'), keyValues(statsPairs(stepStats))), el('div', {}, el('h3', { class: 'sub' }, 'Waiting for input per step'), keyValues(statsPairs(inputStats)))),
       )

@@ -2,33 +2,30 @@
 // Tensor Core use.
 import { card, emptyState, tiles } from '../components/cards';
 import { pie } from '../components/charts';
+import { kernelLabels, readableLabels, shortKernelName } from '../components/kernel_names';
 import { dataTable, type ColumnSpec } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
 import { arr, obj, str, type PageContext } from './page';
 
-// The pie shows this many kernels and "(other)" for the rest.
-const PIE_KERNELS = 10;
+// Each pie shows this many slices; the rest are one "other" slice that lists them.
+const PIE_SLICES = 12;
 
-// "void ns::Kernel<T>(args)" -> "ns::Kernel<T>": the return type and parameter list only
-// repeat what the template arguments say. The full name stays in tooltips and the CSV.
-function kernelLabel(name: string): string {
-  const withoutVoid = name.replace(/^void\s+/, '');
-  let depth = 0;
-  for (let i = 0; i < withoutVoid.length; i++) {
-    const c = withoutVoid[i];
-    if (c === '<') depth++;
-    else if (c === '>') depth--;
-    else if (c === '(' && depth === 0 && i > 0) return withoutVoid.slice(0, i);
-  }
-  return withoutVoid;
-}
+const TENSOR_CORE_SLICES: { key: string; label: string }[] = [
+  { key: 'using_tensor_cores', label: 'Uses Tensor Cores' },
+  { key: 'eligible_not_using', label: 'Eligible op, no Tensor Cores' },
+  { key: 'not_eligible', label: 'Not eligible' },
+];
 
 export function renderKernelStats(ctx: PageContext): HTMLElement {
   const d = ctx.data;
   const summary = obj(d.summary);
   const kernels = arr(d.kernels);
   const page = el('div', { class: 'page page-kernel-stats' });
+  const labels = new Map<string, string>();
+  const names = [...new Set(kernels.map((k) => str(k.kernel_name)))];
+  kernelLabels(names).forEach((label, i) => labels.set(names[i], label));
+  const labelOf = (name: string) => labels.get(name) ?? shortKernelName(name);
   if (!kernels.length) {
     page.append(card('Kernel stats', {}, emptyState('No GPU kernels', 'This profile recorded no kernels on a device plane.', 'Kernel stats need a GPU profile (CUPTI activity on /device:GPU:N planes).')));
     return page;
@@ -49,18 +46,50 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   );
 
   // Kernel time by kernel (all its ops and launch shapes together): the kernels worth
-  // optimising, not one launch of each.
+  // optimising, not one launch of each. Labels tell template instantiations apart.
   const byKernel = new Map<string, number>();
   for (const k of kernels) {
-    const name = kernelLabel(str(k.kernel_name));
+    const name = str(k.kernel_name);
     byKernel.set(name, (byKernel.get(name) ?? 0) + num(k.total_duration_us) / 1000);
   }
-  const ranked = [...byKernel.entries()].sort((a, b) => b[1] - a[1]);
-  const top = ranked.slice(0, PIE_KERNELS).map(([name, value]) => ({ name, value }));
-  const totalMs = num(summary.total_time_ms) || ranked.reduce((s, [, v]) => s + v, 0);
-  const rest = totalMs - top.reduce((s, k) => s + k.value, 0);
-  if (rest > totalMs * 1e-4) top.push({ name: '(other kernels)', value: rest });
-  page.append(card('Top kernels', { id: 'pie', subtitle: `Share of kernel time by kernel, top ${PIE_KERNELS} of ${ranked.length}` }, pie('pie_top_kernels', top, { unit: 'ms', height: 320 })));
+  const listedMs = [...byKernel.values()].reduce((sum, v) => sum + v, 0);
+  const kernelSlices = [...byKernel.entries()].map(([name, value]) => ({ name, value, label: labelOf(name) }));
+  // Kernels beyond the listed 1000 groups: part of the total, one slice.
+  const unlisted = num(summary.total_time_ms) - listedMs;
+  if (d.truncated === true && unlisted > 0) kernelSlices.push({ name: '(kernels beyond the 1000 listed groups)', value: unlisted, label: '(kernels beyond the listed 1000)' });
+  page.append(
+    card(
+      'Kernel time by kernel',
+      {
+        id: 'pie',
+        subtitle: `${formatCount(summary.distinct_kernel_names ?? byKernel.size)} kernels${d.truncated === true ? ` (${formatCount(byKernel.size)} in the 1000 listed kernel–op groups)` : ''}; hover a name for its full signature`,
+      },
+      pie('pie_top_kernels', kernelSlices, { unit: 'ms', height: 300, maxSlices: PIE_SLICES, noun: 'kernels' }),
+    ),
+  );
+
+  const tensorCores = obj(d.tensor_core_time_ms);
+  const opNames = arr(d.kernel_ops).map((o) => str(o.op_name) || '(no framework op)');
+  const opShort = readableLabels(opNames);
+  const opSlices = arr(d.kernel_ops).map((o, i) => ({ name: opNames[i], value: num(o.total_time_ms), label: opShort[i] }));
+  page.append(
+    el(
+      'div',
+      { class: 'grid-1-2' },
+      card(
+        'Tensor Core use',
+        { id: 'pie-tensor-cores', subtitle: 'Kernel time in kernels that use Tensor Cores, of Tensor-Core-eligible ops that do not, and the rest' },
+        d.tensor_core_time_ms === null || d.tensor_core_time_ms === undefined
+          ? emptyState('Tensor Cores do not apply', 'No GPU in this profile has Tensor Cores (AMD, or NVIDIA before Volta).')
+          : pie('pie_tensor_cores', TENSOR_CORE_SLICES.map((c) => ({ name: c.label, value: num(tensorCores[c.key]) })), { unit: 'ms', height: 200, noun: 'parts', stacked: true }),
+      ),
+      card(
+        'Kernel time by op',
+        { id: 'pie-ops', subtitle: 'Kernel time by the framework op that launched it' },
+        opSlices.length ? pie('pie_kernel_ops', opSlices, { unit: 'ms', height: 280, maxSlices: PIE_SLICES, noun: 'ops' }) : emptyState('No ops', 'No kernel has a known framework op.'),
+      ),
+    ),
+  );
 
   page.append(
     card(
@@ -70,7 +99,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
         name: 'kernels',
         columns: ([
           { id: 'rank', label: '#' },
-          { id: 'kernel_name', label: 'Kernel', className: 'name', render: (r) => el('span', { title: str(r.kernel_name) }, kernelLabel(str(r.kernel_name))) },
+          { id: 'kernel_name', label: 'Kernel', className: 'name', render: (r) => el('span', { title: str(r.kernel_name) }, labelOf(str(r.kernel_name))) },
           { id: 'op_name', label: 'Op', className: 'name' },
           { id: 'occurrences', label: 'Count' },
           { id: 'total_duration_us', label: 'Total (µs)' },

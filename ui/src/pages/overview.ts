@@ -5,7 +5,7 @@ import { CATEGORIES, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, isNum, num } from '../format';
 import { findingCard } from './advisor';
-import { arr, frameworkLabel, NO_STEPS_HINT, obj, str, toolHref, type PageContext } from './page';
+import { arr, frameworkLabel, NO_STEPS_HINT, obj, selectedStep, selectStep, str, toolHref, type PageContext } from './page';
 
 // How to mark steps, in the profile's framework's words (the tools say it when there are
 // no steps); the generic hint otherwise.
@@ -24,12 +24,28 @@ export function verdictText(verdict: string, potentially: boolean): string {
   return 'Unknown (no steps)';
 }
 
-// The step-time graph: one stacked bar per step, one color per category.
-export function stepTimeChart(name: string, rows: Record<string, unknown>[]): HTMLElement {
+// The step-time graph: one stacked bar per step, one color per category. With `ctx`, a
+// click on a step selects it (the page then shows that step) and the selected step is
+// drawn so.
+export function stepTimeChart(name: string, rows: Record<string, unknown>[], ctx?: PageContext): HTMLElement {
   const labels = rows.map((r) => str(r.step_number ?? r.step_name));
   // Categories that do not apply to the profile are not in its rows: no series for them.
   const series = CATEGORIES.filter((c) => rows.length === 0 || `${c.key}_ms` in rows[0]).map((c) => ({ name: c.label, color: c.color, values: rows.map((r) => num(r[`${c.key}_ms`])) }));
-  return stackedBars(name, labels, series, { yName: 'ms' });
+  if (!ctx) return stackedBars(name, labels, series, { yName: 'ms' });
+  const step = selectedStep(ctx);
+  const selected = step ? rows.findIndex((r) => String(r.step_number) === step) : -1;
+  return stackedBars(name, labels, series, {
+    yName: 'ms',
+    selected,
+    onClick: (i) => selectStep(ctx, String(rows[i].step_number) === step ? null : String(rows[i].step_number)),
+  });
+}
+
+// "All steps" back from one step.
+export function stepClearButton(ctx: PageContext): HTMLElement {
+  const button = el('button', { class: 'button', 'data-control': 'all-steps' }, `Step ${selectedStep(ctx)} · show all steps`);
+  button.addEventListener('click', () => selectStep(ctx, null));
+  return button;
 }
 
 export function renderOverview(ctx: PageContext): HTMLElement {
@@ -42,10 +58,14 @@ export function renderOverview(ctx: PageContext): HTMLElement {
   const precision = obj(d.device_compute_precision);
   const placement = obj(d.op_placement);
   const verdict = str(d.input_bound_verdict);
+  // The graph shows every step even when one is selected (the data is then that step's).
+  const graphRows = ctx.stepRows.length ? ctx.stepRows : arr(d.step_time_graph);
 
   // Performance summary.
   const summaryTiles: Tile[] = [
-    { label: 'Average step time', value: steps ? formatMs(d.avg_step_time_ms) : '–', detail: steps ? `σ ${formatMs(stats.stddev)} over ${formatCount(steps)} steps` : 'no steps found' },
+    selectedStep(ctx)
+      ? { label: `Step ${selectedStep(ctx)} time`, value: formatMs(d.avg_step_time_ms), detail: `of ${formatCount(ctx.stepRows.length)} steps; the page shows this step alone` }
+      : { label: 'Average step time', value: steps ? formatMs(d.avg_step_time_ms) : '–', detail: steps ? `σ ${formatMs(stats.stddev)} over ${formatCount(steps)} steps` : 'no steps found' },
     { label: 'Input', value: steps ? formatPercent(d.input_bound_percent) : '–', detail: verdictText(verdict, d.input_bound_potentially === true), tone: VERDICT_TONE[verdict] ?? 'neutral' },
     {
       label: '16-bit device compute',
@@ -81,15 +101,19 @@ export function renderOverview(ctx: PageContext): HTMLElement {
       { class: 'grid-2' },
       card(
         'Performance summary',
-        { id: 'summary', subtitle: 'Average step time, broken down by where the time goes' },
+        { id: 'summary', subtitle: selectedStep(ctx) ? `Step ${selectedStep(ctx)}, broken down by where the time goes` : 'Average step time, broken down by where the time goes' },
         tiles(summaryTiles, { columns: 2 }),
         steps ? breakdownList : emptyState('No step markers found', 'Without steps there is no step time to break down.', stepsHint(d)),
         steps && statement ? el('p', { class: 'statement' }, statement) : null,
       ),
       card(
         'Step-time graph',
-        { id: 'step-graph', subtitle: 'Time per step by category (input in red, device compute in green)' },
-        arr(d.step_time_graph).length ? stepTimeChart('step_time_graph', arr(d.step_time_graph)) : emptyState('No step markers found', 'This profile has no steps to plot.', stepsHint(d)),
+        {
+          id: 'step-graph',
+          subtitle: 'Time per step by category (input in red, device compute in green). Click a step to show it alone; click it again for all steps.',
+          actions: selectedStep(ctx) ? [stepClearButton(ctx)] : [],
+        },
+        graphRows.length ? stepTimeChart('step_time_graph', graphRows, ctx) : emptyState('No step markers found', 'This profile has no steps to plot.', stepsHint(d)),
       ),
     ),
   );
@@ -99,7 +123,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
   page.append(
     card(
       'Top 10 device ops',
-      { id: 'top-ops', subtitle: 'By self time on the device', actions: [el('a', { class: 'button', href: toolHref(ctx.selection, 'framework_op_stats') }, 'All ops →')] },
+      { id: 'top-ops', subtitle: selectedStep(ctx) ? `By self time on the device in step ${selectedStep(ctx)}` : 'By self time on the device', actions: [el('a', { class: 'button', href: toolHref(ctx.selection, 'framework_op_stats') }, 'All ops →')] },
       topOps.length
         ? dataTable({
             name: 'top_device_ops',

@@ -12,6 +12,17 @@ export interface PageContext {
   hash: HashState;
   // Changes a page-specific URL parameter (e.g. idle=1) and reloads the page.
   setExtra(key: string, value: string | null): void;
+  // Per-step pages: every step of the run (the overview's step_time_graph rows, all steps),
+  // whatever step is selected; empty on other pages.
+  stepRows: Record<string, unknown>[];
+}
+
+// The selected step number ('' = all steps) and selecting one (null = all steps).
+export function selectedStep(ctx: PageContext): string {
+  return ctx.selection.step ?? '';
+}
+export function selectStep(ctx: PageContext, step: string | null): void {
+  ctx.setExtra('step', step);
 }
 
 export type PageRenderer = (ctx: PageContext) => HTMLElement;
@@ -23,6 +34,8 @@ export interface PageInfo {
   usesIdle?: boolean;
   // Fetch /api/tables with the data: the page labels its tables as the tool declares them.
   usesTables?: boolean;
+  // The page can show one step (the sidebar's step selector, `step=N` in the URL).
+  perStep?: boolean;
 }
 
 // The columns of the declared table `name` as the tool labels them (ids in `omit` left
@@ -41,7 +54,7 @@ export function frameworkLabel(data: Record<string, unknown>): string {
 
 // The href of another tool's page for the same run and host.
 export function toolHref(selection: Selection, tool: string): string {
-  return hashFor({ run: selection.run, tool, host: selection.host, extra: {} });
+  return hashFor({ run: selection.run, tool, host: selection.host, extra: selection.step ? { step: selection.step } : {} });
 }
 
 export const TOOL_TITLES: Record<string, string> = {

@@ -31,6 +31,27 @@ export function renderTraceViewer(ctx: PageContext): HTMLElement {
   return root;
 }
 
+// The viewer takes the window's height below its top, less the page's padding under it, so
+// the page itself never scrolls (one scrollbar: the timeline's). Kept on window resizes
+// while the frame is shown.
+function fitToWindow(frame: HTMLElement): void {
+  const fit = () => {
+    if (!frame.isConnected) {
+      window.removeEventListener('resize', fit);
+      return;
+    }
+    const rect = frame.getBoundingClientRect();
+    const top = rect.top + window.scrollY;
+    const below = Math.max(0, document.documentElement.scrollHeight - (rect.bottom + window.scrollY));
+    frame.style.height = `${Math.max(MIN_FRAME_HEIGHT, Math.floor(window.innerHeight - top - below))}px`;
+  };
+  window.addEventListener('resize', fit);
+  requestAnimationFrame(fit);
+}
+
+// Below this the timeline is too short to use: the page scrolls instead.
+const MIN_FRAME_HEIGHT = 480;
+
 function build(root: HTMLElement, body: HTMLElement, source: TraceSource, tracks: TraceTracks): void {
   let timeline: Timeline | null = null;
   const details = new DetailsPane(source, tracks, () => timeline);
@@ -72,6 +93,8 @@ function build(root: HTMLElement, body: HTMLElement, source: TraceSource, tracks
       if (generation === searching) searchStatus.textContent = (error as Error).message;
     }
   };
+  // Every match in view is outlined as the query is typed, not only the current one.
+  search.addEventListener('input', () => timeline?.setHighlight(search.value));
   search.addEventListener('keydown', (e) => {
     if (e.key === 'Enter') {
       e.preventDefault();
@@ -129,7 +152,9 @@ function build(root: HTMLElement, body: HTMLElement, source: TraceSource, tracks
     summary,
     exports,
   );
-  body.replaceChildren(el('div', { class: 'tv-frame' }, toolbar, timeline.root, details.root, status));
+  const frame = el('div', { class: 'tv-frame' }, toolbar, timeline.root, details.root, status);
+  body.replaceChildren(frame);
+  fitToWindow(frame);
   root.dataset.ready = '1';
   // Test hook: the timeline's state without reaching into the canvas.
   (root as HTMLElement & { traceViewer?: Timeline }).traceViewer = timeline;

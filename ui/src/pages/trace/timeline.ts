@@ -97,6 +97,11 @@ export class Timeline {
       flows: [],
       loading: false,
       traceEnd: tracks.end_ps,
+      highlight: '',
+      highlighted: 0,
+      counterPoints: new Map(),
+      counterSteps: 0,
+      counterCount: tracks.counters?.length ?? 0,
     };
     this.spacer.style.height = `${AXIS_H + this.state.layout.height}px`;
     this.scroller.addEventListener('scroll', () => {
@@ -251,32 +256,12 @@ export class Timeline {
     window.clearTimeout(this.fetchTimer);
   }
 
-  // Events of `tracks` overlapping [startPs, endPs] among the primitives drawn now: those
-  // drawn individually by name, and how many sit in summaries.
-  areaSummary(startPs: number, endPs: number, tracks: number[]): { events: number; merged: number; byName: Map<string, { count: number; totalPs: number }> } {
-    const byName = new Map<string, { count: number; totalPs: number }>();
-    let events = 0;
-    let merged = 0;
-    for (const id of tracks) {
-      const stored = this.state.tiles.get(id);
-      if (!stored) continue;
-      const tile = stored.tile;
-      for (let i = 0; i < tile.start.length; i++) {
-        if (tile.start[i] > endPs || tile.start[i] + tile.dur[i] < startPs) continue;
-        if (tile.count[i] > 0) {
-          merged += tile.count[i];
-          events += tile.count[i];
-          continue;
-        }
-        events++;
-        const name = stored.names[tile.name[i]] ?? '';
-        const entry = byName.get(name) ?? { count: 0, totalPs: 0 };
-        entry.count++;
-        entry.totalPs += tile.dur[i];
-        byName.set(name, entry);
-      }
-    }
-    return { events, merged, byName };
+  // Test hook: each shown lane's id and label, top to bottom.
+  laneLabels(): { track: number; label: string; kind: string }[] {
+    return [
+      ...this.state.layout.counters.map((c) => ({ track: c.counter.id, label: c.label, kind: 'counter' })),
+      ...this.state.layout.tracks.map((t) => ({ track: t.track.id, label: t.label, kind: t.track.kind })),
+    ];
   }
 
   // Test hooks: where a row is drawn (CSS px from the top of the timeline; null when its
@@ -300,13 +285,19 @@ export class Timeline {
   }
 
   // Test and screenshot hook: how many primitives of each kind are drawn now.
-  stats(): { events: number; summaries: number; tracks: number; resolutionPs: number } {
+  stats(): { events: number; summaries: number; tracks: number; resolutionPs: number; highlighted: number; counterSteps: number } {
     let events = 0;
     let summaries = 0;
     for (const stored of this.state.tiles.values()) {
       for (const c of stored.tile.count) c > 0 ? summaries++ : events++;
     }
-    return { events, summaries, tracks: this.state.tiles.size, resolutionPs: this.resolutionPs };
+    return { events, summaries, tracks: this.state.tiles.size, resolutionPs: this.resolutionPs, highlighted: this.state.highlighted, counterSteps: this.state.counterSteps };
+  }
+
+  // Outlines every drawn event whose name holds `query` (case-insensitive; '' clears).
+  setHighlight(query: string): void {
+    this.state.highlight = query.trim().toLowerCase();
+    this.requestDraw();
   }
 
   // ---- layout, drawing, fetching ----
@@ -371,8 +362,12 @@ export class Timeline {
     this.state.loading = true;
     this.requestDraw();
     try {
-      const tiles = await traceApi.tiles(this.source, start, end, width, tracks, abort.signal);
+      const [tiles, counters] = await Promise.all([
+        traceApi.tiles(this.source, start, end, width, tracks, abort.signal),
+        this.tracks.counters?.length ? traceApi.counters(this.source, start, end, width, abort.signal) : Promise.resolve(null),
+      ]);
       if (generation !== this.fetchGeneration) return;
+      for (const c of counters?.counters ?? []) this.state.counterPoints.set(c.id, { t: c.t, v: c.v });
       this.lastTiles = tiles;
       for (const tile of tiles.tracks) this.state.tiles.set(tile.id, { tile, names: tiles.names, resolutionPs: tiles.resolution_ps });
       this.root.dataset.resolutionPs = String(tiles.resolution_ps);

@@ -3,7 +3,7 @@
 // hatched), the selection, search match, timing mark, area selection and flow arrows.
 import type { Flow, Tiles, TrackTile } from './trace_api';
 import { formatPs, formatTick, nameColour, niceStep, shortName } from './trace_format';
-import { AXIS_H, LABEL_W, ROW_H, SECTION_H, type Layout, type TrackLayout } from './trace_layout';
+import { AXIS_H, COUNTER_SECTION_ID, LABEL_W, ROW_H, SECTION_H, type CounterLayout, type Layout, type TrackLayout } from './trace_layout';
 
 export interface StoredTile {
   tile: TrackTile;
@@ -32,6 +32,14 @@ export interface DrawState {
   flows: Flow[];
   loading: boolean;
   traceEnd: number;
+  // The search query, lower case ('' = none): every drawn event whose name holds it is
+  // outlined and the others faded, not only the current match.
+  highlight: string;
+  highlighted: number; // events outlined by the last draw (for tests)
+  // Counter tracks' points for the fetched range, by counter id.
+  counterPoints: Map<number, { t: number[]; v: number[] }>;
+  counterSteps: number; // counter points drawn by the last draw (for tests)
+  counterCount: number; // counter tracks of the trace (shown or collapsed)
 }
 
 const COLORS = {
@@ -48,6 +56,7 @@ const COLORS = {
   mark: 'rgba(26,115,232,0.09)',
   markLine: 'rgba(26,115,232,0.8)',
   summary: '#9aa0a6',
+  searchMatch: '#f29900',
   flow: '#d93025',
 };
 
@@ -148,6 +157,8 @@ function drawTrackPrimitives(ctx: CanvasRenderingContext2D, s: DrawState, t: Tra
   // Events first, grouped by colour to save state changes; summaries after.
   const byColour = new Map<string, number[]>();
   const summaries: number[] = [];
+  const matches = s.highlight ? names.map((name) => name.toLowerCase().includes(s.highlight)) : null;
+  const outlined: number[] = [];
   for (let i = 0; i < n; i++) {
     const x0 = left + (tile.start[i] - s.viewStart) * scale;
     const x1 = x0 + tile.dur[i] * scale;
@@ -168,9 +179,24 @@ function drawTrackPrimitives(ctx: CanvasRenderingContext2D, s: DrawState, t: Tra
       const x1 = Math.min(right, left + (tile.start[i] + tile.dur[i] - s.viewStart) * scale);
       const w = Math.max(1, x1 - x0);
       const y = top + tile.depth[i] * ROW_H;
+      const match = matches ? matches[tile.name[i]] === true : true;
+      ctx.globalAlpha = match ? 1 : 0.25;
       ctx.fillRect(x0, y + 1, w, ROW_H - 2);
+      if (matches && match) outlined.push(i);
       if (w > 36) labels.push([names[tile.name[i]] ?? '', x0, y, w]);
     }
+  }
+  ctx.globalAlpha = 1;
+  if (outlined.length) {
+    ctx.strokeStyle = COLORS.searchMatch;
+    ctx.lineWidth = 2;
+    for (const i of outlined) {
+      const x0 = Math.max(left, left + (tile.start[i] - s.viewStart) * scale);
+      const x1 = Math.min(right, left + (tile.start[i] + tile.dur[i] - s.viewStart) * scale);
+      ctx.strokeRect(x0 - 1, top + tile.depth[i] * ROW_H, Math.max(2, x1 - x0 + 2), ROW_H);
+    }
+    ctx.lineWidth = 1;
+    s.highlighted += outlined.length;
   }
   if (summaries.length) {
     ctx.fillStyle = hatchPattern(ctx);
@@ -190,6 +216,79 @@ function drawTrackPrimitives(ctx: CanvasRenderingContext2D, s: DrawState, t: Tra
       if (fitted) ctx.fillText(fitted, x + 3, y + ROW_H / 2);
     }
   }
+}
+
+const COUNTER_FILL = 'rgba(26,115,232,0.18)';
+const COUNTER_LINE = '#1a73e8';
+
+function formatCounterValue(value: number, unit: string): string {
+  if (unit !== 'bytes') return Math.abs(value) >= 1e4 ? value.toExponential(2) : String(Math.round(value * 100) / 100);
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = value;
+  let i = 0;
+  while (Math.abs(v) >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(i === 0 ? 0 : 1)} ${units[i]}`;
+}
+
+// A counter as a step-area graph: each value holds until the next point; 0 at the lane's
+// bottom, the counter's maximum at its top.
+function drawCounter(ctx: CanvasRenderingContext2D, s: DrawState, c: CounterLayout): void {
+  const top = contentToCanvasY(s, c.y);
+  const bottom = top + c.height - 6;
+  const scale = (s.width - LABEL_W) / (s.viewEnd - s.viewStart);
+  const max = Math.max(c.counter.max, 0);
+  const min = Math.min(c.counter.min, 0);
+  const yOf = (v: number) => bottom - ((v - min) / (max - min || 1)) * (c.height - 10);
+  const xOf = (t: number) => LABEL_W + (t - s.viewStart) * scale;
+  const points = s.counterPoints.get(c.counter.id);
+  if (points && points.t.length) {
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(LABEL_W, top, s.width - LABEL_W, c.height);
+    ctx.clip();
+    const path = new Path2D();
+    let x = Math.max(LABEL_W - 1, xOf(points.t[0]));
+    path.moveTo(x, bottom);
+    path.lineTo(x, yOf(points.v[0]));
+    for (let i = 1; i < points.t.length; i++) {
+      const nx = Math.min(s.width + 1, Math.max(LABEL_W - 1, xOf(points.t[i])));
+      path.lineTo(nx, yOf(points.v[i - 1]));
+      path.lineTo(nx, yOf(points.v[i]));
+      x = nx;
+    }
+    const last = points.v[points.v.length - 1];
+    const end = Math.min(s.width + 1, xOf(s.traceEnd));
+    path.lineTo(Math.max(x, end), yOf(last));
+    const area = new Path2D(path);
+    area.lineTo(Math.max(x, end), bottom);
+    area.closePath();
+    ctx.fillStyle = COUNTER_FILL;
+    ctx.fill(area);
+    ctx.strokeStyle = COUNTER_LINE;
+    ctx.lineWidth = 1.25;
+    ctx.stroke(path);
+    ctx.lineWidth = 1;
+    ctx.restore();
+    s.counterSteps += points.t.length;
+  }
+  // Label column: the counter's name and its range.
+  ctx.fillStyle = COLORS.labelBg;
+  ctx.fillRect(0, top - 2, LABEL_W, c.height);
+  ctx.fillStyle = COLORS.text;
+  ctx.font = '12px Roboto, "Segoe UI", Arial, sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.fillText(fitText(ctx, c.label, LABEL_W - 28), 18, top + ROW_H / 2);
+  ctx.fillStyle = COLORS.muted;
+  ctx.font = '11px Roboto, "Segoe UI", Arial, sans-serif';
+  ctx.fillText(fitText(ctx, `max ${formatCounterValue(c.counter.max, c.counter.unit)}`, LABEL_W - 28), 18, top + ROW_H / 2 + 16);
+  ctx.strokeStyle = COLORS.grid;
+  ctx.beginPath();
+  ctx.moveTo(0, top + c.height - 2.5);
+  ctx.lineTo(s.width, top + c.height - 2.5);
+  ctx.stroke();
 }
 
 function findPrimitive(s: DrawState, ref: EventRef): { x0: number; x1: number; y: number } | null {
@@ -234,6 +333,8 @@ function flowPoint(s: DrawState, track: number, depth: number, ps: number): { x:
 }
 
 export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Tiles | null): void {
+  s.highlighted = 0;
+  s.counterSteps = 0;
   ctx.fillStyle = COLORS.background;
   ctx.fillRect(0, 0, s.width, s.height);
   ctx.save();
@@ -254,12 +355,17 @@ export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Til
     ctx.fillStyle = COLORS.text;
     ctx.font = '12px Roboto, "Segoe UI", Arial, sans-serif';
     ctx.textBaseline = 'middle';
-    ctx.fillText(fitText(ctx, t.track.name, LABEL_W - 28), 18, y + ROW_H / 2);
+    ctx.fillText(fitText(ctx, t.label, LABEL_W - 28), 18, y + ROW_H / 2);
     ctx.strokeStyle = COLORS.grid;
     ctx.beginPath();
     ctx.moveTo(0, y + t.height - 2.5);
     ctx.lineTo(s.width, y + t.height - 2.5);
     ctx.stroke();
+  }
+  // Counter tracks.
+  for (const c of s.layout.counters) {
+    if (c.y + c.height < visibleTop || c.y > visibleBottom) continue;
+    drawCounter(ctx, s, c);
   }
   // Section headers.
   for (const h of s.layout.sections) {
@@ -274,7 +380,11 @@ export function draw(ctx: CanvasRenderingContext2D, s: DrawState, tilesInfo: Til
     ctx.fillText(`${h.collapsed ? '▸' : '▾'}  ${h.section.name}`, 8, y + SECTION_H / 2);
     ctx.fillStyle = COLORS.muted;
     ctx.font = '11px Roboto, "Segoe UI", Arial, sans-serif';
-    const label = `${h.section.tracks.length} track${h.section.tracks.length === 1 ? '' : 's'} · ${events.toLocaleString('en-US')} events`;
+    const counters = s.counterCount;
+    const label =
+      h.section.id === COUNTER_SECTION_ID
+        ? `${counters} counter${counters === 1 ? '' : 's'} · values over time`
+        : `${h.section.tracks.length} track${h.section.tracks.length === 1 ? '' : 's'} · ${events.toLocaleString('en-US')} events`;
     ctx.fillText(label, Math.min(LABEL_W + 8, 8 + ctx.measureText(`▾  ${h.section.name}`).width + 90), y + SECTION_H / 2);
   }
   ctx.strokeStyle = COLORS.border;

@@ -12,6 +12,23 @@ export interface TraceTrackInfo {
   end_ps: number;
 }
 
+// A counter track (memory in use, a `_counters_` series): values over time.
+export interface CounterInfo {
+  id: number;
+  name: string;
+  host: string;
+  unit: string; // "bytes" or ""
+  samples: number;
+  min: number;
+  max: number;
+}
+
+// /api/trace/counters: each counter's points for a view (t ascending; a value holds until
+// the next point).
+export interface CounterPointsReply {
+  counters: { id: number; t: number[]; v: number[] }[];
+}
+
 export interface TraceSectionInfo {
   id: number;
   name: string;
@@ -25,6 +42,7 @@ export interface TraceTracks {
   events: number;
   hosts: string[];
   sections: TraceSectionInfo[];
+  counters?: CounterInfo[];
 }
 
 // One track's primitives, columnar. count[i] === 0: an event drawn as itself; N > 0: a
@@ -98,6 +116,17 @@ export interface SearchReply {
   match: FlowEnd | null;
 }
 
+// /api/trace/summary: every event of a range on some tracks, by name (server side, over
+// the full index: the same at every zoom).
+export interface TraceSummary {
+  start_ps: number;
+  end_ps: number;
+  events: number;
+  distinct_names: number;
+  truncated: boolean;
+  names: { name: string; count: number; total_ps: number; self_ps: number }[];
+}
+
 export class TraceApiError extends Error {
   constructor(
     message: string,
@@ -152,6 +181,12 @@ export const traceApi = {
     ),
   event: (s: TraceSource, track: number, event: number) => getJson<EventDetails>(fetch(`/api/trace/event?${query(s, { track, event })}`)),
   flows: (s: TraceSource, track: number, event: number) => getJson<{ flows: Flow[] }>(fetch(`/api/trace/flows?${query(s, { track, event })}`)),
+  counters: (s: TraceSource, startPs: number, endPs: number, widthPx: number, signal?: AbortSignal) =>
+    getJson<CounterPointsReply>(
+      fetch(`/api/trace/counters?${query(s, { start_ps: Math.floor(startPs), end_ps: Math.ceil(endPs), width_px: Math.max(1, Math.min(16384, Math.round(widthPx))) })}`, { signal }),
+    ),
+  summary: (s: TraceSource, startPs: number, endPs: number, tracks: number[]) =>
+    getJson<TraceSummary>(fetch(`/api/trace/summary?${query(s, { start_ps: Math.floor(startPs), end_ps: Math.ceil(endPs), tracks: tracks.join(',') })}`)),
   search: (s: TraceSource, q: string, cursor: { fromPs: number; track?: number; event?: number } | null, direction: 'next' | 'prev') =>
     getJson<SearchReply>(
       fetch(`/api/trace/search?${query(s, {

@@ -2,8 +2,9 @@
 // knows about it (an event's stats and flows, a summary's count, an area's events by
 // name, a timing mark's length).
 import { el } from '../../format';
-import { traceApi, type EventDetails, type Flow, type TraceSource, type TraceTracks } from './trace_api';
+import { traceApi, type EventDetails, type Flow, type TraceSource, type TraceSummary, type TraceTracks } from './trace_api';
 import { formatPs, shortName } from './trace_format';
+import { trackLabel } from './trace_layout';
 import type { Timeline, TimelineSelection } from './timeline';
 
 export class DetailsPane {
@@ -19,7 +20,7 @@ export class DetailsPane {
     for (const section of tracks.sections) {
       for (const track of section.tracks) {
         const prefix = tracks.hosts.length > 1 ? `${section.host} ` : '';
-        this.trackNames.set(track.id, `${prefix}${section.name} › ${track.name}`);
+        this.trackNames.set(track.id, `${prefix}${section.name} › ${trackLabel(section, track)}`);
       }
     }
     this.showHelp();
@@ -84,7 +85,7 @@ export class DetailsPane {
         );
         return;
       case 'area':
-        this.renderArea(selection);
+        await this.renderArea(selection);
         return;
       case 'mark':
         this.root.replaceChildren(
@@ -137,29 +138,53 @@ export class DetailsPane {
     );
   }
 
-  private renderArea(selection: Extract<TimelineSelection, { kind: 'area' }>): void {
+  // The area's events by name, counted by the server over every event of the range (not
+  // only those drawn one by one at this zoom).
+  private async renderArea(selection: Extract<TimelineSelection, { kind: 'area' }>): Promise<void> {
+    const generation = this.generation;
     const timeline = this.timeline();
-    const summary = timeline?.areaSummary(selection.startPs, selection.endPs, selection.tracks);
-    const byName = summary ? [...summary.byName.entries()].sort((a, b) => b[1].totalPs - a[1].totalPs) : [];
-    const table = el('table', { class: 'tv-stats' },
-      el('thead', {}, el('tr', {}, el('th', {}, 'Name'), el('th', {}, 'Count'), el('th', {}, 'Total'), el('th', {}, 'Average'))),
-      el('tbody', {}, ...byName.slice(0, 30).map(([name, v]) =>
-        el('tr', {}, el('td', { class: 'tv-stat-name' }, name), el('td', {}, v.count.toLocaleString('en-US')), el('td', {}, formatPs(v.totalPs)), el('td', {}, formatPs(v.totalPs / v.count))),
+    const facts = (events: string, distinct: string): [string, string][] => [
+      ['Interval', `${formatPs(selection.startPs, 6)} – ${formatPs(selection.endPs, 6)}`],
+      ['Length', formatPs(selection.endPs - selection.startPs, 6)],
+      ['Tracks', String(selection.tracks.length)],
+      ['Events', events],
+      ['Distinct names', distinct],
+    ];
+    const markButton = () => this.button('Mark this interval', () => timeline?.setMark(selection.startPs, selection.endPs));
+    this.root.replaceChildren(
+      el('div', { class: 'tv-details-grid' },
+        el('div', {}, el('div', { class: 'tv-details-title' }, 'Counting the selected events…'), this.kv(facts('…', '…')), markButton()),
+        el('div', { class: 'tv-muted' }, 'Summing every event of the range on the server…'),
+      ),
+    );
+    if (!selection.tracks.length) {
+      this.root.replaceChildren(el('div', { class: 'tv-muted' }, 'No track in the selected area.'));
+      return;
+    }
+    let summary: TraceSummary;
+    try {
+      summary = await traceApi.summary(this.source, selection.startPs, selection.endPs, selection.tracks);
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.root.replaceChildren(el('div', { class: 'tv-error' }, (error as Error).message));
+      return;
+    }
+    if (generation !== this.generation) return;
+    const table = el('table', { class: 'tv-stats', 'data-role': 'area-summary' },
+      el('thead', {}, el('tr', {}, el('th', {}, 'Name'), el('th', {}, 'Count'), el('th', {}, 'Total'), el('th', {}, 'Self'), el('th', {}, 'Average'))),
+      el('tbody', {}, ...summary.names.slice(0, 50).map((v) =>
+        el('tr', {}, el('td', { class: 'tv-stat-name', title: v.name }, v.name), el('td', {}, v.count.toLocaleString('en-US')), el('td', {}, formatPs(v.total_ps)), el('td', {}, formatPs(v.self_ps)), el('td', {}, formatPs(v.total_ps / v.count))),
       )),
     );
+    const more = summary.distinct_names > 50 ? el('div', { class: 'tv-muted' }, `The 50 names with the most time of ${summary.distinct_names.toLocaleString('en-US')}.`) : null;
     this.root.replaceChildren(
       el('div', { class: 'tv-details-grid' },
         el('div', {},
-          el('div', { class: 'tv-details-title' }, `${(summary?.events ?? 0).toLocaleString('en-US')} events selected`),
-          this.kv([
-            ['Interval', `${formatPs(selection.startPs, 6)} – ${formatPs(selection.endPs, 6)}`],
-            ['Length', formatPs(selection.endPs - selection.startPs, 6)],
-            ['Tracks', String(selection.tracks.length)],
-            ['In hatched summaries', `${(summary?.merged ?? 0).toLocaleString('en-US')} (zoom in for their names)`],
-          ]),
-          this.button('Mark this interval', () => timeline?.setMark(selection.startPs, selection.endPs)),
+          el('div', { class: 'tv-details-title', 'data-role': 'area-count' }, `${summary.events.toLocaleString('en-US')} events selected`),
+          this.kv(facts(summary.events.toLocaleString('en-US'), summary.distinct_names.toLocaleString('en-US'))),
+          markButton(),
         ),
-        el('div', {}, byName.length ? table : el('div', { class: 'tv-muted' }, 'No events drawn individually here.')),
+        el('div', {}, summary.names.length ? table : el('div', { class: 'tv-muted' }, 'No events in this area.'), more),
       ),
     );
   }

@@ -1,13 +1,16 @@
 // Vertical layout of the trace viewer: section headers, then each track's rows (one per
 // nesting depth), in the order the server lists them. Collapsed sections keep only
 // their header. y is measured from the top of the content (below the time axis).
-import type { TraceSectionInfo, TraceTrackInfo, TraceTracks } from './trace_api';
+import type { CounterInfo, TraceSectionInfo, TraceTrackInfo, TraceTracks } from './trace_api';
 
 export const AXIS_H = 30;
 export const SECTION_H = 26;
 export const ROW_H = 18;
 export const TRACK_PAD = 5;
 export const LABEL_W = 250;
+export const COUNTER_H = 44;
+// The id of the counters' section (server sections are numbered from 0).
+export const COUNTER_SECTION_ID = -1;
 
 export interface SectionLayout {
   section: TraceSectionInfo;
@@ -18,22 +21,55 @@ export interface SectionLayout {
 export interface TrackLayout {
   track: TraceTrackInfo;
   section: TraceSectionInfo;
+  label: string; // what the lane is called (trackLabel)
   y: number;  // top of row 0
+  height: number;
+}
+
+// A counter track: a step-area graph of one counter, COUNTER_H tall.
+export interface CounterLayout {
+  counter: CounterInfo;
+  label: string;
+  y: number;
   height: number;
 }
 
 export interface Layout {
   sections: SectionLayout[];
   tracks: TrackLayout[];
+  counters: CounterLayout[];
   byTrack: Map<number, TrackLayout>;
   sectionOfTrack: Map<number, TraceSectionInfo>;
   height: number;
 }
 
+// A lane's name: host thread lanes say which OS thread they are ("pt_autograd_0 (tid
+// 1234)"), as two threads may share a name; device lanes keep theirs ("Stream #7(Compute)").
+export function trackLabel(section: TraceSectionInfo, track: TraceTrackInfo): string {
+  if (section.kind === 'device') return track.name;
+  const tid = String(track.line_id);
+  if (!track.name || track.name === `line ${tid}`) return `thread ${tid}`;
+  return track.name.includes(tid) ? track.name : `${track.name} (tid ${tid})`;
+}
+
 export function computeLayout(data: TraceTracks, collapsed: Set<number>): Layout {
-  const layout: Layout = { sections: [], tracks: [], byTrack: new Map(), sectionOfTrack: new Map(), height: 0 };
+  const layout: Layout = { sections: [], tracks: [], counters: [], byTrack: new Map(), sectionOfTrack: new Map(), height: 0 };
   let y = 0;
   const severalHosts = data.hosts.length > 1;
+  // Counters first, as a section of their own: memory in use over time, not slices.
+  const counters = data.counters ?? [];
+  if (counters.length) {
+    const isCollapsed = collapsed.has(COUNTER_SECTION_ID);
+    layout.sections.push({ section: { id: COUNTER_SECTION_ID, name: 'Counters', host: '', kind: 'other', tracks: [] }, y, collapsed: isCollapsed });
+    y += SECTION_H;
+    if (!isCollapsed) {
+      for (const counter of counters) {
+        const label = severalHosts ? `${counter.host} ${counter.name}` : counter.name;
+        layout.counters.push({ counter, label, y: y + 2, height: COUNTER_H });
+        y += COUNTER_H;
+      }
+    }
+  }
   for (const section of data.sections) {
     const isCollapsed = collapsed.has(section.id);
     layout.sections.push({ section: severalHosts ? { ...section, name: `${section.host} ${section.name}` } : section, y, collapsed: isCollapsed });
@@ -42,7 +78,7 @@ export function computeLayout(data: TraceTracks, collapsed: Set<number>): Layout
       layout.sectionOfTrack.set(track.id, section);
       if (isCollapsed) continue;
       const height = Math.max(1, track.rows) * ROW_H + TRACK_PAD;
-      const entry: TrackLayout = { track, section, y: y + 2, height };
+      const entry: TrackLayout = { track, section, label: trackLabel(section, track), y: y + 2, height };
       layout.tracks.push(entry);
       layout.byTrack.set(track.id, entry);
       y += height;

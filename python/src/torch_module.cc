@@ -1,0 +1,24 @@
+// The _torch extension: installs the PyTorch op recorder (torch_op_callback.h) for every
+// stepscope session from the moment stepscope.torch is imported.
+#include <pybind11/pybind11.h>
+
+#include "torch_op_callback.h"
+
+namespace stepscope::python {
+namespace py = pybind11;
+
+PYBIND11_MODULE(_torch, m) {
+  m.doc() = "stepscope's PyTorch op recorder (use stepscope.torch)";
+  static bool registered = [] {
+    AddSessionObserver("pytorch ops", &TorchOpRecorder::Get());
+    return true;
+  }();
+  (void)registered;
+  m.def("set_record_shapes", [](bool enabled) { TorchOpRecorder::Get().set_record_shapes(enabled); },
+        py::arg("enabled"));
+  m.def("record_shapes", [] { return TorchOpRecorder::Get().record_shapes(); });
+  m.def("callback_installed", [] { return TorchOpRecorder::Get().callback_installed(); },
+        "True while the RecordFunction callback is installed (only during sessions).");
+}
+
+}  // namespace stepscope::python

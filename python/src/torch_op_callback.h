@@ -1,0 +1,36 @@
+// PyTorch ops as stepscope events: a global at::RecordFunction callback, installed only
+// while a session records (session_hooks.h), records every ATen op and autograd node
+// (level 2, framework ops) and every record_function scope (level 1, user scopes; the
+// DataLoader's "enumerate(DataLoader)#...__next__" among them) on the line of the thread
+// that ran it, with PyTorch's own names, so the analysis reads them as it reads
+// torch.profiler traces. Stats, in Kineto's names: "Sequence number" (forward ops and
+// the backward nodes that link to them), "Fwd thread id" (backward nodes), and with
+// record_shapes "Input Dims" / "Input type".
+//
+// Threads that first record inside an intra-op parallel region are named
+// "pytorch intra-op <n>"; threads other than the main one that first run an autograd
+// node, "pytorch autograd".
+#pragma once
+
+#include "session_hooks.h"
+
+namespace stepscope::python {
+
+class TorchOpRecorder : public SessionObserver {
+ public:
+  // The process-wide recorder (never destroyed).
+  static TorchOpRecorder& Get();
+
+  // Takes effect at the next session start.
+  void set_record_shapes(bool record_shapes);
+  bool record_shapes() const;
+  bool callback_installed() const;
+
+  void OnSessionStart(const ProfileOptions& options) override;
+  void OnSessionStop() override;
+
+ private:
+  TorchOpRecorder() = default;
+};
+
+}  // namespace stepscope::python

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The lead's checks on a lent GPU machine (no Debian packages there): run from the repo root
+# with .device/ carried (tools/device/prepare_lead.sh fills it). Writes to $OUT.
+#   1. kineto_15mb_analyze_ms with 1, 2, 4, 8 and 16 CPUs (taskset), median of 15 spawns;
+#   2. a real PyTorch (CUDA) Kineto trace, imported and analysed by stepscope;
+#   3. ./dev bench's import and analysis benchmarks with 16 cores (figures to $OUT/*.json).
+set -uo pipefail
+OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+S="$PWD/.device/bin/stepscope"
+T="$PWD/.device/shared/testdata/traces/hta_ns_resolution_rank-0.pt.trace.json.gz"
+{
+  echo "== machine"; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+  "$S" help >/dev/null || { echo "stepscope does not start here"; ldd "$S"; }
+  echo "== kineto_15mb_analyze_ms by CPUs (median of 15 spawns; startup = stepscope help)"
+  for cpus in 1 2 4 8 16; do
+    python3 - "$S" "$T" "$cpus" <<'PY'
+import statistics, subprocess, sys, time
+s, t, cpus = sys.argv[1], sys.argv[2], int(sys.argv[3])
+pin = ["taskset", "-c", f"0-{cpus - 1}"]
+def ms(args):
+    start = time.perf_counter(); subprocess.run(pin + args, stdout=subprocess.DEVNULL, check=True)
+    return 1000 * (time.perf_counter() - start)
+for _ in range(3): ms([s, "analyze", t, "--tool", "overview_page"])
+a = [ms([s, "analyze", t, "--tool", "overview_page"]) for _ in range(15)]
+h = [ms([s, "help"]) for _ in range(15)]
+z = [ms(["true"]) for _ in range(15)]  # what spawning from Python costs by itself
+print(f"cpus {cpus}: analyze median {statistics.median(a):.1f} ms (min {min(a):.1f}), startup median "
+      f"{statistics.median(h):.2f} ms, spawn of /bin/true {statistics.median(z):.2f} ms")
+PY
+  done
+  echo "== a real PyTorch CUDA trace"
+  python3 tools/device/torch_trace.py "$OUT/torch_cuda_trace.json" && gzip -f "$OUT/torch_cuda_trace.json"
+  "$S" import "$OUT/torch_cuda_trace.json.gz" --logdir /tmp/ld --run torch 2>&1 | tail -15
+  for tool in overview_page kernel_stats input_pipeline_analyzer framework_op_stats; do
+    echo "-- $tool"; "$S" analyze /tmp/ld --tool "$tool" 2>&1 | head -60
+  done
+  "$S" info /tmp/ld 2>&1 | head -40
+  echo "== benchmarks"
+  for bench in import_benchmark analysis_benchmark; do
+    STEPSCOPE_BENCH_OUT="$OUT" STEPSCOPE_SHARED_DIR="$PWD/.device/shared" timeout 200 "$PWD/.device/bin/$bench" 2>&1 | tail -25
+  done
+} 2>&1 | tee "$OUT/lead_checks.txt"
