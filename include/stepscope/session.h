@@ -46,9 +46,11 @@ struct ProfileOptions {
   // 0 off, 1 user annotations and steps (kCritical), 2 + info (tf.data-style iterators,
   // framework internals), 3 + verbose. TensorFlow's levels and default.
   int host_tracer_level = 2;
-  // 0 off, 1 on, 2 verbose. No device tracer is built into stepscope yet: a level above 0
-  // records nothing and adds a warning (on stderr at start and in the profile's
-  // XSpace warnings). 0 by default for that reason (TensorFlow's default is 1).
+  // 0 off, 1 on, 2 verbose. The device tracer is CUPTI's (src/gpu, docs/gpu.md), present
+  // in programs that link stepscope::gpu (a build with CUDA). Without it, a level above 0
+  // records nothing and adds a warning (on stderr at start and in the profile's XSpace
+  // warnings); with it but no usable GPU, its warning says why. 0 by default for that
+  // reason (TensorFlow's default is 1).
   int device_tracer_level = 0;
   // 0 off, 1 on. No Python tracer is built into stepscope yet: 1 warns as above.
   int python_tracer_level = 0;

@@ -5,6 +5,7 @@
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/kernel_stats.h"
 #include "src/analysis/tools/memory_profile.h"
+#include "src/analysis/tools/multi_gpu.h"
 #include "src/analysis/tools/overview_page.h"
 #include "src/analysis/tools/pod_viewer.h"
 #include "src/analysis/tools/trace_viewer.h"
@@ -23,6 +24,7 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakePodViewerTool().release());
     list->push_back(MakeTraceViewerTool().release());
     list->push_back(MakeMemoryProfileTool().release());
+    list->push_back(MakeMultiGpuTool().release());
     return list;
   }();
   return *tools;

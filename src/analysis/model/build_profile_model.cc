@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "src/analysis/model/device_analysis.h"
@@ -126,6 +127,26 @@ void AddDiagnostics(const xspace::ColumnarXSpace& space, const internal::HostAna
   }
 }
 
+// Gives each device's per-step activity the step number of its group, keeping only
+// groups that became steps, in step-number order.
+void NumberDeviceSteps(ProfileModel* model) {
+  std::unordered_map<int64_t, int64_t> number_of_group;
+  for (const StepInfo& step : model->steps) number_of_group.emplace(step.group_id, step.step_number);
+  for (DeviceActivity& device : model->devices) {
+    std::vector<DeviceStepActivity> kept;
+    for (DeviceStepActivity& a : device.step_activity) {
+      auto it = number_of_group.find(a.group_id);
+      if (it == number_of_group.end()) continue;
+      a.step_number = it->second;
+      kept.push_back(a);
+    }
+    std::sort(kept.begin(), kept.end(), [](const DeviceStepActivity& a, const DeviceStepActivity& b) {
+      return a.step_number < b.step_number;
+    });
+    device.step_activity = std::move(kept);
+  }
+}
+
 // The model; with `only_group_id`, of that step group's events alone (ModelOptions::step).
 StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> space, const ModelOptions& options,
                                   std::optional<int64_t> only_group_id) {
@@ -180,6 +201,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   model.kernels = std::move(device.kernels);
   model.input_pipeline.device_copies = std::move(device.input_copies);
   model.devices = std::move(device.devices);
+  NumberDeviceSteps(&model);
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
   if (options.keep_event_tree) {

@@ -99,7 +99,31 @@ class DeviceAnalyzer {
     FlatUint64Map kernel_index;
     std::vector<KernelAgg> kernels;
     std::unordered_map<uint64_t, size_t> input_copy_index;  // (op, event metadata) -> input_copies_
+    std::vector<int32_t> step_slot;  // dense group -> index into DeviceActivity::step_activity, -1
   };
+
+  // Adds a device event of step group `group` to the device's per-step activity.
+  void AddStepActivity(int32_t group, int64_t begin, int64_t end, bool is_kernel, bool is_collective,
+                       DeviceActivity* device, PlaneState* state) {
+    if (state->step_slot.size() <= static_cast<size_t>(group)) state->step_slot.resize(group + 1, -1);
+    int32_t& slot = state->step_slot[group];
+    if (slot < 0) {
+      slot = static_cast<int32_t>(device->step_activity.size());
+      DeviceStepActivity& added = device->step_activity.emplace_back();
+      added.group_id = host_->groups.id(group);
+      added.first_begin_ps = begin;
+      added.last_end_ps = end;
+    }
+    DeviceStepActivity& a = device->step_activity[slot];
+    a.first_begin_ps = std::min(a.first_begin_ps, begin);
+    a.last_end_ps = std::max(a.last_end_ps, end);
+    if (is_kernel && (a.first_kernel_begin_ps < 0 || begin < a.first_kernel_begin_ps)) a.first_kernel_begin_ps = begin;
+    AddTo(a.active_ps, end - begin);
+    if (is_collective) {
+      AddTo(a.collective_ps, end - begin);
+      ++a.collective_count;
+    }
+  }
 
   void MarkGroupOnDevice(int32_t group) {
     if (group < 0) return;
@@ -334,9 +358,15 @@ class DeviceAnalyzer {
     // counted, with 0 time.
     if (!is_copy && !stats.kernel_details.empty()) AddKernel(plane, e, stats, op, duration, state);
 
+    const bool is_collective = !is_copy && (facts.is_collective || IsCollectiveOpName(plane.event_name(e)));
+    if (is_collective) {
+      AddTo(device->collective_ps, duration);
+      ++device->collective_count;
+    }
     int32_t group = StepGroupOf(stats);
     if (group == kNoGroup) return kNoGroup;
     MarkGroupOnDevice(group);
+    AddStepActivity(group, plane.event_start_ps[e], plane.event_end_ps(e), !is_copy, is_collective, device, state);
     EventType type;
     if (is_copy && direction == MemcpyDirection::kHostToDevice) {
       type = EventType::kHostToDevice;

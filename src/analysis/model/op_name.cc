@@ -215,4 +215,14 @@ std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::str
   return std::nullopt;
 }
 
+bool IsCollectiveOpName(std::string_view name) {
+  static constexpr std::array<std::string_view, 12> kPatterns = {
+      "nccl",          "rccl",         "all-reduce",  "allreduce", "all-gather",          "allgather",
+      "reduce-scatter", "reducescatter", "all-to-all", "alltoall",  "collective-permute", "collectivereduce"};
+  for (std::string_view pattern : kPatterns) {
+    if (ContainsIgnoreCase(name, pattern)) return true;
+  }
+  return false;
+}
+
 }  // namespace stepscope::analysis

@@ -86,4 +86,10 @@ bool IsHostToDeviceTransferName(std::string_view name);
 bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix);
 bool ContainsIgnoreCase(std::string_view text, std::string_view needle);
 
+// Collective communication by name, any case: NCCL/RCCL kernels ("ncclDevKernel_...",
+// "ncclKernel_..."), XLA's HLO ops and GPU kernels ("all-reduce", "all-gather",
+// "reduce-scatter", "all-to-all", "collective-permute") and TF's ("NcclAllReduce",
+// "CollectiveReduceV2", "AllReduce").
+bool IsCollectiveOpName(std::string_view name);
+
 }  // namespace stepscope::analysis

@@ -292,6 +292,19 @@ struct DeviceCapabilities {
   std::string device_name;  // gpu_device_name
 };
 
+// What ran on one device for one step: the device events tied to the step's group (by
+// group_id or through their launch's correlation_id), for comparing devices step by step.
+struct DeviceStepActivity {
+  int64_t step_number = 0;  // StepInfo::step_number of the step with this group
+  int64_t group_id = 0;
+  int64_t first_begin_ps = 0;  // first event's begin and last event's end
+  int64_t last_end_ps = 0;
+  int64_t first_kernel_begin_ps = -1;  // first kernel (not copy); -1 when none
+  int64_t active_ps = 0;  // kernel and copy durations summed (overlapping streams add up)
+  int64_t collective_ps = 0;  // collectives: nccl*/rccl kernels, XLA/TF all-reduce, ... ops
+  int64_t collective_count = 0;
+};
+
 // One device plane ("/device:GPU:3").
 struct DeviceActivity {
   std::string plane_name;
@@ -305,6 +318,12 @@ struct DeviceActivity {
   int64_t busy_ps = 0;         // union of kernels and copies over all streams
   int64_t first_begin_ps = 0;  // first and last activity; 0/0 when idle
   int64_t last_end_ps = 0;
+  // Collectives over the whole profile (in steps or not): see DeviceStepActivity.
+  int64_t collective_ps = 0;
+  int64_t collective_count = 0;
+  // Per step with device activity, by step_number (events of groups without a step are
+  // not listed).
+  std::vector<DeviceStepActivity> step_activity;
   int64_t idle_ps() const { return (last_end_ps - first_begin_ps) - busy_ps; }
   bool has_activity() const { return kernel_count > 0 || busy_ps > 0; }
 };

@@ -8,6 +8,7 @@
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/kernel_stats.h"
 #include "src/analysis/tools/memory_profile.h"
+#include "src/analysis/tools/multi_gpu.h"
 #include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
@@ -90,6 +91,7 @@ struct Context {
   KernelSummary kernels;
   OpPlacement placement;
   MemoryProfileResult memory;
+  MultiGpuResult multi_gpu;  // empty with fewer than two active devices
 };
 
 class Rules {
@@ -113,6 +115,8 @@ class Rules {
     MemoryPeakOneOp();
     MemoryFragmentation();
     MemoryGrowth();
+    GpuStraggler();
+    CollectiveHeavy();
     std::stable_sort(report_.findings.begin(), report_.findings.end(), [](const Finding& a, const Finding& b) {
       if (a.severity != b.severity) return a.severity < b.severity;
       return a.impact_percent > b.impact_percent;
@@ -552,6 +556,51 @@ class Rules {
           "memory_profile", growth_percent});
   }
 
+  void GpuStraggler() {
+    const MultiGpuResult& g = c_.multi_gpu;
+    if (g.steps == 0 || c_.steps.avg_step_time_ms <= 0) {
+      Check("gpu_straggler", false, "not applicable: fewer than two devices with work in the same steps");
+      return;
+    }
+    const double percent = Percent(g.avg_imbalance_ms, c_.steps.avg_step_time_ms);
+    if (percent < kGpuStragglerPercent) {
+      Check("gpu_straggler", false,
+            "device compute imbalance " + Ms(g.avg_imbalance_ms) + " = " + Pct(percent) + " of step time < " +
+                Pct(kGpuStragglerPercent));
+      return;
+    }
+    Fire({"gpu_straggler", Severity::kMedium, g.straggler + " holds the other devices back",
+          g.straggler + " has the most compute in " + Num(g.straggler_steps) + " of " + Num(g.steps) +
+              " steps; the others finish their compute " + Ms(g.avg_imbalance_ms) + " earlier per step (" +
+              Pct(percent) + " of step time) and wait for it",
+          {{"imbalance_ms", g.avg_imbalance_ms, "ms"}, {"imbalance_percent", percent, "%"}},
+          "Give every device the same work (equal per-device batches and shapes); check that the straggler's host is "
+          "not busier (input pipeline, other processes) and that its launch thread is not starved (TensorFlow: "
+          "TF_GPU_THREAD_MODE=gpu_private); compare its kernels in kernel_stats.",
+          "multi_gpu", percent});
+  }
+
+  void CollectiveHeavy() {
+    const MultiGpuResult& g = c_.multi_gpu;
+    if (g.device_count < 2) {
+      Check("collective_heavy", false, "not applicable: fewer than two devices");
+      return;
+    }
+    if (g.collective_percent < kCollectiveHeavyPercent) {
+      Check("collective_heavy", false,
+            "collectives " + Pct(g.collective_percent) + " of device time < " + Pct(kCollectiveHeavyPercent));
+      return;
+    }
+    Fire({"collective_heavy", Severity::kMedium, "Collectives are " + Pct(g.collective_percent) + " of device time",
+          "all-reduce / all-gather / reduce-scatter kernels take " + Ms(g.avg_step_collective_ms) +
+              " per device and step, " + Pct(g.collective_percent) + " of the devices' active time",
+          {{"collective_percent", g.collective_percent, "%"}, {"collective_ms", g.avg_step_collective_ms, "ms"}},
+          "Overlap communication with compute (gradient bucketing, async collectives), all-reduce fewer and larger "
+          "tensors (gradient accumulation, larger per-device batches), and check the link: the time an all-reduce "
+          "needs is about parameters x 4 B / link bandwidth.",
+          "multi_gpu", g.collective_percent});
+  }
+
   const Context& c_;
   AdvisorReport report_;
 };
@@ -595,7 +644,8 @@ std::string_view SeverityName(Severity severity) {
 
 AdvisorReport ComputeAdvice(const ProfileModel& model) {
   Context context{model, SummarizeSteps(model), ComputeInputPipelineAnalysis(model), SummarizeKernels(model),
-                  ComputeOpPlacement(model), ComputeMemoryProfile(model)};
+                  ComputeOpPlacement(model), ComputeMemoryProfile(model),
+                  HasSeveralDevices(model) ? ComputeMultiGpu(model) : MultiGpuResult{}};
   return Rules(context).Run();
 }
 

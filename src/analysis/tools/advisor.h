@@ -70,6 +70,12 @@ inline constexpr int kMemoryGrowthSteps = 3;
 inline constexpr double kMemoryGrowthPercent = 5.0;
 // Allocators whose peak is below this are not worth a finding.
 inline constexpr int64_t kMemoryMinPeakBytes = int64_t{1} << 20;
+// Several devices: the slowest device's compute exceeds the fastest's by >= 10 % of the
+// step time on average: the others wait that long in their collectives every step.
+inline constexpr double kGpuStragglerPercent = 10.0;
+// Collectives (all-reduce, all-gather, ...) take >= 30 % of the devices' active time:
+// communication, not math, sets the pace (TensorFlow's GPU guide, multi-GPU section).
+inline constexpr double kCollectiveHeavyPercent = 30.0;
 
 enum class Severity { kHigh, kMedium, kLow };
 std::string_view SeverityName(Severity severity);  // "high", "medium", "low"

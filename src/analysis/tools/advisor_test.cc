@@ -44,7 +44,8 @@ TEST(AdvisorTest, EveryRuleIsReportedAsACheck) {
   AdvisorReport r = ComputeAdvice(Steps(3, {{EventType::kHostCompute, 100}}));
   for (const char* id : {"no_steps", "input_bound", "get_next_outside_step", "output_bound", "launch_bound",
                          "tiny_kernels", "host_op_placement", "no_16bit_compute", "tensor_cores_unused",
-                         "copy_heavy_streams", "step_gaps", "unexplained_step_time", "dropped_events"}) {
+                         "copy_heavy_streams", "step_gaps", "unexplained_step_time", "dropped_events", "gpu_straggler",
+                         "collective_heavy"}) {
     EXPECT_NE(FindCheck(r, id), nullptr) << id;
   }
   EXPECT_TRUE(r.findings.empty()) << r.findings[0].id;  // a healthy CPU profile: nothing to say
@@ -188,6 +189,51 @@ TEST(AdvisorTest, FindingsAreOrderedBySeverityThenImpact) {
     EXPECT_LE(r.findings[i - 1].severity, r.findings[i].severity);
   }
   EXPECT_EQ(r.findings[0].id, "input_bound");
+}
+
+// Two GPUs over three 100 ms steps: GPU:1 computes 40 ms, GPU:0 20 ms, each spends 30 ms
+// in collectives.
+ProfileModel TwoGpus(double slow_compute_ms, double collective_ms) {
+  ProfileModel m = Steps(3, {{EventType::kDeviceCompute32, 60}, {EventType::kDeviceCollectives, 30}});
+  for (int d = 0; d < 2; ++d) {
+    DeviceActivity gpu = MakeGpu(d, 80);
+    for (const StepInfo& step : m.steps) {
+      DeviceStepActivity a;
+      a.step_number = step.step_number;
+      a.group_id = step.group_id;
+      a.first_kernel_begin_ps = step.begin_ps;
+      a.active_ps = Ms((d == 1 ? slow_compute_ms : 20.0) + collective_ms);
+      a.collective_ps = Ms(collective_ms);
+      gpu.step_activity.push_back(a);
+    }
+    m.devices.push_back(gpu);
+  }
+  m.has_device = true;
+  return m;
+}
+
+TEST(AdvisorTest, GpuStragglerNamesTheDeviceAndTheWait) {
+  AdvisorReport r = ComputeAdvice(TwoGpus(40, 30));
+  std::optional<Finding> f = Find(r, "gpu_straggler");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_EQ(f->severity, Severity::kMedium);
+  EXPECT_THAT(f->title, HasSubstr("/device:GPU:1"));
+  EXPECT_THAT(f->evidence, HasSubstr("20.00 ms earlier per step (20.0 % of step time)"));
+  EXPECT_EQ(f->tool, "multi_gpu");
+  EXPECT_NEAR(f->impact_percent, 20.0, 1e-9);
+  // 5 ms of imbalance is 5 % of the step: not reported.
+  EXPECT_FALSE(Find(ComputeAdvice(TwoGpus(25, 30)), "gpu_straggler").has_value());
+  EXPECT_FALSE(FindCheck(ComputeAdvice(TwoGpus(25, 30)), "gpu_straggler")->fired);
+}
+
+TEST(AdvisorTest, CollectiveHeavyFiresFromThirtyPercentOfDeviceTime) {
+  // Collectives 30 of (20 + 30) and 30 of (40 + 30) ms: 60 / 120 = 50 %.
+  std::optional<Finding> f = Find(ComputeAdvice(TwoGpus(40, 30)), "collective_heavy");
+  ASSERT_TRUE(f.has_value());
+  EXPECT_THAT(f->title, HasSubstr("50.0 %"));
+  EXPECT_THAT(f->advice, HasSubstr("parameters x 4 B / link bandwidth"));
+  // 5 of 25 and 5 of 45 ms: 14 %.
+  EXPECT_FALSE(Find(ComputeAdvice(TwoGpus(40, 5)), "collective_heavy").has_value());
 }
 
 }  // namespace

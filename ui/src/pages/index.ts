@@ -5,6 +5,7 @@ import { renderGeneric } from './generic';
 import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
 import { renderMemoryProfile } from './memory_profile';
+import { renderMultiGpu } from './multi_gpu';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
 import { toolTitle, type PageInfo } from './page';
@@ -19,6 +20,7 @@ const PAGES: Record<string, PageInfo> = {
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
   memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
+  multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true },
 };
 
 export function pageFor(tool: string): PageInfo {

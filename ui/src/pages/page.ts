@@ -66,6 +66,7 @@ export const TOOL_TITLES: Record<string, string> = {
   memory_profile: 'Memory profile',
   pod_viewer: 'Pod viewer',
   trace_viewer: 'Trace viewer',
+  multi_gpu: 'Multi-GPU',
 };
 
 export function toolTitle(id: string): string {

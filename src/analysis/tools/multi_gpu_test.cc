@@ -1,0 +1,151 @@
+#include "src/analysis/tools/multi_gpu.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "src/analysis/tools/test_model_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using tools_testing::MakeGpu;
+using tools_testing::Ms;
+
+DeviceStepActivity Activity(int64_t step, double first_kernel_ms, double active_ms, double collective_ms) {
+  DeviceStepActivity a;
+  a.step_number = step;
+  a.group_id = step;
+  a.first_begin_ps = Ms(first_kernel_ms);
+  a.first_kernel_begin_ps = Ms(first_kernel_ms);
+  a.last_end_ps = Ms(first_kernel_ms + active_ms);
+  a.active_ps = Ms(active_ms);
+  a.collective_ps = Ms(collective_ms);
+  a.collective_count = collective_ms > 0 ? 1 : 0;
+  return a;
+}
+
+// Two GPUs, two steps starting at 0 and 100 ms. GPU:1 computes 10 ms longer in step 1
+// and 4 ms longer in step 2; its collectives are shorter, as the others wait inside theirs.
+ProfileModel TwoGpuModel() {
+  ProfileModel m;
+  m.hostnames = {"host0"};
+  for (int64_t n : {1, 2}) {
+    StepInfo step;
+    step.step_number = n;
+    step.group_id = n;
+    step.begin_ps = Ms((n - 1) * 100.0);
+    step.duration_ps = Ms(100);
+    m.steps.push_back(step);
+  }
+  DeviceActivity gpu0 = MakeGpu(0, 80);
+  gpu0.step_activity = {Activity(1, 1.0, 50, 20), Activity(2, 101.0, 46, 16)};
+  DeviceActivity gpu1 = MakeGpu(1, 70);
+  gpu1.step_activity = {Activity(1, 3.0, 50, 10), Activity(2, 101.5, 46, 12)};
+  m.devices = {gpu0, gpu1};
+  return m;
+}
+
+TEST(MultiGpuTest, FindsTheStragglerAndHowLongTheOthersWait) {
+  MultiGpuResult r = ComputeMultiGpu(TwoGpuModel());
+  EXPECT_EQ(r.device_count, 2);
+  EXPECT_EQ(r.steps, 2);
+  EXPECT_EQ(r.straggler, "/device:GPU:1");
+  EXPECT_EQ(r.straggler_steps, 2);
+  // Compute: GPU:0 30 and 30 ms, GPU:1 40 and 34 ms.
+  EXPECT_NEAR(r.avg_imbalance_ms, (10 + 4) / 2.0, 1e-9);
+  ASSERT_EQ(r.devices.size(), 2u);
+  EXPECT_NEAR(r.devices[0].avg_compute_ms, 30, 1e-9);
+  EXPECT_NEAR(r.devices[0].avg_collective_ms, 18, 1e-9);
+  EXPECT_NEAR(r.devices[0].avg_wait_ms, 7, 1e-9);
+  EXPECT_NEAR(r.devices[1].avg_wait_ms, 0, 1e-9);
+  EXPECT_EQ(r.devices[1].straggler_steps, 2);
+  EXPECT_NEAR(r.devices[0].collective_percent, 100.0 * 36 / 96, 1e-9);
+  EXPECT_NEAR(r.collective_percent, 100.0 * 58 / 192, 1e-9);
+  EXPECT_NEAR(r.devices[0].busy_ms, 80, 1e-9);
+  ASSERT_EQ(r.step_rows.size(), 2u);
+  EXPECT_NEAR(r.step_rows[0].imbalance_ms, 10, 1e-9);
+  EXPECT_NEAR(r.step_rows[0].avg_collective_ms, 15, 1e-9);
+}
+
+TEST(MultiGpuTest, LaunchSkewIsMeasuredFromEachHostsOwnStepStart) {
+  MultiGpuResult r = ComputeMultiGpu(TwoGpuModel());
+  // Step 1: first kernels at 1 and 3 ms -> 2 ms; step 2: 101 and 101.5 -> 0.5 ms.
+  EXPECT_NEAR(r.step_rows[0].launch_skew_ms, 2, 1e-9);
+  EXPECT_NEAR(r.step_rows[1].launch_skew_ms, 0.5, 1e-9);
+  EXPECT_NEAR(r.avg_launch_skew_ms, 1.25, 1e-9);
+  EXPECT_NEAR(r.devices[1].avg_launch_skew_ms, 1.25, 1e-9);
+  EXPECT_NEAR(r.devices[0].avg_launch_skew_ms, 0, 1e-9);
+
+  // Two hosts whose clocks differ by 1000 ms: the skew is relative to each host's step.
+  ProfileModel m = TwoGpuModel();
+  m.hostnames = {"host0", "host1"};
+  m.devices[1].host_index = 1;
+  for (DeviceStepActivity& a : m.devices[1].step_activity) {
+    a.first_kernel_begin_ps += Ms(1000);
+    a.first_begin_ps += Ms(1000);
+  }
+  for (StepInfo& step : m.steps) {
+    step.per_host = {{0, step.begin_ps, step.duration_ps, {}}, {1, step.begin_ps + Ms(1000), step.duration_ps, {}}};
+  }
+  MultiGpuResult shifted = ComputeMultiGpu(m);
+  EXPECT_NEAR(shifted.avg_launch_skew_ms, 1.25, 1e-9);
+  EXPECT_EQ(shifted.straggler, "host1:/device:GPU:1");
+}
+
+TEST(MultiGpuTest, OneDeviceIsNotAvailableAndSaysSo) {
+  ProfileModel m = TwoGpuModel();
+  EXPECT_TRUE(HasSeveralDevices(m));
+  m.devices.pop_back();
+  EXPECT_FALSE(HasSeveralDevices(m));
+  MultiGpuResult r = ComputeMultiGpu(m);
+  EXPECT_EQ(r.steps, 0);
+  EXPECT_THAT(r.diagnostics, testing::Contains(testing::HasSubstr("fewer than two devices")));
+}
+
+TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
+  MultiGpuResult r = ComputeMultiGpu(TwoGpuModel());
+  std::vector<output::Table> tables = BuildTables(r);
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].name, "devices");
+  EXPECT_EQ(tables[0].rows.size(), 2u);
+  EXPECT_EQ(tables[1].name, "steps");
+  EXPECT_EQ(tables[1].rows.size(), 2u);
+  for (const output::Table& t : tables) {
+    for (const output::Column& c : t.columns) {
+      if (c.type == output::ColumnType::kDouble) EXPECT_FALSE(c.unit.empty()) << t.name << "." << c.id;
+    }
+  }
+  StructToolResult<MultiGpuResult> result(r);
+  const std::string json = result.ToJson(false);
+  EXPECT_THAT(json, testing::HasSubstr("\"straggler\":\"/device:GPU:1\""));
+  EXPECT_THAT(json, testing::HasSubstr("\"avg_wait_ms\":7"));
+  EXPECT_THAT(result.FormatText({}), testing::HasSubstr("Straggler"));
+}
+
+TEST(MultiGpuTest, WithoutSharedStepsDevicesAreComparedOverTheWholeProfile) {
+  ProfileModel m;
+  m.hostnames = {"host0"};
+  DeviceActivity gpu0 = MakeGpu(0, 50);
+  gpu0.kernel_time_ps = Ms(40);
+  gpu0.collective_ps = Ms(10);
+  gpu0.first_begin_ps = Ms(2);
+  DeviceActivity gpu1 = MakeGpu(1, 60);
+  gpu1.kernel_time_ps = Ms(55);
+  gpu1.collective_ps = Ms(5);
+  gpu1.first_begin_ps = Ms(5);
+  m.devices = {gpu0, gpu1};
+  MultiGpuResult r = ComputeMultiGpu(m);
+  EXPECT_EQ(r.basis, "profile");
+  EXPECT_EQ(r.steps, 0);
+  EXPECT_EQ(r.straggler, "/device:GPU:1");
+  EXPECT_NEAR(r.avg_imbalance_ms, (55 - 5) - (40 - 10), 1e-9);
+  EXPECT_NEAR(r.avg_launch_skew_ms, 3, 1e-9);
+  EXPECT_NEAR(r.collective_percent, 100.0 * 15 / 95, 1e-9);
+  EXPECT_NEAR(r.devices[1].first_kernel_offset_ms, 3, 1e-9);
+  EXPECT_NEAR(r.devices[0].total_collective_ms, 10, 1e-9);
+  EXPECT_THAT(r.diagnostics, testing::Contains(testing::HasSubstr("whole profile")));
+  EXPECT_EQ(ComputeMultiGpu(TwoGpuModel()).basis, "steps");
+}
+
+}  // namespace
+}  // namespace stepscope::analysis

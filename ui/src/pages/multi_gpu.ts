@@ -1,0 +1,82 @@
+// Multi-GPU: per device, compute and collectives per step and how long each waits for the
+// straggler; per step, imbalance and launch skew (the tool's declared tables).
+import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
+import { stackedBars } from '../components/charts';
+import { dataTable } from '../components/table';
+import { el, formatCount, formatMs, formatPercent, num } from '../format';
+import { csvButton } from './input_pipeline';
+import { arr, declaredColumns, obj, str, type PageContext } from './page';
+
+export function renderMultiGpu(ctx: PageContext): HTMLElement {
+  const d = ctx.data;
+  const page = el('div', { class: 'page page-multi-gpu' });
+  const summary = obj(d.summary);
+  const devices = arr(d.devices);
+  const steps = arr(d.steps);
+  page.append(
+    card(
+      'Summary',
+      { id: 'summary' },
+      tiles([
+        { label: 'Devices', value: formatCount(summary.device_count), detail: `${formatCount(summary.steps)} steps compared` },
+        {
+          label: 'Straggler',
+          value: str(summary.straggler) || 'none',
+          detail: summary.straggler ? `slowest in ${formatCount(summary.straggler_steps)} steps` : '',
+          tone: summary.straggler ? 'warn' : 'good',
+        },
+        { label: 'Compute imbalance', value: formatMs(summary.avg_imbalance_ms), detail: 'slowest minus fastest device, per step' },
+        { label: 'Launch skew', value: formatMs(summary.avg_launch_skew_ms), detail: 'latest minus earliest first kernel' },
+        { label: 'Collectives', value: formatPercent(summary.collective_percent), detail: `${formatMs(summary.avg_step_collective_ms)} per device and step` },
+      ]),
+    ),
+  );
+  if (!devices.length) {
+    page.append(card('Devices', {}, emptyState('Fewer than two devices with activity', 'This page compares devices or ranks step by step.', '')));
+  } else {
+    const labels = devices.map((r) => (devices.some((o) => o.host !== r.host) ? `${str(r.host)}:${str(r.device)}` : str(r.device)));
+    const series = [
+      { name: 'Compute', color: '#2e9e44', values: devices.map((r) => num(r.avg_compute_ms)) },
+      { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => num(r.avg_collective_ms)) },
+      { name: 'Waits for the straggler', color: '#e53935', values: devices.map((r) => num(r.avg_wait_ms)) },
+    ];
+    page.append(
+      card(
+        'Device time per step',
+        { id: 'chart', subtitle: 'Average over steps: compute, collectives, and the straggler’s extra compute each device waits for' },
+        stackedBars('multi_gpu_chart', labels, series, { xName: 'device', yName: 'ms' }),
+      ),
+      card(
+        'Devices',
+        { id: 'devices' },
+        dataTable({
+          name: 'devices',
+          columns: declaredColumns(ctx, 'devices', { device: { className: 'name' } }),
+          rows: devices as never,
+          sort: { column: 'avg_compute_ms', descending: true },
+          filterColumns: ['host', 'device'],
+          toolbar: [csvButton(ctx, 'devices')],
+        }),
+      ),
+    );
+  }
+  if (steps.length) {
+    page.append(
+      card(
+        'Steps',
+        { id: 'steps' },
+        dataTable({
+          name: 'steps',
+          columns: declaredColumns(ctx, 'steps', { straggler: { className: 'name' } }),
+          rows: steps as never,
+          sort: { column: 'step_number', descending: false },
+          filterColumns: ['straggler'],
+          toolbar: [csvButton(ctx, 'steps')],
+        }),
+      ),
+    );
+  }
+  const notes = diagnosticsList(d.diagnostics);
+  if (notes) page.append(notes);
+  return page;
+}
