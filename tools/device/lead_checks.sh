@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The lead's checks on a lent GPU machine (no Debian packages there): run from the repo root
-# with .device/ carried (tools/device/prepare_lead.sh fills it). Writes to $OUT.
+# with .device/ carried (tools/device/prepare_lead.sh fills .device/release). Writes to $OUT.
 #   1. kineto_15mb_analyze_ms with 1, 2, 4, 8 and 16 CPUs (taskset), median of 15 spawns;
 #   2. a real PyTorch (CUDA) Kineto trace, imported and analysed by stepscope;
 #   3. ./dev bench's import and analysis benchmarks with 16 cores (figures to $OUT/*.json).
 set -uo pipefail
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
-export LD_LIBRARY_PATH="$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-S="$PWD/.device/bin/stepscope"
-T="$PWD/.device/shared/testdata/traces/hta_ns_resolution_rank-0.pt.trace.json.gz"
+export LD_LIBRARY_PATH="$PWD/.device/release/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+S="$PWD/.device/release/bin/stepscope"
+T="$PWD/.device/release/shared/testdata/traces/hta_ns_resolution_rank-0.pt.trace.json.gz"
 {
   echo "== machine"; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
   "$S" help >/dev/null || { echo "stepscope does not start here"; ldd "$S"; }
@@ -38,6 +38,6 @@ PY
   "$S" info /tmp/ld 2>&1 | head -40
   echo "== benchmarks"
   for bench in import_benchmark analysis_benchmark; do
-    STEPSCOPE_BENCH_OUT="$OUT" STEPSCOPE_SHARED_DIR="$PWD/.device/shared" timeout 200 "$PWD/.device/bin/$bench" 2>&1 | tail -25
+    STEPSCOPE_BENCH_OUT="$OUT" STEPSCOPE_SHARED_DIR="$PWD/.device/release/shared" timeout 150 "$PWD/.device/release/bin/$bench" 2>&1 | tail -25
   done
 } 2>&1 | tee "$OUT/lead_checks.txt"
