@@ -89,6 +89,24 @@ MemcpyDetails ParseMemcpyDetails(std::string_view details) {
   return result;
 }
 
+namespace {
+
+// cuBLAS's Hopper-era GEMMs are named nvjet_sm<arch>_<types>_<tile>..., the types' first
+// letter the inputs' type: h(alf), b(f16), t(f32) and q/e (fp8) run on Tensor Cores, s and d
+// (fp32, fp64 without TF32) do not. Seen on an H100: nvjet_sm90_hss_128x256_64x4_2x1_v_bz_coopA_NTN
+// for cublasGemmEx on fp16 inputs.
+bool IsNvjetTensorCoreKernel(std::string_view kernel_name) {
+  constexpr std::string_view kPrefix = "nvjet_sm";
+  const size_t at = kernel_name.find(kPrefix);
+  if (at == std::string_view::npos) return false;
+  const size_t types = kernel_name.find('_', at + kPrefix.size());
+  if (types == std::string_view::npos || types + 1 >= kernel_name.size()) return false;
+  const char input_type = kernel_name[types + 1];
+  return input_type == 'h' || input_type == 'b' || input_type == 't' || input_type == 'q' || input_type == 'e';
+}
+
+}  // namespace
+
 bool IsKernelUsingTensorCore(std::string_view kernel_name) {
   // XProf's list (cuDNN/cuBLAS names up to Turing/Volta), plus the names of the Ampere and
   // Hopper era XProf does not know: CUTLASS "tensorop"/"wmma" kernels (PyTorch's matmuls),
@@ -102,7 +120,7 @@ bool IsKernelUsingTensorCore(std::string_view kernel_name) {
   for (std::string_view pattern : kPatterns) {
     if (kernel_name.find(pattern) != std::string_view::npos) return true;
   }
-  return false;
+  return IsNvjetTensorCoreKernel(kernel_name);
 }
 
 bool IsOpTensorCoreEligible(std::string_view op_name) {

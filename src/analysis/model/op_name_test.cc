@@ -143,6 +143,11 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_TRUE(IsKernelUsingTensorCore("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1"));
   EXPECT_TRUE(IsKernelUsingTensorCore("void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<gmma_ss>>"));
   EXPECT_FALSE(IsKernelUsingTensorCore("void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>"));
+  // cuBLAS's nvjet GEMMs (recorded by our CUPTI tracer on an H100): by their input type.
+  EXPECT_TRUE(IsKernelUsingTensorCore("nvjet_sm90_hss_128x256_64x4_2x1_v_bz_coopA_NTN"));
+  EXPECT_TRUE(IsKernelUsingTensorCore("nvjet_sm90_bss_64x128_64x8_2x1_v_bz_TNN"));
+  EXPECT_FALSE(IsKernelUsingTensorCore("nvjet_sm90_sss_128x64_64x8_1x2_h_bz_NNT"));
+  EXPECT_FALSE(IsKernelUsingTensorCore("nvjet_sm90"));
   EXPECT_TRUE(IsKernelUsingTensorCore("void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64>>"));
   EXPECT_TRUE(IsOpTensorCoreEligible("aten::_scaled_dot_product_flash_attention"));
   EXPECT_TRUE(IsOpTensorCoreEligible("aten::_efficient_attention_forward"));
