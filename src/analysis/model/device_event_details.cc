@@ -111,12 +111,13 @@ bool IsKernelUsingTensorCore(std::string_view kernel_name) {
   // XProf's list (cuDNN/cuBLAS names up to Turing/Volta), plus the names of the Ampere and
   // Hopper era XProf does not know: CUTLASS "tensorop"/"wmma" kernels (PyTorch's matmuls),
   // Hopper's warpgroup "gmma" kernels, and the fused attention kernels built on MMA
-  // instructions (FlashAttention's flash_fwd/flash_bwd, xFormers/cuDNN "fmha").
-  static constexpr std::array<std::string_view, 25> kPatterns = {
+  // instructions (FlashAttention's flash_fwd/flash_bwd, xFormers/cuDNN "fmha"), and cuDNN's
+  // Hopper XMMA convolutions (xmma_fprop/dgrad/wgrad_*, seen in PyTorch 2.11 on an H100).
+  static constexpr std::array<std::string_view, 28> kPatterns = {
       "16816", "c1688", "conv1x1", "conv2d_c1_k1", "dgrad_1x1_stride_2x2", "direct_group",
       "first_layer_wgrad_kernel", "flash_bwd", "flash_fwd", "fmha", "gmma", "h1688", "h884", "hmma", "i16832",
       "i8816", "s884", "s1688", "tensorop", "wmma", "xmma_gemm", "xmma_implicit_gemm", "xmma_sparse_conv",
-      "xmma_sparse_gemm", "xmma_warp_specialized_implicit_gemm"};
+      "xmma_sparse_gemm", "xmma_warp_specialized_implicit_gemm", "xmma_fprop", "xmma_dgrad", "xmma_wgrad"};
   for (std::string_view pattern : kPatterns) {
     if (kernel_name.find(pattern) != std::string_view::npos) return true;
   }

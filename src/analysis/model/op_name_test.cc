@@ -148,6 +148,10 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_TRUE(IsKernelUsingTensorCore("nvjet_sm90_bss_64x128_64x8_2x1_v_bz_TNN"));
   EXPECT_FALSE(IsKernelUsingTensorCore("nvjet_sm90_sss_128x64_64x8_1x2_h_bz_NNT"));
   EXPECT_FALSE(IsKernelUsingTensorCore("nvjet_sm90"));
+  // cuDNN's Hopper convolutions (PyTorch 2.11, H100).
+  EXPECT_TRUE(IsKernelUsingTensorCore("sm90_xmma_wgrad_indexed_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhwc"));
+  EXPECT_TRUE(IsKernelUsingTensorCore("sm90_xmma_dgrad_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nchw"));
+  EXPECT_TRUE(IsKernelUsingTensorCore("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw"));
   EXPECT_TRUE(IsKernelUsingTensorCore("void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<64>>"));
   EXPECT_TRUE(IsOpTensorCoreEligible("aten::_scaled_dot_product_flash_attention"));
   EXPECT_TRUE(IsOpTensorCoreEligible("aten::_efficient_attention_forward"));
