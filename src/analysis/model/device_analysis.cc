@@ -225,7 +225,8 @@ class DeviceAnalyzer {
       facts.known = true;
       facts.direction = MemcpyDirectionFromName(name);
       facts.is_copy = facts.direction != MemcpyDirection::kUnknown || name.starts_with("Memcpy");
-      facts.is_collective = StartsWithIgnoreCase(name, "nccl");
+      // Per distinct name, not per event: kernel names run to hundreds of characters.
+      facts.is_collective = IsCollectiveOpName(name);
       facts.name_says_16bit = Is16BitCompute(name, "");
     }
     return facts;
@@ -358,7 +359,7 @@ class DeviceAnalyzer {
     // counted, with 0 time.
     if (!is_copy && !stats.kernel_details.empty()) AddKernel(plane, e, stats, op, duration, state);
 
-    const bool is_collective = !is_copy && (facts.is_collective || IsCollectiveOpName(plane.event_name(e)));
+    const bool is_collective = !is_copy && facts.is_collective;
     if (is_collective) {
       AddTo(device->collective_ps, duration);
       ++device->collective_count;

@@ -1,7 +1,6 @@
 #include "src/analysis/model/op_name.h"
 
 #include <array>
-#include <cctype>
 
 namespace stepscope::analysis {
 namespace {
@@ -39,16 +38,20 @@ bool IsJaxOpType(std::string_view s) {
   return s[i] == '[' && s.back() == ']';
 }
 
-bool EqualsIgnoreCase(char a, char b) {
-  return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-}
+// ASCII only (names are ASCII where it matters), and inline: std::tolower is a call per
+// character through the locale.
+char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool EqualsIgnoreCase(char a, char b) { return AsciiLower(a) == AsciiLower(b); }
 
 }  // namespace
 
 bool ContainsIgnoreCase(std::string_view text, std::string_view needle) {
+  if (needle.empty()) return true;
   if (needle.size() > text.size()) return false;
+  const char first_lower = AsciiLower(needle[0]);
   for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
-    if (StartsWithIgnoreCase(text.substr(i), needle)) return true;
+    if (AsciiLower(text[i]) == first_lower && StartsWithIgnoreCase(text.substr(i + 1), needle.substr(1))) return true;
   }
   return false;
 }
