@@ -18,8 +18,6 @@
 // numbers behind them. Budgets (DESIGN.md, issue 11): >= 10 M events/s per core, peak RSS
 // <= 2x the file size, the Kineto analyze <= 20 ms.
 #include <sched.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,7 +28,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,11 +35,11 @@
 #include "bench/analysis_benchmark/kineto_analyze.h"
 #include "bench/analysis_benchmark/synthetic_xspace.h"
 #include "bench/common/bench_figures.h"
+#include "bench/common/measure_child.h"
 #include "src/analysis/model/build_profile_model.h"
 #include "src/load/profile_loader.h"
 #include "src/xspace/columnar/columnar_reader.h"
 
-extern char** environ;
 
 namespace {
 
@@ -130,21 +127,7 @@ int Measure(const std::string& mode, const std::string& file, const std::string&
 }
 
 Figures RunChild(const std::string& mode, const std::string& file, const std::string& dir) {
-  std::string out_path = dir + "/child_" + mode + ".txt";
-  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> args = {self, "--measure", mode, file, out_path};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return {};
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
-  std::ifstream in(out_path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseFigureLines(text.str());
+  return stepscope::bench::RunMeasuringChild({"--measure", mode, file}, dir + "/child_" + mode + ".txt");
 }
 
 // Fastest time and largest peak over kRuns fresh children.

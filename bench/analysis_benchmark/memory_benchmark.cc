@@ -11,24 +11,21 @@
 // memory_tool_events_per_s, memory_peak_rss_over_file_size. Budgets (issue 14): >= 10 M
 // events/s per core, peak RSS <= 2x the file.
 #include <sched.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/analysis_benchmark/synthetic_xspace.h"
 #include "bench/common/bench_figures.h"
+#include "bench/common/measure_child.h"
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tools/memory_profile.h"
 
-extern char** environ;
 
 namespace {
 
@@ -78,21 +75,7 @@ int Measure(const std::string& file, const std::string& out_path) {
 }
 
 Figures RunChild(const std::string& file, const std::string& dir) {
-  std::string out_path = dir + "/child.txt";
-  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  std::vector<std::string> args = {self, "--measure", file, out_path};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  if (posix_spawn(&pid, self.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return {};
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return {};
-  std::ifstream in(out_path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return ParseFigureLines(text.str());
+  return stepscope::bench::RunMeasuringChild({"--measure", file}, dir + "/child.txt");
 }
 
 }  // namespace

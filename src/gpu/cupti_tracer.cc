@@ -172,6 +172,30 @@ double KernelOccupancy(uint32_t device, const CUpti_ActivityKernel10& k) {
                           k.dynamicSharedMemory);
 }
 
+// The fields every device-side record has (kernels, copies, memsets): when, where, and the
+// correlation id of the API call that issued it.
+template <typename Record>
+void CopyDeviceFields(const Record& r, ActivityRecord* out) {
+  out->start_ns = r.start;
+  out->end_ns = r.end;
+  out->device_id = r.deviceId;
+  out->context_id = r.contextId;
+  out->stream_id = r.streamId;
+  out->correlation_id = r.correlationId;
+}
+
+// Copies (MEMCPY and MEMCPY2, the peer-to-peer form): the rest of their fields match.
+template <typename Record>
+void CopyMemcpyFields(const Record& m, CopyKind copy_kind, ActivityRecord* out) {
+  out->kind = ActivityKind::kMemcpy;
+  out->copy_kind = copy_kind;
+  out->src_kind = MemoryKindName(m.srcKind);
+  out->dst_kind = MemoryKindName(m.dstKind);
+  out->bytes = m.bytes;
+  out->async = (m.flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0;
+  CopyDeviceFields(m, out);
+}
+
 void CopyRecord(const CUpti_Activity* record) {
   ActivityRecord out;
   switch (record->kind) {
@@ -180,12 +204,7 @@ void CopyRecord(const CUpti_Activity* record) {
       const auto* k = reinterpret_cast<const CUpti_ActivityKernel10*>(record);
       out.kind = ActivityKind::kKernel;
       out.name = Demangle(k->name);
-      out.start_ns = k->start;
-      out.end_ns = k->end;
-      out.device_id = k->deviceId;
-      out.context_id = k->contextId;
-      out.stream_id = k->streamId;
-      out.correlation_id = k->correlationId;
+      CopyDeviceFields(*k, &out);
       out.grid = {k->gridX, k->gridY, k->gridZ};
       out.block = {k->blockX, k->blockY, k->blockZ};
       out.registers_per_thread = k->registersPerThread;
@@ -196,48 +215,19 @@ void CopyRecord(const CUpti_Activity* record) {
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
-      out.kind = ActivityKind::kMemcpy;
-      out.copy_kind = CopyKindOf(m->copyKind);
-      out.src_kind = MemoryKindName(m->srcKind);
-      out.dst_kind = MemoryKindName(m->dstKind);
-      out.bytes = m->bytes;
-      out.async = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0;
-      out.start_ns = m->start;
-      out.end_ns = m->end;
-      out.device_id = m->deviceId;
-      out.context_id = m->contextId;
-      out.stream_id = m->streamId;
-      out.correlation_id = m->correlationId;
+      CopyMemcpyFields(*m, CopyKindOf(m->copyKind), &out);
       break;
     }
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: {
-      const auto* m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
-      out.kind = ActivityKind::kMemcpy;
-      out.copy_kind = CopyKind::kPeerToPeer;
-      out.src_kind = MemoryKindName(m->srcKind);
-      out.dst_kind = MemoryKindName(m->dstKind);
-      out.bytes = m->bytes;
-      out.async = (m->flags & CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC) != 0;
-      out.start_ns = m->start;
-      out.end_ns = m->end;
-      out.device_id = m->deviceId;
-      out.context_id = m->contextId;
-      out.stream_id = m->streamId;
-      out.correlation_id = m->correlationId;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      CopyMemcpyFields(*reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record), CopyKind::kPeerToPeer, &out);
       break;
-    }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);
       out.kind = ActivityKind::kMemset;
       out.dst_kind = MemoryKindName(m->memoryKind);
       out.bytes = m->bytes;
       out.async = (m->flags & CUPTI_ACTIVITY_FLAG_MEMSET_ASYNC) != 0;
-      out.start_ns = m->start;
-      out.end_ns = m->end;
-      out.device_id = m->deviceId;
-      out.context_id = m->contextId;
-      out.stream_id = m->streamId;
-      out.correlation_id = m->correlationId;
+      CopyDeviceFields(*m, &out);
       break;
     }
     case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
