@@ -58,24 +58,11 @@ constexpr uint64_t kDefaultEvents = 10'000'000;  // the issue's size
 constexpr int kRuns = 3;                          // best of three: the machine is shared
 constexpr int kKinetoRuns = 15;                   // the whole-process figure is a median of these
 
-void PinToOneCpu() {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &allowed)) {
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(cpu, &one);
-      sched_setaffinity(0, sizeof(one), &one);
-      return;
-    }
-  }
-}
 
 // Child: build (or only decode) and print "key value" lines to `out_path`. One core,
 // except for "hosts" and "model_all_cores", which use every core they may.
 int Measure(const std::string& mode, const std::string& file, const std::string& out_path) {
-  if (mode != "hosts" && mode != "model_all_cores") PinToOneCpu();
+  if (mode != "hosts" && mode != "model_all_cores") stepscope::bench::PinToOneCpu();
   const int64_t baseline = ProcStatusBytes("VmRSS:");
   auto start = std::chrono::steady_clock::now();
   const double cpu_start = ProcessCpuSeconds();

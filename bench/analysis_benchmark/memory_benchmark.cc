@@ -38,22 +38,9 @@ using stepscope::bench::ProcStatusBytes;
 
 constexpr uint64_t kDefaultEvents = 10'000'000;
 
-void PinToOneCpu() {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (CPU_ISSET(cpu, &allowed)) {
-      cpu_set_t one;
-      CPU_ZERO(&one);
-      CPU_SET(cpu, &one);
-      sched_setaffinity(0, sizeof(one), &one);
-      return;
-    }
-  }
-}
 
 int Measure(const std::string& file, const std::string& out_path) {
-  PinToOneCpu();
+  stepscope::bench::PinToOneCpu();
   const int64_t baseline = ProcStatusBytes("VmRSS:");
   const double start = ProcessCpuSeconds();
   auto model = stepscope::analysis::BuildProfileModelFromFile(file);

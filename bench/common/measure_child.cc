@@ -1,5 +1,6 @@
 #include "bench/common/measure_child.h"
 
+#include <sched.h>
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -10,6 +11,20 @@
 extern char** environ;
 
 namespace stepscope::bench {
+
+void PinToOneCpu() {
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed)) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      sched_setaffinity(0, sizeof(one), &one);
+      return;
+    }
+  }
+}
 
 Figures RunMeasuringChild(std::vector<std::string> args, const std::string& out_path) {
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();

@@ -14,4 +14,8 @@ namespace stepscope::bench {
 // lines the child wrote to `out_path`. Empty when the child could not run or failed.
 Figures RunMeasuringChild(std::vector<std::string> args, const std::string& out_path);
 
+// Pins the calling process to the first CPU it may run on: a measuring child's per-core
+// figures are then one core's, whatever else the machine runs.
+void PinToOneCpu();
+
 }  // namespace stepscope::bench

@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 
 // A variable the test cannot run without. The tests run through ctest
@@ -171,4 +172,30 @@ export async function stop(child, ms = 10000) {
   const code = await exited;
   clearTimeout(timer);
   return code;
+}
+
+// A temporary logdir (under the OS's temp dir, named after `prefix`) whose run `run` holds
+// `file` as host `host`'s profile. Returns { tmp, logdir }; remove `tmp` when done.
+export function logdirWithProfile(prefix, { run, host, file }) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const logdir = path.join(tmp, 'logdir');
+  const runDir = path.join(logdir, 'plugins', 'profile', run);
+  fs.mkdirSync(runDir, { recursive: true });
+  fs.copyFileSync(file, path.join(runDir, `${host}.xplane.pb`));
+  return { tmp, logdir };
+}
+
+// `stepscope serve` of `logdir` and a browser page that may reach only this machine:
+// { server, baseUrl, browser, page, consoleErrors, externalRequests, requestHosts }.
+export async function openDashboard(chromium, stepscope, { logdir, uiRoot, viewport }) {
+  const { server, baseUrl } = await startServe(stepscope, { logdir, uiRoot });
+  const opened = await openBrowser(chromium, { allowedHostnames: ['127.0.0.1', 'localhost'], viewport });
+  return { server, baseUrl, ...opened };
+}
+
+// Closes what openDashboard opened and removes `tmp` (if given).
+export async function closeDashboard(dashboard, tmp) {
+  await dashboard?.browser?.close();
+  await stop(dashboard?.server);
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 }

@@ -6,11 +6,9 @@
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+import { closeDashboard, env, getJson, loadChromium, logdirWithProfile, openDashboard } from './harness.mjs';
 
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const UI_ROOT = env('STEPSCOPE_UI_ROOT');
@@ -23,9 +21,9 @@ const HOST = '34.83.195.179_6003';
 const chromium = loadChromium(UI_ROOT);
 
 let tmp;
-let server;
+let logdir;
+let dashboard;
 let baseUrl;
-let browser;
 let page;
 let consoleErrors;
 
@@ -51,22 +49,13 @@ async function waitForChart() {
 }
 
 before(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-memory-'));
-  const logdir = path.join(tmp, 'logdir');
-  const runDir = path.join(logdir, 'plugins', 'profile', RUN);
-  fs.mkdirSync(runDir, { recursive: true });
-  fs.copyFileSync(TF_GPU_FILE, path.join(runDir, `${HOST}.xplane.pb`));
-  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
-  ({ browser, page, consoleErrors } = await openBrowser(chromium, {
-    allowedHostnames: ['127.0.0.1', 'localhost'],
-    viewport: { width: 1500, height: 1300 },
-  }));
+  ({ tmp, logdir } = logdirWithProfile('stepscope-memory-', { run: RUN, host: HOST, file: TF_GPU_FILE }));
+  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1500, height: 1300 } });
+  ({ baseUrl, page, consoleErrors } = dashboard);
 });
 
 after(async () => {
-  await browser?.close();
-  await stop(server);
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await closeDashboard(dashboard, tmp);
 });
 
 test('the memory profile page shows each memory id with the numbers of the API', async () => {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+import { closeDashboard, env, getJson, loadChromium, openDashboard } from './harness.mjs';
 
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const UI_ROOT = env('STEPSCOPE_UI_ROOT');
@@ -19,9 +19,8 @@ const RUN = 'ranks';
 const chromium = loadChromium(UI_ROOT);
 
 let tmp;
-let server;
+let dashboard;
 let baseUrl;
-let browser;
 let page;
 let consoleErrors;
 let externalRequests;
@@ -33,17 +32,12 @@ before(async () => {
   const logdir = path.join(tmp, 'logdir');
   const imported = spawnSync(STEPSCOPE, ['import', '--logdir', logdir, '--run', RUN, ...RANK_TRACES], { encoding: 'utf8' });
   assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
-  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
-  ({ browser, page, consoleErrors, externalRequests } = await openBrowser(chromium, {
-    allowedHostnames: ['127.0.0.1', 'localhost'],
-    viewport: { width: 1400, height: 1000 },
-  }));
+  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1400, height: 1000 } });
+  ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
 
 after(async () => {
-  await browser?.close();
-  await stop(server);
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await closeDashboard(dashboard, tmp);
 });
 
 test('the Multi-GPU page shows the straggler, a bar per device and the tool tables', async () => {

@@ -8,10 +8,9 @@
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+import { closeDashboard, env, getJson, loadChromium, logdirWithProfile, openDashboard } from './harness.mjs';
 
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const UI_ROOT = env('STEPSCOPE_UI_ROOT');
@@ -26,9 +25,9 @@ const LABEL_W = 250;
 const chromium = loadChromium(UI_ROOT);
 
 let tmp;
-let server;
+let logdir;
+let dashboard;
 let baseUrl;
-let browser;
 let page;
 let consoleErrors;
 
@@ -57,23 +56,13 @@ async function timelineBox() {
 }
 
 before(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-trace-viewer-'));
-  const logdir = path.join(tmp, 'logdir');
-  const runDir = path.join(logdir, 'plugins', 'profile', RUN);
-  fs.mkdirSync(runDir, { recursive: true });
-  fs.copyFileSync(TF_GPU_FILE, path.join(runDir, `${HOST}.xplane.pb`));
-  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
-  // Requests off this machine are refused.
-  ({ browser, page, consoleErrors } = await openBrowser(chromium, {
-    allowedHostnames: ['127.0.0.1', 'localhost'],
-    viewport: { width: 1600, height: 1100 },
-  }));
+  ({ tmp, logdir } = logdirWithProfile('stepscope-trace-viewer-', { run: RUN, host: HOST, file: TF_GPU_FILE }));
+  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1600, height: 1100 } });
+  ({ baseUrl, page, consoleErrors } = dashboard);
 });
 
 after(async () => {
-  await browser?.close();
-  await stop(server);
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await closeDashboard(dashboard, tmp);
 });
 
 test('the trace viewer opens with device sections and host threads', async () => {
