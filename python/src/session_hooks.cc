@@ -3,9 +3,17 @@
 #include <memory>
 
 #include "src/collect/tracer.h"
+#include "stepscope/memory.h"
 
 namespace stepscope::python {
 namespace {
+
+// _torch reports PyTorch's allocations (torch_memory_reporter.h) through the one recorder
+// in this library: nothing here calls RecordMemoryEvent, so without this reference the
+// linker would leave src/collect/memory.cc out and _torch could not load.
+[[maybe_unused]] __attribute__((used)) void (*const kKeepRecordMemoryEvent)(bool, const AllocationInfo&,
+                                                                           const AllocatorState&) =
+    &internal::RecordMemoryEvent;
 
 // A tracer that records nothing itself: it tells an observer when the session starts
 // and stops; what the observer records goes through the host tracer's buffers.

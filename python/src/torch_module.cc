@@ -2,6 +2,7 @@
 // stepscope session from the moment stepscope.torch is imported.
 #include <pybind11/pybind11.h>
 
+#include "torch_memory_reporter.h"
 #include "torch_op_callback.h"
 
 namespace stepscope::python {
@@ -17,6 +18,8 @@ PYBIND11_MODULE(_torch, m) {
   m.def("set_record_shapes", [](bool enabled) { TorchOpRecorder::Get().set_record_shapes(enabled); },
         py::arg("enabled"));
   m.def("record_shapes", [] { return TorchOpRecorder::Get().record_shapes(); });
+  m.def("set_profile_memory", [](bool enabled) { SetProfileMemory(enabled); }, py::arg("enabled"));
+  m.def("profile_memory", [] { return ProfileMemory(); });
   m.def("callback_installed", [] { return TorchOpRecorder::Get().callback_installed(); },
         "True while the RecordFunction callback is installed (only during sessions).");
 }

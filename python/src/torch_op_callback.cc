@@ -14,6 +14,7 @@
 
 #include "stepscope/annotation.h"
 #include "stepscope/internal/recorder.h"
+#include "torch_memory_reporter.h"
 
 namespace stepscope::python {
 namespace {
@@ -89,6 +90,8 @@ void NameThreadOnce(const at::RecordFunction& fn) {
 }
 
 std::unique_ptr<at::ObserverContext> OnOpStart(const at::RecordFunction& fn) {
+  // Before the op runs, so that its own allocations reach the reporter on this thread.
+  if (MemoryReportingActive()) AttachMemoryReporterToThisThread();
   if (!internal::IsLevelEnabled(LevelOf(fn.scope()))) return nullptr;
   if (!t_thread_named) NameThreadOnce(fn);
   OpenOp op{&fn, 0, {}};
@@ -128,6 +131,8 @@ void OnOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
 
 }  // namespace
 
+const char* InnermostOpName() { return t_open_ops.empty() ? nullptr : t_open_ops.back().fn->name(); }
+
 TorchOpRecorder& TorchOpRecorder::Get() {
   static auto* recorder = new TorchOpRecorder();
   return *recorder;
@@ -141,9 +146,10 @@ bool TorchOpRecorder::callback_installed() const {
   return g_handle.has_value();
 }
 
-void TorchOpRecorder::OnSessionStart(const ProfileOptions&) {
+void TorchOpRecorder::OnSessionStart(const ProfileOptions& options) {
   std::lock_guard<std::mutex> lock(g_handle_mu);
   if (g_handle.has_value()) return;
+  StartMemoryReporting(options.host_tracer_level);
   g_handle = at::addGlobalCallback(at::RecordFunctionCallback(&OnOpStart, &OnOpEnd)
                                        .needsInputs(g_record_shapes.load())
                                        .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION,
@@ -153,6 +159,7 @@ void TorchOpRecorder::OnSessionStart(const ProfileOptions&) {
 void TorchOpRecorder::OnSessionStop() {
   std::lock_guard<std::mutex> lock(g_handle_mu);
   if (!g_handle.has_value()) return;
+  StopMemoryReporting();
   at::removeCallback(*g_handle);
   g_handle.reset();
 }

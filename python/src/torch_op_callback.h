@@ -16,6 +16,10 @@
 
 namespace stepscope::python {
 
+// The name of the innermost op or record_function scope this thread's callback has open
+// (recorded ones only: at host level 1, only scopes), or nullptr; valid until that op ends.
+const char* InnermostOpName();
+
 class TorchOpRecorder : public SessionObserver {
  public:
   // The process-wide recorder (never destroyed).

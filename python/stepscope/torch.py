@@ -39,6 +39,18 @@ def record_shapes():
     return _ops.record_shapes()
 
 
+def set_profile_memory(enabled):
+    """Record PyTorch's allocator reports (torch.profiler's profile_memory) from the next
+    session on: every allocation and free of the CPU allocator on the threads that run ops,
+    as MemoryAllocation / MemoryDeallocation events with the ATen op that allocated, which
+    `stepscope analyze --tool memory_profile` reads. Needs host_tracer_level >= 2."""
+    _ops.set_profile_memory(bool(enabled))
+
+
+def profile_memory():
+    return _ops.profile_memory()
+
+
 class ProfilerAction:
     """What a schedule asks for at one step (torch.profiler.ProfilerAction's values)."""
     NONE = 0
@@ -90,16 +102,18 @@ class profile:
     analysis groups steps by), from one step() call to the next, as torch.profiler marks
     ProfilerStep#N. Without a schedule every step from start to stop is recorded into one
     run. options: a stepscope.ProfilerOptions (default: host level 2, no device tracer).
+    record_shapes / profile_memory: set_record_shapes / set_profile_memory for its runs.
     `paths` lists the profiles written so far; on_trace_ready(paths), if given, is called
     after each run is written.
     """
 
     def __init__(self, logdir, schedule=None, options=None, record_shapes=False, on_trace_ready=None,
-                 step_name="ProfilerStep"):
+                 step_name="ProfilerStep", profile_memory=False):
         self.logdir = logdir
         self.schedule = schedule or _always_record
         self.options = options if options is not None else ProfilerOptions(device_tracer_level=0)
         self.record_shapes = record_shapes
+        self.profile_memory = profile_memory
         self.on_trace_ready = on_trace_ready
         self.step_name = step_name
         self.step_num = 0
@@ -137,6 +151,7 @@ class profile:
         if action in _RECORDING:
             if not self._recording:
                 set_record_shapes(self.record_shapes)
+                set_profile_memory(self.profile_memory)
                 start(self.logdir, self.options)
                 self._recording = True
             self._marker = _stepscope._StepMarker(self.step_name, self.step_num)

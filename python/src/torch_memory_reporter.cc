@@ -1,0 +1,125 @@
+#include "torch_memory_reporter.h"
+
+#include <c10/core/Allocator.h>
+#include <c10/core/Device.h>
+#include <c10/util/Exception.h>
+#include <c10/util/ThreadLocalDebugInfo.h>
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <string>
+
+#include "stepscope/memory.h"
+#include "torch_op_callback.h"
+
+namespace stepscope::python {
+namespace memory_detail {
+std::atomic<bool> g_memory_reporting_active{false};
+}  // namespace memory_detail
+
+namespace {
+
+std::atomic<bool> g_profile_memory{false};
+
+// The running maximum of bytes in use per (device type, index), reset at session start:
+// PyTorch reports no peak. Indices beyond the table share its last slot.
+constexpr int kDeviceTypes = static_cast<int>(c10::DeviceType::COMPILE_TIME_MAX_DEVICE_TYPES);
+constexpr int kDeviceIndices = 17;  // -1 (CPU) .. 15
+std::array<std::atomic<int64_t>, kDeviceTypes * kDeviceIndices> g_peak_bytes{};
+
+std::atomic<int64_t>& PeakOf(const c10::Device& device) {
+  const int type = std::clamp(static_cast<int>(device.type()), 0, kDeviceTypes - 1);
+  const int index = std::clamp(static_cast<int>(device.index()) + 1, 0, kDeviceIndices - 1);
+  return g_peak_bytes[type * kDeviceIndices + index];
+}
+
+int64_t RaisePeak(const c10::Device& device, int64_t bytes_in_use) {
+  std::atomic<int64_t>& peak = PeakOf(device);
+  int64_t seen = peak.load(std::memory_order_relaxed);
+  while (bytes_in_use > seen && !peak.compare_exchange_weak(seen, bytes_in_use, std::memory_order_relaxed)) {
+  }
+  return std::max(seen, bytes_in_use);
+}
+
+// The Kineto importer's names for the same device (importers/kineto_json), so a live
+// profile and an imported torch.profiler trace show the same memory ids.
+const std::string& AllocatorName(const c10::Device& device) {
+  static const std::string kCpu = "cpu";
+  if (device.type() == c10::DeviceType::CPU) return kCpu;
+  thread_local std::string name;
+  const int index = std::max<int>(device.index(), 0);
+  name = device.type() == c10::DeviceType::CUDA
+             ? "cuda:" + std::to_string(index)
+             : "device_type_" + std::to_string(static_cast<int>(device.type())) + ":" + std::to_string(index);
+  return name;
+}
+
+class StepscopeMemoryReporter : public c10::MemoryReportingInfoBase {
+ public:
+  void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated, int64_t total_reserved,
+                         c10::Device device) override {
+    if (!memoryProfilingEnabled() || alloc_size == 0) return;
+    AllocatorState state;
+    state.bytes_in_use = total_allocated;
+    state.peak_bytes_in_use = RaisePeak(device, total_allocated);
+    // PyTorch's reserved pool holds what is allocated plus what is cached but free (CPU: 0).
+    state.bytes_available = total_reserved > total_allocated ? total_reserved - total_allocated : 0;
+    const std::string& allocator = AllocatorName(device);
+    const uint64_t address = reinterpret_cast<uintptr_t>(ptr);
+    if (alloc_size > 0) {
+      AllocationInfo info;
+      info.allocator_name = allocator;
+      info.address = address;
+      info.requested_bytes = alloc_size;
+      info.allocation_bytes = alloc_size;
+      if (const char* op = InnermostOpName()) info.op_name = op;
+      RecordAllocation(info, state);
+    } else {
+      RecordDeallocation(allocator, address, alloc_size == INT64_MIN ? INT64_MAX : -alloc_size, state);
+    }
+  }
+
+  // Read by PyTorch's allocators on every allocation and free of a thread that carries
+  // the reporter; false outside sessions and in a forked child (recording is off there),
+  // so PyTorch then keeps no size table either.
+  bool memoryProfilingEnabled() const override {
+    return MemoryReportingActive() && stepscope::internal::IsLevelEnabled(stepscope::internal::kLevelInfo);
+  }
+};
+
+// Process-wide and never destroyed: threads may keep it in their debug info after a session.
+const std::shared_ptr<StepscopeMemoryReporter>& Reporter() {
+  static auto* reporter = new std::shared_ptr<StepscopeMemoryReporter>(std::make_shared<StepscopeMemoryReporter>());
+  return *reporter;
+}
+
+}  // namespace
+
+void SetProfileMemory(bool enabled) { g_profile_memory.store(enabled); }
+bool ProfileMemory() { return g_profile_memory.load(); }
+
+void AttachMemoryReporterToThisThread() {
+  if (c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE) != nullptr) return;
+  c10::ThreadLocalDebugInfo::_push(c10::DebugInfoKind::PROFILER_STATE, Reporter());
+}
+
+void StartMemoryReporting(int host_tracer_level) {
+  if (!g_profile_memory.load() || host_tracer_level < stepscope::internal::kLevelInfo) return;
+  for (std::atomic<int64_t>& peak : g_peak_bytes) peak.store(0, std::memory_order_relaxed);
+  memory_detail::g_memory_reporting_active.store(true);
+  AttachMemoryReporterToThisThread();
+}
+
+void StopMemoryReporting() {
+  if (!memory_detail::g_memory_reporting_active.exchange(false)) return;
+  // _peek throws when the top entry is of another kind; then ours is not on top.
+  try {
+    if (c10::ThreadLocalDebugInfo::_peek(c10::DebugInfoKind::PROFILER_STATE) == Reporter()) {
+      c10::ThreadLocalDebugInfo::_pop(c10::DebugInfoKind::PROFILER_STATE);
+    }
+  } catch (const c10::Error&) {
+  }
+}
+
+}  // namespace stepscope::python
