@@ -8,7 +8,9 @@
 #include <algorithm>
 #include <array>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "stepscope/memory.h"
 #include "torch_op_callback.h"
@@ -42,6 +44,52 @@ int64_t RaisePeak(const c10::Device& device, int64_t bytes_in_use) {
   return std::max(seen, bytes_in_use);
 }
 
+// PyTorch's CPU allocator counts total_allocated only while some thread profiles memory,
+// and a tensor allocated then but freed after the session stays counted (its size table
+// keeps it) in every later session of the process. So on the CPU stepscope keeps its own
+// count: the allocations of this session, by address, and their total. A free of an
+// address this session did not allocate (a tensor from before the session) is not
+// recorded. Other devices' allocators (CUDA's caching allocator) keep exact totals of
+// their own, which are used as reported.
+class SessionCpuAllocations {
+ public:
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    sizes_.clear();
+    in_use_ = 0;
+  }
+  // The bytes in use after the allocation.
+  int64_t Allocate(uint64_t address, int64_t bytes) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto [it, inserted] = sizes_.try_emplace(address, bytes);
+    if (!inserted) {  // a free this session never saw (another thread without the reporter)
+      in_use_ -= it->second;
+      it->second = bytes;
+    }
+    in_use_ += bytes;
+    return in_use_;
+  }
+  // The bytes in use after the free, or -1 when this session did not allocate `address`.
+  int64_t Free(uint64_t address) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sizes_.find(address);
+    if (it == sizes_.end()) return -1;
+    in_use_ -= it->second;
+    sizes_.erase(it);
+    return in_use_;
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<uint64_t, int64_t> sizes_;  // guarded by mu_
+  int64_t in_use_ = 0;                           // guarded by mu_
+};
+
+SessionCpuAllocations& CpuAllocations() {
+  static auto* allocations = new SessionCpuAllocations();
+  return *allocations;
+}
+
 // The Kineto importer's names for the same device (importers/kineto_json), so a live
 // profile and an imported torch.profiler trace show the same memory ids.
 const std::string& AllocatorName(const c10::Device& device) {
@@ -60,13 +108,18 @@ class StepscopeMemoryReporter : public c10::MemoryReportingInfoBase {
   void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated, int64_t total_reserved,
                          c10::Device device) override {
     if (!memoryProfilingEnabled() || alloc_size == 0) return;
+    const uint64_t address = reinterpret_cast<uintptr_t>(ptr);
+    if (device.type() == c10::DeviceType::CPU) {
+      total_allocated = alloc_size > 0 ? CpuAllocations().Allocate(address, alloc_size) : CpuAllocations().Free(address);
+      if (total_allocated < 0) return;  // freeing a tensor from before the session
+      total_reserved = 0;
+    }
     AllocatorState state;
     state.bytes_in_use = total_allocated;
     state.peak_bytes_in_use = RaisePeak(device, total_allocated);
     // PyTorch's reserved pool holds what is allocated plus what is cached but free (CPU: 0).
     state.bytes_available = total_reserved > total_allocated ? total_reserved - total_allocated : 0;
     const std::string& allocator = AllocatorName(device);
-    const uint64_t address = reinterpret_cast<uintptr_t>(ptr);
     if (alloc_size > 0) {
       AllocationInfo info;
       info.allocator_name = allocator;
@@ -107,6 +160,7 @@ void AttachMemoryReporterToThisThread() {
 void StartMemoryReporting(int host_tracer_level) {
   if (!g_profile_memory.load() || host_tracer_level < stepscope::internal::kLevelInfo) return;
   for (std::atomic<int64_t>& peak : g_peak_bytes) peak.store(0, std::memory_order_relaxed);
+  CpuAllocations().Clear();
   memory_detail::g_memory_reporting_active.store(true);
   AttachMemoryReporterToThisThread();
 }
