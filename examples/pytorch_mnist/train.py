@@ -13,6 +13,8 @@ the profile can be checked against it. The last line is a JSON object with those
 
 --profiler torch records the same steps with PyTorch's own torch.profiler (CPU activity)
 instead and prints its key_averages() table; --profiler none records nothing.
+--profile_memory also records the CPU allocator's allocations and frees with the op that
+allocated (both profilers; `stepscope analyze LOGDIR --tool memory_profile`).
 Use Debian's interpreter (/usr/bin/python3): it imports Debian's python3-torch, the torch
 stepscope's extension is built against.
 """
@@ -83,6 +85,8 @@ def parse_args(argv):
     parser.add_argument("--warmup", type=int, default=5, help="steps left out of the printed means when not profiling")
     parser.add_argument("--profiler", choices=["stepscope", "torch", "none"], default="stepscope")
     parser.add_argument("--python_tracer", action="store_true", help="stepscope: python_tracer_level=1")
+    parser.add_argument("--profile_memory", action="store_true",
+                        help="record the CPU allocator's allocations and frees (profile_memory=True)")
     parser.add_argument("--threads", type=int, default=0, help="torch.set_num_threads (0: leave as is)")
     parser.add_argument("--torch_ops_json", default="",
                         help="--profiler torch: write key_averages() as {name: {calls, self_cpu_us}} to this file")
@@ -124,11 +128,11 @@ def make_profiler(args):
         import stepscope
         import stepscope.torch
         options = stepscope.ProfilerOptions(device_tracer_level=0, python_tracer_level=1 if args.python_tracer else 0)
-        return stepscope.torch.profile(args.logdir, options=options,
+        return stepscope.torch.profile(args.logdir, options=options, profile_memory=args.profile_memory,
                                        schedule=stepscope.torch.schedule(wait=wait, warmup=0, active=active, repeat=1))
     if args.profiler == "torch":
         from torch.profiler import ProfilerActivity, profile, schedule
-        return profile(activities=[ProfilerActivity.CPU],
+        return profile(activities=[ProfilerActivity.CPU], profile_memory=args.profile_memory,
                        schedule=schedule(wait=wait, warmup=0, active=active, repeat=1))
     return NoProfiler()
 

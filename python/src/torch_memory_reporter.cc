@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 
 #include "stepscope/memory.h"
@@ -103,6 +104,13 @@ const std::string& AllocatorName(const c10::Device& device) {
   return name;
 }
 
+// Whether `name` survives as a TraceMe metadata value (annotation.h): record_function
+// scopes may contain '#' (the DataLoader's "enumerate(DataLoader)#...__next__"), which
+// ends the metadata, or ',' and quotes, which split it. Other names are left to the
+// analysis, which names an event without tf_op after the innermost event around it on
+// its thread: the same op, recorded under its full name.
+bool IsMetadataValue(std::string_view name) { return name.find_first_of("#,'\"") == std::string_view::npos; }
+
 class StepscopeMemoryReporter : public c10::MemoryReportingInfoBase {
  public:
   void reportMemoryUsage(void* ptr, int64_t alloc_size, int64_t total_allocated, int64_t total_reserved,
@@ -126,7 +134,8 @@ class StepscopeMemoryReporter : public c10::MemoryReportingInfoBase {
       info.address = address;
       info.requested_bytes = alloc_size;
       info.allocation_bytes = alloc_size;
-      if (const char* op = InnermostOpName()) info.op_name = op;
+      const char* op = InnermostOpName();
+      if (op != nullptr && IsMetadataValue(op)) info.op_name = op;
       RecordAllocation(info, state);
     } else {
       RecordDeallocation(allocator, address, alloc_size == INT64_MIN ? INT64_MAX : -alloc_size, state);

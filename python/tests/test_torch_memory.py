@@ -87,6 +87,20 @@ class TorchMemoryTest(LogdirTestCase):
         self.assertEqual(cpu["diagnostics"]["neverFreed"], 3)
         self.assertEqual(cpu["diagnostics"]["freesWithoutAllocation"], 0)
 
+    def test_an_allocation_outside_any_op_belongs_to_its_scope(self):
+        # A storage allocates without an ATen op: the innermost open scope owns it. A name
+        # with '#' (like the DataLoader's "enumerate(DataLoader)#...__next__") cannot be a
+        # TraceMe metadata value; the analysis names it after the scope event around it.
+        with stepscope.torch.profile(self.logdir(), profile_memory=True) as prof:
+            with record_function("load#batch"):
+                first = torch.UntypedStorage(40000)
+            with record_function("plain_scope"):
+                second = torch.UntypedStorage(30000)
+        result, _ = cpu_profile(prof.paths[0])
+        rows = [(r["op_name"], r["allocation_bytes"]) for r in result["breakdown"] if not r["special"]]
+        self.assertEqual(rows[:2], [("load#batch", 40000), ("plain_scope", 30000)])
+        del first, second
+
     def test_a_later_session_counts_only_its_own_allocations(self):
         # PyTorch's own running total keeps tensors that an earlier session allocated and
         # that were freed outside any session; stepscope's count starts at 0 each session.
