@@ -176,6 +176,7 @@ void StartMemoryReporting(int host_tracer_level) {
 
 void StopMemoryReporting() {
   if (!memory_detail::g_memory_reporting_active.exchange(false)) return;
+  CpuAllocations().Clear();  // the session's table is not needed any more
   // _peek throws when the top entry is of another kind; then ours is not on top.
   try {
     if (c10::ThreadLocalDebugInfo::_peek(c10::DebugInfoKind::PROFILER_STATE) == Reporter()) {

@@ -6,10 +6,11 @@
 // with profile_memory records (host level >= 2), stepscope's reporter is that object:
 // each report becomes stepscope::RecordAllocation / RecordDeallocation with the
 // allocator named as the Kineto importer names it ("cpu", "cuda:<n>"), the address, the
-// size, PyTorch's total_allocated as bytes in use, total_reserved - total_allocated as
-// free, the running maximum of bytes in use as peak, and as tf_op the innermost op open
-// on the thread's RecordFunction stack (torch_op_callback.h): the ATen op that allocated
-// (e.g. aten::empty), or the record_function scope when no op is open. Frees carry no op.
+// size, the bytes in use (CPU: the session's own allocations still live, counted here;
+// other devices: PyTorch's total_allocated), total_reserved - total_allocated as free,
+// the running maximum of bytes in use as peak, and as tf_op the innermost op open on the
+// thread's RecordFunction stack (torch_op_callback.h): the ATen op that allocated (e.g.
+// aten::empty), or the record_function scope when no op is open. Frees carry no op.
 //
 // Which threads report. ThreadLocalDebugInfo is per thread; PyTorch copies it into the
 // threads that run work for a thread (at::ThreadLocalState: autograd's worker threads,
