@@ -161,9 +161,21 @@ const std::shared_ptr<StepscopeMemoryReporter>& Reporter() {
 void SetProfileMemory(bool enabled) { g_profile_memory.store(enabled); }
 bool ProfileMemory() { return g_profile_memory.load(); }
 
-void AttachMemoryReporterToThisThread() {
-  if (c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE) != nullptr) return;
+bool AttachMemoryReporterToThisThread() {
+  if (c10::ThreadLocalDebugInfo::get(c10::DebugInfoKind::PROFILER_STATE) != nullptr) return false;
   c10::ThreadLocalDebugInfo::_push(c10::DebugInfoKind::PROFILER_STATE, Reporter());
+  return true;
+}
+
+void DetachMemoryReporterFromThisThread() {
+  // _peek throws when the top entry is of another kind (or there is none); then ours is
+  // not on top, and popping would take someone else's.
+  try {
+    if (c10::ThreadLocalDebugInfo::_peek(c10::DebugInfoKind::PROFILER_STATE) == Reporter()) {
+      c10::ThreadLocalDebugInfo::_pop(c10::DebugInfoKind::PROFILER_STATE);
+    }
+  } catch (const c10::Error&) {
+  }
 }
 
 void StartMemoryReporting(int host_tracer_level) {
@@ -177,13 +189,7 @@ void StartMemoryReporting(int host_tracer_level) {
 void StopMemoryReporting() {
   if (!memory_detail::g_memory_reporting_active.exchange(false)) return;
   CpuAllocations().Clear();  // the session's table is not needed any more
-  // _peek throws when the top entry is of another kind; then ours is not on top.
-  try {
-    if (c10::ThreadLocalDebugInfo::_peek(c10::DebugInfoKind::PROFILER_STATE) == Reporter()) {
-      c10::ThreadLocalDebugInfo::_pop(c10::DebugInfoKind::PROFILER_STATE);
-    }
-  } catch (const c10::Error&) {
-  }
+  DetachMemoryReporterFromThisThread();
 }
 
 }  // namespace stepscope::python

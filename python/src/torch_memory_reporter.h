@@ -15,18 +15,24 @@
 // Which threads report. ThreadLocalDebugInfo is per thread; PyTorch copies it into the
 // threads that run work for a thread (at::ThreadLocalState: autograd's worker threads,
 // at::launch / inter-op tasks, torch.jit fork). The reporter is pushed onto the thread
-// that starts the session, and onto every thread that runs an ATen op during the
-// session (from the RecordFunction callback, before the op runs, so the op's own
-// allocations are seen). Not seen: allocations on a thread that runs no op of its own
-// while the session records (e.g. OpenMP intra-op workers allocating inside a parallel
-// region: the OpenMP backend does not copy the state into them), frees on such threads,
-// and everything on a thread where torch.profiler's state is installed (reports go to
-// torch.profiler there; stepscope never hides it).
+// that starts the session, from start to stop (popped at stop when the same thread
+// stops it), and onto any other thread for the outermost ATen op or scope it runs
+// during the session (from the RecordFunction callback: pushed before the op runs,
+// popped when it ends), so that thread's ops' allocations, and frees inside them, are
+// seen. Not seen: frees on those other threads outside any op (a Python thread dropping
+// a tensor: the allocation then shows as never freed), allocations on a thread that runs
+// no op of its own (OpenMP intra-op workers inside a parallel region: the OpenMP backend
+// does not copy the state), and everything on a thread where torch.profiler's state is
+// installed (reports go to torch.profiler there). Why not keep it on every thread until
+// stop: a thread cannot pop another's debug info, and torch.profiler refuses to start on
+// a thread that carries any PROFILER_STATE ("Profiler is already enabled on this thread"),
+// so a leftover entry would break torch.profiler on that thread after the session. For
+// the same reason torch.profiler cannot start on the session's own thread while a
+// profile_memory session records.
 //
-// Off (no session, or profile_memory not asked for): the reporter's
-// memoryProfilingEnabled() is false and the op callback pays one relaxed load. A thread
-// keeps the reporter in its debug info after the session until its own scope ends; it
-// answers "not profiling" then. A forked child records nothing (the recorder is off there).
+// Off (no session, or profile_memory not asked for): nothing is installed and the op
+// callback pays one relaxed load. The reporter's memoryProfilingEnabled() is false once
+// the session stops and in a forked child (the recorder is off there).
 #pragma once
 
 #include <atomic>
@@ -51,7 +57,9 @@ void StopMemoryReporting();
 inline bool MemoryReportingActive() { return memory_detail::g_memory_reporting_active.load(std::memory_order_relaxed); }
 
 // Pushes the reporter onto this thread's debug info unless a PROFILER_STATE is already
-// there (ours, or torch.profiler's).
-void AttachMemoryReporterToThisThread();
+// there (ours, or torch.profiler's); true if it pushed.
+bool AttachMemoryReporterToThisThread();
+// Pops the reporter from this thread's debug info if it is the top entry there.
+void DetachMemoryReporterFromThisThread();
 
 }  // namespace stepscope::python

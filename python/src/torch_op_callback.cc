@@ -37,6 +37,8 @@ struct OpenOp {
 };
 thread_local std::vector<OpenOp> t_open_ops;
 thread_local bool t_thread_named = false;
+// The op for which this thread carries the memory reporter (pushed at its start), if any.
+thread_local const at::RecordFunction* t_memory_reporter_op = nullptr;
 
 int LevelOf(at::RecordScope scope) {
   return scope == at::RecordScope::USER_SCOPE ? internal::kLevelCritical : internal::kLevelInfo;
@@ -90,8 +92,11 @@ void NameThreadOnce(const at::RecordFunction& fn) {
 }
 
 std::unique_ptr<at::ObserverContext> OnOpStart(const at::RecordFunction& fn) {
-  // Before the op runs, so that its own allocations reach the reporter on this thread.
-  if (MemoryReportingActive()) AttachMemoryReporterToThisThread();
+  // Before the op runs, so that its own allocations reach the reporter on this thread;
+  // removed when this op ends (torch_memory_reporter.h says why not later).
+  if (MemoryReportingActive() && t_memory_reporter_op == nullptr && AttachMemoryReporterToThisThread()) {
+    t_memory_reporter_op = &fn;
+  }
   if (!internal::IsLevelEnabled(LevelOf(fn.scope()))) return nullptr;
   if (!t_thread_named) NameThreadOnce(fn);
   OpenOp op{&fn, 0, {}};
@@ -103,6 +108,10 @@ std::unique_ptr<at::ObserverContext> OnOpStart(const at::RecordFunction& fn) {
 
 void OnOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
   const uint64_t end_ticks = internal::ReadTicks();
+  if (t_memory_reporter_op == &fn) {
+    t_memory_reporter_op = nullptr;
+    DetachMemoryReporterFromThisThread();
+  }
   // Normally the top entry; an op whose end never came (an exception path that skipped
   // it) is dropped with everything above it. An end on another thread finds nothing.
   size_t index = t_open_ops.size();

@@ -134,6 +134,35 @@ class TorchMemoryTest(LogdirTestCase):
         path = self.record(profile_memory=False)
         self.assertFalse(has_memory_events(path))
 
+    def test_torch_profiler_starts_after_the_session_on_every_thread_that_reported(self):
+        # torch.profiler refuses to start on a thread that still carries a PROFILER_STATE.
+        x = torch.ones(64, 64)
+        in_session, session_over = threading.Event(), threading.Event()
+        worker_result = []
+
+        def worker():
+            torch.mm(x, x)
+            in_session.set()
+            session_over.wait()
+            try:
+                with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True):
+                    torch.mm(x, x)
+                worker_result.append("ok")
+            except RuntimeError as error:
+                worker_result.append(str(error))
+
+        thread = threading.Thread(target=worker)
+        with stepscope.torch.profile(self.logdir(), profile_memory=True):
+            torch.mm(x, x)
+            thread.start()
+            in_session.wait()
+        session_over.set()
+        thread.join()
+        self.assertEqual(worker_result, ["ok"])
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU], profile_memory=True) as prof:
+            torch.mm(x, x)
+        self.assertIn("aten::mm", [e.key for e in prof.key_averages()])
+
     def test_allocations_of_another_thread_that_runs_ops(self):
         x, w = torch.ones(256, 8), torch.ones(8, 256)
         results = []
