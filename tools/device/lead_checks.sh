@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The lead's checks on a lent GPU machine (no Debian packages there): run from the repo root
-# with .device/ carried (tools/device/prepare_lead.sh fills .device/release). Writes to $OUT.
+# with .device/ carried (tools/device/prepare.sh fills .device/release from build/release). Writes to $OUT.
 #   1. kineto_15mb_analyze_ms with 1, 2, 4, 8 and 16 CPUs (taskset), median of 15 spawns;
 #   2. a real PyTorch (CUDA) Kineto trace, imported and analysed by stepscope;
 #   3. ./dev bench's import and analysis benchmarks with 16 cores (figures to $OUT/*.json).
@@ -30,7 +30,8 @@ print(f"cpus {cpus}: analyze median {statistics.median(a):.1f} ms (min {min(a):.
 PY
   done
   echo "== a real PyTorch CUDA trace"
-  python3 tools/device/torch_trace.py "$OUT/torch_cuda_trace.json" && gzip -f "$OUT/torch_cuda_trace.json"
+  # PyTorch loads the machine's own C++ runtime, not the carried (older) one.
+  env -u LD_LIBRARY_PATH python3 tools/device/torch_trace.py "$OUT/torch_cuda_trace.json" && gzip -f "$OUT/torch_cuda_trace.json"
   "$S" import "$OUT/torch_cuda_trace.json.gz" --logdir /tmp/ld --run torch 2>&1 | tail -15
   for tool in overview_page kernel_stats input_pipeline_analyzer framework_op_stats; do
     echo "-- $tool"; "$S" analyze /tmp/ld --tool "$tool" 2>&1 | head -60
