@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+import { closeDashboard, env, getJson, loadChromium, openDashboard } from './harness.mjs';
 
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const UI_ROOT = env('STEPSCOPE_UI_ROOT');
@@ -31,9 +31,8 @@ const RUN_MEMORY = 'pytorch_bert_memory';
 const chromium = loadChromium(UI_ROOT);
 
 let tmp;
-let server;
+let dashboard;
 let baseUrl;
-let browser;
 let page;
 let consoleErrors;
 let externalRequests;
@@ -88,17 +87,16 @@ before(async () => {
   assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
   const memory = spawnSync(STEPSCOPE, ['import', '--logdir', path.join(tmp, 'logdir'), '--run', RUN_MEMORY, MEMORY_TRACE], { encoding: 'utf8' });
   assert.equal(memory.status, 0, `stepscope import failed: ${memory.stderr}`);
-  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir: path.join(tmp, 'logdir'), uiRoot: UI_ROOT }));
-  ({ browser, page, consoleErrors, externalRequests } = await openBrowser(chromium, {
-    allowedHostnames: ['127.0.0.1', 'localhost'],
+  dashboard = await openDashboard(chromium, STEPSCOPE, {
+    logdir: path.join(tmp, 'logdir'),
+    uiRoot: UI_ROOT,
     viewport: { width: 1440, height: 900 },
-  }));
+  });
+  ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
 
 after(async () => {
-  await browser?.close();
-  if (server) await stop(server);
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await closeDashboard(dashboard, tmp);
 });
 
 test('kernel stats: the kernel pie legend lists every slice with its share, largest first, labels told apart', async () => {

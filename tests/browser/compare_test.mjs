@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+import { closeDashboard, env, getJson, loadChromium, openDashboard } from './harness.mjs';
 
 const STEPSCOPE = env('STEPSCOPE_BIN');
 const MNIST = env('STEPSCOPE_MNIST_BIN');
@@ -32,9 +32,8 @@ const RUN_RANK0 = 'rank0';
 const RUN_RANK1 = 'rank1';
 
 let tmp;
-let server;
+let dashboard;
 let baseUrl;
-let browser;
 let page;
 let consoleErrors;
 let externalRequests;
@@ -106,17 +105,17 @@ async function screenshot(name) {
 
 before(async () => {
   const logdir = makeProfiles();
-  ({ server, baseUrl } = await startServe(STEPSCOPE, { logdir, uiRoot: UI_ROOT }));
-  ({ browser, page, consoleErrors, externalRequests } = await openBrowser(chromium, {
-    allowedHostnames: ['127.0.0.1'],
+  dashboard = await openDashboard(chromium, STEPSCOPE, {
+    logdir,
+    uiRoot: UI_ROOT,
     viewport: { width: 1440, height: 900 },
-  }));
+    allowedHostnames: ['127.0.0.1'],
+  });
+  ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
 
 after(async () => {
-  await browser?.close();
-  await stop(server);
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await closeDashboard(dashboard, tmp);
 });
 
 test('every number of the slow vs fast comparison is the API\'s', async () => {

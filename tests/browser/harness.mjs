@@ -185,11 +185,16 @@ export function logdirWithProfile(prefix, { run, host, file }) {
   return { tmp, logdir };
 }
 
-// `stepscope serve` of `logdir` and a browser page that may reach only this machine:
-// { server, baseUrl, browser, page, consoleErrors, externalRequests, requestHosts }.
-export async function openDashboard(chromium, stepscope, { logdir, uiRoot, viewport }) {
+// `stepscope serve` of `logdir` and a browser page that may reach only this machine
+// (`allowedHostnames`): { server, baseUrl, browser, page, consoleErrors, externalRequests,
+// requestHosts }.
+export async function openDashboard(
+  chromium,
+  stepscope,
+  { logdir, uiRoot, viewport, allowedHostnames = ['127.0.0.1', 'localhost'] },
+) {
   const { server, baseUrl } = await startServe(stepscope, { logdir, uiRoot });
-  const opened = await openBrowser(chromium, { allowedHostnames: ['127.0.0.1', 'localhost'], viewport });
+  const opened = await openBrowser(chromium, { allowedHostnames, viewport });
   return { server, baseUrl, ...opened };
 }
 
