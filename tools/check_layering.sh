@@ -14,6 +14,8 @@ declare -A FORBIDDEN=(
   [remote]="analysis importers server cli"
   [importers]="collect gpu remote analysis server cli"
   [analysis]="collect gpu remote importers server cli"
+  # hlo: the XLA program reader and cost model, analysis-side (the analysis links it).
+  [hlo]="collect gpu remote importers analysis load server cli"
   # load: the one place that reads a profile for the CLI and the server (XSpace or trace file).
   [load]="collect gpu remote server cli"
   # server may use the remote capture *client* (stepscope_remote_client links no collector;

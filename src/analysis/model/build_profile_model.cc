@@ -13,6 +13,7 @@
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
 #include "src/analysis/model/step_breakdown.h"
+#include "src/hlo/hlo_programs.h"
 #include "src/xspace/columnar/columnar_reader.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/schema.h"
@@ -147,6 +148,13 @@ void NumberDeviceSteps(ProfileModel* model) {
   }
 }
 
+// The XLA programs of /host:metadata, when there are any (and what was wrong with them).
+void AddHloPrograms(const xspace::ColumnarXSpace& space, ProfileModel* model) {
+  hlo::HloPrograms programs = hlo::ReadHloPrograms(space);
+  for (const std::string& problem : programs.diagnostics) model->diagnostics.push_back(problem);
+  if (!programs.empty()) model->hlo = std::make_shared<const hlo::HloPrograms>(std::move(programs));
+}
+
 // The model; with `only_group_id`, of that step group's events alone (ModelOptions::step).
 StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> space, const ModelOptions& options,
                                   std::optional<int64_t> only_group_id) {
@@ -204,6 +212,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   NumberDeviceSteps(&model);
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
+  AddHloPrograms(s, &model);
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);

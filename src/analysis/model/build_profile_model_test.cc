@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <string>
 
+#include "src/analysis/model/combine_hosts.h"
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/model_test_util.h"
+#include "src/hlo/hlo_programs.h"
 #include "src/xspace/columnar/columnar_xspace.h"
 
 namespace stepscope::analysis {
@@ -501,6 +503,17 @@ TEST(BuildProfileModelTest, RealJaxFilesAreSane) {
       EXPECT_GE(d.idle_ps(), 0);
       EXPECT_EQ(d.capabilities.vendor, "AMD");
     }
+    // The XLA programs of /host:metadata come with the model (src/hlo tests count them),
+    // and a combined model keeps them once.
+    ASSERT_NE(built->hlo, nullptr);
+    EXPECT_FALSE(built->hlo->modules.empty());
+    const size_t modules = built->hlo->modules.size();
+    std::vector<ProfileModel> two;
+    two.push_back(*built);
+    two.push_back(*built);
+    ProfileModel combined = CombineHostModels(std::move(two));
+    ASSERT_NE(combined.hlo, nullptr);
+    EXPECT_EQ(combined.hlo->modules.size(), modules);
   }
 }
 

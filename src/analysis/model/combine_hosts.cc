@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "src/analysis/model/sat_math.h"
+#include "src/hlo/hlo_programs.h"
 
 namespace stepscope::analysis {
 namespace {
@@ -80,6 +81,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
   std::map<int64_t, size_t> step_index;  // step number -> combined step
   std::unordered_map<std::string, uint32_t> memory_name_index;
   std::string step_source;
+  std::vector<std::shared_ptr<const hlo::HloPrograms>> hlo_parts;
 
   for (size_t h = 0; h < hosts.size(); ++h) {
     ProfileModel& model = hosts[h];
@@ -177,7 +179,9 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     MergeMemory(std::move(model.memory), host_index, &combined.memory, &memory_name_index);
 
     for (const std::string& d : model.diagnostics) combined.diagnostics.push_back(host_name + ": " + d);
+    hlo_parts.push_back(std::move(model.hlo));
   }
+  combined.hlo = hlo::MergeHloPrograms(hlo_parts);
 
   combined.step_source = step_source;
   std::sort(combined.steps.begin(), combined.steps.end(),

@@ -26,6 +26,9 @@
 namespace stepscope::xspace {
 struct ColumnarXSpace;
 }
+namespace stepscope::hlo {
+struct HloPrograms;
+}
 
 namespace stepscope::analysis {
 
@@ -527,6 +530,11 @@ struct ProfileModel {
   std::vector<HostThread> host_threads;
   // The columnar data host_threads index into. Null in combined models.
   std::shared_ptr<const xspace::ColumnarXSpace> source;
+
+  // The XLA programs the profile carries (`Hlo Proto` stats of /host:metadata, read by
+  // src/hlo/hlo_programs.h); null when it has none. Shared, read-only: models of one step
+  // and combined models point at the same modules.
+  std::shared_ptr<const hlo::HloPrograms> hlo;
 
   // Problems found in the data, in words for users ("no step markers found",
   // "1234 events were dropped while recording", ...). Never fatal.
