@@ -21,23 +21,6 @@ constexpr std::string_view kElementwiseOpcodes[] = {
     "tanh",     "xor",
 };
 
-bool IsElementwise(std::string_view opcode) {
-  return std::find(std::begin(kElementwiseOpcodes), std::end(kElementwiseOpcodes), opcode) !=
-         std::end(kElementwiseOpcodes);
-}
-
-bool IsGemmCustomCall(const Instruction& instruction) {
-  const std::string& target = instruction.custom_call_target;
-  return instruction.opcode == "custom-call" &&
-         (target.find("gemm") != std::string::npos || target.find("matmul") != std::string::npos ||
-          target.find("blas") != std::string::npos);
-}
-
-bool IsConvolutionCustomCall(const Instruction& instruction) {
-  return instruction.opcode == "custom-call" && !instruction.window.empty() &&
-         instruction.custom_call_target.find("conv") != std::string::npos;
-}
-
 // The output that counts: library custom calls return (result, workspace) tuples, and
 // the workspace is scratch, not an output; every other op's shape as it is (a
 // multi-output fusion's tuple included).
@@ -94,6 +77,23 @@ bool ParseIntList(std::string_view text, std::string_view key, std::vector<int64
 
 }  // namespace
 
+bool IsElementwiseOpcode(std::string_view opcode) {
+  return std::find(std::begin(kElementwiseOpcodes), std::end(kElementwiseOpcodes), opcode) !=
+         std::end(kElementwiseOpcodes);
+}
+
+bool IsGemmCustomCall(const Instruction& instruction) {
+  const std::string& target = instruction.custom_call_target;
+  return instruction.opcode == "custom-call" &&
+         (target.find("gemm") != std::string::npos || target.find("matmul") != std::string::npos ||
+          target.find("blas") != std::string::npos);
+}
+
+bool IsConvolutionCustomCall(const Instruction& instruction) {
+  return instruction.opcode == "custom-call" && !instruction.window.empty() &&
+         instruction.custom_call_target.find("conv") != std::string::npos;
+}
+
 bool ParseGemmDotDimensions(std::string_view backend_config, DotDimensionNumbers* out) {
   size_t at = backend_config.find("\"dot_dimension_numbers\"");
   if (at == std::string_view::npos) return false;
@@ -145,7 +145,7 @@ HloCostModel::HloCostModel(const HloModule& module)
         }
       } else if (opcode == "convolution" || IsConvolutionCustomCall(instruction)) {
         if (const Shape* kernel = operand_shape(instruction, 1)) cost.flops = ConvolutionFlops(*kernel, result, instruction);
-      } else if (IsElementwise(opcode)) {
+      } else if (IsElementwiseOpcode(opcode)) {
         cost.flops = Elements(result);
       } else if (opcode == "reduce" || opcode == "all-reduce" || opcode == "reduce-scatter") {
         const double per_element = std::max(1.0, called_flops(instruction));

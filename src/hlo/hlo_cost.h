@@ -26,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "src/hlo/hlo_module.h"
@@ -55,6 +56,12 @@ class HloCostModel {
   std::vector<OpCost> costs_;
   std::vector<double> computation_flops_;
 };
+
+// Opcodes the model counts one operation per output element for.
+bool IsElementwiseOpcode(std::string_view opcode);
+// A cuBLAS / hipBLASLt / rocBLAS gemm custom call; a cuDNN / MIOpen convolution call.
+bool IsGemmCustomCall(const Instruction& instruction);
+bool IsConvolutionCustomCall(const Instruction& instruction);
 
 // The dot dimension numbers a gemm custom call keeps in its JSON backend_config
 // ("lhs_contracting_dimensions":["1"], ...). False when the text has none.
