@@ -6,7 +6,8 @@
 //   - compute: clock_rate x core_count x the dense 16-bit (bf16/fp16) matrix FLOPs one core
 //     (SM / CU) does per cycle, by vendor and compute capability: the roof ML training runs
 //     against. fp32 and fp8 have other roofs; one roof per device keeps verdicts simple.
-//   - bandwidth: the memory_bandwidth stat (bytes/s), else the published figure.
+//   - bandwidth: the memory_bandwidth stat (bytes/s; doubled for AMD, whose ROCm planes
+//     report half of HBM's rate), else the published figure.
 #pragma once
 
 #include <string>

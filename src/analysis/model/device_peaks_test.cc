@@ -16,10 +16,11 @@ TEST(DevicePeaksTest, ComputeRoofFromClockCoresAndComputeCapability) {
   DevicePeaks peaks = PeaksOf(mi300x);
   // 2.1e9 cycles/s x 304 CUs x 2048 FLOP/cycle = 1.3074e15 (AMD's published 1307.4 TFLOP/s).
   EXPECT_DOUBLE_EQ(peaks.peak_flops_per_s, 2.1e9 * 304 * 2048);
-  EXPECT_DOUBLE_EQ(peaks.memory_bandwidth_bytes_per_s, 2.6624e12);
-  EXPECT_EQ(peaks.bandwidth_source, "memory_bandwidth stat");
+  // ROCm's stat is half of HBM3's rate: 2 x 2.6624e12 = 5.3248e12 (published 5.3 TB/s).
+  EXPECT_DOUBLE_EQ(peaks.memory_bandwidth_bytes_per_s, 5.3248e12);
+  EXPECT_NE(peaks.bandwidth_source.find("x 2"), std::string::npos) << peaks.bandwidth_source;
   EXPECT_NE(peaks.flops_source.find("2048"), std::string::npos) << peaks.flops_source;
-  EXPECT_DOUBLE_EQ(peaks.ridge_flops_per_byte(), 2.1e9 * 304 * 2048 / 2.6624e12);
+  EXPECT_DOUBLE_EQ(peaks.ridge_flops_per_byte(), 2.1e9 * 304 * 2048 / 5.3248e12);
 
   DeviceCapabilities h100;
   h100.vendor = "Nvidia";
@@ -30,6 +31,10 @@ TEST(DevicePeaksTest, ComputeRoofFromClockCoresAndComputeCapability) {
   // 1.83e9 x 132 x 4096 = 989.4 TFLOP/s; no bandwidth stat and no name: unknown.
   EXPECT_DOUBLE_EQ(PeaksOf(h100).peak_flops_per_s, 1.83e9 * 132 * 4096);
   EXPECT_FALSE(PeaksOf(h100).known());
+  // NVIDIA's stat is taken as it is.
+  h100.memory_bandwidth_bytes_per_s = 3'352'320'000'000;
+  EXPECT_DOUBLE_EQ(PeaksOf(h100).memory_bandwidth_bytes_per_s, 3.35232e12);
+  EXPECT_EQ(PeaksOf(h100).bandwidth_source, "memory_bandwidth stat");
 }
 
 TEST(DevicePeaksTest, PublishedTableWhenThePlaneSaysTooLittle) {
