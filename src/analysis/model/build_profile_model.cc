@@ -9,6 +9,7 @@
 
 #include "src/analysis/model/device_analysis.h"
 #include "src/analysis/model/host_analysis.h"
+#include "src/analysis/model/launch_threads.h"
 #include "src/analysis/model/memory_events.h"
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
@@ -204,6 +205,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   NumberDeviceSteps(&model);
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
+  model.launch_threads = ComputeLaunchThreadCompetition(host.threads, *space);
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "src/analysis/model/launch_threads.h"
 #include "src/analysis/model/sat_math.h"
 
 namespace stepscope::analysis {
@@ -96,6 +97,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     combined.has_device = combined.has_device || model.has_device;
     combined.total_events += model.total_events;
     combined.device_step_ties.Add(model.device_step_ties);
+    AddLaunchThreads(model.launch_threads, &combined.launch_threads);
     step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
 
     for (StepInfo& step : model.steps) {
