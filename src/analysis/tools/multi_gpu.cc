@@ -181,12 +181,20 @@ void AddCollectiveBandwidth(const ProfileModel& model, const ToolOptions& option
     r->all_reduce_mb_per_step = all_reduce_bytes / kBytesPerMb / device_steps;
     r->all_reduce_ms_per_step = all_reduce_ps / 1e9 / device_steps;
   }
+  // The guide's estimate, parameters x 4 B / link bandwidth: from the parameter count when
+  // given, else from the all-reduce bytes measured per step (fp32 gradients: bytes / 4
+  // parameters).
+  double estimate_bytes = 0;
   if (options.parameter_count && *options.parameter_count > 0) {
     r->parameter_count = *options.parameter_count;
-    if (r->link_gbps > 0) {
-      r->estimated_all_reduce_ms = static_cast<double>(r->parameter_count) * 4.0 / (r->link_gbps * kBytesPerGb) * 1e3;
-    }
+    r->estimate_basis = "parameters";
+    estimate_bytes = static_cast<double>(r->parameter_count) * 4.0;
+  } else if (r->all_reduce_mb_per_step > 0) {
+    r->parameter_count = static_cast<int64_t>(r->all_reduce_mb_per_step * kBytesPerMb / 4.0);
+    r->estimate_basis = "all_reduce_bytes";
+    estimate_bytes = r->all_reduce_mb_per_step * kBytesPerMb;
   }
+  if (estimate_bytes > 0 && r->link_gbps > 0) r->estimated_all_reduce_ms = estimate_bytes / (r->link_gbps * kBytesPerGb) * 1e3;
   if (r->collectives > 0 && r->sized_collectives == 0) {
     r->diagnostics.push_back(
         "no collective says how much it moved (sizes come from PyTorch's record_param_comms / nccl:<collective> "
@@ -394,6 +402,7 @@ void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
   w->Field("all_reduce_mb_per_step", r.all_reduce_mb_per_step);
   w->Field("all_reduce_ms_per_step", r.all_reduce_ms_per_step);
   w->Field("parameter_count", r.parameter_count);
+  w->Field("estimate_basis", r.estimate_basis);
   w->Field("estimated_all_reduce_ms", r.estimated_all_reduce_ms);
   const LaunchThreadCompetition& t = r.launch_threads;
   w->Field("launch_threads_measured", t.measured);
@@ -446,9 +455,11 @@ std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options
     std::string ar = output::FormatFixed(r.all_reduce_mb_per_step, 1) + " MB in " +
                      output::FormatFixed(r.all_reduce_ms_per_step, 3) + " ms per device and " + (whole ? "profile" : "step");
     if (r.parameter_count > 0) {
-      ar += r.estimated_all_reduce_ms > 0 ? "; estimate " + std::to_string(r.parameter_count) + " parameters x 4 B / link = " +
-                                                output::FormatFixed(r.estimated_all_reduce_ms, 3) + " ms"
-                                          : "; no estimate (link bandwidth unknown)";
+      const std::string params = std::to_string(r.parameter_count) +
+                                 (r.estimate_basis == "parameters" ? " parameters" : " parameters (all-reduce bytes / 4)");
+      ar += r.estimated_all_reduce_ms > 0
+                ? "; estimate " + params + " x 4 B / link = " + output::FormatFixed(r.estimated_all_reduce_ms, 3) + " ms"
+                : "; " + params + ", no estimate (link bandwidth unknown)";
     }
     rows.push_back({"All-reduce", ar});
   }

@@ -109,7 +109,10 @@ struct MultiGpuResult {
   // estimate from parameter_count (0 when not given or the link is unknown).
   double all_reduce_mb_per_step = 0;
   double all_reduce_ms_per_step = 0;
+  // The parameter count: ToolOptions' ("parameters"), else the all-reduce bytes per step / 4
+  // ("all_reduce_bytes": fp32 gradients); "" when neither is known.
   int64_t parameter_count = 0;
+  std::string estimate_basis;
   double estimated_all_reduce_ms = 0;  // parameters x 4 B / link
   // Host threads that launch and tf.data threads competing with them (launch_threads.h).
   LaunchThreadCompetition launch_threads;

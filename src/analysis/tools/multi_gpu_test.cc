@@ -163,6 +163,12 @@ TEST(MultiGpuTest, CollectiveBandwidthFromTheModelsTraffic) {
   EXPECT_NEAR(r.busbw_gbps, 2 * 100e6 * 1.75 / 18e-3 / 1e9, 1e-9);
   EXPECT_NEAR(r.all_reduce_ms_per_step, (9 + 11) / 4.0, 1e-9) << "all all-reduce time, per device and step";
   EXPECT_NEAR(r.estimated_all_reduce_ms, 50e6 * 4 / 450e9 * 1e3, 1e-9);
+  EXPECT_EQ(r.estimate_basis, "parameters");
+  // Without the count, the all-reduce bytes per device and step stand for it: 50 MB.
+  MultiGpuResult measured = ComputeMultiGpu(m);
+  EXPECT_EQ(measured.estimate_basis, "all_reduce_bytes");
+  EXPECT_EQ(measured.parameter_count, 12'500'000);
+  EXPECT_NEAR(measured.estimated_all_reduce_ms, 50e6 / 450e9 * 1e3, 1e-9);
   EXPECT_THAT(r.diagnostics, testing::Contains(testing::HasSubstr("2 of 6 collectives have no known size")));
   StructToolResult<MultiGpuResult> result(r);
   EXPECT_THAT(result.FormatText({}), testing::HasSubstr("collectives reach"));
