@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "src/analysis/tools/advisor.h"
 #include "src/analysis/tools/test_model_util.h"
 
 namespace stepscope::analysis {
@@ -128,7 +129,7 @@ TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
 
 // Collective traffic written by hand into the model: an 8-rank all-reduce on each GPU,
 // 2 x 50 MB in 8 ms on GPU:0 and 2 x 50 MB in 10 ms on GPU:1, on H100s (NVLink 4, 450 GB/s).
-TEST(MultiGpuTest, CollectiveBandwidthFromTheModelsTraffic) {
+ProfileModel TwoH100sWithAllReduces() {
   ProfileModel m = TwoGpuModel();
   const double ms[] = {8, 10};
   for (int i = 0; i < 2; ++i) {
@@ -147,6 +148,11 @@ TEST(MultiGpuTest, CollectiveBandwidthFromTheModelsTraffic) {
     t.ranks_source = "group_size";
     d.collective_traffic = {t};
   }
+  return m;
+}
+
+TEST(MultiGpuTest, CollectiveBandwidthFromTheModelsTraffic) {
+  ProfileModel m = TwoH100sWithAllReduces();
   ToolOptions options;
   options.parameter_count = 50'000'000;
   MultiGpuResult r = ComputeMultiGpu(m, options);
@@ -172,6 +178,20 @@ TEST(MultiGpuTest, CollectiveBandwidthFromTheModelsTraffic) {
   EXPECT_THAT(r.diagnostics, testing::Contains(testing::HasSubstr("2 of 6 collectives have no known size")));
   StructToolResult<MultiGpuResult> result(r);
   EXPECT_THAT(result.FormatText({}), testing::HasSubstr("collectives reach"));
+}
+
+// The advisor's collective_heavy finding cites the bus bandwidth and the link: 2 x 50 MB
+// in 18 ms at 1.75 bus bytes per byte is 19.4 GB/s, 4.3 % of NVLink 4: not link-bound.
+TEST(MultiGpuTest, CollectiveHeavyFindingComparesTheBusBandwidthWithTheLink) {
+  AdvisorReport report = ComputeAdvice(TwoH100sWithAllReduces());
+  const Finding* heavy = nullptr;
+  for (const Finding& f : report.findings) {
+    if (f.id == "collective_heavy") heavy = &f;
+  }
+  ASSERT_NE(heavy, nullptr) << "collectives are 30.2 % of device time";
+  EXPECT_THAT(heavy->evidence, testing::HasSubstr("19.4 GB/s bus bandwidth"));
+  EXPECT_THAT(heavy->evidence, testing::HasSubstr("4.3 % of the 450 GB/s link (NVLink 4 (18 links))"));
+  EXPECT_THAT(heavy->advice, testing::HasSubstr("not link-bound"));
 }
 
 TEST(MultiGpuTest, WithoutSharedStepsDevicesAreComparedOverTheWholeProfile) {
