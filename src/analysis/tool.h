@@ -35,6 +35,12 @@ struct ToolOptions {
   // Unset: the model's step_group when it is the model of one step (`--step N`, `step=N`),
   // else the whole profile.
   std::optional<int64_t> step;
+  // multi_gpu: the model's parameter count, for TensorFlow's GPU guide estimate of an
+  // all-reduce's time per step, parameters x 4 B / link bandwidth; and the link's
+  // bandwidth in GB/s (1e9 B/s, one direction) when the built-in table does not know the
+  // GPU or is wrong for the machine (src/analysis/tools/link_bandwidth.h).
+  std::optional<int64_t> parameter_count;
+  std::optional<double> link_bandwidth_gbps;
   // Text output prints at most this many rows per table (0 = all); JSON and CSV always
   // carry every row.
   size_t text_max_rows = 20;

@@ -2,6 +2,8 @@
 // tools through the tool registry and prints text (people), JSON (programs) or CSV (one
 // table). The HTTP server uses the same tool registry and the same loader (src/load: run
 // and host selection, model building), so the CLI adds nothing of its own but printing.
+#include <charconv>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -71,6 +73,12 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
   std::string step_text;
   flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps, also 'all')");
+  int64_t parameters = 0;
+  flags.AddInt("parameters", &parameters,
+               "multi_gpu: the model's parameter count, for the estimate parameters x 4 B / link bandwidth", 0);
+  std::string link_gbps_text;
+  flags.AddString("link_gbps", &link_gbps_text,
+                  "multi_gpu: the GPUs' link bandwidth in GB/s, one direction (default: a table by GPU model)");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -109,6 +117,16 @@ int RunAnalyzeCommand(CommandContext& context) {
 
   analysis::ToolOptions options;
   options.include_idle = include_idle;
+  if (parameters > 0) options.parameter_count = parameters;
+  if (!link_gbps_text.empty()) {
+    char* end = nullptr;
+    const double gbps = std::strtod(link_gbps_text.c_str(), &end);
+    if (end != link_gbps_text.c_str() + link_gbps_text.size() || !(gbps > 0) || gbps > 1e6) {
+      return ReportUsageError(context.err, "analyze", "--link_gbps takes a bandwidth in GB/s above 0, not '" +
+                                                          link_gbps_text + "'");
+    }
+    options.link_bandwidth_gbps = gbps;
+  }
   std::vector<NamedResult> results;
   for (const Tool* tool : tools) {
     if (!tool->IsAvailable(*model)) {

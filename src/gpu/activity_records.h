@@ -37,6 +37,10 @@ struct ActivityRecord {
   int32_t static_shared_bytes = 0;
   int32_t dynamic_shared_bytes = 0;
   double occupancy_pct = 0.0;  // 0 when not computed
+  // CUDA graphs: the graph and node of a kernel launched by cudaGraphLaunch (CUPTI's
+  // graphId / graphNodeId); 0 otherwise. Its correlation_id is the graph launch's.
+  uint32_t graph_id = 0;
+  uint64_t graph_node_id = 0;
   // Copies and memsets.
   CopyKind copy_kind = CopyKind::kUnknown;
   std::string src_kind;  // CUPTI memory kind: "pageable", "pinned", "device", "array", "managed"
@@ -77,12 +81,23 @@ struct CounterSample {
   double value = 0.0;
 };
 
+// An NVTX range (nvtxRangePush/Pop or nvtxRangeStart/End, CUPTI's marker records) on the
+// host thread that opened it.
+struct NvtxRange {
+  std::string name;
+  std::string domain;     // empty for NVTX's default domain
+  uint64_t start_ns = 0;  // host monotonic clock
+  uint64_t end_ns = 0;
+  int64_t thread_id = 0;  // OS thread id (the /host:CPU line id)
+};
+
 // Everything one session recorded on the GPUs.
 struct ActivityCapture {
   std::vector<DeviceInfo> devices;
   std::vector<ActivityRecord> activities;  // in any order (CUPTI delivers by completion)
   std::vector<ApiCallRecord> api_calls;    // in any order
   std::vector<CounterSample> counters;
+  std::vector<NvtxRange> nvtx_ranges;      // in any order
   uint64_t dropped_records_unattributed = 0;  // lost records no device could be named for
 };
 

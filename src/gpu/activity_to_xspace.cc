@@ -138,6 +138,7 @@ class Converter {
       : capture_(capture), start_ns_(start_ns), stop_ns_(stop_ns), space_(space) {}
 
   ConversionStats Run() {
+    AddNvtxRanges();
     AddApiCalls();
     AddDevicePlanes();
     AddHostActivity();
@@ -163,8 +164,59 @@ class Converter {
 
   int64_t OffsetPs(uint64_t t_ns) const { return static_cast<int64_t>(t_ns - start_ns_) * 1000; }
 
+  // NVTX ranges onto their threads' lines of /host:CPU, before the API calls look for the
+  // annotations around them: a range is an annotation like any other host scope.
+  void AddNvtxRanges() {
+    if (capture_.nvtx_ranges.empty()) return;
+    xspace::XPlane* host = xspace::FindOrAddMutablePlaneWithName(space_, xspace::kHostThreadsPlaneName);
+    xspace::XPlaneBuilder builder(host);
+    std::map<int64_t, std::vector<const NvtxRange*>> by_thread;
+    for (const NvtxRange& range : capture_.nvtx_ranges) {
+      if (InWindow(range.start_ns, range.end_ns)) by_thread[range.thread_id].push_back(&range);
+    }
+    for (auto& [tid, ranges] : by_thread) {
+      xspace::XLineBuilder line = builder.GetOrCreateLine(tid);
+      if (line.proto()->name().empty()) line.SetName("thread " + std::to_string(tid));
+      for (const NvtxRange* range : ranges) {
+        xspace::XEventBuilder event = line.AddEvent(*builder.GetOrCreateEventMetadata(range->name));
+        event.SetOffsetPs(OffsetPs(range->start_ns) - line.timestamp_ns() * 1000);
+        event.SetDurationPs(static_cast<int64_t>(range->end_ns - range->start_ns) * 1000);
+        if (!range->domain.empty()) {
+          event.AddStatValue(*builder.GetOrCreateStatMetadata(kNvtxDomainStatName), std::string_view(range->domain));
+        }
+        ++stats_.nvtx_events;
+      }
+      SortLine(line.proto());
+    }
+  }
+
+  // Start order, the longer first on ties, so an enclosing range precedes what it encloses.
+  static void SortLine(xspace::XLine* line) {
+    auto* events = line->mutable_events();
+    std::stable_sort(events->begin(), events->end(), [](const xspace::XEvent& a, const xspace::XEvent& b) {
+      return a.offset_ps() != b.offset_ps() ? a.offset_ps() < b.offset_ps() : a.duration_ps() > b.duration_ps();
+    });
+  }
+
+  // Kernels each graph launch ran (kept by the window rule), by correlation id, with the
+  // graph's id.
+  std::map<uint32_t, std::pair<uint32_t, int64_t>> GraphKernelsByLaunch() const {
+    std::map<uint32_t, std::pair<uint32_t, int64_t>> out;
+    for (const ActivityRecord& r : capture_.activities) {
+      if (r.kind != ActivityKind::kKernel || r.graph_id == 0 || r.end_ns < r.start_ns || r.start_ns < start_ns_ ||
+          r.start_ns > stop_ns_) {
+        continue;
+      }
+      auto& [graph, kernels] = out[r.correlation_id];
+      graph = r.graph_id;
+      ++kernels;
+    }
+    return out;
+  }
+
   // API calls onto their threads' lines of /host:CPU, in time order with what is there.
   void AddApiCalls() {
+    const std::map<uint32_t, std::pair<uint32_t, int64_t>> graph_kernels = GraphKernelsByLaunch();
     xspace::XPlane* host = xspace::FindOrAddMutablePlaneWithName(space_, xspace::kHostThreadsPlaneName);
     std::map<int64_t, std::vector<const ApiCallRecord*>> by_thread;
     for (const ApiCallRecord& call : capture_.api_calls) {
@@ -182,12 +234,15 @@ class Converter {
         event.SetDurationPs(static_cast<int64_t>(call->end_ns - call->start_ns) * 1000);
         event.AddStatValue(StatType::kCorrelationId, static_cast<int64_t>(call->correlation_id));
         event.AddStatValue(StatType::kDeviceId, static_cast<int64_t>(call->device_id));
+        auto graph = graph_kernels.find(call->correlation_id);
+        if (graph != graph_kernels.end()) {
+          event.AddStatValue(*builder.GetOrCreateStatMetadata(kCudaGraphIdStatName),
+                             static_cast<int64_t>(graph->second.first));
+          event.AddStatValue(*builder.GetOrCreateStatMetadata(kGraphKernelsStatName), graph->second.second);
+        }
         ++stats_.api_events;
       }
-      auto* events = line.proto()->mutable_events();
-      std::stable_sort(events->begin(), events->end(), [](const xspace::XEvent& a, const xspace::XEvent& b) {
-        return a.offset_ps() < b.offset_ps();
-      });
+      SortLine(line.proto());
     }
   }
 
@@ -264,6 +319,11 @@ class Converter {
       event.AddStatValue(StatType::kKernelDetails, KernelDetails(r));
       auto annotation = annotation_.find(r.correlation_id);
       if (annotation != annotation_.end()) event.AddStatValue(StatType::kAnnotation, annotation->second);
+      if (r.graph_id != 0) {
+        event.AddStatValue(*plane->GetOrCreateStatMetadata(kCudaGraphIdStatName), static_cast<int64_t>(r.graph_id));
+        event.AddStatValue(*plane->GetOrCreateStatMetadata(kCudaGraphNodeIdStatName),
+                           static_cast<int64_t>(r.graph_node_id));
+      }
     } else if (kind == kMemset) {
       event.AddStatValue(StatType::kMemsetDetails, MemsetDetails(r));
     } else {

@@ -337,5 +337,96 @@ TEST(ActivityToXSpaceTest, SyncAndOverheadGoToTheirOwnHostPlaneAndCountersToTheD
             (std::vector<std::string>{"sm_utilization_pct @100000 +0 value=55", "sm_utilization_pct @200000 +0 value=87"}));
 }
 
+// A cudaGraphLaunch that ran three kernels of graph 9 (one correlation id, CUPTI gives them
+// the launch's), next to an ordinary launch: the kernels carry their graph and node ids,
+// the graph launch how many kernels it ran.
+TEST(ActivityToXSpaceTest, GraphKernelsCarryTheirGraphAndTheLaunchCountsThem) {
+  ActivityCapture capture;
+  std::vector<ActivityRecord> kernels;
+  for (int node = 0; node < 3; ++node) {
+    ActivityRecord k = Kernel("graph_node_" + std::to_string(node), 7, 10 + 10 * node, 15 + 10 * node, 21);
+    k.graph_id = 9;
+    k.graph_node_id = 100 + node;
+    kernels.push_back(k);
+  }
+  capture.activities = {kernels[2], Kernel("plain", 7, 50, 55, 22), kernels[0], kernels[1]};
+  capture.api_calls = {{"cudaGraphLaunch", kStart + 2'000, kStart + 4'000, 42, 21, 0},
+                       {"cudaLaunchKernel", kStart + 40'000, kStart + 41'000, 42, 22, 0}};
+  xspace::XSpace space;
+  AddCaptureToXSpace(capture, kStart, kStop, &space);
+
+  const xspace::XPlane* host = Plane(space, xspace::kHostThreadsPlaneName);
+  xspace::XPlaneVisitor host_plane(host);
+  EXPECT_EQ(Render(host_plane, xspace::XLineVisitor(&host_plane, Line(*host, 42))),
+            (std::vector<std::string>{
+                "cudaGraphLaunch @2000 +2000 correlation_id=21 device_id=0 cuda_graph_id=9 graph_kernels=3",
+                "cudaLaunchKernel @40000 +1000 correlation_id=22 device_id=0"}));
+  const xspace::XPlane* gpu = Plane(space, "/device:GPU:0");
+  xspace::XPlaneVisitor gpu_plane(gpu);
+  xspace::XLineVisitor stream(&gpu_plane, Line(*gpu, 7));
+  std::vector<std::string> graph_stats;
+  stream.ForEachEvent([&](const xspace::XEventVisitor& event) {
+    std::string text(event.name());
+    event.ForEachStat([&](const xspace::XStatVisitor& stat) {
+      if (stat.name() == kCudaGraphIdStatName || stat.name() == kCudaGraphNodeIdStatName) {
+        text += " " + std::string(stat.name()) + "=" + stat.ToString();
+      }
+    });
+    graph_stats.push_back(text);
+  });
+  EXPECT_EQ(graph_stats, (std::vector<std::string>{"graph_node_0 cuda_graph_id=9 cuda_graph_node_id=100",
+                                                   "graph_node_1 cuda_graph_id=9 cuda_graph_node_id=101",
+                                                   "graph_node_2 cuda_graph_id=9 cuda_graph_node_id=102",
+                                                   "plain"}));
+}
+
+// NVTX ranges join their thread's line like host annotations (nested ranges, a range on a
+// thread with no launches, one outside the session dropped), and the kernels launched
+// inside take the innermost range open at their launch, stepscope annotation or NVTX.
+TEST(ActivityToXSpaceTest, NvtxRangesBecomeHostAnnotationsAroundLaunches) {
+  xspace::XSpace space;
+  {
+    xspace::XPlaneBuilder host(xspace::FindOrAddMutablePlaneWithName(&space, xspace::kHostThreadsPlaneName));
+    xspace::XLineBuilder line = host.GetOrCreateLine(42);
+    line.SetName("main");
+    line.SetTimestampNs(0);
+    xspace::XEventBuilder outer = line.AddEvent(*host.GetOrCreateEventMetadata("stepscope_scope"));
+    outer.SetOffsetPs(0);
+    outer.SetDurationPs(100'000'000);
+  }
+  ActivityCapture capture;
+  capture.nvtx_ranges = {{"attention", "", kStart + 30'000, kStart + 50'000, 42},
+                         {"layer_1", "model", kStart + 20'000, kStart + 60'000, 42},
+                         {"loader", "", kStart + 5'000, kStart + 8'000, 77},
+                         {"before", "", kStart - 5'000, kStart - 1'000, 42}};
+  capture.activities = {Kernel("qk", 7, 40, 45, 1), Kernel("mlp", 7, 58, 62, 2), Kernel("head", 7, 80, 85, 3)};
+  capture.api_calls = {{"cudaLaunchKernel", kStart + 35'000, kStart + 36'000, 42, 1, 0},
+                       {"cudaLaunchKernel", kStart + 55'000, kStart + 56'000, 42, 2, 0},
+                       {"cudaLaunchKernel", kStart + 70'000, kStart + 71'000, 42, 3, 0}};
+  ConversionStats stats = AddCaptureToXSpace(capture, kStart, kStop, &space);
+  EXPECT_EQ(stats.nvtx_events, 3u);
+  EXPECT_EQ(stats.outside_window, 1u);
+
+  const xspace::XPlane* host = Plane(space, xspace::kHostThreadsPlaneName);
+  xspace::XPlaneVisitor host_plane(host);
+  EXPECT_EQ(Render(host_plane, xspace::XLineVisitor(&host_plane, Line(*host, 42))),
+            (std::vector<std::string>{"stepscope_scope @0 +100000", "layer_1 @20000 +40000 nvtx_domain=model",
+                                      "attention @30000 +20000",
+                                      "cudaLaunchKernel @35000 +1000 correlation_id=1 device_id=0",
+                                      "cudaLaunchKernel @55000 +1000 correlation_id=2 device_id=0",
+                                      "cudaLaunchKernel @70000 +1000 correlation_id=3 device_id=0"}));
+  const xspace::XLine* loader = Line(*host, 77);
+  ASSERT_NE(loader, nullptr) << "a thread with ranges alone gets a line";
+  EXPECT_EQ(Render(host_plane, xspace::XLineVisitor(&host_plane, loader)),
+            (std::vector<std::string>{"loader @5000 +3000"}));
+
+  const xspace::XPlane* gpu = Plane(space, "/device:GPU:0");
+  xspace::XPlaneVisitor gpu_plane(gpu);
+  xspace::XLineVisitor stream(&gpu_plane, Line(*gpu, 7));
+  EXPECT_EQ(stream.event(0).GetStat(StatType::kAnnotation)->StrOrRefValue(), "attention");
+  EXPECT_EQ(stream.event(1).GetStat(StatType::kAnnotation)->StrOrRefValue(), "layer_1");
+  EXPECT_EQ(stream.event(2).GetStat(StatType::kAnnotation)->StrOrRefValue(), "stepscope_scope");
+}
+
 }  // namespace
 }  // namespace stepscope::gpu

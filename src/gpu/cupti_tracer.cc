@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <cxxabi.h>
+#include <dlfcn.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -105,6 +106,17 @@ bool IsLaunchOrCopy(const char* name) {
 
 uint64_t CUPTIAPI HostMonotonicTimestamp() { return base::MonotonicNowNs(); }
 
+// NVTX hands its calls to the library NVTX_INJECTION64_PATH names, read at the process's
+// first NVTX call: point it at this CUPTI so ranges become marker records. Too late when
+// the program already called NVTX before the first session; a value the user set is kept.
+void PointNvtxAtCupti() {
+  if (std::getenv("NVTX_INJECTION64_PATH") != nullptr) return;
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&cuptiSubscribe), &info) != 0 && info.dli_fname != nullptr) {
+    setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
+  }
+}
+
 // Only one CUPTI subscriber per process, and CUPTI's callbacks are plain functions: the
 // running tracer's state lives here.
 class CuptiState {
@@ -118,6 +130,7 @@ class CuptiState {
     std::lock_guard<std::mutex> lock(mu_);
     capture_ = ActivityCapture();
     dropped_by_device_.clear();
+    open_markers_.clear();
     buffers_.store(0);
   }
 
@@ -128,6 +141,19 @@ class CuptiState {
   void AddApiCall(ApiCallRecord call) {
     std::lock_guard<std::mutex> lock(mu_);
     capture_.api_calls.push_back(std::move(call));
+  }
+  // NVTX markers come as a start record (with the name) and an end record, paired by id.
+  void OpenMarker(uint32_t id, NvtxRange range) {
+    std::lock_guard<std::mutex> lock(mu_);
+    open_markers_[id] = std::move(range);
+  }
+  void CloseMarker(uint32_t id, uint64_t end_ns) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = open_markers_.find(id);
+    if (it == open_markers_.end()) return;  // opened before this session
+    it->second.end_ns = end_ns;
+    capture_.nvtx_ranges.push_back(std::move(it->second));
+    open_markers_.erase(it);
   }
   void AddDropped(CUcontext context, uint32_t stream, size_t dropped) {
     if (dropped == 0) return;
@@ -157,6 +183,7 @@ class CuptiState {
   std::mutex mu_;
   ActivityCapture capture_;  // guarded by mu_
   std::map<uint32_t, uint64_t> dropped_by_device_;
+  std::map<uint32_t, NvtxRange> open_markers_;  // by marker id
 };
 
 // Each device's limits for the occupancy of its kernels, read at Start (by ordinal).
@@ -211,7 +238,23 @@ void CopyRecord(const CUpti_Activity* record) {
       out.static_shared_bytes = k->staticSharedMemory;
       out.dynamic_shared_bytes = k->dynamicSharedMemory;
       out.occupancy_pct = KernelOccupancy(k->deviceId, *k);
+      out.graph_id = k->graphId;
+      out.graph_node_id = k->graphNodeId;
       break;
+    }
+    case CUPTI_ACTIVITY_KIND_MARKER: {  // NVTX ranges: not device work, kept apart
+      const auto* m = reinterpret_cast<const CUpti_ActivityMarker2*>(record);
+      if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_START) {
+        NvtxRange range;
+        range.name = m->name != nullptr ? m->name : "(unnamed NVTX range)";
+        range.domain = m->domain != nullptr ? m->domain : "";
+        range.start_ns = m->timestamp;
+        if (m->objectKind == CUPTI_ACTIVITY_OBJECT_THREAD) range.thread_id = m->objectId.pt.threadId;
+        CuptiState::Get().OpenMarker(m->id, std::move(range));
+      } else if (m->flags & CUPTI_ACTIVITY_FLAG_MARKER_END) {
+        CuptiState::Get().CloseMarker(m->id, m->timestamp);
+      }
+      return;
     }
     case CUPTI_ACTIVITY_KIND_MEMCPY: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemcpy6*>(record);
@@ -386,6 +429,7 @@ class CuptiTracer : public collect::Tracer {
       return status;
     }
     devices_ = ReadDevices(count);
+    PointNvtxAtCupti();
     CuptiState::Get().Reset();
     g_api_generation.fetch_add(1, std::memory_order_relaxed);
     Status status = EnableCupti();
@@ -420,6 +464,10 @@ class CuptiTracer : public collect::Tracer {
         record.start_ns += static_cast<uint64_t>(clock_offset_ns_);
         record.end_ns += static_cast<uint64_t>(clock_offset_ns_);
       }
+      for (NvtxRange& range : capture.nvtx_ranges) {
+        range.start_ns += static_cast<uint64_t>(clock_offset_ns_);
+        range.end_ns += static_cast<uint64_t>(clock_offset_ns_);
+      }
     }
     AddCaptureToXSpace(capture, times.start_monotonic_ns, times.stop_monotonic_ns, space);
     return OkStatus();
@@ -443,6 +491,10 @@ class CuptiTracer : public collect::Tracer {
       status = CuptiStatus(cuptiActivityEnable(kind), "cuptiActivityEnable");
       if (!status.ok()) return status;
     }
+    // Thread ids as the OS has them (gettid), the /host:CPU line ids, for NVTX markers.
+    cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM);
+    // NVTX ranges: optional (host profiling and kernels go on without them).
+    markers_ = cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MARKER) == CUPTI_SUCCESS;
     if (!timestamps_on_host_clock_) {
       // Older CUPTI: its own clock, moved onto the host's by the offset seen now.
       uint64_t cupti_now = 0;
@@ -454,6 +506,8 @@ class CuptiTracer : public collect::Tracer {
 
   void DisableCupti() {
     for (CUpti_ActivityKind kind : kActivityKinds) cuptiActivityDisable(kind);
+    if (markers_) cuptiActivityDisable(CUPTI_ACTIVITY_KIND_MARKER);
+    markers_ = false;
     if (subscribed_) {
       cuptiUnsubscribe(subscriber_);
       subscribed_ = false;
@@ -465,6 +519,7 @@ class CuptiTracer : public collect::Tracer {
   std::vector<CounterSample> counters_;
   CUpti_SubscriberHandle subscriber_ = nullptr;
   bool subscribed_ = false;
+  bool markers_ = false;
   bool timestamps_on_host_clock_ = false;
   int64_t clock_offset_ns_ = 0;  // host - CUPTI clock, when CUPTI keeps its own
 };

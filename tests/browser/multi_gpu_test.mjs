@@ -56,6 +56,11 @@ test('the Multi-GPU page shows the straggler, a bar per device and the tool tabl
   assert.equal(await page.locator('[data-table="steps"] tbody tr').count(), data.steps.length);
   const header = await page.locator('[data-table="devices"] thead').innerText();
   assert.match(header, /Waits \(ms\)/, 'columns carry the labels the tool declares');
+  // Collectives sized from the ranks' nccl:* scopes: one row per rank and kind, bus bandwidth in the summary.
+  assert.ok(data.collectives.length > 0, 'the API sizes the rank pair\'s collectives');
+  assert.equal(await page.locator('[data-table="collectives"] tbody tr').count(), data.collectives.length);
+  assert.match(await page.locator('[data-table="collectives"] thead').innerText(), /Bus BW \(GB\/s\)/);
+  assert.ok(summary.includes('GB/s'), `summary shows the collectives' bus bandwidth: ${summary}`);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'multi_gpu.png'), fullPage: true });

@@ -187,5 +187,58 @@ TEST(GpuCaptureAnalysisTest, KernelsCopiesAndDeviceTimeReachTheProfileModel) {
   }
 }
 
+// NVML samples as the tracer records them (every 100 ms per device; here chosen by hand),
+// replayed through the conversion: the model summarises each counter of each device.
+// SM utilisation 40, 90, 85, 20 at 0, 100, 200, 300 ms: mean 58.75, at or above 80 % for
+// the two 100 ms intervals that start at 90 and 85, 200 of the 300 ms sampled.
+TEST(GpuCaptureAnalysisTest, NvmlCountersAreSummarisedPerDevice) {
+  constexpr uint64_t kT0 = 5'000'000'000;
+  constexpr uint64_t kMsNs = 1'000'000;
+  ActivityCapture capture;
+  gpu::DeviceInfo device;
+  device.ordinal = 0;
+  device.name = "NVIDIA H100 80GB HBM3";
+  device.memory_size_bytes = 80'000'000'000;
+  capture.devices.push_back(device);
+  ActivityRecord kernel;
+  kernel.kind = ActivityKind::kKernel;
+  kernel.name = "k";
+  kernel.start_ns = kT0 + 10 * kMsNs;
+  kernel.end_ns = kT0 + 20 * kMsNs;
+  kernel.stream_id = 7;
+  capture.activities = {kernel};
+  const double sm[] = {40, 90, 85, 20};
+  const double used[] = {10e9, 75e9, 73e9, 71e9};  // 90 % of 80 GB is 72 GB
+  for (int i = 3; i >= 0; --i) {  // delivered out of order
+    capture.counters.push_back({0, "sm_utilization_pct", kT0 + i * 100 * kMsNs, sm[i]});
+    capture.counters.push_back({0, "memory_used_bytes", kT0 + i * 100 * kMsNs, used[i]});
+    capture.counters.push_back({0, "power_watts", kT0 + i * 100 * kMsNs, 300.0 + i});
+  }
+  xspace::XSpace space;
+  gpu::AddCaptureToXSpace(capture, kT0, kT0 + 400 * kMsNs, &space);
+  StatusOr<analysis::ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  ASSERT_EQ(model->devices.size(), 1u);
+  const std::vector<analysis::DeviceCounterSummary>& counters = model->devices[0].counters;
+  ASSERT_EQ(counters.size(), 3u);
+  // Sorted by name.
+  EXPECT_EQ(counters[0].name, "memory_used_bytes");
+  EXPECT_EQ(counters[1].name, "power_watts");
+  EXPECT_EQ(counters[2].name, "sm_utilization_pct");
+  const analysis::DeviceCounterSummary& s = counters[2];
+  EXPECT_EQ(s.samples, 4);
+  EXPECT_DOUBLE_EQ(s.mean, (40 + 90 + 85 + 20) / 4.0);
+  EXPECT_DOUBLE_EQ(s.min, 20);
+  EXPECT_DOUBLE_EQ(s.max, 90);
+  EXPECT_DOUBLE_EQ(s.last, 20);
+  EXPECT_DOUBLE_EQ(s.threshold, 80);
+  EXPECT_NEAR(s.time_at_or_above_threshold_percent, 100.0 * 200 / 300, 1e-9);
+  const analysis::DeviceCounterSummary& m = counters[0];
+  EXPECT_DOUBLE_EQ(m.threshold, 0.9 * 80e9);
+  EXPECT_NEAR(m.time_at_or_above_threshold_percent, 100.0 * 200 / 300, 1e-9) << "75 and 73 GB hold 200 ms";
+  EXPECT_EQ(counters[1].time_at_or_above_threshold_percent, -1) << "power has no threshold";
+  EXPECT_DOUBLE_EQ(counters[1].max, 303);
+}
+
 }  // namespace
 }  // namespace stepscope

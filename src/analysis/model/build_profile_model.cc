@@ -10,6 +10,7 @@
 
 #include "src/analysis/model/device_analysis.h"
 #include "src/analysis/model/host_analysis.h"
+#include "src/analysis/model/launch_threads.h"
 #include "src/analysis/model/memory_events.h"
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
@@ -216,6 +217,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   AddHloPrograms(s, &model);
   device.hlo_kernels.Finish(&model.hlo_ops, &model.hlo_join);
   internal::ResolveHloOps(model.hlo.get(), &model.hlo_ops, &model.hlo_join);
+  model.launch_threads = ComputeLaunchThreadCompetition(host.threads, *space);
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "src/analysis/model/hlo_kernels.h"
+#include "src/analysis/model/launch_threads.h"
 #include "src/analysis/model/sat_math.h"
 #include "src/hlo/hlo_programs.h"
 
@@ -99,6 +100,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     combined.has_device = combined.has_device || model.has_device;
     combined.total_events += model.total_events;
     combined.device_step_ties.Add(model.device_step_ties);
+    AddLaunchThreads(model.launch_threads, &combined.launch_threads);
     step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
 
     for (StepInfo& step : model.steps) {

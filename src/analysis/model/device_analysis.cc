@@ -1,6 +1,7 @@
 #include "src/analysis/model/device_analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -10,6 +11,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "src/analysis/model/collective_message.h"
+#include "src/analysis/model/device_counters.h"
 #include "src/analysis/model/device_event_details.h"
 #include "src/analysis/model/event_stats.h"
 #include "src/analysis/model/op_name.h"
@@ -73,6 +76,8 @@ class DeviceAnalyzer {
       : space_(space), host_(host), out_(out), index_space_(space) {}
 
   void Run(const std::vector<uint32_t>& device_planes) {
+    if (const ColumnarPlane* host = space_.FindPlane(xspace::kHostThreadsPlaneName)) world_size_ = PlaneWorldSize(*host);
+    for (uint32_t p : device_planes) gpu_planes_ += space_.planes[p].name.starts_with(xspace::kGpuPlanePrefix) ? 1 : 0;
     for (uint32_t p : device_planes) AnalyzePlane(p);
     FinishOps();
     FinishKernels();
@@ -90,6 +95,7 @@ class DeviceAnalyzer {
     bool is_collective = false;   // nccl*
     bool name_says_16bit = false;  // used when the event has no shape stat
     MemcpyDirection direction = MemcpyDirection::kUnknown;
+    CollectiveKind collective_kind = CollectiveKind::kOther;  // when is_collective
   };
 
   struct PlaneState {
@@ -100,6 +106,8 @@ class DeviceAnalyzer {
     std::vector<KernelAgg> kernels;
     std::unordered_map<uint64_t, size_t> input_copy_index;  // (op, event metadata) -> input_copies_
     std::vector<int32_t> step_slot;  // dense group -> index into DeviceActivity::step_activity, -1
+    std::array<CollectiveTraffic, kNumCollectiveKinds> traffic{};  // by CollectiveKind
+    std::optional<CollectiveStatReader> collective_reader;
   };
 
   // Adds a device event of step group `group` to the device's per-step activity.
@@ -149,6 +157,7 @@ class DeviceAnalyzer {
 
     PlaneStatReader reader(plane);
     PlaneState state;
+    state.collective_reader.emplace(plane);
     std::vector<std::vector<uint32_t>> stream_orders;  // per stream line, events by begin
     bool has_step_line = false;
     for (const xspace::ColumnarLine& line : plane.lines) {
@@ -165,7 +174,11 @@ class DeviceAnalyzer {
         ReadDeviceSteps(plane, line, reader);
         continue;
       }
-      if (xspace::IsDerivedLineName(line.name) || line.id == xspace::kCounterEventsLineId) continue;
+      if (line.id == xspace::kCounterEventsLineId) {
+        device.counters = SummarizeDeviceCounters(plane, line, caps.memory_size_bytes);
+        continue;
+      }
+      if (xspace::IsDerivedLineName(line.name)) continue;
       StreamActivity& stream = device.streams.emplace_back();
       stream.stream_id = line.id;
       stream.name = line.name;
@@ -190,6 +203,44 @@ class DeviceAnalyzer {
               [](const StreamActivity& a, const StreamActivity& b) { return a.stream_id < b.stream_id; });
     ComputeDeviceBusy(plane, stream_orders, event_group, &device);
     MergePlaneKernels(plane, &state);
+    for (CollectiveTraffic& traffic : state.traffic) {
+      if (traffic.count > 0) device.collective_traffic.push_back(std::move(traffic));
+    }
+  }
+
+  // Counts one collective under its kind, with its size when the event or the scope
+  // around its launch says (collective_message.h).
+  void AddCollective(uint32_t e, const NameFacts& facts, const EventStats& stats, int64_t duration,
+                     PlaneState* state) {
+    std::optional<CollectiveMessage> message = state->collective_reader->Read(e);
+    if (!message && stats.has_correlation_id && !host_->collective_messages.empty()) {
+      int32_t index = host_->correlation_to_collective.Find(stats.correlation_id);
+      if (index >= 0) message = host_->collective_messages[index];
+    }
+    const CollectiveKind kind =
+        message && message->kind != CollectiveKind::kOther ? message->kind : facts.collective_kind;
+    CollectiveTraffic& t = state->traffic[static_cast<int>(kind)];
+    t.kind = kind;
+    ++t.count;
+    AddTo(t.time_ps, duration);
+    if (!message) return;
+    message->kind = kind;
+    int64_t ranks = message->group_size;
+    std::string_view source = "group_size";
+    if (ranks <= 0) {
+      ranks = world_size_ > 0 ? world_size_ : gpu_planes_;
+      source = world_size_ > 0 ? "world_size" : "devices";
+    }
+    const int64_t size = CollectiveSizeBytes(*message, ranks);
+    if (size <= 0) return;
+    ++t.sized_count;
+    AddTo(t.sized_time_ps, duration);
+    AddTo(t.size_bytes, size);
+    t.bus_bytes += static_cast<double>(size) * BusBandwidthFactor(kind, ranks);
+    if (ranks > t.ranks) {
+      t.ranks = ranks;
+      t.ranks_source = std::string(source);
+    }
   }
 
   void ReadDeviceSteps(const ColumnarPlane& plane, const xspace::ColumnarLine& line, const PlaneStatReader& reader) {
@@ -227,6 +278,7 @@ class DeviceAnalyzer {
       facts.is_copy = facts.direction != MemcpyDirection::kUnknown || name.starts_with("Memcpy");
       // Per distinct name, not per event: kernel names run to hundreds of characters.
       facts.is_collective = IsCollectiveOpName(name);
+      if (facts.is_collective) facts.collective_kind = CollectiveKindFromName(name);
       facts.name_says_16bit = Is16BitCompute(name, "");
     }
     return facts;
@@ -365,6 +417,7 @@ class DeviceAnalyzer {
     if (is_collective) {
       AddTo(device->collective_ps, duration);
       ++device->collective_count;
+      AddCollective(e, facts, stats, duration, state);
     }
     int32_t group = StepGroupOf(stats);
     if (group == kNoGroup) return kNoGroup;
@@ -589,6 +642,8 @@ class DeviceAnalyzer {
     });
   }
 
+  int64_t world_size_ = 0;  // the host plane's world_size stat (Kineto distributedInfo)
+  int64_t gpu_planes_ = 0;  // GPU planes of this host: the rank count when nothing else says
   const xspace::ColumnarXSpace& space_;
   HostAnalysis* host_;
   DeviceAnalysis* out_;

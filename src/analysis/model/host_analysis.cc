@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
 #include <utility>
 
+#include "src/analysis/model/collective_message.h"
 #include "src/analysis/model/event_stats.h"
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/op_name.h"
@@ -155,7 +157,10 @@ class HostGrouper {
         }
         reader.Read(e, &stats);
         uint8_t flags = 0;
-        if (stats.has_correlation_id) flags |= kHasCorrelation;
+        if (stats.has_correlation_id) {
+          flags |= kHasCorrelation;
+          ++out_->threads[t].launch_events;
+        }
         if (stats.is_eager) flags |= kIsEager;
         if (stats.is_input_pipeline_stage) flags |= kIsInputStage;
         if (stats.has_external_id && !stats.has_root && !stats.has_correlation_id) {
@@ -304,8 +309,10 @@ class HostGrouper {
   void BuildCorrelationMaps() {
     constexpr uint32_t kNone = UINT32_MAX;
     std::vector<uint32_t> inner_scope, inner_op;  // per event: innermost scope / cpu_op-like scope
+    std::vector<uint32_t> inner_comms;            // per event: innermost scope with a collective's size
     std::vector<int8_t> cpu_op_like;              // per event metadata of the current plane: -1 unknown
     uint32_t cpu_op_like_plane = UINT32_MAX;
+    std::optional<CollectiveStatReader> comms_reader;  // of the current plane
     FlatUint64Map launch_op_index;  // metadata index -> index into launch_ops (one host plane at a time)
     for (uint32_t t = 0; t < out_->threads.size(); ++t) {
       const HostThread& thread = out_->threads[t];
@@ -320,17 +327,29 @@ class HostGrouper {
           cpu_op_like_plane = thread.plane_index;
           cpu_op_like.assign(plane.event_metadata.size(), -1);
           launch_op_index = FlatUint64Map();
+          comms_reader.emplace(plane);
         }
+        if (comms_reader->has_any()) inner_comms.resize(thread.size());
       }
+      const bool comms = scopes && comms_reader->has_any();
       for (uint32_t i = 0; i < thread.size(); ++i) {
         const uint8_t flags = facts.flags[i];
-        uint32_t scope = kNone, op = kNone;
+        uint32_t scope = kNone, op = kNone, message = kNone;
         if (scopes) {
           int32_t parent = thread.parent[i];
           if (parent >= 0) {
             scope = inner_scope[parent];
             op = inner_op[parent];
+            if (comms) message = inner_comms[parent];
           }
+          // Scopes that say what a collective moved (record_param_comms, nccl:<collective>).
+          if (comms && (flags & kIsOpScope)) {
+            if (std::optional<CollectiveMessage> m = comms_reader->Read(thread.event(i))) {
+              message = static_cast<uint32_t>(out_->collective_messages.size());
+              out_->collective_messages.push_back(*m);
+            }
+          }
+          if (comms) inner_comms[i] = message;
           if ((flags & kIsOpScope) && !(flags & kIsStepMarker)) {
             scope = i;
             int8_t& like = cpu_op_like[plane.event_metadata_index[thread.event(i)]];
@@ -351,6 +370,7 @@ class HostGrouper {
         } else {
           out_->correlation_to_group.Add(correlation_id, (flags & kGroupedByWindow) ? group | kTiedByWindowBit : group);
         }
+        if (message != kNone) out_->correlation_to_collective.Add(correlation_id, static_cast<int32_t>(message));
         if (launcher != kNone) {
           const uint32_t metadata = plane.event_metadata_index[thread.event(launcher)];
           uint32_t launch_op = launch_op_index.FindOrInsert(metadata, static_cast<uint32_t>(out_->launch_ops.size()));
@@ -363,6 +383,7 @@ class HostGrouper {
     }
     out_->correlation_to_group.Finish();
     out_->correlation_to_op.Finish();
+    out_->correlation_to_collective.Finish();
   }
 
   const xspace::ColumnarXSpace& space_;

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "src/analysis/model/collective_message.h"
 #include "src/analysis/model/flat_map.h"
 #include "src/analysis/model/hlo_kernels.h"
 #include "src/analysis/model/profile_model.h"
@@ -197,6 +198,11 @@ struct HostAnalysis {
   // "Op metrics"), as an index into launch_ops. Empty when the file has no such scopes.
   CorrelationMap correlation_to_op;
   std::vector<LaunchOp> launch_ops;
+  // The collective message (size, kind, ranks) of the innermost scope around each launch
+  // that has one (PyTorch's record_param_comms / nccl:<collective>), as an index into
+  // collective_messages. Empty when the file has none.
+  CorrelationMap correlation_to_collective;
+  std::vector<CollectiveMessage> collective_messages;
   std::vector<std::string> diagnostics;
   // Set when the model is of one step (ModelOptions::step): the group id (as GroupTable::id
   // reports it) whose events alone count in ops, kernels, devices and input facts.

@@ -219,6 +219,7 @@ struct HostThread {
   int64_t first_begin_ps = 0;
   int64_t last_end_ps = 0;
   int64_t busy_ps = 0;  // union of the roots' spans
+  int64_t launch_events = 0;  // events with a correlation_id: launches of device work
   uint32_t event(size_t i) const {
     return event_index.empty() ? first_event + static_cast<uint32_t>(i) : event_index[i];
   }
@@ -308,6 +309,54 @@ struct DeviceStepActivity {
   int64_t collective_count = 0;
 };
 
+// Collectives by what they do (collective_message.h names them and says how they are told apart).
+enum class CollectiveKind : uint8_t {
+  kAllReduce = 0,
+  kAllGather,
+  kReduceScatter,
+  kAllToAll,
+  kBroadcast,
+  kReduce,
+  kSendRecv,
+  kOther,
+};
+inline constexpr int kNumCollectiveKinds = 8;
+
+// The collectives of one kind on one device, with what they moved where the profile says
+// (collective_message.h: sizes and bus bandwidth after nccl-tests' conventions).
+struct CollectiveTraffic {
+  CollectiveKind kind = CollectiveKind::kOther;
+  int64_t count = 0;    // collective kernels/ops of this kind
+  int64_t time_ps = 0;  // their durations summed
+  // Those whose message size is known, and what they moved.
+  int64_t sized_count = 0;
+  int64_t sized_time_ps = 0;
+  int64_t size_bytes = 0;  // nccl-tests size S, summed
+  double bus_bytes = 0;    // S x BusBandwidthFactor(kind, ranks), summed
+  int64_t ranks = 0;       // largest rank count seen (0: unknown)
+  // Where the rank count came from: "group_size" (the event's own "Group size"),
+  // "world_size" (the profile's distributedInfo), "devices" (GPUs of this host), "".
+  std::string ranks_source;
+};
+
+// A sampled device counter (the `_counters_` line of a device plane: NVML utilisation,
+// memory, power written by stepscope's tracer), summarised over the profile.
+struct DeviceCounterSummary {
+  std::string name;  // "sm_utilization_pct", "memory_used_bytes", "power_watts", ...
+  int64_t samples = 0;
+  double mean = 0;  // over the samples (equally spaced by the sampler)
+  double min = 0;
+  double max = 0;
+  double last = 0;
+  // Share of the sampled span (first to last sample; each sample holds until the next)
+  // during which the value was at least the counter's threshold (kCounterThresholds in
+  // device_counters.cc); -1 when the counter has no threshold.
+  double time_at_or_above_threshold_percent = -1;
+  double threshold = 0;
+  int64_t first_ps = 0;
+  int64_t last_ps = 0;
+};
+
 // One device plane ("/device:GPU:3").
 struct DeviceActivity {
   std::string plane_name;
@@ -327,6 +376,10 @@ struct DeviceActivity {
   // Per step with device activity, by step_number (events of groups without a step are
   // not listed).
   std::vector<DeviceStepActivity> step_activity;
+  // Collectives by kind (kinds seen, in CollectiveKind order).
+  std::vector<CollectiveTraffic> collective_traffic;
+  // Sampled counters of the device (`_counters_` line), by name.
+  std::vector<DeviceCounterSummary> counters;
   int64_t idle_ps() const { return (last_end_ps - first_begin_ps) - busy_ps; }
   bool has_activity() const { return kernel_count > 0 || busy_ps > 0; }
 };
@@ -491,6 +544,20 @@ struct MemoryEvents {
   }
 };
 
+// Host threads that launch device work, and tf.data's threads competing with them for the
+// CPU (launch_threads.h says how each figure is measured).
+struct LaunchThreadCompetition {
+  bool measured = false;  // a single-host model with host threads
+  int64_t launch_threads = 0;
+  int64_t launches = 0;
+  int64_t input_threads = 0;
+  int64_t gpu_private_threads = 0;
+  double launch_busy_ms = 0;
+  double input_busy_ms = 0;
+  double overlap_ms = 0;       // launch threads busy while input threads are busy
+  double overlap_percent = 0;  // of launch_busy_ms
+};
+
 // ---------------------------------------------------------------------------------------
 // XLA: device kernels joined to HLO instructions
 // ---------------------------------------------------------------------------------------
@@ -557,6 +624,8 @@ struct ProfileModel {
 
   // Allocator activity (MemoryAllocation / MemoryDeallocation events of the host planes).
   MemoryEvents memory;
+
+  LaunchThreadCompetition launch_threads;
 
   // Host event trees, one per thread line of /host:CPU (single-host models only).
   std::vector<HostThread> host_threads;

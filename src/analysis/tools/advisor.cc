@@ -7,6 +7,7 @@
 #include "src/analysis/tools/framework.h"
 #include "src/analysis/tools/framework_op_stats.h"
 #include "src/analysis/tools/input_pipeline.h"
+#include "src/analysis/model/launch_threads.h"
 #include "src/analysis/tools/kernel_stats.h"
 #include "src/analysis/tools/memory_profile.h"
 #include "src/analysis/tools/multi_gpu.h"
@@ -93,6 +94,7 @@ struct Context {
   OpPlacement placement;
   MemoryProfileResult memory;
   MultiGpuResult multi_gpu;  // empty with fewer than two active devices
+  LaunchThreadCompetition launch_threads;
   std::vector<HloOpMetrics> hlo_ops;  // XLA profiles only
   HloOpSummary hlo;
 };
@@ -121,6 +123,7 @@ class Rules {
     GpuStraggler();
     CollectiveHeavy();
     HloOpsBelowRoof();
+    GpuThreadMode();
     std::stable_sort(report_.findings.begin(), report_.findings.end(), [](const Finding& a, const Finding& b) {
       if (a.severity != b.severity) return a.severity < b.severity;
       return a.impact_percent > b.impact_percent;
@@ -595,14 +598,68 @@ class Rules {
             "collectives " + Pct(g.collective_percent) + " of device time < " + Pct(kCollectiveHeavyPercent));
       return;
     }
+    std::string evidence = "all-reduce / all-gather / reduce-scatter kernels take " + Ms(g.avg_step_collective_ms) +
+                           " per device and step, " + Pct(g.collective_percent) + " of the devices' active time";
+    std::vector<EvidenceValue> numbers = {{"collective_percent", g.collective_percent, "%"},
+                                          {"collective_ms", g.avg_step_collective_ms, "ms"}};
+    std::string advice =
+        "Overlap communication with compute (gradient bucketing, async collectives), all-reduce fewer and larger "
+        "tensors (gradient accumulation, larger per-device batches), and check the link: the time an all-reduce "
+        "needs is about parameters x 4 B / link bandwidth.";
+    if (g.sized_collectives > 0) {
+      evidence += "; the sized ones run at " + FormatFixed(g.busbw_gbps, 1) + " GB/s bus bandwidth";
+      numbers.push_back({"bus_bandwidth_gbps", g.busbw_gbps, "GB/s"});
+      if (g.link_gbps > 0) {
+        evidence += ", " + Pct(g.link_percent) + " of the " + FormatFixed(g.link_gbps, 0) + " GB/s link (" + g.link + ")";
+        numbers.push_back({"link_percent", g.link_percent, "%"});
+        advice += g.link_percent < kCollectiveLinkLowPercent
+                      ? " Collectives reach well under the link's bandwidth: they are latency- or wait-bound (small "
+                        "messages, a straggler, launch order), not link-bound; bucket gradients into larger "
+                        "messages and look at the straggler."
+                      : " Collectives already run near the link's bandwidth: move less data (fp16/bf16 gradients, "
+                        "gradient compression) or overlap it with compute.";
+      }
+    }
     Fire({"collective_heavy", Severity::kMedium, "Collectives are " + Pct(g.collective_percent) + " of device time",
-          "all-reduce / all-gather / reduce-scatter kernels take " + Ms(g.avg_step_collective_ms) +
-              " per device and step, " + Pct(g.collective_percent) + " of the devices' active time",
-          {{"collective_percent", g.collective_percent, "%"}, {"collective_ms", g.avg_step_collective_ms, "ms"}},
-          "Overlap communication with compute (gradient bucketing, async collectives), all-reduce fewer and larger "
-          "tensors (gradient accumulation, larger per-device batches), and check the link: the time an all-reduce "
-          "needs is about parameters x 4 B / link bandwidth.",
-          "multi_gpu", g.collective_percent});
+          evidence, numbers, advice, "multi_gpu", g.collective_percent});
+  }
+
+  // TensorFlow's GPU guide: launches slowed by tf.data threads on the same cores ->
+  // TF_GPU_THREAD_MODE=gpu_private gives launching its own threads.
+  void GpuThreadMode() {
+    const LaunchThreadCompetition& t = c_.launch_threads;
+    const double p = c_.steps.kernel_launch_percent;
+    if (!c_.model.has_device || !HasSteps() || !t.measured || t.launch_threads == 0) {
+      Check("gpu_thread_mode", false, "not applicable: no device, steps or host threads that launch device work");
+      return;
+    }
+    if (t.gpu_private_threads > 0) {
+      Check("gpu_thread_mode", false,
+            "launches already have their own threads (" + Num(t.gpu_private_threads) + " tf_gpu_private threads)");
+      return;
+    }
+    if (t.input_threads == 0) {
+      Check("gpu_thread_mode", false, "no tf.data threads compete with the " + Num(t.launch_threads) + " launching threads");
+      return;
+    }
+    if (p < kLaunchBoundModeratePercent || t.overlap_percent < kLaunchInputOverlapPercent) {
+      Check("gpu_thread_mode", false,
+            "kernel launch " + Pct(p) + " of step time (fires at " + Pct(kLaunchBoundModeratePercent) +
+                "), launching threads busy alongside tf.data threads " + Pct(t.overlap_percent) + " of their time (fires at " +
+                Pct(kLaunchInputOverlapPercent) + ")");
+      return;
+    }
+    Fire({"gpu_thread_mode", p >= kLaunchBoundHighPercent ? Severity::kHigh : Severity::kMedium,
+          "Kernel launches share the CPU with tf.data threads",
+          "kernel launch " + Pct(p) + " of step time; the " + Num(t.launch_threads) + " threads that launch (" +
+              Num(t.launches) + " launches) are busy at the same time as " + Num(t.input_threads) +
+              " tf.data threads for " + Ms(t.overlap_ms) + ", " + Pct(t.overlap_percent) +
+              " of their busy time; no tf_gpu_private threads",
+          {{"kernel_launch_percent", p, "%"}, {"launch_input_overlap_percent", t.overlap_percent, "%"}},
+          "Give kernel launches their own threads: set TF_GPU_THREAD_MODE=gpu_private (TF_GPU_THREAD_COUNT=2 per "
+          "GPU by default) before TensorFlow starts, and leave tf.data's parallelism on AUTOTUNE so it does not "
+          "take every core.",
+          "overview_page", p});
   }
 
   // XLA: the HLO ops furthest below their roof, by the time that costs.
@@ -705,7 +762,8 @@ std::string_view SeverityName(Severity severity) {
 AdvisorReport ComputeAdvice(const ProfileModel& model) {
   Context context{model, SummarizeSteps(model), ComputeInputPipelineAnalysis(model), SummarizeKernels(model),
                   ComputeOpPlacement(model), ComputeMemoryProfile(model),
-                  HasSeveralDevices(model) ? ComputeMultiGpu(model) : MultiGpuResult{}};
+                  HasSeveralDevices(model) ? ComputeMultiGpu(model) : MultiGpuResult{},
+                  model.launch_threads};
   if (model.hlo != nullptr) {
     context.hlo_ops = ComputeHloOpMetrics(model);
     context.hlo = SummarizeHloOps(model, context.hlo_ops);

@@ -23,6 +23,11 @@ namespace stepscope::analysis {
 inline constexpr double kLaunchBoundHighPercent = 15.0;
 // >= 3 %: TF Profiler's "moderate" launch overhead, worth fusing ops for.
 inline constexpr double kLaunchBoundModeratePercent = 3.0;
+// gpu_thread_mode: kernel launch >= kLaunchBoundModeratePercent of step time, no
+// tf_gpu_private launch threads, and the launching threads are busy at the same time as
+// tf.data's threads for >= 25 % of their busy time: the guide's TF_GPU_THREAD_MODE=gpu_private
+// case (launch_threads.h).
+inline constexpr double kLaunchInputOverlapPercent = 25.0;
 // A median kernel under 50 us is small enough that launch cost (~5-10 us each) is a
 // real share of it: fusing and bigger batches help. With larger kernels, high launch
 // time means slow launching (a starved or synchronising host thread) instead.
@@ -76,6 +81,10 @@ inline constexpr double kGpuStragglerPercent = 10.0;
 // Collectives (all-reduce, all-gather, ...) take >= 30 % of the devices' active time:
 // communication, not math, sets the pace (TensorFlow's GPU guide, multi-GPU section).
 inline constexpr double kCollectiveHeavyPercent = 30.0;
+// Sized collectives whose bus bandwidth is below 50 % of the link's are not link-bound:
+// NCCL reaches about 80-90 % of NVLink / PCIe peaks on large messages, so the rest is
+// latency, small messages or waiting for another rank.
+inline constexpr double kCollectiveLinkLowPercent = 50.0;
 
 // XLA (hlo_op_metrics.h): an HLO op taking >= 5 % of HLO op time that reaches under 50 %
 // of the roof at its arithmetic intensity is worth a look: a twentieth of device time

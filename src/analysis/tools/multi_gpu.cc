@@ -4,7 +4,9 @@
 #include <map>
 #include <utility>
 
+#include "src/analysis/model/collective_message.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/link_bandwidth.h"
 #include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
@@ -84,6 +86,131 @@ Table StepTable(const MultiGpuResult& r) {
   return t;
 }
 
+Table CollectiveTable(const MultiGpuResult& r) {
+  Table t;
+  t.name = "collectives";
+  t.title = "Collectives: size and bandwidth (sized ones)";
+  t.columns = {Col("host", "Host", ColumnType::kString, ""),
+               Col("device", "Device", ColumnType::kString, ""),
+               Col("collective", "Collective", ColumnType::kString, ""),
+               Col("count", "Count", ColumnType::kInt, "count"),
+               Col("sized", "With size", ColumnType::kInt, "count"),
+               Col("ranks", "Ranks", ColumnType::kInt, "count"),
+               Col("ranks_source", "Ranks from", ColumnType::kString, ""),
+               Col("time_ms", "Time (ms)", ColumnType::kDouble, "ms", 3),
+               Col("size_mb", "Size (MB)", ColumnType::kDouble, "MB", 1),
+               Col("size_per_step_mb", "Size/step (MB)", ColumnType::kDouble, "MB", 1),
+               Col("algbw_gbps", "Alg. BW (GB/s)", ColumnType::kDouble, "GB/s", 2),
+               Col("busbw_gbps", "Bus BW (GB/s)", ColumnType::kDouble, "GB/s", 2),
+               Col("link_gbps", "Link (GB/s)", ColumnType::kDouble, "GB/s", 0),
+               Col("link", "Link", ColumnType::kString, ""),
+               Col("link_percent", "Of link %", ColumnType::kDouble, "%", 1)};
+  for (const MultiGpuCollectiveRow& c : r.collective_rows) {
+    t.AddRow({c.host, c.device, c.collective, c.count, c.sized, c.ranks, c.ranks_source, c.time_ms, c.size_mb,
+              c.size_per_step_mb, c.algbw_gbps, c.busbw_gbps, c.link_gbps, c.link, c.link_percent});
+  }
+  return t;
+}
+
+constexpr double kBytesPerGb = 1e9;
+constexpr double kBytesPerMb = 1e6;
+
+// Size, algorithm and bus bandwidth of the collectives the model could size, per device
+// and kind, against each device's link; summary figures over all devices.
+void AddCollectiveBandwidth(const ProfileModel& model, const ToolOptions& options, MultiGpuResult* r) {
+  double size = 0, bus = 0, sized_ps = 0, all_reduce_bytes = 0, all_reduce_ps = 0, device_steps = 0;
+  bool link_unknown = false;
+  for (const MultiGpuDeviceRow& row : r->devices) {
+    const DeviceActivity* d = nullptr;
+    for (const DeviceActivity& candidate : model.devices) {
+      if (candidate.plane_name == row.device &&
+          (model.hostnames.empty() || model.hostnames[candidate.host_index] == row.host)) {
+        d = &candidate;
+      }
+    }
+    if (d == nullptr) continue;
+    LinkBandwidth link = LinkBandwidthOf(d->capabilities);
+    if (options.link_bandwidth_gbps) link = {*options.link_bandwidth_gbps, "option"};
+    const double steps = r->basis == "steps" ? static_cast<double>(std::max<int64_t>(row.steps, 1)) : 1.0;
+    device_steps += steps;
+    for (const CollectiveTraffic& c : d->collective_traffic) {
+      MultiGpuCollectiveRow out;
+      out.host = row.host;
+      out.device = row.device;
+      out.collective = std::string(CollectiveKindName(c.kind));
+      out.count = c.count;
+      out.sized = c.sized_count;
+      out.ranks = c.ranks;
+      out.ranks_source = c.ranks_source;
+      out.time_ms = PsToMs(c.time_ps);
+      out.size_mb = static_cast<double>(c.size_bytes) / kBytesPerMb;
+      out.size_per_step_mb = out.size_mb / steps;
+      const double seconds = static_cast<double>(c.sized_time_ps) / 1e12;
+      if (seconds > 0) {
+        out.algbw_gbps = static_cast<double>(c.size_bytes) / seconds / kBytesPerGb;
+        out.busbw_gbps = c.bus_bytes / seconds / kBytesPerGb;
+      }
+      out.link_gbps = link.gb_per_s;
+      out.link = link.link;
+      if (out.link_gbps > 0 && c.sized_count > 0) out.link_percent = Percent(out.busbw_gbps, out.link_gbps);
+      if (c.sized_count > 0) {
+        size += static_cast<double>(c.size_bytes);
+        bus += c.bus_bytes;
+        sized_ps += static_cast<double>(c.sized_time_ps);
+        if (link.gb_per_s <= 0) link_unknown = true;
+        if (link.gb_per_s > 0 && (r->link_gbps == 0 || link.gb_per_s < r->link_gbps)) {
+          r->link_gbps = link.gb_per_s;
+          r->link = link.link;
+        }
+      }
+      if (c.kind == CollectiveKind::kAllReduce) {
+        all_reduce_bytes += static_cast<double>(c.size_bytes);
+        all_reduce_ps += static_cast<double>(c.time_ps);
+      }
+      r->collectives += c.count;
+      r->sized_collectives += c.sized_count;
+      r->collective_rows.push_back(std::move(out));
+    }
+  }
+  if (sized_ps > 0) {
+    r->algbw_gbps = size / (sized_ps / 1e12) / kBytesPerGb;
+    r->busbw_gbps = bus / (sized_ps / 1e12) / kBytesPerGb;
+    if (r->link_gbps > 0) r->link_percent = Percent(r->busbw_gbps, r->link_gbps);
+  }
+  if (device_steps > 0) {
+    r->all_reduce_mb_per_step = all_reduce_bytes / kBytesPerMb / device_steps;
+    r->all_reduce_ms_per_step = all_reduce_ps / 1e9 / device_steps;
+  }
+  // The guide's estimate, parameters x 4 B / link bandwidth: from the parameter count when
+  // given, else from the all-reduce bytes measured per step (fp32 gradients: bytes / 4
+  // parameters).
+  double estimate_bytes = 0;
+  if (options.parameter_count && *options.parameter_count > 0) {
+    r->parameter_count = *options.parameter_count;
+    r->estimate_basis = "parameters";
+    estimate_bytes = static_cast<double>(r->parameter_count) * 4.0;
+  } else if (r->all_reduce_mb_per_step > 0) {
+    r->parameter_count = static_cast<int64_t>(r->all_reduce_mb_per_step * kBytesPerMb / 4.0);
+    r->estimate_basis = "all_reduce_bytes";
+    estimate_bytes = r->all_reduce_mb_per_step * kBytesPerMb;
+  }
+  if (estimate_bytes > 0 && r->link_gbps > 0) r->estimated_all_reduce_ms = estimate_bytes / (r->link_gbps * kBytesPerGb) * 1e3;
+  if (r->collectives > 0 && r->sized_collectives == 0) {
+    r->diagnostics.push_back(
+        "no collective says how much it moved (sizes come from PyTorch's record_param_comms / nccl:<collective> "
+        "scopes and Kineto's NCCL kernel args): no bandwidth computed");
+  } else if (r->sized_collectives > 0 && r->sized_collectives < r->collectives) {
+    r->diagnostics.push_back(std::to_string(r->collectives - r->sized_collectives) + " of " +
+                             std::to_string(r->collectives) +
+                             " collectives have no known size: bandwidth is over the sized ones only");
+  }
+  if (r->sized_collectives > 0 && (link_unknown || r->link_gbps == 0)) {
+    r->diagnostics.push_back(
+        "link bandwidth unknown for some devices (the profile names no GPU the table knows): pass "
+        "--link_gbps to compare collectives with it");
+  }
+}
+
 }  // namespace
 
 bool HasSeveralDevices(const ProfileModel& model) {
@@ -92,7 +219,7 @@ bool HasSeveralDevices(const ProfileModel& model) {
   return active >= 2;
 }
 
-MultiGpuResult ComputeMultiGpu(const ProfileModel& model) {
+MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& options) {
   MultiGpuResult r;
   std::vector<size_t> active;
   for (size_t i = 0; i < model.devices.size(); ++i) {
@@ -244,12 +371,12 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model) {
       }()) == 0) {
     r.diagnostics.push_back("no collective kernels or ops (NCCL/RCCL, all-reduce, all-gather, ...) found");
   }
-  r.diagnostics.push_back(
-      "bytes moved by collectives and link bandwidth are not recorded in these profiles: no bus bandwidth computed");
+  AddCollectiveBandwidth(model, options, &r);
+  r.launch_threads = model.launch_threads;
   return r;
 }
 
-std::vector<Table> BuildTables(const MultiGpuResult& r) { return {DeviceTable(r), StepTable(r)}; }
+std::vector<Table> BuildTables(const MultiGpuResult& r) { return {DeviceTable(r), StepTable(r), CollectiveTable(r)}; }
 
 void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
   w->BeginObject();
@@ -265,11 +392,32 @@ void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
   w->Field("avg_launch_skew_ms", r.avg_launch_skew_ms);
   w->Field("avg_step_collective_ms", r.avg_step_collective_ms);
   w->Field("collective_percent", r.collective_percent);
+  w->Field("collectives", r.collectives);
+  w->Field("sized_collectives", r.sized_collectives);
+  w->Field("algbw_gbps", r.algbw_gbps);
+  w->Field("busbw_gbps", r.busbw_gbps);
+  w->Field("link_gbps", r.link_gbps);
+  w->Field("link", r.link);
+  w->Field("link_percent", r.link_percent);
+  w->Field("all_reduce_mb_per_step", r.all_reduce_mb_per_step);
+  w->Field("all_reduce_ms_per_step", r.all_reduce_ms_per_step);
+  w->Field("parameter_count", r.parameter_count);
+  w->Field("estimate_basis", r.estimate_basis);
+  w->Field("estimated_all_reduce_ms", r.estimated_all_reduce_ms);
+  const LaunchThreadCompetition& t = r.launch_threads;
+  w->Field("launch_threads_measured", t.measured);
+  w->Field("launch_threads", t.launch_threads);
+  w->Field("input_threads", t.input_threads);
+  w->Field("gpu_private_threads", t.gpu_private_threads);
+  w->Field("launch_input_overlap_ms", t.overlap_ms);
+  w->Field("launch_input_overlap_percent", t.overlap_percent);
   w->EndObject();
   w->Key("devices");
   output::WriteTableRowsJson(DeviceTable(r), w);
   w->Key("steps");
   output::WriteTableRowsJson(StepTable(r), w);
+  w->Key("collectives");
+  output::WriteTableRowsJson(CollectiveTable(r), w);
   w->Key("diagnostics");
   w->BeginArray();
   for (const std::string& d : r.diagnostics) w->String(d);
@@ -293,9 +441,39 @@ std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options
                           (whole ? " (latest minus earliest first activity)" : " (latest minus earliest first kernel)")},
       {"Collectives", (whole ? std::string() : output::FormatFixed(r.avg_step_collective_ms, 3) + " ms per device and step, ") +
                           output::FormatFixed(r.collective_percent, 1) + " % of device time"}};
+  if (r.sized_collectives > 0) {
+    std::string bw = output::FormatFixed(r.busbw_gbps, 2) + " GB/s bus, " + output::FormatFixed(r.algbw_gbps, 2) +
+                     " GB/s algorithm (" + std::to_string(r.sized_collectives) + " of " +
+                     std::to_string(r.collectives) + " collectives sized)";
+    rows.push_back({"Collective bandwidth", bw});
+    rows.push_back({"Link", r.link_gbps > 0 ? "collectives reach " + output::FormatFixed(r.link_percent, 1) +
+                                                  " % of link bandwidth (" + output::FormatFixed(r.link_gbps, 0) +
+                                                  " GB/s, " + r.link + ")"
+                                            : std::string("unknown (pass --link_gbps)")});
+  }
+  if (r.all_reduce_mb_per_step > 0 || r.parameter_count > 0) {
+    std::string ar = output::FormatFixed(r.all_reduce_mb_per_step, 1) + " MB in " +
+                     output::FormatFixed(r.all_reduce_ms_per_step, 3) + " ms per device and " + (whole ? "profile" : "step");
+    if (r.parameter_count > 0) {
+      const std::string params = std::to_string(r.parameter_count) +
+                                 (r.estimate_basis == "parameters" ? " parameters" : " parameters (all-reduce bytes / 4)");
+      ar += r.estimated_all_reduce_ms > 0
+                ? "; estimate " + params + " x 4 B / link = " + output::FormatFixed(r.estimated_all_reduce_ms, 3) + " ms"
+                : "; " + params + ", no estimate (link bandwidth unknown)";
+    }
+    rows.push_back({"All-reduce", ar});
+  }
+  if (r.launch_threads.measured && r.launch_threads.launch_threads > 0) {
+    const LaunchThreadCompetition& t = r.launch_threads;
+    rows.push_back({"Launch threads", std::to_string(t.launch_threads) + " (" + std::to_string(t.gpu_private_threads) +
+                                          " tf_gpu_private), busy alongside " + std::to_string(t.input_threads) +
+                                          " tf.data threads for " + output::FormatFixed(t.overlap_ms, 3) + " ms (" +
+                                          output::FormatFixed(t.overlap_percent, 1) + " % of their busy time)"});
+  }
   std::string out = output::FormatKeyValues("Multi-GPU", rows);
   out += "\n" + output::FormatTextTable(DeviceTable(r), {options.text_max_rows});
   out += "\n" + output::FormatTextTable(StepTable(r), {options.text_max_rows});
+  if (!r.collective_rows.empty()) out += "\n" + output::FormatTextTable(CollectiveTable(r), {options.text_max_rows});
   for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
   return out;
 }
@@ -310,8 +488,9 @@ class MultiGpuTool final : public Tool {
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasSeveralDevices(model); }
   std::string_view requirement() const override { return "two or more devices with activity"; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<MultiGpuResult>>(ComputeMultiGpu(model)));
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+    return std::unique_ptr<ToolResult>(
+        std::make_unique<StructToolResult<MultiGpuResult>>(ComputeMultiGpu(model, options)));
   }
 };
 

@@ -13,9 +13,15 @@
 // Figures come from DeviceActivity::step_activity (events tied to steps); a profile whose
 // device work is in no step (no step markers) is compared on whole-profile totals instead
 // (summary.basis "profile": the straggler has the most non-collective kernel time, the
-// imbalance is the spread of that time, launch skew the spread of first activity). Bytes moved by
-// collectives and link bandwidth are not in these profiles (NCCL kernels carry neither),
-// so no bus bandwidth is computed; the result says so in its diagnostics.
+// imbalance is the spread of that time, launch skew the spread of first activity).
+//
+// Collectives' bandwidth: where the profile says what a collective moved (PyTorch's
+// record_param_comms / nccl:<collective> scopes, Kineto's NCCL kernel args;
+// model/collective_message.h), its size, algorithm bandwidth (size / time) and bus
+// bandwidth (NCCL's factors) per device and kind, against the link's bandwidth (ToolOptions
+// or the table in link_bandwidth.h): "collectives reach X % of link bandwidth". With
+// ToolOptions::parameter_count, the guide's estimate of an all-reduce per step,
+// parameters x 4 B / link bandwidth, next to the measured all-reduce time per step.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +31,7 @@
 
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/tool.h"
+#include "src/analysis/model/launch_threads.h"
 
 namespace stepscope::analysis {
 
@@ -46,6 +53,25 @@ struct MultiGpuDeviceRow {
   int64_t straggler_steps = 0;    // steps in which this device had the most compute
   double avg_wait_ms = 0;         // per step: the straggler's compute minus this device's
   double avg_launch_skew_ms = 0;  // per step: first kernel begin minus the earliest device's
+};
+
+// One device's collectives of one kind.
+struct MultiGpuCollectiveRow {
+  std::string host;
+  std::string device;
+  std::string collective;  // "all_reduce", ... (CollectiveKindName)
+  int64_t count = 0;
+  int64_t sized = 0;         // with a known size
+  int64_t ranks = 0;         // 0: unknown
+  std::string ranks_source;  // "group_size", "world_size", "devices"
+  double time_ms = 0;        // all of them
+  double size_mb = 0;        // nccl-tests size of the sized ones, summed (1e6 B)
+  double size_per_step_mb = 0;
+  double algbw_gbps = 0;     // size / time of the sized ones (1e9 B/s)
+  double busbw_gbps = 0;     // algbw x NCCL's bus factor
+  double link_gbps = 0;      // 0: unknown
+  std::string link;          // "NVLink 4 (18 links)", "option", ""
+  double link_percent = 0;   // busbw / link
 };
 
 struct MultiGpuStepRow {
@@ -71,12 +97,32 @@ struct MultiGpuResult {
   double avg_launch_skew_ms = 0;
   double avg_step_collective_ms = 0;  // per device and step
   double collective_percent = 0;      // collectives' share of all device active time
+  // Collectives' bandwidth (all devices; the sized collectives only).
+  int64_t collectives = 0;        // collective kernels/ops
+  int64_t sized_collectives = 0;  // with a known size
+  double algbw_gbps = 0;          // total size / total time
+  double busbw_gbps = 0;          // total bus bytes / total time
+  double link_gbps = 0;           // slowest known link of the devices; 0 unknown
+  std::string link;
+  double link_percent = 0;        // busbw / link; 0 when either is unknown
+  // All-reduce per device and step (steps basis; whole profile otherwise), and the guide's
+  // estimate from parameter_count (0 when not given or the link is unknown).
+  double all_reduce_mb_per_step = 0;
+  double all_reduce_ms_per_step = 0;
+  // The parameter count: ToolOptions' ("parameters"), else the all-reduce bytes per step / 4
+  // ("all_reduce_bytes": fp32 gradients); "" when neither is known.
+  int64_t parameter_count = 0;
+  std::string estimate_basis;
+  double estimated_all_reduce_ms = 0;  // parameters x 4 B / link
+  // Host threads that launch and tf.data threads competing with them (launch_threads.h).
+  LaunchThreadCompetition launch_threads;
   std::vector<MultiGpuDeviceRow> devices;
+  std::vector<MultiGpuCollectiveRow> collective_rows;
   std::vector<MultiGpuStepRow> step_rows;
   std::vector<std::string> diagnostics;
 };
 
-MultiGpuResult ComputeMultiGpu(const ProfileModel& model);
+MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& options = {});
 // Two or more devices with activity.
 bool HasSeveralDevices(const ProfileModel& model);
 

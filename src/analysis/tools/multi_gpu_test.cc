@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "src/analysis/tools/advisor.h"
 #include "src/analysis/tools/test_model_util.h"
 
 namespace stepscope::analysis {
@@ -105,14 +106,18 @@ TEST(MultiGpuTest, OneDeviceIsNotAvailableAndSaysSo) {
 TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
   MultiGpuResult r = ComputeMultiGpu(TwoGpuModel());
   std::vector<output::Table> tables = BuildTables(r);
-  ASSERT_EQ(tables.size(), 2u);
+  ASSERT_EQ(tables.size(), 3u);
   EXPECT_EQ(tables[0].name, "devices");
   EXPECT_EQ(tables[0].rows.size(), 2u);
   EXPECT_EQ(tables[1].name, "steps");
   EXPECT_EQ(tables[1].rows.size(), 2u);
+  EXPECT_EQ(tables[2].name, "collectives");
+  EXPECT_EQ(tables[2].rows.size(), 0u) << "the hand-made model has no collective traffic";
   for (const output::Table& t : tables) {
     for (const output::Column& c : t.columns) {
-      if (c.type == output::ColumnType::kDouble) EXPECT_FALSE(c.unit.empty()) << t.name << "." << c.id;
+      if (c.type == output::ColumnType::kDouble) {
+        EXPECT_FALSE(c.unit.empty()) << t.name << "." << c.id;
+      }
     }
   }
   StructToolResult<MultiGpuResult> result(r);
@@ -120,6 +125,73 @@ TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
   EXPECT_THAT(json, testing::HasSubstr("\"straggler\":\"/device:GPU:1\""));
   EXPECT_THAT(json, testing::HasSubstr("\"avg_wait_ms\":7"));
   EXPECT_THAT(result.FormatText({}), testing::HasSubstr("Straggler"));
+}
+
+// Collective traffic written by hand into the model: an 8-rank all-reduce on each GPU,
+// 2 x 50 MB in 8 ms on GPU:0 and 2 x 50 MB in 10 ms on GPU:1, on H100s (NVLink 4, 450 GB/s).
+ProfileModel TwoH100sWithAllReduces() {
+  ProfileModel m = TwoGpuModel();
+  const double ms[] = {8, 10};
+  for (int i = 0; i < 2; ++i) {
+    DeviceActivity& d = m.devices[i];
+    d.capabilities.device_name = "NVIDIA H100 80GB HBM3";
+    d.capabilities.compute_capability_major = 9;
+    CollectiveTraffic t;
+    t.kind = CollectiveKind::kAllReduce;
+    t.count = 3;  // one without a size
+    t.time_ps = Ms(ms[i] + 1);
+    t.sized_count = 2;
+    t.sized_time_ps = Ms(ms[i]);
+    t.size_bytes = 100'000'000;
+    t.bus_bytes = 100e6 * 2 * 7 / 8;
+    t.ranks = 8;
+    t.ranks_source = "group_size";
+    d.collective_traffic = {t};
+  }
+  return m;
+}
+
+TEST(MultiGpuTest, CollectiveBandwidthFromTheModelsTraffic) {
+  ProfileModel m = TwoH100sWithAllReduces();
+  ToolOptions options;
+  options.parameter_count = 50'000'000;
+  MultiGpuResult r = ComputeMultiGpu(m, options);
+  ASSERT_EQ(r.collective_rows.size(), 2u);
+  const MultiGpuCollectiveRow& gpu0 = r.collective_rows[0];
+  EXPECT_EQ(gpu0.collective, "all_reduce");
+  EXPECT_NEAR(gpu0.algbw_gbps, 100e6 / 8e-3 / 1e9, 1e-9);
+  EXPECT_NEAR(gpu0.busbw_gbps, 100e6 * 1.75 / 8e-3 / 1e9, 1e-9);
+  EXPECT_NEAR(gpu0.size_per_step_mb, 50, 1e-9) << "two steps";
+  EXPECT_EQ(gpu0.link_gbps, 450);
+  EXPECT_NEAR(gpu0.link_percent, 100.0 * gpu0.busbw_gbps / 450, 1e-9);
+  EXPECT_EQ(r.collectives, 6);
+  EXPECT_EQ(r.sized_collectives, 4);
+  EXPECT_NEAR(r.busbw_gbps, 2 * 100e6 * 1.75 / 18e-3 / 1e9, 1e-9);
+  EXPECT_NEAR(r.all_reduce_ms_per_step, (9 + 11) / 4.0, 1e-9) << "all all-reduce time, per device and step";
+  EXPECT_NEAR(r.estimated_all_reduce_ms, 50e6 * 4 / 450e9 * 1e3, 1e-9);
+  EXPECT_EQ(r.estimate_basis, "parameters");
+  // Without the count, the all-reduce bytes per device and step stand for it: 50 MB.
+  MultiGpuResult measured = ComputeMultiGpu(m);
+  EXPECT_EQ(measured.estimate_basis, "all_reduce_bytes");
+  EXPECT_EQ(measured.parameter_count, 12'500'000);
+  EXPECT_NEAR(measured.estimated_all_reduce_ms, 50e6 / 450e9 * 1e3, 1e-9);
+  EXPECT_THAT(r.diagnostics, testing::Contains(testing::HasSubstr("2 of 6 collectives have no known size")));
+  StructToolResult<MultiGpuResult> result(r);
+  EXPECT_THAT(result.FormatText({}), testing::HasSubstr("collectives reach"));
+}
+
+// The advisor's collective_heavy finding cites the bus bandwidth and the link: 2 x 50 MB
+// in 18 ms at 1.75 bus bytes per byte is 19.4 GB/s, 4.3 % of NVLink 4: not link-bound.
+TEST(MultiGpuTest, CollectiveHeavyFindingComparesTheBusBandwidthWithTheLink) {
+  AdvisorReport report = ComputeAdvice(TwoH100sWithAllReduces());
+  const Finding* heavy = nullptr;
+  for (const Finding& f : report.findings) {
+    if (f.id == "collective_heavy") heavy = &f;
+  }
+  ASSERT_NE(heavy, nullptr) << "collectives are 30.2 % of device time";
+  EXPECT_THAT(heavy->evidence, testing::HasSubstr("19.4 GB/s bus bandwidth"));
+  EXPECT_THAT(heavy->evidence, testing::HasSubstr("4.3 % of the 450 GB/s link (NVLink 4 (18 links))"));
+  EXPECT_THAT(heavy->advice, testing::HasSubstr("not link-bound"));
 }
 
 TEST(MultiGpuTest, WithoutSharedStepsDevicesAreComparedOverTheWholeProfile) {

@@ -47,6 +47,31 @@ Table HostsTable(const OverviewPage& p) {
   return t;
 }
 
+Table DeviceCountersTable(const OverviewPage& p) {
+  Table t;
+  t.name = "device_counters";
+  t.title = "Device counters (sampled)";
+  auto col = [](std::string id, std::string label, ColumnType type, std::string unit, int decimals) {
+    output::Column c{std::move(id), std::move(label), type, decimals};
+    c.unit = std::move(unit);
+    return c;
+  };
+  t.columns = {col("host", "Host", ColumnType::kString, "", 0),
+               col("device", "Device", ColumnType::kString, "", 0),
+               col("counter", "Counter", ColumnType::kString, "", 0),
+               col("samples", "Samples", ColumnType::kInt, "count", 0),
+               col("mean", "Mean", ColumnType::kDouble, "value", 1),
+               col("min", "Min", ColumnType::kDouble, "value", 1),
+               col("max", "Max", ColumnType::kDouble, "value", 1),
+               col("last", "Last", ColumnType::kDouble, "value", 1),
+               col("threshold", "Threshold", ColumnType::kDouble, "value", 1),
+               col("at_or_above_percent", "Time >= threshold %", ColumnType::kDouble, "%", 1)};
+  for (const DeviceCounterRow& c : p.device_counters) {
+    t.AddRow({c.host, c.device, c.counter, c.samples, c.mean, c.min, c.max, c.last, c.threshold, c.at_or_above_percent});
+  }
+  return t;
+}
+
 std::string NextStep(const OverviewPage& p) {
   if (!p.recommendations.empty()) {
     const Finding& top = p.recommendations.front();
@@ -77,6 +102,22 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
   p.has_device = model.has_device;
   p.placement = ComputeOpPlacement(model);
   p.diagnostics = model.diagnostics;
+  for (const DeviceActivity& d : model.devices) {
+    for (const DeviceCounterSummary& c : d.counters) {
+      DeviceCounterRow row;
+      row.host = model.hostnames.empty() ? "" : model.hostnames[d.host_index];
+      row.device = d.plane_name;
+      row.counter = c.name;
+      row.samples = c.samples;
+      row.mean = c.mean;
+      row.min = c.min;
+      row.max = c.max;
+      row.last = c.last;
+      row.threshold = c.threshold;
+      row.at_or_above_percent = c.time_at_or_above_threshold_percent;
+      p.device_counters.push_back(std::move(row));
+    }
+  }
 
   const double device_self_ps = static_cast<double>(model.device_ops.total_self_time_ps);
   double cumulative = 0;
@@ -102,7 +143,7 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
 
 std::vector<Table> BuildTables(const OverviewPage& p) {
   return {StepBreakdownTable(p.summary, /*for_people=*/false), StepTimeTable(p.steps, p.summary),
-          TopDeviceOpsTable(p.top_device_ops), HostsTable(p)};
+          TopDeviceOpsTable(p.top_device_ops), HostsTable(p), DeviceCountersTable(p)};
 }
 
 void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
@@ -164,6 +205,8 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
     WriteHloSummaryJson(*p.xla, w);
   }
 
+  w->Key("device_counters");
+  output::WriteTableRowsJson(DeviceCountersTable(p), w);
   w->Key("recommendations");
   WriteFindingsJson(p.recommendations, w);
   w->Field("next_step", p.next_step);
@@ -224,6 +267,9 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
     out += "\n";
   }
   if (p.has_device) out += output::FormatTextTable(TopDeviceOpsTable(p.top_device_ops), {options.text_max_rows}) + "\n";
+  if (!p.device_counters.empty()) {
+    out += output::FormatTextTable(DeviceCountersTable(p), {options.text_max_rows}) + "\n";
+  }
   out += "Recommendation for the next step\n  " + output::SanitizeForTerminal(p.next_step) + "\n";
   for (const std::string& d : p.diagnostics) out += "  note: " + output::SanitizeForTerminal(d) + "\n";
   return out;

@@ -37,6 +37,21 @@ struct TopDeviceOp {
   double cumulative_percent = 0;
 };
 
+// One sampled device counter (NVML's SM / memory utilisation, memory used, power, as
+// stepscope's tracer records them), summarised: the guide's nvidia-smi log, read for you.
+struct DeviceCounterRow {
+  std::string host;
+  std::string device;
+  std::string counter;  // "sm_utilization_pct", ...
+  int64_t samples = 0;
+  double mean = 0;
+  double min = 0;
+  double max = 0;
+  double last = 0;
+  double threshold = 0;           // 0 with at_or_above_percent -1: none
+  double at_or_above_percent = -1;  // of the sampled span; -1 when the counter has no threshold
+};
+
 struct OverviewPage {
   StepTimeSummary summary;
   std::vector<StepTimeRow> steps;
@@ -48,6 +63,7 @@ struct OverviewPage {
   std::vector<std::string> hostnames;
   bool has_device = false;
   OpPlacement placement;
+  std::vector<DeviceCounterRow> device_counters;  // every device's sampled counters
   std::vector<Finding> recommendations;  // the advisor's findings, most important first
   std::string next_step;                 // one sentence: what to do first
   std::vector<std::string> diagnostics;

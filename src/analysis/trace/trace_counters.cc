@@ -59,13 +59,19 @@ void CollectMemory(const ColumnarPlane& plane, int64_t shift_ps, std::map<std::s
 }
 
 // Each numeric stat of the counter line's events is a series "<event name> <stat name>".
+// On a device plane the series are per device ("/device:GPU:1 sm_utilization_pct": every
+// GPU's tracer samples the same counters), the stat name left out when it is the tracer's
+// plain `value`.
 void CollectCounterLine(const ColumnarPlane& plane, const xspace::ColumnarLine& line, int64_t shift_ps,
                         std::map<std::string, Pending>* out) {
+  const bool device = plane.name.starts_with("/device:");
   for (uint32_t e = line.event_begin; e < line.event_end; ++e) {
     for (uint32_t i = plane.event_stats_begin[e]; i < plane.event_stats_begin[e + 1]; ++i) {
       const ColumnarStat stat = plane.event_stat(i);
       if (!ColumnarPlane::IsNumeric(stat.kind)) continue;
-      std::string name = std::string(plane.event_name(e)) + " " + std::string(plane.stat_name(stat));
+      std::string name = std::string(plane.event_name(e));
+      if (!device || plane.stat_name(stat) != "value") name += " " + std::string(plane.stat_name(stat));
+      if (device) name = plane.name + " " + name;
       Pending& series = (*out)["1" + name];
       if (series.name.empty()) series.name = std::move(name);
       series.samples.emplace_back(plane.event_start_ps[e] + shift_ps, ColumnarPlane::AsDouble(stat));

@@ -71,6 +71,30 @@ TEST(TraceCountersTest, MemoryInUseAndCounterLineSeriesAreCounterTracks) {
   EXPECT_EQ(index.counters()[0].name, "Memory in use (cuda:0)") << "memory first";
 }
 
+// stepscope's tracer writes the same NVML counters on every GPU's plane: one series per
+// device, not one merged series.
+TEST(TraceCountersTest, DeviceCountersAreOneSeriesPerDevice) {
+  xspace::XSpace space = MakeSpace();
+  for (int gpu : {0, 1}) {
+    xspace::XPlaneBuilder plane(space.add_planes());
+    plane.SetName("/device:GPU:" + std::to_string(gpu));
+    xspace::XLineBuilder counters = plane.GetOrCreateLine(xspace::kCounterEventsLineId);
+    counters.SetName(xspace::kCounterEventsLineName);
+    const auto& value = *plane.GetOrCreateStatMetadata("value");
+    for (int64_t t : {10, 20}) {
+      AddEventPs(plane, counters, "sm_utilization_pct", t, 0).AddStatValue(value, static_cast<double>(gpu * 50 + t));
+    }
+  }
+  TraceIndex index = IndexOf(space);
+  for (int gpu : {0, 1}) {
+    const CounterSeries* sm = Find(index, "/device:GPU:" + std::to_string(gpu) + " sm_utilization_pct");
+    ASSERT_NE(sm, nullptr) << gpu;
+    EXPECT_EQ(sm->t_ps, (std::vector<int64_t>{10, 20}));
+    EXPECT_EQ(sm->value, (std::vector<double>{gpu * 50.0 + 10, gpu * 50.0 + 20}));
+  }
+  ASSERT_NE(Find(index, "ctr cats"), nullptr) << "host counters keep their names";
+}
+
 TEST(TraceCountersTest, ZoomedOutOnePixelKeepsThePeakAndTheLastLevel) {
   TraceIndex index = IndexOf(MakeSpace());
   auto points = QueryCounters(index, 0, 100, 1);

@@ -1,5 +1,6 @@
 // Multi-GPU: per device, compute and collectives per step and how long each waits for the
-// straggler; per step, imbalance and launch skew (the tool's declared tables).
+// straggler; per step, imbalance and launch skew; collectives' bandwidth against the link
+// (the tool's declared tables).
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
@@ -28,6 +29,21 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
         { label: 'Compute imbalance', value: formatMs(summary.avg_imbalance_ms), detail: 'slowest minus fastest device, per step' },
         { label: 'Launch skew', value: formatMs(summary.avg_launch_skew_ms), detail: 'latest minus earliest first kernel' },
         { label: 'Collectives', value: formatPercent(summary.collective_percent), detail: `${formatMs(summary.avg_step_collective_ms)} per device and step` },
+        {
+          label: 'Collective bus bandwidth',
+          value: num(summary.sized_collectives) > 0 ? `${num(summary.busbw_gbps).toFixed(1)} GB/s` : 'unknown',
+          detail:
+            num(summary.sized_collectives) > 0
+              ? num(summary.link_gbps) > 0
+                ? `${formatPercent(summary.link_percent)} of the ${num(summary.link_gbps).toFixed(0)} GB/s link (${str(summary.link)})`
+                : 'link bandwidth unknown'
+              : 'no collective in the profile says how much it moved',
+        },
+        {
+          label: 'Launch threads',
+          value: formatCount(summary.launch_threads),
+          detail: `${formatCount(summary.gpu_private_threads)} tf_gpu_private; busy alongside tf.data ${formatPercent(summary.launch_input_overlap_percent)} of their time`,
+        },
       ]),
     ),
   );
@@ -72,6 +88,23 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
           sort: { column: 'step_number', descending: false },
           filterColumns: ['straggler'],
           toolbar: [csvButton(ctx, 'steps')],
+        }),
+      ),
+    );
+  }
+  const collectives = arr(d.collectives);
+  if (collectives.length) {
+    page.append(
+      card(
+        'Collectives',
+        { id: 'collectives', subtitle: 'Size, algorithm and bus bandwidth (NCCL’s conventions) of the collectives whose size the profile records, against the link' },
+        dataTable({
+          name: 'collectives',
+          columns: declaredColumns(ctx, 'collectives', { device: { className: 'name' } }),
+          rows: collectives as never,
+          sort: { column: 'time_ms', descending: true },
+          filterColumns: ['host', 'device', 'collective'],
+          toolbar: [csvButton(ctx, 'collectives')],
         }),
       ),
     );

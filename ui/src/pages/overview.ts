@@ -5,7 +5,7 @@ import { CATEGORIES, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, isNum, num } from '../format';
 import { findingCard } from './advisor';
-import { arr, frameworkLabel, NO_STEPS_HINT, obj, selectedStep, selectStep, str, toolHref, type PageContext } from './page';
+import { arr, declaredColumns, frameworkLabel, NO_STEPS_HINT, obj, selectedStep, selectStep, str, toolHref, type PageContext } from './page';
 
 // How to mark steps, in the profile's framework's words (the tools say it when there are
 // no steps); the generic hint otherwise.
@@ -196,6 +196,24 @@ export function renderOverview(ctx: PageContext): HTMLElement {
       ),
     ),
   );
+  // Sampled device counters (NVML via stepscope's tracer), when the profile has any.
+  const counters = arr(d.device_counters);
+  if (counters.length) {
+    page.append(
+      card(
+        'Device counters',
+        { id: 'device-counters', subtitle: 'Sampled during the profile: SM and memory utilisation, memory used, power (time at or above 80 % utilisation / 90 % of memory)' },
+        dataTable({
+          name: 'device_counters',
+          columns: declaredColumns(ctx, 'device_counters', { counter: { className: 'name' } }),
+          rows: counters as never,
+          sort: { column: 'device', descending: false },
+          filterColumns: ['device', 'counter'],
+          pageSize: 20,
+        }),
+      ),
+    );
+  }
   const notes = diagnosticsList(d.diagnostics);
   if (notes) page.append(notes);
   return page;
