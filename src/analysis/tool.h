@@ -35,6 +35,11 @@ struct ToolOptions {
   // Unset: the model's step_group when it is the model of one step (`--step N`, `step=N`),
   // else the whole profile.
   std::optional<int64_t> step;
+  // memory_profile: only the memory events with start_ps <= time <= end_ps (ps on the
+  // profile's timeline, as the timeline's timeOffsetPs) set the peak, the summary and the
+  // timeline. Unset: open on that side.
+  std::optional<int64_t> start_ps;
+  std::optional<int64_t> end_ps;
   // Text output prints at most this many rows per table (0 = all); JSON and CSV always
   // carry every row.
   size_t text_max_rows = 20;

@@ -4,6 +4,7 @@
 // and host selection, model building), so the CLI adds nothing of its own but printing.
 #include <charconv>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
@@ -72,6 +73,9 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
   std::string step_text;
   flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps)");
+  std::string start_text, end_text;
+  flags.AddString("start_ps", &start_text, "memory_profile: only memory events at or after this time (ps) set the peak");
+  flags.AddString("end_ps", &end_text, "memory_profile: only memory events at or before this time (ps) set the peak");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -103,6 +107,22 @@ int RunAnalyzeCommand(CommandContext& context) {
     }
     model_options.step = number;
   }
+  analysis::ToolOptions options;
+  options.include_idle = include_idle;
+  for (auto [flag, text, bound] : {std::tuple{"--start_ps", &start_text, &options.start_ps},
+                                   std::tuple{"--end_ps", &end_text, &options.end_ps}}) {
+    if (text->empty()) continue;
+    int64_t ps = 0;
+    auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), ps);
+    if (error != std::errc() || end != text->data() + text->size()) {
+      return ReportUsageError(context.err, "analyze",
+                              std::string(flag) + " takes a time in picoseconds, not '" + *text + "'");
+    }
+    *bound = ps;
+  }
+  if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
+    return ReportUsageError(context.err, "analyze", "--start_ps is after --end_ps");
+  }
   if (format == "csv" && table.empty()) {
     return ReportError(context.err, "analyze", InvalidArgumentError("--format csv prints one table: add --table NAME"));
   }
@@ -113,8 +133,6 @@ int RunAnalyzeCommand(CommandContext& context) {
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   const ProfileModel* model = &profile->model;
 
-  analysis::ToolOptions options;
-  options.include_idle = include_idle;
   std::vector<NamedResult> results;
   for (const Tool* tool : tools) {
     if (!tool->IsAvailable(*model)) {
