@@ -31,15 +31,34 @@ const std::string& NameAt(const std::vector<std::string>& names, uint32_t i) {
   return i < names.size() ? names[i] : kEmpty;
 }
 
-// Per event of one memory id: the step id after XProf's fill, and the event whose
-// metadata (op, region, data type, shape) it shows: itself, or for a deallocation the
-// allocation it frees.
+// Per event of one memory id: the step id after XProf's fill.
 struct PairedEvents {
   const std::vector<MemoryEvent>* events = nullptr;
   // Filled step ids; empty when every event has its own (the usual case: no copy).
   std::vector<int64_t> filled_step_ids;
-  std::vector<uint32_t> metadata_of;
   int64_t step_id(uint32_t i) const { return filled_step_ids.empty() ? (*events)[i].step_id : filled_step_ids[i]; }
+};
+
+// XProf's pairing by address, event by event in time order: an allocation makes its
+// address live unless it already is (XProf keeps the first allocation's metadata), a
+// deallocation of a live address frees it.
+class AddressPairing {
+ public:
+  // Applies event `i`; returns the live allocation at its address before it, or
+  // FlatUint64Map::kAbsent when the address was not live.
+  uint32_t Apply(const MemoryEvent& e, uint32_t i) {
+    uint32_t at = live_.Find(e.address);
+    if (at == kFreed) at = FlatUint64Map::kAbsent;
+    if (e.activity == MemoryActivity::kDeallocation) {
+      if (at != FlatUint64Map::kAbsent) live_.Set(e.address, kFreed);
+    } else if (at == FlatUint64Map::kAbsent) {
+      live_.Set(e.address, i);
+    }
+    return at;
+  }
+
+ private:
+  FlatUint64Map live_{64};
 };
 
 // The events a computation runs over, in time order: indices [begin, end) of the memory
@@ -73,33 +92,49 @@ class EventWindow {
   size_t end_;
 };
 
-PairedEvents PairEvents(const std::vector<MemoryEvent>& events, MemoryDiagnostics* diagnostics,
-                        MemoryProfileSummary* summary) {
+// XProf's step fill: an event without a step id takes the last valid one + 1.
+PairedEvents FillStepIds(const std::vector<MemoryEvent>& events, MemoryDiagnostics* diagnostics) {
   PairedEvents paired;
   paired.events = &events;
   const bool any_missing = std::any_of(events.begin(), events.end(),
                                        [](const MemoryEvent& e) { return e.step_id == kInvalidStepId; });
-  if (any_missing) paired.filled_step_ids.resize(events.size());
-  paired.metadata_of.resize(events.size());
-  FlatUint64Map live(64);
+  if (!any_missing) return paired;
+  paired.filled_step_ids.resize(events.size());
   int64_t last_valid_step = kInvalidStepId;
   for (uint32_t i = 0; i < events.size(); ++i) {
     const MemoryEvent& e = events[i];
-    if (any_missing && e.step_id == kInvalidStepId) {
+    if (e.step_id == kInvalidStepId) {
       paired.filled_step_ids[i] = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
       ++diagnostics->missing_step_ids;
-    } else if (any_missing) {
+    } else {
       paired.filled_step_ids[i] = e.step_id;
       last_valid_step = e.step_id;
     }
-    paired.metadata_of[i] = i;
-    const uint32_t at = live.Find(e.address);
-    const bool is_live = at != FlatUint64Map::kAbsent && at != kFreed;
+  }
+  return paired;
+}
+
+// Pairs every event by address (counts and diagnostics over the whole profile of the
+// memory id) and returns, for each event of `sampled` (ascending), the event whose
+// metadata (op, region, data type, shape) it shows: itself, or for a deallocation the
+// allocation it frees. Only the sampled points keep theirs: an index per event would cost
+// 4 bytes each.
+std::vector<uint32_t> PairEvents(const std::vector<MemoryEvent>& events, const std::vector<uint32_t>& sampled,
+                                 MemoryDiagnostics* diagnostics, MemoryProfileSummary* summary) {
+  std::vector<uint32_t> sources(sampled.begin(), sampled.end());
+  AddressPairing pairing;
+  size_t next_sample = 0;
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    const MemoryEvent& e = events[i];
+    const uint32_t at = pairing.Apply(e, i);
+    const bool is_live = at != FlatUint64Map::kAbsent;
+    if (next_sample < sampled.size() && sampled[next_sample] == i) {
+      if (e.activity == MemoryActivity::kDeallocation && is_live) sources[next_sample] = at;
+      ++next_sample;
+    }
     if (e.activity == MemoryActivity::kDeallocation) {
       ++summary->num_deallocations;
       if (is_live) {
-        paired.metadata_of[i] = at;
-        live.Set(e.address, kFreed);
         --diagnostics->never_freed;
         AddTo(diagnostics->never_freed_bytes, -events[at].allocation_bytes);
       } else {
@@ -108,22 +143,21 @@ PairedEvents PairEvents(const std::vector<MemoryEvent>& events, MemoryDiagnostic
     } else {
       ++summary->num_allocations;
       if (is_live) {
-        // XProf keeps the first allocation's metadata for the address.
         ++diagnostics->address_reused_without_free;
       } else {
-        live.Set(e.address, i);
         ++diagnostics->never_freed;
         AddTo(diagnostics->never_freed_bytes, e.allocation_bytes);
       }
     }
   }
-  return paired;
+  return sources;
 }
 
+// The snapshot of event `i`, showing the metadata of event `source` (PairEvents).
 MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
-                                   const PairedEvents& paired, uint32_t i) {
+                                   const PairedEvents& paired, uint32_t i, uint32_t source_index) {
   const MemoryEvent& e = allocator.events[i];
-  const MemoryEvent& source = allocator.events[paired.metadata_of[i]];
+  const MemoryEvent& source = allocator.events[source_index];
   MemoryProfileSnapshot s;
   s.time_offset_ps = e.time_ps;
   s.aggregation_stats = {e.stack_reserved_bytes, e.heap_allocated_bytes, e.free_memory_bytes, e.fragmentation,
@@ -261,7 +295,8 @@ void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<st
     ActiveAllocation row;
     row.snapshot_index = static_cast<int64_t>(out->active_snapshots.size());
     row.num_occurrences = 1;
-    out->active_snapshots.push_back(MakeSnapshot(allocator, names, paired, live[k].second));
+    // Breakdown rows are allocations: each shows its own metadata.
+    out->active_snapshots.push_back(MakeSnapshot(allocator, names, paired, live[k].second, live[k].second));
     size_t next = k + 1;
     while (next < live.size() && live[next].first.SameAs(live[k].first)) {
       ++row.num_occurrences;
@@ -285,7 +320,7 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
   PerAllocatorMemoryProfile out;
   out.memory_id = allocator.memory_id;
   const std::vector<MemoryEvent>& events = allocator.events;
-  PairedEvents paired = PairEvents(events, &out.diagnostics, &out.summary);
+  const PairedEvents paired = FillStepIds(events, &out.diagnostics);
 
   // The step's events (all events without a step filter), then the part of them in the
   // time range: events are in time order, so that part is one slice.
@@ -313,7 +348,10 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
   size_t end = step_window.size();
   if (time_range.end_ps) end = *time_range.end_ps == INT64_MAX ? end : first_at_or_after(*time_range.end_ps + 1);
   const EventWindow window(list, begin, std::max(begin, end));
-  if (window.empty()) return out;
+  if (window.empty()) {
+    PairEvents(events, {}, &out.diagnostics, &out.summary);
+    return out;
+  }
 
   // Summary (XProf's UpdateProfileSummary over the window, in time order).
   MemoryProfileSummary& summary = out.summary;
@@ -341,8 +379,10 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
   summary.peak_step_id = paired.step_id(peak);
   out.heap_at_step_end.assign(heap_at_step_end.begin(), heap_at_step_end.end());
 
-  for (uint32_t i : SampleTimeline(events, window, max_timeline_points)) {
-    out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, i));
+  const std::vector<uint32_t> sampled = SampleTimeline(events, window, max_timeline_points);
+  const std::vector<uint32_t> sources = PairEvents(events, sampled, &out.diagnostics, &out.summary);
+  for (size_t k = 0; k < sampled.size(); ++k) {
+    out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, sampled[k], sources[k]));
   }
   // What is live at the peak does not depend on where the time range starts: the
   // breakdown reads the step's events from the beginning.
