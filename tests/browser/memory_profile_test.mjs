@@ -138,13 +138,19 @@ test('dragging a time range across the timeline shows the peak and breakdown of 
   await waitForChart();
   assert.equal(await tile('Peak memory'), formatBytes(whole.profileSummary.peakStats.peakBytesInUse));
 
-  // Drag across the half of the plot that does not hold the whole profile's peak (the
-  // x axis spans the first to the last point; the grid has 64 px margins left and right).
+  // Drag across a stretch of the plot with events but away from the whole profile's peak:
+  // around the point farthest from the peak, inside the plot (the x axis spans the first
+  // to the last point; the grid has 64 px margins left and right).
   const times = whole.sampledTimelineSnapshots.map((s) => s.timeOffsetPs);
   const first = Math.min(...times);
   const last = Math.max(...times);
-  const peakAt = (whole.profileSummary.peakStatsTimePs - first) / (last - first);
-  const [from, to] = peakAt > 0.5 ? [0.02, 0.4] : [0.6, 0.98];
+  const fraction = (ps) => (ps - first) / (last - first);
+  const peakAt = fraction(whole.profileSummary.peakStatsTimePs);
+  const candidates = times.map(fraction).filter((f) => f >= 0.05 && f <= 0.95 && Math.abs(f - peakAt) > 0.03);
+  assert.ok(candidates.length > 0, 'GPU_4_bfc has events away from its peak');
+  const target = candidates.reduce((a, b) => (Math.abs(b - peakAt) > Math.abs(a - peakAt) ? b : a));
+  const half = Math.min(0.04, Math.abs(target - peakAt) / 2);
+  const [from, to] = [target - half, target + half];
   const box = await page.locator('[data-chart=memory_timeline]').boundingBox();
   const x = (f) => box.x + 64 + f * (box.width - 128);
   const y = box.y + box.height / 2;
@@ -186,6 +192,7 @@ test('dragging a time range across the timeline shows the peak and breakdown of 
   // "Whole profile" drops the range.
   await page.click('[data-action=clear-range]');
   await page.waitForFunction(() => !location.hash.includes('range='));
+  await page.waitForSelector('[data-card=memory-controls] [data-range]', { state: 'detached' });
   await waitForChart();
   assert.equal(await tile('Peak memory'), formatBytes(whole.profileSummary.peakStats.peakBytesInUse));
   assert.deepEqual(consoleErrors, []);

@@ -286,8 +286,7 @@ void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis
   }
   uint32_t current_plane = UINT32_MAX;
   uint32_t no_id = MemoryIds::kUnresolved;  // the slot of "" (events naming no memory id)
-  uint32_t last_id = MemoryIds::kUnresolved;
-  std::vector<MemoryEvent>* last_events = nullptr;  // ids[last_id]: threads rarely switch allocator
+  uint32_t last_id = MemoryIds::kUnresolved;  // threads rarely switch allocator
   for (size_t t = 0; t < host.threads.size(); ++t) {
     const HostThread& thread = host.threads[t];
     PlaneTables& pt = tables_of(thread.plane_index);
@@ -335,17 +334,17 @@ void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis
         if (no_id == MemoryIds::kUnresolved) no_id = ids.OfText("");
         memory_id = no_id;
       }
-      if (last_events == nullptr || memory_id != last_id) {
-        const bool first_event = ids[memory_id].events.capacity() == 0;
-        last_events = &ids[memory_id].events;
+      // By slot, not by pointer: a new id may move the others.
+      std::vector<MemoryEvent>& events = ids[memory_id].events;
+      if (memory_id != last_id) {
         last_id = memory_id;
         // Room for every memory event not yet placed: pages never written are never
         // resident, and growth by doubling would hold two copies at once. Only for the
         // first few ids, so a file with thousands of ids cannot reserve thousands of times.
-        if (first_event && ids.size() <= kReservedIds) last_events->reserve(remaining);
+        if (events.capacity() == 0 && ids.size() <= kReservedIds) events.reserve(remaining);
       }
       --remaining;
-      last_events->push_back(event);
+      events.push_back(event);
     }
   }
   auto by_time = [](const MemoryEvent& a, const MemoryEvent& b) { return a.time_ps < b.time_ps; };
