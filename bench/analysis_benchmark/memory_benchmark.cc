@@ -1,6 +1,7 @@
 // memory_benchmark: the memory profile on a synthetic profile of ~10 M allocation events
 // (synthetic_xspace.h WriteSyntheticMemoryXSpace; override the count with
-// STEPSCOPE_MEMORY_BENCH_EVENTS).
+// STEPSCOPE_MEMORY_BENCH_EVENTS; STEPSCOPE_MEMORY_BENCH_FILE=path also keeps a copy of
+// the file there, e.g. to compare the tool's output before and after a change).
 //
 // The file is written in a temp dir, then a fresh child process pinned to one CPU builds
 // the model from it (memory-mapped read, columnar decode, every model phase including the
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "bench/analysis_benchmark/synthetic_xspace.h"
@@ -78,6 +80,11 @@ int main(int argc, char** argv) {
   if (!written.ok()) {
     std::fprintf(stderr, "memory_benchmark: %s\n", written.status().ToString().c_str());
     return 1;
+  }
+  if (const char* keep = std::getenv("STEPSCOPE_MEMORY_BENCH_FILE")) {
+    std::error_code error;
+    std::filesystem::copy_file(file, keep, std::filesystem::copy_options::overwrite_existing, error);
+    if (error) std::fprintf(stderr, "memory_benchmark: cannot keep the file at %s: %s\n", keep, error.message().c_str());
   }
   Figures r = RunChild(file, dir.string());
   std::filesystem::remove_all(dir);

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <array>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+#include <thread>
+#include <vector>
 
 #include "stepscope/memory.h"
 #include "torch_op_callback.h"
@@ -52,38 +52,104 @@ int64_t RaisePeak(const c10::Device& device, int64_t bytes_in_use) {
 // address this session did not allocate (a tensor from before the session) is not
 // recorded. Other devices' allocators (CUDA's caching allocator) keep exact totals of
 // their own, which are used as reported.
+//
+// Every CPU allocation and free of the process passes here while a session records, so
+// the table is an open-addressing one (linear probing, deletion by backward shift): no
+// node is allocated or freed per report, and a lookup touches one or two cache lines.
+// A spin lock guards it: held for a few dozen instructions, never across a call out.
 class SessionCpuAllocations {
  public:
   void Clear() {
-    std::lock_guard<std::mutex> lock(mu_);
-    sizes_.clear();
+    SpinLock lock(busy_);
+    slots_.assign(kInitialSlots, Slot{});
+    used_ = 0;
     in_use_ = 0;
   }
   // The bytes in use after the allocation.
   int64_t Allocate(uint64_t address, int64_t bytes) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto [it, inserted] = sizes_.try_emplace(address, bytes);
-    if (!inserted) {  // a free this session never saw (another thread without the reporter)
-      in_use_ -= it->second;
-      it->second = bytes;
+    SpinLock lock(busy_);
+    if (slots_.empty() || (used_ + 1) * 2 > slots_.size()) Grow();
+    Slot& slot = slots_[Find(address)];
+    if (slot.used) {  // a free this session never saw (another thread without the reporter)
+      in_use_ -= slot.bytes;
+    } else {
+      slot.used = true;
+      slot.address = address;
+      ++used_;
     }
+    slot.bytes = bytes;
     in_use_ += bytes;
     return in_use_;
   }
   // The bytes in use after the free, or -1 when this session did not allocate `address`.
   int64_t Free(uint64_t address) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = sizes_.find(address);
-    if (it == sizes_.end()) return -1;
-    in_use_ -= it->second;
-    sizes_.erase(it);
+    SpinLock lock(busy_);
+    if (slots_.empty()) return -1;
+    size_t at = Find(address);
+    if (!slots_[at].used) return -1;
+    in_use_ -= slots_[at].bytes;
+    Erase(at);
     return in_use_;
   }
 
  private:
-  std::mutex mu_;
-  std::unordered_map<uint64_t, int64_t> sizes_;  // guarded by mu_
-  int64_t in_use_ = 0;                           // guarded by mu_
+  struct Slot {
+    uint64_t address = 0;
+    int64_t bytes = 0;
+    bool used = false;
+  };
+  class SpinLock {
+   public:
+    explicit SpinLock(std::atomic_flag& busy) : busy_(busy) {
+      while (busy_.test_and_set(std::memory_order_acquire)) {
+        while (busy_.test(std::memory_order_relaxed)) std::this_thread::yield();
+      }
+    }
+    ~SpinLock() { busy_.clear(std::memory_order_release); }
+
+   private:
+    std::atomic_flag& busy_;
+  };
+  static constexpr size_t kInitialSlots = 1024;  // a power of two
+
+  size_t Home(uint64_t address) const {
+    // Addresses are 16-byte aligned and close together: mix the bits before masking.
+    return static_cast<size_t>((address * 0x9E3779B97F4A7C15ull) >> 20) & (slots_.size() - 1);
+  }
+  // The slot holding `address`, or the empty slot where it would go.
+  size_t Find(uint64_t address) const {
+    size_t i = Home(address);
+    while (slots_[i].used && slots_[i].address != address) i = (i + 1) & (slots_.size() - 1);
+    return i;
+  }
+  // Empties slot `at`, moving later entries of its probe run back so lookups never stop
+  // early at the hole (no tombstones to clean up).
+  void Erase(size_t at) {
+    const size_t mask = slots_.size() - 1;
+    size_t hole = at;
+    for (size_t i = (at + 1) & mask; slots_[i].used; i = (i + 1) & mask) {
+      const size_t home = Home(slots_[i].address);
+      // Move the entry into the hole unless its home lies cyclically in (hole, i].
+      const bool stays = hole <= i ? (home > hole && home <= i) : (home > hole || home <= i);
+      if (stays) continue;
+      slots_[hole] = slots_[i];
+      hole = i;
+    }
+    slots_[hole] = Slot{};
+    --used_;
+  }
+  void Grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? kInitialSlots : old.size() * 2, Slot{});
+    for (const Slot& slot : old) {
+      if (slot.used) slots_[Find(slot.address)] = slot;
+    }
+  }
+
+  std::atomic_flag busy_;
+  std::vector<Slot> slots_;  // guarded by busy_; size a power of two (or empty)
+  size_t used_ = 0;          // guarded by busy_
+  int64_t in_use_ = 0;       // guarded by busy_
 };
 
 SessionCpuAllocations& CpuAllocations() {
@@ -96,11 +162,16 @@ SessionCpuAllocations& CpuAllocations() {
 const std::string& AllocatorName(const c10::Device& device) {
   static const std::string kCpu = "cpu";
   if (device.type() == c10::DeviceType::CPU) return kCpu;
+  // Built when the thread's device changes, not per report.
   thread_local std::string name;
-  const int index = std::max<int>(device.index(), 0);
-  name = device.type() == c10::DeviceType::CUDA
-             ? "cuda:" + std::to_string(index)
-             : "device_type_" + std::to_string(static_cast<int>(device.type())) + ":" + std::to_string(index);
+  thread_local c10::Device named(c10::DeviceType::CPU);
+  if (name.empty() || device != named) {
+    const int index = std::max<int>(device.index(), 0);
+    name = device.type() == c10::DeviceType::CUDA
+               ? "cuda:" + std::to_string(index)
+               : "device_type_" + std::to_string(static_cast<int>(device.type())) + ":" + std::to_string(index);
+    named = device;
+  }
   return name;
 }
 

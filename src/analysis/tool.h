@@ -41,6 +41,11 @@ struct ToolOptions {
   // GPU or is wrong for the machine (src/analysis/tools/link_bandwidth.h).
   std::optional<int64_t> parameter_count;
   std::optional<double> link_bandwidth_gbps;
+  // memory_profile: only the memory events with start_ps <= time <= end_ps (ps on the
+  // profile's timeline, as the timeline's timeOffsetPs) set the peak, the summary and the
+  // timeline. Unset: open on that side.
+  std::optional<int64_t> start_ps;
+  std::optional<int64_t> end_ps;
   // Text output prints at most this many rows per table (0 = all); JSON and CSV always
   // carry every row.
   size_t text_max_rows = 20;

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
@@ -79,6 +80,9 @@ int RunAnalyzeCommand(CommandContext& context) {
   std::string link_gbps_text;
   flags.AddString("link_gbps", &link_gbps_text,
                   "multi_gpu: the GPUs' link bandwidth in GB/s, one direction (default: a table by GPU model)");
+  std::string start_text, end_text;
+  flags.AddString("start_ps", &start_text, "memory_profile: only memory events at or after this time (ps) set the peak");
+  flags.AddString("end_ps", &end_text, "memory_profile: only memory events at or before this time (ps) set the peak");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -105,6 +109,22 @@ int RunAnalyzeCommand(CommandContext& context) {
   auto step = analysis::ParseStepSelection(step_text);
   if (!step.ok()) return ReportUsageError(context.err, "analyze", "--step: " + step.status().message());
   model_options.step = *step;
+  analysis::ToolOptions options;
+  options.include_idle = include_idle;
+  for (auto [flag, text, bound] : {std::tuple{"--start_ps", &start_text, &options.start_ps},
+                                   std::tuple{"--end_ps", &end_text, &options.end_ps}}) {
+    if (text->empty()) continue;
+    int64_t ps = 0;
+    auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), ps);
+    if (error != std::errc() || end != text->data() + text->size()) {
+      return ReportUsageError(context.err, "analyze",
+                              std::string(flag) + " takes a time in picoseconds, not '" + *text + "'");
+    }
+    *bound = ps;
+  }
+  if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
+    return ReportUsageError(context.err, "analyze", "--start_ps is after --end_ps");
+  }
   if (format == "csv" && table.empty()) {
     return ReportError(context.err, "analyze", InvalidArgumentError("--format csv prints one table: add --table NAME"));
   }
@@ -115,8 +135,6 @@ int RunAnalyzeCommand(CommandContext& context) {
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   const ProfileModel* model = &profile->model;
 
-  analysis::ToolOptions options;
-  options.include_idle = include_idle;
   if (parameters > 0) options.parameter_count = parameters;
   if (!link_gbps_text.empty()) {
     char* end = nullptr;

@@ -1,11 +1,16 @@
 // RecordAllocation / RecordDeallocation (include/stepscope/memory.h): one instant event
 // named with the text fields as TraceMe metadata (interned per distinct combination, so
 // repeated ops cost a table lookup) and the numbers as argument records, all published
-// together.
+// together. The encoded name of the thread's last allocation and last deallocation is
+// kept, so an allocator that reports the same op again and again (PyTorch's, per ATen op)
+// builds no string per event.
 #include "stepscope/memory.h"
 
+#include <array>
+#include <span>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "stepscope/annotation.h"
 
@@ -23,19 +28,45 @@ constexpr const char* kAddress = "addr";
 constexpr const char* kDataType = "data_type";
 constexpr const char* kFragmentation = "fragmentation";
 
+// The TraceMe-encoded event name for an event's text fields, kept for the next event of
+// the same kind on this thread: rebuilt only when a field differs.
+class EncodedName {
+ public:
+  const std::string& For(bool allocation, const AllocationInfo& info) {
+    const std::array<std::string_view, 4> key = {info.allocator_name, allocation ? info.op_name : "",
+                                                 allocation ? info.region_type : "", allocation ? info.shape : ""};
+    if (built_ && Same(key)) return encoded_;
+    for (size_t i = 0; i < key.size(); ++i) key_[i].assign(key[i]);
+    built_ = true;
+    MetadataArg args[] = {{"allocator_name", key[0]}, {"tf_op", key[1]}, {"region_type", key[2]}, {"shape", key[3]}};
+    // Empty text fields are left out (the allocator name always stays).
+    size_t n = 1;
+    for (size_t i = 1; i < key.size(); ++i) {
+      if (!key[i].empty()) args[n++] = args[i];
+    }
+    encoded_ = EncodeMetadataList(allocation ? "MemoryAllocation" : "MemoryDeallocation",
+                                  std::span<const MetadataArg>(args, n));
+    return encoded_;
+  }
+
+ private:
+  bool Same(const std::array<std::string_view, 4>& key) const {
+    for (size_t i = 0; i < key.size(); ++i) {
+      if (key[i] != key_[i]) return false;
+    }
+    return true;
+  }
+  bool built_ = false;
+  std::array<std::string, 4> key_;
+  std::string encoded_;
+};
+
 }  // namespace
 
 void RecordMemoryEvent(bool allocation, const AllocationInfo& info, const AllocatorState& state) {
   const uint64_t now = ReadTicks();
-  std::string name;
-  if (allocation) {
-    name = EncodeMetadata("MemoryAllocation", {{"allocator_name", info.allocator_name}});
-    if (!info.op_name.empty()) name = AppendMetadata(name, {{"tf_op", info.op_name}});
-    if (!info.region_type.empty()) name = AppendMetadata(name, {{"region_type", info.region_type}});
-    if (!info.shape.empty()) name = AppendMetadata(name, {{"shape", info.shape}});
-  } else {
-    name = EncodeMetadata("MemoryDeallocation", {{"allocator_name", info.allocator_name}});
-  }
+  thread_local EncodedName t_allocation_name, t_deallocation_name;
+  const std::string& name = (allocation ? t_allocation_name : t_deallocation_name).For(allocation, info);
   const uint64_t head = InternDynamicName(name.data(), name.size());
   if (head == 0) return;  // buffer full: dropped and counted
   const StaticInt64Arg ints[] = {{kReserved, state.bytes_reserved},       {kAllocated, state.bytes_in_use},

@@ -1,9 +1,11 @@
 #include "src/server/api_routes.h"
 
 #include <algorithm>
+#include <charconv>
 #include <optional>
 #include <initializer_list>
 #include <map>
+#include <utility>
 
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/output/json_writer.h"
@@ -29,6 +31,20 @@ StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
     options.include_idle = true;
   } else {
     return InvalidArgumentError("include_idle must be 0, 1, true or false, not '" + idle + "'");
+  }
+  for (auto [name, bound] : {std::pair{"start_ps", &options.start_ps}, std::pair{"end_ps", &options.end_ps}}) {
+    const std::string text = Get(params, name);
+    if (text.empty()) continue;
+    int64_t ps = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ps);
+    if (error != std::errc() || end != text.data() + text.size()) {
+      return InvalidArgumentError(std::string(name) + " must be a time in picoseconds, not '" + text + "'");
+    }
+    *bound = ps;
+  }
+  if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
+    return InvalidArgumentError("start_ps (" + std::to_string(*options.start_ps) + ") is after end_ps (" +
+                                std::to_string(*options.end_ps) + ")");
   }
   return options;
 }
@@ -298,7 +314,7 @@ HttpReply ApiRoutes::Hosts(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Data(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step"});
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step", "start_ps", "end_ps"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -312,7 +328,7 @@ HttpReply ApiRoutes::Data(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Tables(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step"});
+  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step", "start_ps", "end_ps"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -326,7 +342,7 @@ HttpReply ApiRoutes::Tables(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Csv(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle", "step"});
+  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle", "step", "start_ps", "end_ps"});
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());

@@ -1,7 +1,8 @@
 // Browser test of the "Memory profile" page on TensorFlow's multi-GPU demo XSpace (1,859
 // MemoryAllocation and 634 MemoryDeallocation events from four BFC allocators), driven as
 // a user would: pick a memory id, read the peak, filter and sort the breakdown at the peak,
-// restrict to one step. Every number shown is checked against /api/data. No console
+// restrict to one step, drag a time range across the timeline (the summary and breakdown
+// then follow the range). Every number shown is checked against /api/data. No console
 // errors; a screenshot goes to $STEPSCOPE_SCREENSHOT_DIR/memory_profile.png.
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
@@ -126,5 +127,73 @@ test('the sidebar step selector shows one step\'s memory', async () => {
     await waitForChart();
     assert.equal(await tile('Peak memory'), formatBytes(allocator.profileSummary.peakStats.peakBytesInUse));
   }
+  assert.deepEqual(consoleErrors, []);
+});
+
+test('dragging a time range across the timeline shows the peak and breakdown of that range', async () => {
+  const id = 'GPU_4_bfc';
+  const whole = (await api(`/api/data?run=${RUN}&tool=memory_profile&host=${HOST}`)).memoryProfilePerAllocator[id];
+  await page.goto(`${baseUrl}#run=${RUN}&tool=memory_profile&host=${HOST}&memory_id=${id}`);
+  await page.waitForSelector('[data-page=memory_profile]', { timeout: 60000 });
+  await waitForChart();
+  assert.equal(await tile('Peak memory'), formatBytes(whole.profileSummary.peakStats.peakBytesInUse));
+
+  // Drag across a stretch of the plot with events but away from the whole profile's peak:
+  // around the point farthest from the peak, inside the plot (the x axis spans the first
+  // to the last point; the grid has 64 px margins left and right).
+  const times = whole.sampledTimelineSnapshots.map((s) => s.timeOffsetPs);
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const fraction = (ps) => (ps - first) / (last - first);
+  const peakAt = fraction(whole.profileSummary.peakStatsTimePs);
+  const candidates = times.map(fraction).filter((f) => f >= 0.05 && f <= 0.95 && Math.abs(f - peakAt) > 0.03);
+  assert.ok(candidates.length > 0, 'GPU_4_bfc has events away from its peak');
+  const target = candidates.reduce((a, b) => (Math.abs(b - peakAt) > Math.abs(a - peakAt) ? b : a));
+  const half = Math.min(0.04, Math.abs(target - peakAt) / 2);
+  const [from, to] = [target - half, target + half];
+  const box = await page.locator('[data-chart=memory_timeline]').boundingBox();
+  const x = (f) => box.x + 64 + f * (box.width - 128);
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x(from), y);
+  await page.mouse.down();
+  await page.mouse.move(x(to), y, { steps: 12 });
+  await page.mouse.up();
+  await page.waitForFunction(() => /range=-?\d+(,|%2C)-?\d+/.test(location.hash), null, { timeout: 30000 });
+  const [startPs, endPs] = decodeURIComponent(new URL(page.url()).hash.match(/range=([^&]+)/)[1]).split(',').map(Number);
+  assert.ok(startPs < endPs);
+  const expectedStart = first + from * (last - first);
+  assert.ok(Math.abs(startPs - expectedStart) < 0.02 * (last - first), `range starts at ${startPs}, dragged from ${expectedStart}`);
+
+  // The page now shows the server's result for that range: a peak inside it, not the whole
+  // profile's, and the breakdown live at that peak.
+  const ranged = await api(`/api/data?run=${RUN}&tool=memory_profile&host=${HOST}&start_ps=${startPs}&end_ps=${endPs}`);
+  assert.deepEqual(ranged.timeRangePs, { start: startPs, end: endPs });
+  const inRange = ranged.memoryProfilePerAllocator[id];
+  const peakTime = inRange.profileSummary.peakStatsTimePs;
+  assert.ok(peakTime >= startPs && peakTime <= endPs, `peak at ${peakTime} in [${startPs}, ${endPs}]`);
+  assert.notEqual(peakTime, whole.profileSummary.peakStatsTimePs);
+  await page.waitForSelector('[data-card=memory-controls] [data-range]');
+  await waitForChart();
+  assert.equal(await tile('Peak memory'), formatBytes(inRange.profileSummary.peakStats.peakBytesInUse));
+  assert.equal(await tile('Heap at peak'), formatBytes(inRange.profileSummary.peakStats.heapAllocatedBytes));
+  const rows = ranged.breakdown.filter((r) => r.memory_id === id);
+  const wholeRows = (await api(`/api/data?run=${RUN}&tool=memory_profile&host=${HOST}`)).breakdown.filter((r) => r.memory_id === id);
+  assert.notDeepEqual(rows, wholeRows, 'the breakdown at the range\'s peak differs from the whole profile\'s');
+  assert.equal(await tableRows(), Math.min(rows.length, 25));
+  if (rows.length > 0) {
+    const largest = rows.reduce((a, b) => (b.total_bytes > a.total_bytes ? b : a));
+    assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(formatBytes(largest.total_bytes).replace('.', '\\.')));
+  }
+  // The CSV link carries the range too.
+  const href = await page.locator('[data-card=memory-breakdown] a[data-csv=breakdown]').getAttribute('href');
+  const csv = await (await fetch(new URL(href, baseUrl))).text();
+  assert.equal(csv.trim().split('\n').length - 1, ranged.breakdown.length);
+
+  // "Whole profile" drops the range.
+  await page.click('[data-action=clear-range]');
+  await page.waitForFunction(() => !location.hash.includes('range='));
+  await page.waitForSelector('[data-card=memory-controls] [data-range]', { state: 'detached' });
+  await waitForChart();
+  assert.equal(await tile('Peak memory'), formatBytes(whole.profileSummary.peakStats.peakBytesInUse));
   assert.deepEqual(consoleErrors, []);
 });

@@ -2,9 +2,10 @@
 // profile model's memory events (memory_events.h: stat roles, clamping, interning, the
 // step group and the op around each event) -> the memory_profile tool (pairing by
 // address, step fill, peak, breakdown, down-sampling) -> its JSON, tables and text, for
-// the whole profile and for one step. Hostile allocator events (negative or 2^63 sizes,
-// frees without allocations, addresses reused without a free, NaN fragmentation) must
-// come out as counted diagnostics, never as a crash or undefined behaviour.
+// the whole profile, for one step and for time ranges. Hostile allocator events
+// (negative or 2^63 sizes, frees without allocations, addresses reused without a free,
+// NaN fragmentation) must come out as counted diagnostics, never as a crash or undefined
+// behaviour.
 //
 // Built as a fuzzer with -DSTEPSCOPE_BUILD_FUZZERS=ON (clang); replayed over
 // tests/fuzz/corpus/memory_profile/ by the normal test build (fuzz_replay_test).
@@ -60,6 +61,26 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     analysis::ToolOptions one_step;
     one_step.step = a.summary.peak_step_id >= 0 ? a.summary.peak_step_id : 0;
     sink = sink + Present(analysis::ComputeMemoryProfile(*model, one_step));
+    // A time range (the UI's brush) over the middle third of the timeline, and ranges open
+    // on one side at the extremes: the peak must fall inside the range.
+    if (a.sampled_timeline.empty()) continue;
+    const size_t n = a.sampled_timeline.size();
+    analysis::ToolOptions ranged;
+    ranged.start_ps = a.sampled_timeline[n / 3].time_offset_ps;
+    ranged.end_ps = a.sampled_timeline[(2 * n) / 3].time_offset_ps;
+    const analysis::MemoryProfileResult in_range = analysis::ComputeMemoryProfile(*model, ranged);
+    for (const analysis::PerAllocatorMemoryProfile& r : in_range.allocators) {
+      if (r.sampled_timeline.empty()) continue;
+      const int64_t peak_ps = r.summary.peak_stats_time_ps;
+      if (peak_ps < *ranged.start_ps || peak_ps > *ranged.end_ps) __builtin_trap();
+      if (r.sampled_timeline.front().time_offset_ps < *ranged.start_ps) __builtin_trap();
+      if (r.sampled_timeline.back().time_offset_ps > *ranged.end_ps) __builtin_trap();
+    }
+    sink = sink + Present(in_range);
+    analysis::ToolOptions extremes;
+    extremes.start_ps = INT64_MIN;
+    extremes.end_ps = INT64_MAX;
+    sink = sink + Present(analysis::ComputeMemoryProfile(*model, extremes));
   }
   (void)sink;
   return 0;

@@ -125,6 +125,26 @@ TEST(CliAnalyzeTest, StepAnalysesOneStepAndANumberThatIsNoStepsIsExitTwo) {
   EXPECT_THAT(RunStepscope({"analyze", trace, "--step", "two"}).err, HasSubstr("--step: a step number (or 'all') is expected, not 'two'"));
 }
 
+// memory_profile's time range: --start_ps / --end_ps reach the tool (its JSON names the
+// range); a bound that is no integer, or start after end, is one line and exit 2.
+TEST(CliAnalyzeTest, MemoryProfileTimeRangeFlags) {
+  const std::string file = std::string(STEPSCOPE_SHARED_DIR) +
+                           "/testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb";
+  ProcessResult ranged = RunStepscope({"analyze", file, "--tool", "memory_profile", "--format", "json",
+                                       "--start_ps", "1000000000000", "--end_ps", "2000000000000"});
+  ASSERT_EQ(ranged.exit_code, 0) << ranged.err;
+  EXPECT_THAT(ranged.out, HasSubstr("\"timeRangePs\": {\n    \"start\": 1000000000000,\n    \"end\": 2000000000000"));
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"analyze", file, "--tool", "memory_profile", "--start_ps", "soon"},
+        std::vector<std::string>{"analyze", file, "--tool", "memory_profile", "--start_ps", "10", "--end_ps", "5"}}) {
+    ProcessResult bad = RunStepscope(args);
+    EXPECT_EQ(bad.exit_code, 2) << bad.err;
+    EXPECT_EQ(bad.ErrLines(), 1) << bad.err;
+  }
+  EXPECT_THAT(RunStepscope({"analyze", file, "--tool", "memory_profile", "--start_ps", "soon"}).err,
+              HasSubstr("--start_ps takes a time in picoseconds, not 'soon'"));
+}
+
 TEST(CliAnalyzeTest, BadInputIsOneLineAndExitTwo) {
   const std::string logdir = MakeLogdir();
   struct Case {

@@ -242,6 +242,39 @@ TEST_F(ServerApiTest, StepParameterGivesTheResultOfThatStepsModel) {
   EXPECT_NE(ErrorOf(bad).find("step: a step number (or 'all') is expected, not"), std::string::npos);
 }
 
+// memory_profile's time range (the UI's brush): start_ps / end_ps give the tool's result
+// for that range, cached apart from the whole profile's; malformed ranges are 400.
+TEST_F(ServerApiTest, MemoryProfileTakesATimeRange) {
+  load::ProfileRequest request;
+  request.path = logdir_;
+  request.run = "tf_gpu";
+  auto model = load::LoadProfile(request);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  ASSERT_FALSE(model->memory.allocators.empty());
+  const std::vector<analysis::MemoryEvent>& events = model->memory.allocators[0].events;
+  const int64_t start_ps = events[events.size() / 3].time_ps, end_ps = events[2 * events.size() / 3].time_ps;
+  analysis::ToolOptions options;
+  options.start_ps = start_ps;
+  options.end_ps = end_ps;
+  auto expected = analysis::RunTool("memory_profile", *model, options);
+  ASSERT_TRUE(expected.ok());
+  const std::string range = "&start_ps=" + std::to_string(start_ps) + "&end_ps=" + std::to_string(end_ps);
+  RawResponse ranged = Get("/api/data?run=tf_gpu&tool=memory_profile" + range);
+  ASSERT_EQ(ranged.status, 200) << ranged.body;
+  EXPECT_EQ(ranged.body, (*expected)->ToJson(/*pretty=*/true));
+  RawResponse whole = Get("/api/data?run=tf_gpu&tool=memory_profile");
+  EXPECT_NE(whole.body, ranged.body);
+  EXPECT_EQ(whole.body.find("timeRangePs"), std::string::npos);
+  EXPECT_EQ(Get("/api/csv?run=tf_gpu&tool=memory_profile&table=breakdown" + range).status, 200);
+
+  RawResponse bad = Get("/api/data?run=tf_gpu&tool=memory_profile&start_ps=soon");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(ErrorOf(bad).find("start_ps must be a time in picoseconds, not 'soon'"), std::string::npos);
+  RawResponse reversed = Get("/api/data?run=tf_gpu&tool=memory_profile&start_ps=10&end_ps=5");
+  EXPECT_EQ(reversed.status, 400);
+  EXPECT_NE(ErrorOf(reversed).find("start_ps (10) is after end_ps (5)"), std::string::npos);
+}
+
 TEST_F(ServerApiTest, EachResultIsComputedOnceEvenUnderConcurrentRequests) {
   const std::string target = "/api/data?run=tf_gpu&tool=framework_op_stats";
   std::vector<std::thread> clients;

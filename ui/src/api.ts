@@ -51,6 +51,25 @@ export type Row = Record<string, string | number | boolean | null>;
 // A tool's JSON; each page knows its own fields and checks what it reads.
 export type ToolData = Record<string, unknown>;
 
+// How a result is computed besides the selection: idle time as an op (framework_op_stats),
+// and a time range in ps on the profile's timeline (memory_profile's start_ps / end_ps).
+export interface ResultOptions {
+  includeIdle?: boolean;
+  startPs?: string;
+  endPs?: string;
+}
+
+function resultParams(options: ResultOptions): Record<string, string | undefined> {
+  return { include_idle: options.includeIdle ? '1' : undefined, start_ps: options.startPs, end_ps: options.endPs };
+}
+
+// The hash's `range=START_PS,END_PS` (memory_profile's brushed range) as result options;
+// empty when absent or malformed.
+export function timeRangeOptions(range: string | undefined): ResultOptions {
+  const match = /^(-?\d+),(-?\d+)$/.exec(range ?? '');
+  return match ? { startPs: match[1], endPs: match[2] } : {};
+}
+
 function query(params: Record<string, string | undefined>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -87,22 +106,10 @@ export const api = {
   runs: () => getJson<{ logdir: string; runs: RunInfo[] }>('runs'),
   tools: (run: string) => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run }),
   hosts: (run: string, tool: string) => getJson<{ run: string; hosts: string[] }>('hosts', { run, tool }),
-  data: (s: Selection, options: { includeIdle?: boolean } = {}) =>
-    getJson<ToolData>('data', {
-      run: s.run,
-      tool: s.tool,
-      host: s.host,
-      step: s.step,
-      include_idle: options.includeIdle ? '1' : undefined,
-    }),
-  tables: (s: Selection, options: { includeIdle?: boolean } = {}) =>
-    getJson<{ tables: TableInfo[] }>('tables', {
-      run: s.run,
-      tool: s.tool,
-      host: s.host,
-      step: s.step,
-      include_idle: options.includeIdle ? '1' : undefined,
-    }),
+  data: (s: Selection, options: ResultOptions = {}) =>
+    getJson<ToolData>('data', { run: s.run, tool: s.tool, host: s.host, step: s.step, ...resultParams(options) }),
+  tables: (s: Selection, options: ResultOptions = {}) =>
+    getJson<{ tables: TableInfo[] }>('tables', { run: s.run, tool: s.tool, host: s.host, step: s.step, ...resultParams(options) }),
 };
 
 // Two runs to compare: A (before) and B (after), each all hosts or one.
@@ -129,13 +136,6 @@ export function compareCsvUrl(p: ComparePair, table: string): string {
 }
 
 // The URL that downloads one table of a result as CSV.
-export function csvUrl(s: Selection, table: string, options: { includeIdle?: boolean } = {}): string {
-  return `/api/csv${query({
-    run: s.run,
-    tool: s.tool,
-    host: s.host,
-    step: s.step,
-    table,
-    include_idle: options.includeIdle ? '1' : undefined,
-  })}`;
+export function csvUrl(s: Selection, table: string, options: ResultOptions = {}): string {
+  return `/api/csv${query({ run: s.run, tool: s.tool, host: s.host, step: s.step, table, ...resultParams(options) })}`;
 }

@@ -1,7 +1,7 @@
 // The app frame (TensorBoard-like): a top bar, a sidebar with run, tool and host
 // selectors, and the selected tool's page. The selection lives in the URL hash.
 import './style.css';
-import { api, ApiError, type RunInfo, type Selection, type ToolInfo } from './api';
+import { api, ApiError, timeRangeOptions, type RunInfo, type Selection, type ToolInfo } from './api';
 import { emptyState, errorState, loading } from './components/cards';
 import { captureButton } from './components/capture_dialog';
 import { disposeCharts } from './components/charts';
@@ -287,9 +287,10 @@ async function update(): Promise<void> {
   showPage(loading(page.title.toLowerCase()));
   try {
     const includeIdle = page.usesIdle === true && hash.extra.idle === '1';
+    const options = { includeIdle, ...(page.usesTimeRange ? timeRangeOptions(hash.extra.range) : {}) };
     const [data, tables] = await Promise.all([
-      api.data(selection, { includeIdle }),
-      page.usesTables ? api.tables(selection, { includeIdle }).then((t) => t.tables) : Promise.resolve([]),
+      api.data(selection, options),
+      page.usesTables ? api.tables(selection, options).then((t) => t.tables) : Promise.resolve([]),
     ]);
     if (stale()) return;
     const node = page.render({

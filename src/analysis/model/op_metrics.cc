@@ -83,10 +83,32 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       AddTo(db.total_time_ps, thread.last_end_ps - thread.first_begin_ps);
       AddTo(db.idle_time_ps, (thread.last_end_ps - thread.first_begin_ps) - thread.busy_ps);
     }
-    const std::vector<int64_t> self_times = ComputeSelfTimes(plane, thread);
+    // Self times as ComputeSelfTimes computes them, but finished as each subtree closes
+    // (events are in pre-order: a parent is on the stack of open ancestors when its
+    // children come), so no array over every event of the thread is held.
+    struct Open {
+      uint32_t index;
+      uint32_t metadata;  // UINT32_MAX: not counted
+      int64_t self_ps;
+    };
+    std::vector<Open> open;
+    auto close = [&](const Open& o) {
+      if (o.metadata != UINT32_MAX) AddTo(agg[o.metadata].self_ps, std::max<int64_t>(o.self_ps, 0));
+    };
     for (uint32_t i = 0; i < thread.size(); ++i) {
-      if (facts.flags[i] & kIsStepMarker || (host.only_group_id && !host.Counts(facts.group[i]))) continue;
+      const int32_t parent = thread.parent[i];
+      while (!open.empty() && static_cast<int32_t>(open.back().index) != parent) {
+        close(open.back());
+        open.pop_back();
+      }
       uint32_t e = thread.event(i);
+      if (!open.empty()) {
+        const uint32_t p = thread.event(parent);
+        const int64_t inside = std::min(plane.event_end_ps(e), plane.event_end_ps(p)) - plane.event_start_ps[e];
+        if (inside > 0) open.back().self_ps -= inside;
+      }
+      open.push_back({i, UINT32_MAX, plane.duration_ps(e)});
+      if (facts.flags[i] & kIsStepMarker || (host.only_group_id && !host.Counts(facts.group[i]))) continue;
       uint32_t m = plane.event_metadata_index[e];
       if (kind[m] == NameKind::kUnset) {
         std::string_view name = plane.event_name(e);
@@ -107,11 +129,12 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       Agg& a = agg[m];
       ++a.occurrences;
       AddTo(a.total_ps, duration);
-      AddTo(a.self_ps, self_times[i]);
+      open.back().metadata = m;  // its self time is added when its subtree closes
       a.min_ps = std::min(a.min_ps, duration);
       a.max_ps = std::max(a.max_ps, duration);
       a.eager = a.eager || (facts.flags[i] & kIsEager);
     }
+    for (const Open& o : open) close(o);
   }
 
   std::unordered_map<std::string, size_t> by_name;

@@ -503,8 +503,12 @@ enum class MemoryActivity : uint8_t { kAllocation = 0, kDeallocation };
 // right after the event. Byte values are clamped to [0, kMaxMemoryBytes] and fragmentation
 // to [0, 1] (MemoryEvents::invalid_values counts the clamped ones), so sums of a few never
 // overflow.
+//
+// 96 bytes: a profile holds tens of millions of these at once, so the activity shares
+// the time's word (the reader clamps times to +-2^61 ps, which 63 bits hold).
 struct MemoryEvent {
-  int64_t time_ps = 0;             // on the file's timeline, as every begin_ps
+  int64_t time_ps : 63 = 0;  // on the file's timeline, as every begin_ps
+  MemoryActivity activity : 1 = MemoryActivity::kAllocation;
   int64_t requested_bytes = 0;     // requested_bytes
   int64_t allocation_bytes = 0;    // allocation_bytes: what the allocator handed out
   uint64_t address = 0;            // addr
@@ -518,8 +522,8 @@ struct MemoryEvent {
   uint32_t region_type = 0;          // region_type, index into names
   uint32_t shape = 0;                // shape, index into names
   int32_t data_type = 0;             // data_type: TF DataType enum value (0 = invalid)
-  MemoryActivity activity = MemoryActivity::kAllocation;
 };
+static_assert(sizeof(MemoryEvent) == 96, "MemoryEvent grew: the memory bench's peak RSS budget counts on 96 bytes");
 inline constexpr int64_t kMaxMemoryBytes = int64_t{1} << 60;
 
 // The events of one memory id: the allocator_name stat (else index_on_host /

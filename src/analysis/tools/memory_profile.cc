@@ -31,38 +31,110 @@ const std::string& NameAt(const std::vector<std::string>& names, uint32_t i) {
   return i < names.size() ? names[i] : kEmpty;
 }
 
-// Per event of one memory id: the step id after XProf's fill, and the event whose
-// metadata (op, region, data type, shape) it shows: itself, or for a deallocation the
-// allocation it frees.
+// Per event of one memory id: the step id after XProf's fill.
 struct PairedEvents {
-  std::vector<int64_t> step_ids;
-  std::vector<uint32_t> metadata_of;
+  const std::vector<MemoryEvent>* events = nullptr;
+  // Filled step ids; empty when every event has its own (the usual case: no copy).
+  std::vector<int64_t> filled_step_ids;
+  int64_t step_id(uint32_t i) const { return filled_step_ids.empty() ? (*events)[i].step_id : filled_step_ids[i]; }
 };
 
-PairedEvents PairEvents(const std::vector<MemoryEvent>& events, MemoryDiagnostics* diagnostics,
-                        MemoryProfileSummary* summary) {
+// XProf's pairing by address, event by event in time order: an allocation makes its
+// address live unless it already is (XProf keeps the first allocation's metadata), a
+// deallocation of a live address frees it.
+class AddressPairing {
+ public:
+  // Applies event `i`; returns the live allocation at its address before it, or
+  // FlatUint64Map::kAbsent when the address was not live.
+  uint32_t Apply(const MemoryEvent& e, uint32_t i) {
+    uint32_t at = live_.Find(e.address);
+    if (at == kFreed) at = FlatUint64Map::kAbsent;
+    if (e.activity == MemoryActivity::kDeallocation) {
+      if (at != FlatUint64Map::kAbsent) live_.Set(e.address, kFreed);
+    } else if (at == FlatUint64Map::kAbsent) {
+      live_.Set(e.address, i);
+    }
+    return at;
+  }
+
+ private:
+  FlatUint64Map live_{64};
+};
+
+// The events a computation runs over, in time order: indices [begin, end) of the memory
+// id's events, or of `listed` (the events of the step filter) when set.
+class EventWindow {
+ public:
+  EventWindow(const std::vector<uint32_t>* listed, size_t begin, size_t end) : listed_(listed), begin_(begin), end_(end) {}
+  size_t size() const { return end_ - begin_; }
+  bool empty() const { return end_ == begin_; }
+  uint32_t operator[](size_t k) const {
+    return listed_ != nullptr ? (*listed_)[begin_ + k] : static_cast<uint32_t>(begin_ + k);
+  }
+  uint32_t front() const { return (*this)[0]; }
+  uint32_t back() const { return (*this)[size() - 1]; }
+  struct Iterator {
+    const EventWindow* window;
+    size_t k;
+    uint32_t operator*() const { return (*window)[k]; }
+    Iterator& operator++() {
+      ++k;
+      return *this;
+    }
+    bool operator!=(const Iterator& o) const { return k != o.k; }
+  };
+  Iterator begin() const { return {this, 0}; }
+  Iterator end() const { return {this, size()}; }
+
+ private:
+  const std::vector<uint32_t>* listed_;
+  size_t begin_;
+  size_t end_;
+};
+
+// XProf's step fill: an event without a step id takes the last valid one + 1.
+PairedEvents FillStepIds(const std::vector<MemoryEvent>& events, MemoryDiagnostics* diagnostics) {
   PairedEvents paired;
-  paired.step_ids.resize(events.size());
-  paired.metadata_of.resize(events.size());
-  FlatUint64Map live(64);
+  paired.events = &events;
+  const bool any_missing = std::any_of(events.begin(), events.end(),
+                                       [](const MemoryEvent& e) { return e.step_id == kInvalidStepId; });
+  if (!any_missing) return paired;
+  paired.filled_step_ids.resize(events.size());
   int64_t last_valid_step = kInvalidStepId;
   for (uint32_t i = 0; i < events.size(); ++i) {
     const MemoryEvent& e = events[i];
     if (e.step_id == kInvalidStepId) {
-      paired.step_ids[i] = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
+      paired.filled_step_ids[i] = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
       ++diagnostics->missing_step_ids;
     } else {
-      paired.step_ids[i] = e.step_id;
+      paired.filled_step_ids[i] = e.step_id;
       last_valid_step = e.step_id;
     }
-    paired.metadata_of[i] = i;
-    const uint32_t at = live.Find(e.address);
-    const bool is_live = at != FlatUint64Map::kAbsent && at != kFreed;
+  }
+  return paired;
+}
+
+// Pairs every event by address (counts and diagnostics over the whole profile of the
+// memory id) and returns, for each event of `sampled` (ascending), the event whose
+// metadata (op, region, data type, shape) it shows: itself, or for a deallocation the
+// allocation it frees. Only the sampled points keep theirs: an index per event would cost
+// 4 bytes each.
+std::vector<uint32_t> PairEvents(const std::vector<MemoryEvent>& events, const std::vector<uint32_t>& sampled,
+                                 MemoryDiagnostics* diagnostics, MemoryProfileSummary* summary) {
+  std::vector<uint32_t> sources(sampled.begin(), sampled.end());
+  AddressPairing pairing;
+  size_t next_sample = 0;
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    const MemoryEvent& e = events[i];
+    const uint32_t at = pairing.Apply(e, i);
+    const bool is_live = at != FlatUint64Map::kAbsent;
+    if (next_sample < sampled.size() && sampled[next_sample] == i) {
+      if (e.activity == MemoryActivity::kDeallocation && is_live) sources[next_sample] = at;
+      ++next_sample;
+    }
     if (e.activity == MemoryActivity::kDeallocation) {
       ++summary->num_deallocations;
       if (is_live) {
-        paired.metadata_of[i] = at;
-        live.Set(e.address, kFreed);
         --diagnostics->never_freed;
         AddTo(diagnostics->never_freed_bytes, -events[at].allocation_bytes);
       } else {
@@ -71,22 +143,21 @@ PairedEvents PairEvents(const std::vector<MemoryEvent>& events, MemoryDiagnostic
     } else {
       ++summary->num_allocations;
       if (is_live) {
-        // XProf keeps the first allocation's metadata for the address.
         ++diagnostics->address_reused_without_free;
       } else {
-        live.Set(e.address, i);
         ++diagnostics->never_freed;
         AddTo(diagnostics->never_freed_bytes, e.allocation_bytes);
       }
     }
   }
-  return paired;
+  return sources;
 }
 
+// The snapshot of event `i`, showing the metadata of event `source` (PairEvents).
 MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
-                                   const PairedEvents& paired, uint32_t i) {
+                                   const PairedEvents& paired, uint32_t i, uint32_t source_index) {
   const MemoryEvent& e = allocator.events[i];
-  const MemoryEvent& source = allocator.events[paired.metadata_of[i]];
+  const MemoryEvent& source = allocator.events[source_index];
   MemoryProfileSnapshot s;
   s.time_offset_ps = e.time_ps;
   s.aggregation_stats = {e.stack_reserved_bytes, e.heap_allocated_bytes, e.free_memory_bytes, e.fragmentation,
@@ -97,7 +168,7 @@ MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const
   m.allocation_bytes = e.allocation_bytes;
   m.address = e.address;
   m.tf_op_name = NameAt(names, source.op_name);
-  m.step_id = paired.step_ids[i];
+  m.step_id = paired.step_id(i);
   m.region_type = NameAt(names, source.region_type);
   m.data_type = DataTypeName(source.data_type);
   m.tensor_shape = NameAt(names, source.shape);
@@ -106,10 +177,15 @@ MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const
 
 // XProf's SampleMemoryProfileTimeline: `count` boxes of `width` snapshots from `start`,
 // each represented by its snapshot with the largest stack + heap (the first of equals).
-std::vector<uint32_t> SampleTimeline(const std::vector<MemoryEvent>& events, const std::vector<uint32_t>& window,
+std::vector<uint32_t> SampleTimeline(const std::vector<MemoryEvent>& events, const EventWindow& window,
                                      size_t max_points) {
   const size_t n = window.size();
-  if (n <= max_points || max_points == 0) return window;
+  if (n <= max_points || max_points == 0) {
+    std::vector<uint32_t> all;
+    all.reserve(n);
+    for (uint32_t i : window) all.push_back(i);
+    return all;
+  }
   std::vector<uint32_t> sampled;
   sampled.reserve(max_points);
   auto box_filter = [&](size_t width, size_t count, size_t start) {
@@ -161,8 +237,7 @@ MemoryActivityMetadata SpecialRow(int64_t bytes, std::string op, std::string reg
 
 // XProf's ProcessActiveAllocations + SaveActiveAllocationSnapshots.
 void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
-                    const PairedEvents& paired, const std::vector<uint32_t>& window,
-                    PerAllocatorMemoryProfile* out) {
+                    const PairedEvents& paired, const EventWindow& window, PerAllocatorMemoryProfile* out) {
   const std::vector<MemoryEvent>& events = allocator.events;
   const MemoryProfileSummary& summary = out->summary;
   int64_t unmapped_allocation = summary.peak_stats.heap_allocated_bytes;
@@ -172,7 +247,7 @@ void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<st
   for (uint32_t i : window) {
     const MemoryEvent& e = events[i];
     if (e.time_ps > summary.peak_stats_time_ps) break;
-    if (paired.step_ids[i] != summary.peak_step_id) continue;
+    if (paired.step_id(i) != summary.peak_step_id) continue;
     if (e.activity == MemoryActivity::kAllocation) {
       active.Set(e.address, i);
       added.push_back(i);
@@ -220,7 +295,8 @@ void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<st
     ActiveAllocation row;
     row.snapshot_index = static_cast<int64_t>(out->active_snapshots.size());
     row.num_occurrences = 1;
-    out->active_snapshots.push_back(MakeSnapshot(allocator, names, paired, live[k].second));
+    // Breakdown rows are allocations: each shows its own metadata.
+    out->active_snapshots.push_back(MakeSnapshot(allocator, names, paired, live[k].second, live[k].second));
     size_t next = k + 1;
     while (next < live.size() && live[next].first.SameAs(live[k].first)) {
       ++row.num_occurrences;
@@ -239,41 +315,78 @@ std::string_view MemoryActivityName(MemoryActivity activity) {
 
 PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& allocator,
                                                   const std::vector<std::string>& names,
-                                                  std::optional<int64_t> step_filter, size_t max_timeline_points) {
+                                                  std::optional<int64_t> step_filter, size_t max_timeline_points,
+                                                  const MemoryTimeRange& time_range) {
   PerAllocatorMemoryProfile out;
   out.memory_id = allocator.memory_id;
   const std::vector<MemoryEvent>& events = allocator.events;
-  PairedEvents paired = PairEvents(events, &out.diagnostics, &out.summary);
+  const PairedEvents paired = FillStepIds(events, &out.diagnostics);
 
-  std::vector<uint32_t> window;
-  window.reserve(step_filter ? 0 : events.size());
-  for (uint32_t i = 0; i < events.size(); ++i) {
-    if (!step_filter || paired.step_ids[i] == *step_filter) window.push_back(i);
+  // The step's events (all events without a step filter), then the part of them in the
+  // time range: events are in time order, so that part is one slice.
+  std::vector<uint32_t> listed;
+  if (step_filter) {
+    for (uint32_t i = 0; i < events.size(); ++i) {
+      if (paired.step_id(i) == *step_filter) listed.push_back(i);
+    }
   }
-  if (window.empty()) return out;
+  const std::vector<uint32_t>* list = step_filter ? &listed : nullptr;
+  const EventWindow step_window(list, 0, step_filter ? listed.size() : events.size());
+  auto first_at_or_after = [&](int64_t time_ps) {
+    size_t lo = 0, hi = step_window.size();
+    while (lo < hi) {
+      const size_t mid = lo + (hi - lo) / 2;
+      if (events[step_window[mid]].time_ps < time_ps) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  };
+  const size_t begin = time_range.start_ps ? first_at_or_after(*time_range.start_ps) : 0;
+  size_t end = step_window.size();
+  if (time_range.end_ps) end = *time_range.end_ps == INT64_MAX ? end : first_at_or_after(*time_range.end_ps + 1);
+  const EventWindow window(list, begin, std::max(begin, end));
+  if (window.empty()) {
+    PairEvents(events, {}, &out.diagnostics, &out.summary);
+    return out;
+  }
 
   // Summary (XProf's UpdateProfileSummary over the window, in time order).
   MemoryProfileSummary& summary = out.summary;
   summary.peak_bytes_usage_lifetime = events[window.back()].peak_bytes_in_use;
   uint32_t peak = window.front();
+  int64_t peak_bytes = StackPlusHeap(events[peak]);
+  std::map<int64_t, int64_t> heap_at_step_end;
+  auto step_end = heap_at_step_end.end();
   for (uint32_t i : window) {
-    if (StackPlusHeap(events[i]) >= StackPlusHeap(events[peak])) peak = i;
+    const int64_t bytes = StackPlusHeap(events[i]);
+    if (bytes >= peak_bytes) {
+      peak = i;
+      peak_bytes = bytes;
+    }
+    // Events of one step come together: look the step up only when it changes.
+    const int64_t step = paired.step_id(i);
+    if (step_end == heap_at_step_end.end() || step_end->first != step) step_end = heap_at_step_end.try_emplace(step).first;
+    step_end->second = events[i].heap_allocated_bytes;
   }
   const MemoryEvent& p = events[peak];
   summary.peak_stats = {p.stack_reserved_bytes, p.heap_allocated_bytes, p.free_memory_bytes, p.fragmentation,
                         StackPlusHeap(p)};
   summary.peak_stats_time_ps = p.time_ps;
   summary.memory_capacity = StackPlusHeap(p) + p.free_memory_bytes;
-  summary.peak_step_id = paired.step_ids[peak];
-
-  std::map<int64_t, int64_t> heap_at_step_end;
-  for (uint32_t i : window) heap_at_step_end[paired.step_ids[i]] = events[i].heap_allocated_bytes;
+  summary.peak_step_id = paired.step_id(peak);
   out.heap_at_step_end.assign(heap_at_step_end.begin(), heap_at_step_end.end());
 
-  for (uint32_t i : SampleTimeline(events, window, max_timeline_points)) {
-    out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, i));
+  const std::vector<uint32_t> sampled = SampleTimeline(events, window, max_timeline_points);
+  const std::vector<uint32_t> sources = PairEvents(events, sampled, &out.diagnostics, &out.summary);
+  for (size_t k = 0; k < sampled.size(); ++k) {
+    out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, sampled[k], sources[k]));
   }
-  BuildBreakdown(allocator, names, paired, window, &out);
+  // What is live at the peak does not depend on where the time range starts: the
+  // breakdown reads the step's events from the beginning.
+  BuildBreakdown(allocator, names, paired, step_window, &out);
   return out;
 }
 
@@ -281,10 +394,11 @@ MemoryProfileResult ComputeMemoryProfile(const ProfileModel& model, const ToolOp
   MemoryProfileResult r;
   r.num_hosts = std::max<int64_t>(1, static_cast<int64_t>(model.hostnames.size()));
   r.step_filter = options.step ? options.step : model.step_group;
+  r.time_range = {options.start_ps, options.end_ps};
   const bool prefix_host = model.hostnames.size() > 1;
   for (const MemoryAllocatorEvents& allocator : model.memory.allocators) {
     r.total_events += static_cast<int64_t>(allocator.events.size());
-    PerAllocatorMemoryProfile profile = ComputeAllocatorProfile(allocator, model.memory.names, r.step_filter);
+    PerAllocatorMemoryProfile profile = ComputeAllocatorProfile(allocator, model.memory.names, r.step_filter, kMaxTimelinePoints, r.time_range);
     if (prefix_host && allocator.host_index >= 0 &&
         static_cast<size_t>(allocator.host_index) < model.hostnames.size()) {
       profile.memory_id = model.hostnames[allocator.host_index] + ":" + profile.memory_id;
@@ -307,6 +421,8 @@ MemoryProfileResult ComputeMemoryProfile(const ProfileModel& model, const ToolOp
     }
     if (r.step_filter && profile.sampled_timeline.empty()) {
       r.diagnostics.push_back(who + "no memory events in step " + std::to_string(*r.step_filter));
+    } else if (r.time_range.active() && profile.sampled_timeline.empty()) {
+      r.diagnostics.push_back(who + "no memory events in the time range");
     }
     r.allocators.push_back(std::move(profile));
   }
@@ -525,6 +641,19 @@ void WriteResultJson(const MemoryProfileResult& r, output::JsonWriter* w) {
     w->Null();
   }
   w->Field("totalEvents", r.total_events);
+  if (r.time_range.active()) {  // only with a range, so files without one keep their bytes
+    w->Key("timeRangePs");
+    w->BeginObject();
+    for (auto [key, bound] : {std::pair{"start", r.time_range.start_ps}, std::pair{"end", r.time_range.end_ps}}) {
+      w->Key(key);
+      if (bound) {
+        w->Int(*bound);
+      } else {
+        w->Null();
+      }
+    }
+    w->EndObject();
+  }
   w->Key("breakdown");
   output::WriteTableRowsJson(BreakdownTable(r), w);
   w->Key("diagnostics");

@@ -17,6 +17,10 @@
 //     memory", the reserved stack bytes the row "stack";
 //   - the timeline is down-sampled to at most kMaxTimelinePoints by a max box filter on
 //     stack + heap, so the peak survives.
+// A time range (ToolOptions::start_ps / end_ps, the UI's brush) narrows the window the
+// summary, the timeline and the choice of the peak read to the events inside it, as
+// XProf's memory profile does for a selected window; the breakdown stays "what was live at
+// that peak", so it still counts allocations made before the range that were not freed.
 // The JSON keeps XProf's MemoryProfile field names (docs/tools.md lists what differs).
 #pragma once
 
@@ -106,11 +110,20 @@ struct PerAllocatorMemoryProfile {
   std::vector<std::pair<int64_t, int64_t>> heap_at_step_end;
 };
 
+// Events with start_ps <= time_ps <= end_ps (ps on the profile's timeline, as
+// timeOffsetPs); an unset bound is open.
+struct MemoryTimeRange {
+  std::optional<int64_t> start_ps;
+  std::optional<int64_t> end_ps;
+  bool active() const { return start_ps.has_value() || end_ps.has_value(); }
+};
+
 struct MemoryProfileResult {
   std::vector<PerAllocatorMemoryProfile> allocators;  // sorted by memory id
   int64_t num_hosts = 1;
   int64_t version = 1;
   std::optional<int64_t> step_filter;  // only this step's events were used
+  MemoryTimeRange time_range;          // only the events in this range set the peak
   int64_t total_events = 0;
   std::vector<std::string> diagnostics;
 };
@@ -120,7 +133,8 @@ MemoryProfileResult ComputeMemoryProfile(const ProfileModel& model, const ToolOp
 PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& allocator,
                                                   const std::vector<std::string>& names,
                                                   std::optional<int64_t> step_filter = std::nullopt,
-                                                  size_t max_timeline_points = kMaxTimelinePoints);
+                                                  size_t max_timeline_points = kMaxTimelinePoints,
+                                                  const MemoryTimeRange& time_range = {});
 
 // "ALLOCATION" / "DEALLOCATION", as XProf's enum names.
 std::string_view MemoryActivityName(MemoryActivity activity);

@@ -198,6 +198,61 @@ TEST(MemoryProfileTest, StepFilterUsesOnlyThatStep) {
   EXPECT_EQ(Profile(t.space).allocators[0].summary.peak_stats.peak_bytes_in_use, 200 * kMiB);
 }
 
+// A time range (the UI's brush): the peak, summary and timeline come from the events in
+// it; the breakdown is what was live at that peak, including an allocation made before the
+// range and not yet freed.
+TEST(MemoryProfileTest, TimeRangeSetsThePeakAndTheBreakdownFollowsIt) {
+  TestSpace t;
+  const int64_t capacity = 1024 * kMiB;
+  ToyAllocator gpu(&t, "GPU_0_bfc", capacity, 0);
+  gpu.Alloc(1, 1, "weights", 0x10, 10 * kMiB, 10 * kMiB, 0.0);
+  gpu.Alloc(2, 1, "big/MatMul", 0x20, 300 * kMiB, 300 * kMiB, 0.1);  // the whole profile's peak
+  gpu.Free(3, 1, 0x20, 0.1);
+  gpu.Alloc(5, 1, "small/Relu", 0x30, 40 * kMiB, 40 * kMiB, 0.2);  // the range's peak: 50 MiB
+  gpu.Free(6, 1, 0x30, 0.2);
+  gpu.Alloc(8, 1, "late/Add", 0x40, 20 * kMiB, 20 * kMiB, 0.3);
+
+  const PerAllocatorMemoryProfile whole = Profile(t.space).allocators.at(0);
+  EXPECT_EQ(whole.summary.peak_stats.heap_allocated_bytes, 310 * kMiB);
+  EXPECT_EQ(whole.summary.peak_stats_time_ps, testing::Ms(2));
+
+  ToolOptions options;
+  options.start_ps = testing::Ms(4);
+  options.end_ps = testing::Ms(6);
+  const MemoryProfileResult r = Profile(t.space, options);
+  EXPECT_EQ(r.time_range.start_ps, testing::Ms(4));
+  const PerAllocatorMemoryProfile& a = r.allocators.at(0);
+  EXPECT_EQ(a.summary.peak_stats.heap_allocated_bytes, 50 * kMiB);
+  EXPECT_EQ(a.summary.peak_stats_time_ps, testing::Ms(5));
+  EXPECT_DOUBLE_EQ(a.summary.peak_stats.fragmentation, 0.2);
+  EXPECT_EQ(a.summary.peak_bytes_usage_lifetime, 310 * kMiB);  // the allocator's own, at the range's end
+  ASSERT_EQ(a.sampled_timeline.size(), 2u);  // the events at 5 and 6 ms
+  EXPECT_EQ(a.sampled_timeline[0].time_offset_ps, testing::Ms(5));
+  EXPECT_EQ(a.sampled_timeline[1].activity_metadata.tf_op_name, "small/Relu");
+  // At the range's peak: small/Relu, and the weights allocated before the range.
+  ASSERT_EQ(a.active_allocations.size(), 2u);
+  EXPECT_EQ(Row(a, 0).tf_op_name, "small/Relu");
+  EXPECT_EQ(Row(a, 1).tf_op_name, "weights");
+  // Counts and diagnostics stay those of the whole profile.
+  EXPECT_EQ(a.summary.num_allocations, whole.summary.num_allocations);
+  EXPECT_EQ(a.diagnostics.never_freed, 2);
+
+  // Open on one side; a range with no event says so.
+  options.end_ps.reset();
+  EXPECT_EQ(Profile(t.space, options).allocators.at(0).summary.peak_stats.heap_allocated_bytes, 50 * kMiB);
+  options.start_ps = testing::Ms(100);
+  const MemoryProfileResult empty = Profile(t.space, options);
+  EXPECT_TRUE(empty.allocators.at(0).sampled_timeline.empty());
+  EXPECT_THAT(empty.diagnostics, ::testing::Contains(::testing::HasSubstr("no memory events in the time range")));
+  // The JSON says which range it is for; without one the key is absent.
+  StructToolResult<MemoryProfileResult> ranged(r);
+  EXPECT_THAT(ranged.ToJson(false), ::testing::HasSubstr("\"timeRangePs\":{\"start\":" +
+                                                          std::to_string(testing::Ms(4)) + ",\"end\":" +
+                                                          std::to_string(testing::Ms(6)) + "}"));
+  StructToolResult<MemoryProfileResult> plain(Profile(t.space));
+  EXPECT_THAT(plain.ToJson(false), ::testing::Not(::testing::HasSubstr("timeRangePs")));
+}
+
 TEST(MemoryProfileTest, TimelineIsDownSampledWithThePeakKept) {
   MemoryAllocatorEvents allocator;
   allocator.memory_id = "m";

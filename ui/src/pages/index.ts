@@ -21,7 +21,7 @@ const PAGES: Record<string, PageInfo> = {
   kernel_stats: { title: 'Kernel stats', render: renderKernelStats, perStep: true },
   advisor: { title: 'Advisor', render: renderAdvisor },
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
-  memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true },
+  memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true, usesTimeRange: true },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
   multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true },
   op_profile: { title: 'Op profile', render: renderOpProfile, usesTables: true, usesIdle: true, perStep: true },

@@ -1,23 +1,29 @@
 // Memory profile: per memory id (allocator / device), where memory peaked, the heap /
 // stack / free / fragmentation timeline, and the allocations live at the peak by op.
 // Reads only the memory_profile tool's JSON (XProf's field names, docs/tools.md).
+// Dragging across the timeline selects a time range: the page then shows the tool's result
+// for that range (start_ps / end_ps; `range=START_PS,END_PS` in the URL), so the summary,
+// the timeline and the breakdown follow it.
 import { LineChart } from 'echarts/charts';
-import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import { BrushComponent, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { csvUrl, type Row } from '../api';
+import { csvUrl, timeRangeOptions, type Row } from '../api';
 import { card, emptyState, tiles } from '../components/cards';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, num } from '../format';
 import { arr, declaredColumns, obj, str, type PageContext } from './page';
 
-echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, MarkLineComponent, CanvasRenderer]);
+echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, MarkLineComponent, BrushComponent, CanvasRenderer]);
 
 const MIB = 1024 * 1024;
 // The page's one chart, disposed when the page renders again.
 let timelineChart: echarts.ECharts | null = null;
 
-function timelineChartNode(allocator: Record<string, unknown>): HTMLElement {
+const PS_PER_MS = 1e9;
+
+// `onRange(startPs, endPs)` runs when the user drags a range across the chart.
+function timelineChartNode(allocator: Record<string, unknown>, onRange: (startPs: number, endPs: number) => void): HTMLElement {
   const snapshots = arr(allocator.sampledTimelineSnapshots);
   const summary = obj(allocator.profileSummary);
   const points = snapshots.map((s) => {
@@ -38,7 +44,9 @@ function timelineChartNode(allocator: Record<string, unknown>): HTMLElement {
       { type: 'value', name: 'MiB', splitLine: { lineStyle: { color: '#eceff1' } } },
       { type: 'value', name: 'fragmentation %', min: 0, max: 100, splitLine: { show: false } },
     ],
-    dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
+    // Scrolling zooms; dragging selects a range (the brush), which the page then loads.
+    dataZoom: [{ type: 'inside', zoomOnMouseWheel: true, moveOnMouseMove: false }, { type: 'slider', height: 18, bottom: 8 }],
+    brush: { xAxisIndex: 0, brushType: 'lineX', brushMode: 'single', transformable: false, brushStyle: { color: 'rgba(26, 115, 232, 0.15)', borderColor: '#1a73e8' } },
     series: [
       { name: 'stack', type: 'line', stack: 'memory', step: 'end', symbol: 'none', areaStyle: {}, data: points.map((p) => [p.ms, p.stack]) },
       {
@@ -59,7 +67,16 @@ function timelineChartNode(allocator: Record<string, unknown>): HTMLElement {
     timelineChart?.dispose();
     timelineChart = echarts.init(node, undefined, { renderer: 'canvas' });
     timelineChart.setOption(option);
-    new ResizeObserver(() => timelineChart?.resize()).observe(node);
+    const chart = timelineChart;
+    // The brush is the chart's drag gesture from the start (no toolbox button to press).
+    chart.dispatchAction({ type: 'takeGlobalCursor', key: 'brush', brushOption: { brushType: 'lineX', brushMode: 'single' } });
+    chart.on('brushEnd', (event: unknown) => {
+      const areas = (event as { areas?: { coordRange?: number[] }[] }).areas ?? [];
+      const range = areas[0]?.coordRange;
+      if (!range || range.length < 2 || !(range[1] > range[0])) return;
+      onRange(Math.floor(range[0] * PS_PER_MS), Math.ceil(range[1] * PS_PER_MS));
+    });
+    new ResizeObserver(() => chart.resize()).observe(node);
     node.dataset.ready = 'true';
   });
   return node;
@@ -95,7 +112,7 @@ function breakdownTable(ctx: PageContext, memoryId: string): HTMLElement {
     },
     ['memory_id'],
   );
-  const csv = csvUrl(ctx.selection, 'breakdown');
+  const csv = csvUrl(ctx.selection, 'breakdown', timeRangeOptions(ctx.hash.extra.range));
   return dataTable({
     name: 'memory_breakdown',
     columns,
@@ -128,16 +145,27 @@ export function renderMemoryProfile(ctx: PageContext): HTMLElement {
   select.value = current;
   const controls = el('div', { class: 'table-toolbar' }, el('label', {}, 'Memory id ', select));
 
+  // The brushed time range the result is for (the server computed it), if any.
+  const range = timeRangeOptions(ctx.hash.extra.range);
+  if (range.startPs !== undefined && range.endPs !== undefined) {
+    const clear = el('button', { class: 'button', type: 'button', 'data-action': 'clear-range' }, 'Whole profile');
+    clear.addEventListener('click', () => ctx.setExtra('range', null));
+    const text = `Time range ${formatMs(Number(range.startPs) / PS_PER_MS)} – ${formatMs(Number(range.endPs) / PS_PER_MS)}`;
+    controls.append(el('span', { class: 'range-label', 'data-range': `${range.startPs},${range.endPs}` }, text), clear);
+  }
+  const scope = [step ? `Step ${step} only` : '', range.startPs !== undefined ? 'the selected time range' : ''].filter(Boolean);
+  const onRange = (startPs: number, endPs: number) => ctx.setExtra('range', `${startPs},${endPs}`);
+
   const body = el('div', {});
   const draw = () => {
     const allocator = obj(perAllocator[current]);
     const snapshots = arr(allocator.sampledTimelineSnapshots);
     body.replaceChildren(
-      card('Summary', { id: 'memory-summary', subtitle: step ? `Step ${step} only` : 'The peak within the profile' }, summaryTiles(allocator)),
+      card('Summary', { id: 'memory-summary', subtitle: scope.length ? `${scope.join(', ')}: the peak within it` : 'The peak within the profile' }, summaryTiles(allocator)),
       card(
         'Memory timeline',
-        { id: 'memory-timeline', subtitle: `Heap and stack stacked (MiB), fragmentation on the right axis; ${snapshots.length} points, down-sampled with the peak kept. Drag or scroll to zoom.` },
-        snapshots.length ? timelineChartNode(allocator) : emptyState('No events', step ? `No memory events of this id in step ${step}.` : 'No memory events.'),
+        { id: 'memory-timeline', subtitle: `Heap and stack stacked (MiB), fragmentation on the right axis; ${snapshots.length} points, down-sampled with the peak kept. Drag across to select a time range; scroll to zoom.` },
+        snapshots.length ? timelineChartNode(allocator, onRange) : emptyState('No events', scope.length ? `No memory events of this id in ${scope.join(', ')}.` : 'No memory events.'),
       ),
       card('Memory breakdown at the peak', { id: 'memory-breakdown', subtitle: 'Allocations of the peak step live at the peak, largest first; special rows: heap no such allocation explains, and the stack' }, breakdownTable(ctx, current)),
     );

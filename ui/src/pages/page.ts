@@ -36,6 +36,8 @@ export interface PageInfo {
   usesTables?: boolean;
   // The page can show one step (the sidebar's step selector, `step=N` in the URL).
   perStep?: boolean;
+  // Fetch the result for the hash's time range (`range=START_PS,END_PS`) when it has one.
+  usesTimeRange?: boolean;
 }
 
 // The columns of the declared table `name` as the tool labels them (ids in `omit` left

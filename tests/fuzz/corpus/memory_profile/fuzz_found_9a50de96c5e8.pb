@@ -1,0 +1,2 @@
+
+è	/host:CPU#a"" " """MemoryAolotlcain"MemoryDeallocacpun*allocator_name*bytes_allocated*allocation_bytes*		addr*group_id*index_on_host

@@ -1,0 +1,2 @@
+
+õ/device:GPU:0,	Stream #1""*G" @" @"	"MemoryAllocation"MemoryDeallocation*allocator_name*bytes_allocated*allocation_bytes*		addr*group_id*index_onindex_on_host

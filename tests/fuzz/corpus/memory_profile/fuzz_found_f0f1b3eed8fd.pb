@@ -1,0 +1,2 @@
+
+ö	/host:CPU°a"#"*X" @"ÿÿ@"	" ""*X" €" @"	2"*X" À" @"	"$"*X" €" @"	" 	""*X" À" @"	"MemoryAllocation"MemoryDeallocation*allocator_name*bytes_allocated*allogation_bytes*	addr*group_id*index_on_host
