@@ -2,9 +2,11 @@
 
 #include "src/analysis/tools/advisor.h"
 #include "src/analysis/tools/framework_op_stats.h"
+#include "src/analysis/tools/graph_viewer.h"
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/kernel_stats.h"
 #include "src/analysis/tools/memory_profile.h"
+#include "src/analysis/tools/memory_viewer.h"
 #include "src/analysis/tools/multi_gpu.h"
 #include "src/analysis/tools/overview_page.h"
 #include "src/analysis/tools/pod_viewer.h"
@@ -25,6 +27,8 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakeTraceViewerTool().release());
     list->push_back(MakeMemoryProfileTool().release());
     list->push_back(MakeMultiGpuTool().release());
+    list->push_back(MakeMemoryViewerTool().release());
+    list->push_back(MakeGraphViewerTool().release());
     return list;
   }();
   return *tools;

@@ -11,6 +11,7 @@
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/graph_viewer.h"
 #include "src/cli/command.h"
 #include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
@@ -72,6 +73,13 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
   std::string step_text;
   flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps)");
+  analysis::ToolOptions hlo_options;
+  flags.AddString("module", &hlo_options.module,
+                  "memory_viewer, graph_viewer: the XLA module, as name(id), name or id (default: the largest)");
+  flags.AddString("op", &hlo_options.op, "graph_viewer: the HLO op to centre on (default: the entry's root)");
+  flags.AddInt("hops", &hlo_options.hops, "graph_viewer: operand/user hops around the op", 0, analysis::kGraphMaxHops);
+  flags.AddInt("max_nodes", &hlo_options.max_nodes, "graph_viewer: the most ops shown", 1,
+               analysis::kGraphMaxNodesLimit);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -113,7 +121,7 @@ int RunAnalyzeCommand(CommandContext& context) {
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   const ProfileModel* model = &profile->model;
 
-  analysis::ToolOptions options;
+  analysis::ToolOptions options = hlo_options;
   options.include_idle = include_idle;
   std::vector<NamedResult> results;
   for (const Tool* tool : tools) {

@@ -82,21 +82,29 @@ async function getJson<T>(path: string, params: Record<string, string | undefine
   return body as T;
 }
 
+// How a result is asked for: include idle time; tool parameters (module, op, hops, ...).
+export interface ResultOptions {
+  includeIdle?: boolean;
+  params?: Record<string, string>;
+}
+
 export const api = {
   info: () => getJson<{ version: string; logdir: string; tools: ToolInfo[] }>('info'),
   runs: () => getJson<{ logdir: string; runs: RunInfo[] }>('runs'),
   tools: (run: string) => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run }),
   hosts: (run: string, tool: string) => getJson<{ run: string; hosts: string[] }>('hosts', { run, tool }),
-  data: (s: Selection, options: { includeIdle?: boolean } = {}) =>
+  data: (s: Selection, options: ResultOptions = {}) =>
     getJson<ToolData>('data', {
+      ...options.params,
       run: s.run,
       tool: s.tool,
       host: s.host,
       step: s.step,
       include_idle: options.includeIdle ? '1' : undefined,
     }),
-  tables: (s: Selection, options: { includeIdle?: boolean } = {}) =>
+  tables: (s: Selection, options: ResultOptions = {}) =>
     getJson<{ tables: TableInfo[] }>('tables', {
+      ...options.params,
       run: s.run,
       tool: s.tool,
       host: s.host,
@@ -129,8 +137,9 @@ export function compareCsvUrl(p: ComparePair, table: string): string {
 }
 
 // The URL that downloads one table of a result as CSV.
-export function csvUrl(s: Selection, table: string, options: { includeIdle?: boolean } = {}): string {
+export function csvUrl(s: Selection, table: string, options: ResultOptions = {}): string {
   return `/api/csv${query({
+    ...options.params,
     run: s.run,
     tool: s.tool,
     host: s.host,

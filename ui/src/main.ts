@@ -8,7 +8,7 @@ import { disposeCharts } from './components/charts';
 import { el, formatBytes, formatMs } from './format';
 import { comparePairFrom, renderCompare } from './pages/compare';
 import { pageFor } from './pages/index';
-import { toolTitle } from './pages/page';
+import { toolParams, toolTitle } from './pages/page';
 import { readHash, writeHash, type HashState } from './state';
 
 // While the logdir has no runs, look again this often.
@@ -287,9 +287,10 @@ async function update(): Promise<void> {
   showPage(loading(page.title.toLowerCase()));
   try {
     const includeIdle = page.usesIdle === true && hash.extra.idle === '1';
+    const params = toolParams(page.params, hash.extra);
     const [data, tables] = await Promise.all([
-      api.data(selection, { includeIdle }),
-      page.usesTables ? api.tables(selection, { includeIdle }).then((t) => t.tables) : Promise.resolve([]),
+      api.data(selection, { includeIdle, params }),
+      page.usesTables ? api.tables(selection, { includeIdle, params }).then((t) => t.tables) : Promise.resolve([]),
     ]);
     if (stale()) return;
     const node = page.render({

@@ -2,9 +2,11 @@
 import { renderAdvisor } from './advisor';
 import { renderFrameworkOpStats } from './framework_op_stats';
 import { renderGeneric } from './generic';
+import { renderGraphViewer } from './graph_viewer';
 import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
 import { renderMemoryProfile } from './memory_profile';
+import { renderMemoryViewer } from './memory_viewer';
 import { renderMultiGpu } from './multi_gpu';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
@@ -21,6 +23,8 @@ const PAGES: Record<string, PageInfo> = {
   memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
   multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true },
+  memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, params: ['module'] },
+  graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, usesTables: true, params: ['module', 'op', 'hops', 'max_nodes'] },
 };
 
 export function pageFor(tool: string): PageInfo {

@@ -36,6 +36,17 @@ export interface PageInfo {
   usesTables?: boolean;
   // The page can show one step (the sidebar's step selector, `step=N` in the URL).
   perStep?: boolean;
+  // URL parameters the page passes on to the tool (e.g. module, op, hops).
+  params?: string[];
+}
+
+// The page's tool parameters as the URL holds them (PageInfo.params).
+export function toolParams(keys: string[] | undefined, extra: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const key of keys ?? []) {
+    if (extra[key]) params[key] = extra[key];
+  }
+  return params;
 }
 
 // The columns of the declared table `name` as the tool labels them (ids in `omit` left
@@ -64,6 +75,8 @@ export const TOOL_TITLES: Record<string, string> = {
   kernel_stats: 'Kernel stats',
   advisor: 'Advisor',
   memory_profile: 'Memory profile',
+  memory_viewer: 'Memory viewer',
+  graph_viewer: 'Graph viewer',
   pod_viewer: 'Pod viewer',
   trace_viewer: 'Trace viewer',
   multi_gpu: 'Multi-GPU',
