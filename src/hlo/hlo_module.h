@@ -124,6 +124,9 @@ struct Instruction {
   OpMetadata metadata;
   std::string fusion_kind;  // "kLoop", "kInput", "kOutput", "kCustom" (fusions only)
   std::string custom_call_target;
+  // Backend-specific settings; on GPUs a JSON text (a cuBLAS/hipBLASLt gemm custom call
+  // keeps its dot dimension numbers here).
+  std::string backend_config;
   std::vector<int64_t> dimensions;  // reduce / broadcast / transpose dimensions
   int64_t parameter_number = 0;
   int64_t tuple_index = 0;

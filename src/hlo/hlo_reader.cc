@@ -182,6 +182,7 @@ class HloModuleBuilder {
     out.metadata.deduplicated_name = in.metadata().deduplicated_name();
     out.fusion_kind = in.fusion_kind();
     out.custom_call_target = in.custom_call_target();
+    out.backend_config = in.backend_config();
     out.dimensions.assign(in.dimensions().begin(), in.dimensions().end());
     out.parameter_number = in.parameter_number();
     out.tuple_index = in.tuple_index();

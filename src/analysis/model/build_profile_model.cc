@@ -213,6 +213,8 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
   AddHloPrograms(s, &model);
+  device.hlo_kernels.Finish(&model.hlo_ops, &model.hlo_join);
+  internal::ResolveHloOps(model.hlo.get(), &model.hlo_ops, &model.hlo_join);
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 
@@ -514,6 +515,24 @@ TEST(BuildProfileModelTest, RealJaxFilesAreSane) {
     ProfileModel combined = CombineHostModels(std::move(two));
     ASSERT_NE(combined.hlo, nullptr);
     EXPECT_EQ(combined.hlo->modules.size(), modules);
+
+    // Kernels -> HLO: every kernel counts once, every kernel with an hlo_op finds its
+    // instruction in XLA's own HLO, and the rows add up to the counts.
+    int64_t kernels = 0, row_kernels = 0;
+    for (const DeviceActivity& d : built->devices) kernels += d.kernel_count;
+    EXPECT_EQ(built->hlo_join.kernels, kernels);
+    EXPECT_GT(built->hlo_join.kernels_with_hlo_op, 0);
+    EXPECT_EQ(built->hlo_join.kernels_joined, built->hlo_join.kernels_with_hlo_op);
+    for (const HloOpTime& op : built->hlo_ops) {
+      row_kernels += op.kernel_count;
+      EXPECT_GE(op.instruction, 0) << op.module_name << " " << op.op_name;
+      EXPECT_GE(op.kernel_count, op.occurrences);
+    }
+    EXPECT_EQ(row_kernels, built->hlo_join.kernels_with_hlo_op);
+    EXPECT_EQ(combined.hlo_join.kernels, 2 * kernels);
+    EXPECT_EQ(combined.hlo_join.kernels_joined, 2 * built->hlo_join.kernels_joined);
+    std::printf("%s: %lld of %lld kernels joined to HLO\n", std::string(name).c_str(),
+                static_cast<long long>(built->hlo_join.kernels_joined), static_cast<long long>(kernels));
   }
 }
 

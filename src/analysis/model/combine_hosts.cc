@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "src/analysis/model/hlo_kernels.h"
 #include "src/analysis/model/sat_math.h"
 #include "src/hlo/hlo_programs.h"
 
@@ -180,8 +181,12 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
 
     for (const std::string& d : model.diagnostics) combined.diagnostics.push_back(host_name + ": " + d);
     hlo_parts.push_back(std::move(model.hlo));
+    internal::MergeHloOps(model.hlo_ops, &combined.hlo_ops);
+    combined.hlo_join.kernels += model.hlo_join.kernels;
+    combined.hlo_join.kernels_with_hlo_op += model.hlo_join.kernels_with_hlo_op;
   }
   combined.hlo = hlo::MergeHloPrograms(hlo_parts);
+  internal::ResolveHloOps(combined.hlo.get(), &combined.hlo_ops, &combined.hlo_join);
 
   combined.step_source = step_source;
   std::sort(combined.steps.begin(), combined.steps.end(),

@@ -340,6 +340,8 @@ class DeviceAnalyzer {
     } else {
       ++device->kernel_count;
       AddTo(device->kernel_time_ps, duration);
+      out_->hlo_kernels.Add(stats.hlo_module, stats.has_program_id ? stats.program_id : -1, stats.hlo_op,
+                            plane.event_name(e), duration);
       ++stream->kernel_count;
       AddTo(stream->kernel_time_ps, duration);
     }

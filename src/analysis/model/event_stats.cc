@@ -25,6 +25,8 @@ enum Role : uint8_t {
   kIsEager,
   kTfOp,
   kHloOp,
+  kHloModule,
+  kProgramId,
   kAnnotation,
   kKernelDetails,
   kMemcpyDetails,
@@ -49,6 +51,8 @@ Role RoleOf(StatType type, std::string_view name) {
     case StatType::kIsEager: return kIsEager;
     case StatType::kTfOp: return kTfOp;
     case StatType::kHloOp: return kHloOp;
+    case StatType::kHloModule: return kHloModule;
+    case StatType::kProgramId: return kProgramId;
     case StatType::kAnnotation: return kAnnotation;
     case StatType::kKernelDetails: return kKernelDetails;
     case StatType::kMemcpyDetails:
@@ -125,6 +129,11 @@ void PlaneStatReader::Apply(const ColumnarStat& stat, EventStats* out) const {
     case kHloOp:
       out->hlo_op = plane_.AsString(stat);
       out->hlo_op_key = ValueKey(stat);
+      return;
+    case kHloModule: out->hlo_module = plane_.AsString(stat); return;
+    case kProgramId:
+      out->has_program_id = ColumnarPlane::IsNumeric(stat.kind);
+      out->program_id = ColumnarPlane::AsInt64(stat);
       return;
     case kAnnotation: out->annotation = plane_.AsString(stat); return;
     case kKernelDetails:

@@ -18,9 +18,9 @@ namespace stepscope::analysis {
 struct EventStats {
   void Reset() {
     has_group_id = has_root = has_step_num = has_iter_num = has_correlation_id = has_producer = has_consumer = false;
-    is_eager = is_input_pipeline_stage = has_external_id = false;
+    is_eager = is_input_pipeline_stage = has_external_id = has_program_id = false;
     root_level = producer_type = consumer_type = 0;
-    step_name = tf_op = hlo_op = annotation = kernel_details = memcpy_details = shape = equation = {};
+    step_name = tf_op = hlo_op = hlo_module = annotation = kernel_details = memcpy_details = shape = equation = {};
   }
 
   bool has_group_id = false;
@@ -51,6 +51,9 @@ struct EventStats {
   uint64_t tf_op_key = 0;
   std::string_view hlo_op;
   uint64_t hlo_op_key = 0;
+  std::string_view hlo_module;  // XLA kernels: the module (program) name
+  bool has_program_id = false;  // and its id (program_id)
+  int64_t program_id = 0;
   std::string_view annotation;
   std::string_view kernel_details;
   uint64_t kernel_details_key = 0;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "src/analysis/model/flat_map.h"
+#include "src/analysis/model/hlo_kernels.h"
 #include "src/analysis/model/profile_model.h"
 #include "src/xspace/columnar/columnar_xspace.h"
 #include "src/xspace/columnar/pod_array.h"
@@ -219,6 +220,7 @@ struct DeviceAnalysis {
   std::vector<uint32_t> span_run_starts;
   std::vector<bool> group_on_device;  // by dense group
   DeviceStepTies ties;                // how each device event found its group, or why it did not
+  HloKernelAccumulator hlo_kernels;   // kernel time by HLO instruction (XLA profiles)
   int64_t span_failures = 0;          // tied events left out of the breakdown (out of memory)
 };
 

@@ -492,6 +492,38 @@ struct MemoryEvents {
 };
 
 // ---------------------------------------------------------------------------------------
+// XLA: device kernels joined to HLO instructions
+// ---------------------------------------------------------------------------------------
+
+// The device time of one HLO instruction: the kernels whose `hlo_module` (+ `program_id`)
+// and `hlo_op` stats name it, over every device of the model (docs/model.md "HLO").
+struct HloOpTime {
+  std::string module_name;   // hlo_module stat ("jit_train_step")
+  int64_t program_id = -1;   // program_id stat; -1 when the kernels carry none
+  std::string op_name;       // hlo_op stat: the instruction name ("fusion.12")
+  // Resolved against ProfileModel::hlo: indices into hlo->modules and into that module's
+  // instructions; -1 when the profile's HLO has no such module / instruction.
+  int32_t module = -1;
+  int32_t instruction = -1;
+  int64_t kernel_count = 0;  // kernel launches
+  // Executions: the launch count of its most-launched kernel (an op that runs as three
+  // kernels runs once per three launches).
+  int64_t occurrences = 0;
+  int64_t distinct_kernels = 0;
+  int64_t total_time_ps = 0;  // kernel durations summed (overlapping streams add up)
+  int64_t min_kernel_ps = 0;  // shortest and longest single kernel
+  int64_t max_kernel_ps = 0;
+};
+
+// How many device kernels found their HLO instruction (the join rate).
+struct HloKernelJoin {
+  int64_t kernels = 0;             // every kernel launch on the devices (copies excluded)
+  int64_t kernels_with_hlo_op = 0;  // that carry an hlo_op stat
+  int64_t kernels_joined = 0;      // whose module and instruction the profile's HLO has
+  double join_rate() const { return kernels > 0 ? static_cast<double>(kernels_joined) / kernels : 0; }
+};
+
+// ---------------------------------------------------------------------------------------
 // The model
 // ---------------------------------------------------------------------------------------
 
@@ -535,6 +567,10 @@ struct ProfileModel {
   // src/hlo/hlo_programs.h); null when it has none. Shared, read-only: models of one step
   // and combined models point at the same modules.
   std::shared_ptr<const hlo::HloPrograms> hlo;
+  // Device time per HLO instruction, sorted by total_time_ps descending, then module and
+  // op name (empty for profiles whose kernels carry no hlo_op stat), and the join counts.
+  std::vector<HloOpTime> hlo_ops;
+  HloKernelJoin hlo_join;
 
   // Problems found in the data, in words for users ("no step markers found",
   // "1234 events were dropped while recording", ...). Never fatal.

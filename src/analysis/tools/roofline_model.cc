@@ -1,0 +1,181 @@
+#include "src/analysis/tools/roofline_model.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/hlo_stats.h"
+#include "src/analysis/tools/tool_util.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using output::ColumnType;
+using output::Table;
+
+struct Sum {
+  int64_t time_ps = 0;
+  int64_t occurrences = 0;
+  double flops = 0;
+  double bytes = 0;
+  bool has_cost = false;
+};
+
+// A point from sums: rates over its time, and where the roofs put it.
+RooflinePoint Point(std::string level, std::string program, std::string name, const Sum& sum, int64_t total_ps,
+                    const DevicePeaks& peaks) {
+  RooflinePoint p;
+  p.level = std::move(level);
+  p.program = std::move(program);
+  p.name = std::move(name);
+  p.occurrences = sum.occurrences;
+  p.time_us = PsToUs(sum.time_ps);
+  p.time_percent = Percent(static_cast<double>(sum.time_ps), static_cast<double>(total_ps));
+  p.gflops = sum.flops / kFlopsPerGflop;
+  p.has_cost = sum.has_cost;
+  const double seconds = static_cast<double>(sum.time_ps) * 1e-12;
+  p.arithmetic_intensity = sum.bytes > 0 ? sum.flops / sum.bytes : 0;
+  p.gflop_rate = seconds > 0 ? sum.flops / seconds / kFlopsPerGflop : 0;
+  p.bandwidth_gbps = seconds > 0 ? sum.bytes / seconds / kBytesPerGb : 0;
+  if (peaks.known() && p.arithmetic_intensity > 0) {
+    p.attainable_gflop_rate =
+        std::min(peaks.peak_flops_per_s, p.arithmetic_intensity * peaks.memory_bandwidth_bytes_per_s) / kFlopsPerGflop;
+    p.roof_percent = Percent(p.gflop_rate, p.attainable_gflop_rate);
+  }
+  return p;
+}
+
+Table PointTable(const RooflineResult& r) {
+  auto col = [](std::string id, std::string label, ColumnType type, std::string unit, int decimals = 2, int width = 0) {
+    output::Column c{std::move(id), std::move(label), type, decimals, width};
+    c.unit = std::move(unit);
+    return c;
+  };
+  Table t;
+  t.name = "roofline";
+  t.title = "Roofline: ops, programs and the total against the device roofs";
+  t.columns = {col("level", "Level", ColumnType::kString, ""),
+               col("program", "Program", ColumnType::kString, "", 2, 28),
+               col("name", "Name", ColumnType::kString, "", 2, 36),
+               col("category", "Category", ColumnType::kString, ""),
+               col("occurrences", "Occurrences", ColumnType::kInt, "count"),
+               col("time_us", "Time (us)", ColumnType::kDouble, "us", 1),
+               col("time_percent", "Time %", ColumnType::kDouble, "%", 1),
+               col("gflops", "GFLOP", ColumnType::kDouble, "GFLOP", 3),
+               col("arithmetic_intensity", "Intensity (FLOP/B)", ColumnType::kDouble, "FLOP/B", 3),
+               col("gflop_rate", "Achieved (GFLOP/s)", ColumnType::kDouble, "GFLOP/s", 1),
+               col("bandwidth_gbps", "Bandwidth (GB/s)", ColumnType::kDouble, "GB/s", 1),
+               col("attainable_gflop_rate", "Roof (GFLOP/s)", ColumnType::kDouble, "GFLOP/s", 1),
+               col("roof_percent", "Of roof %", ColumnType::kDouble, "%", 1),
+               col("bound_by", "Bound by", ColumnType::kString, "")};
+  for (const RooflinePoint& p : r.points) {
+    auto cost = [&](double v) { return p.has_cost ? output::Cell(v) : output::Cell(); };
+    const bool placed = p.has_cost && p.attainable_gflop_rate > 0;
+    t.AddRow({p.level, p.program, p.name, p.category, p.occurrences, p.time_us, p.time_percent, cost(p.gflops),
+              cost(p.arithmetic_intensity), cost(p.gflop_rate), cost(p.bandwidth_gbps),
+              placed ? output::Cell(p.attainable_gflop_rate) : output::Cell(),
+              placed ? output::Cell(p.roof_percent) : output::Cell(), p.bound_by});
+  }
+  return t;
+}
+
+}  // namespace
+
+RooflineResult ComputeRoofline(const ProfileModel& model) {
+  RooflineResult r;
+  std::vector<HloOpMetrics> ops = ComputeHloOpMetrics(model);
+  r.summary = SummarizeHloOps(model, ops);
+  r.diagnostics = HloDiagnostics(model, r.summary);
+  if (model.step_group) {
+    for (const StepInfo& step : model.steps) {
+      if (step.group_id == *model.step_group) r.step = step.step_number;
+    }
+  }
+  const DevicePeaks& peaks = r.summary.peaks;
+  Sum total;
+  std::map<std::string, Sum> programs;
+  for (const HloOpMetrics& op : ops) {
+    const double occurrences = static_cast<double>(std::max<int64_t>(op.occurrences, 1));
+    Sum s{op.total_time_ps, op.occurrences, op.flops * occurrences, op.bytes_accessed * occurrences, op.has_cost};
+    for (Sum* into : {&total, &programs[op.program]}) {
+      into->time_ps += s.time_ps;
+      into->occurrences += s.occurrences;
+      into->flops += s.flops;
+      into->bytes += s.bytes;
+      into->has_cost = into->has_cost || s.has_cost;
+    }
+  }
+  RooflinePoint& all = r.points.emplace_back(Point("total", "", "all programs", total, total.time_ps, peaks));
+  all.bound_by = "";
+  for (const auto& [name, sum] : programs) r.points.push_back(Point("program", name, name, sum, total.time_ps, peaks));
+  std::stable_sort(r.points.begin() + 1, r.points.end(),
+                   [](const RooflinePoint& a, const RooflinePoint& b) { return a.time_us > b.time_us; });
+  for (const HloOpMetrics& op : ops) {
+    const double occurrences = static_cast<double>(std::max<int64_t>(op.occurrences, 1));
+    Sum s{op.total_time_ps, op.occurrences, op.flops * occurrences, op.bytes_accessed * occurrences, op.has_cost};
+    RooflinePoint& p = r.points.emplace_back(Point("op", op.program, op.op_name, s, total.time_ps, peaks));
+    p.category = op.category;
+    p.bound_by = std::string(BoundByName(op.bound_by));
+  }
+  return r;
+}
+
+std::vector<Table> BuildTables(const RooflineResult& r) { return {PointTable(r)}; }
+
+void WriteResultJson(const RooflineResult& r, output::JsonWriter* w) {
+  w->BeginObject();
+  w->Field("tool", "roofline_model");
+  w->Key("step");
+  r.step ? w->Int(*r.step) : w->Null();
+  w->Key("summary");
+  WriteHloSummaryJson(r.summary, w);
+  w->Key("roofline");
+  output::WriteTableRowsJson(PointTable(r), w);
+  w->Key("diagnostics");
+  w->BeginArray();
+  for (const std::string& d : r.diagnostics) w->String(d);
+  w->EndArray();
+  w->EndObject();
+}
+
+std::string FormatResultText(const RooflineResult& r, const ToolOptions& options) {
+  const DevicePeaks& peaks = r.summary.peaks;
+  std::vector<std::pair<std::string, std::string>> rows = {
+      {"Scope", r.step ? "step " + std::to_string(*r.step) : "whole profile"}};
+  if (peaks.known()) {
+    rows.push_back({"Compute roof", output::FormatFixed(peaks.peak_flops_per_s / 1e12, 1) + " TFLOP/s (" + peaks.flops_source + ")"});
+    rows.push_back({"Bandwidth roof", output::FormatFixed(peaks.memory_bandwidth_bytes_per_s / 1e9, 0) + " GB/s (" +
+                                          peaks.bandwidth_source + ")"});
+    rows.push_back({"Ridge point", output::FormatFixed(peaks.ridge_flops_per_byte(), 1) + " FLOP/B"});
+  } else {
+    rows.push_back({"Roofs", "unknown for this device"});
+  }
+  std::string out = output::FormatKeyValues("Roofline model", rows);
+  out += "\n" + output::FormatTextTable(PointTable(r), {options.text_max_rows});
+  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
+  return out;
+}
+
+namespace {
+
+class RooflineModelTool final : public Tool {
+ public:
+  std::string_view id() const override { return "roofline_model"; }
+  std::string_view description() const override {
+    return "HLO ops by arithmetic intensity against the device's compute and bandwidth roofs.";
+  }
+  bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
+  std::string_view requirement() const override {
+    return "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
+  }
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<RooflineResult>>(ComputeRoofline(model)));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Tool> MakeRooflineModelTool() { return std::make_unique<RooflineModelTool>(); }
+
+}  // namespace stepscope::analysis
