@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 namespace {
@@ -93,13 +94,15 @@ GraphNode MakeNode(const HloModule& m, int32_t i, int hops) {
 
 }  // namespace
 
-GraphViewerResult ComputeGraphViewer(const HloModule& m, const std::string& op, int hops, int max_nodes) {
+GraphViewerResult ComputeGraphViewer(const HloModule& m, const std::string& op, int hops, int max_nodes,
+                                     const std::unordered_map<int32_t, GraphOpTime>& times) {
   GraphViewerResult r;
   r.module = m.DisplayName();
   r.op = op;
   r.hops = hops;
   r.max_nodes = max_nodes;
   r.module_instructions = static_cast<int64_t>(m.instructions.size());
+  r.timed = !times.empty();
   const int32_t center = FindCenter(m, op, &r);
   if (center < 0) {
     if (m.instructions.empty()) {
@@ -139,6 +142,10 @@ GraphViewerResult ComputeGraphViewer(const HloModule& m, const std::string& op, 
   for (int32_t i : order) {
     GraphNode node = MakeNode(m, i, distance[i]);
     node.center = i == center;
+    if (auto t = times.find(i); t != times.end()) {
+      node.time_ms = PsToMs(t->second.total_time_ps);
+      node.occurrences = t->second.occurrences;
+    }
     for (const Neighbour& n : Neighbours(m, i)) {
       if (!distance.count(n.instruction)) {
         node.more = true;
@@ -179,6 +186,8 @@ std::vector<output::Table> BuildTables(const GraphViewerResult& r) {
                    {"shape", "Shape", ColumnType::kString, 0, 40},
                    {"hops", "Hops", ColumnType::kInt, 0, 0, "count"},
                    {"center", "Centre", ColumnType::kBool, 0, 0, ""},
+                   {"time_ms", "Device time (ms)", ColumnType::kDouble, 3, 0, "ms"},
+                   {"occurrences", "Runs", ColumnType::kInt, 0, 0, "count"},
                    {"more", "More beyond", ColumnType::kBool, 0, 0, ""},
                    {"computation", "Computation", ColumnType::kString, 0, 30},
                    {"fusion", "In fusion", ColumnType::kString, 0, 30},
@@ -192,6 +201,13 @@ std::vector<output::Table> BuildTables(const GraphViewerResult& r) {
     row.emplace_back(std::in_place_type<std::string>, n.shape);
     row.emplace_back(int64_t{n.hops});
     row.emplace_back(n.center);
+    if (n.time_ms.has_value()) {
+      row.emplace_back(*n.time_ms);
+      row.emplace_back(n.occurrences);
+    } else {
+      row.emplace_back(std::monostate{});
+      row.emplace_back(std::monostate{});
+    }
     row.emplace_back(n.more);
     row.emplace_back(std::in_place_type<std::string>, n.computation);
     row.emplace_back(std::in_place_type<std::string>, n.fusion);
@@ -218,6 +234,7 @@ std::vector<output::Table> BuildTables(const GraphViewerResult& r) {
 
 void WriteResultJson(const GraphViewerResult& r, output::JsonWriter* w) {
   w->BeginObject();
+  w->Field("tool", "graph_viewer");
   w->Field("module", r.module);
   WriteHloModuleChoices(r.modules, w);
   w->Field("op", r.op);
@@ -227,6 +244,7 @@ void WriteResultJson(const GraphViewerResult& r, output::JsonWriter* w) {
   w->Field("message", r.message);
   w->Field("module_instructions", r.module_instructions);
   w->Field("truncated", r.truncated);
+  w->Field("timed", r.timed);
   w->Field("candidate_count", r.candidate_count);
   w->Key("candidates");
   w->BeginArray();
@@ -272,7 +290,11 @@ class GraphViewerTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return model.hlo != nullptr && !model.hlo->empty(); }
   std::string_view requirement() const override { return kHloRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
-    if (!IsAvailable(model)) return FailedPreconditionError("the profile has no XLA modules");
+    if (!IsAvailable(model)) {
+      GraphViewerResult empty;
+      empty.message = "The profile has no XLA modules (no `Hlo Proto` stats on /host:metadata).";
+      return std::unique_ptr<ToolResult>(new StructToolResult<GraphViewerResult>(std::move(empty)));
+    }
     if (options.hops < 0 || options.hops > kGraphMaxHops) {
       return InvalidArgumentError("hops must be 0 to " + std::to_string(kGraphMaxHops) + ", not " +
                                   std::to_string(options.hops));
@@ -281,10 +303,18 @@ class GraphViewerTool final : public Tool {
       return InvalidArgumentError("max_nodes must be 1 to " + std::to_string(kGraphMaxNodesLimit) + ", not " +
                                   std::to_string(options.max_nodes));
     }
-    StatusOr<int32_t> chosen = ChooseHloModule(*model.hlo, options.module, /*prefer_buffer_assignment=*/false);
+    StatusOr<int32_t> chosen = ChooseHloModule(*model.hlo, options.module, /*prefer_buffer_assignment=*/false,
+                                                 HloModuleDeviceTime(model));
     if (!chosen.ok()) return chosen.status();
+    std::unordered_map<int32_t, GraphOpTime> times;
+    for (const HloOpTime& t : model.hlo_ops) {
+      if (t.module != *chosen || t.instruction < 0) continue;
+      GraphOpTime& time = times[t.instruction];
+      time.total_time_ps += t.total_time_ps;
+      time.occurrences += t.occurrences;
+    }
     GraphViewerResult result =
-        ComputeGraphViewer(model.hlo->modules[*chosen], options.op, options.hops, options.max_nodes);
+        ComputeGraphViewer(model.hlo->modules[*chosen], options.op, options.hops, options.max_nodes, times);
     result.modules = ListHloModules(*model.hlo);
     return std::unique_ptr<ToolResult>(new StructToolResult<GraphViewerResult>(std::move(result)));
   }

@@ -10,6 +10,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,10 @@ struct GraphNode {
   std::string calls;        // non-fusion computations it calls ("region_0.1, region_1.2")
   int hops = 0;             // distance from the centre
   bool center = false;
+  // Device time of the kernels joined to it (ProfileModel::hlo_ops) and its executions;
+  // absent for ops no kernel names (fused ops, parameters, ...).
+  std::optional<double> time_ms;
+  int64_t occurrences = 0;
   bool more = false;  // has neighbours that are not shown (past the hop count or the node cap)
 };
 
@@ -55,15 +61,24 @@ struct GraphViewerResult {
   std::vector<GraphEdge> edges;
   bool truncated = false;  // the node cap cut the neighbourhood
   int64_t module_instructions = 0;
+  bool timed = false;  // kernels of the module were joined to its ops (nodes carry time)
   std::vector<std::string> diagnostics;
+};
+
+// Device time of one op, from the kernels joined to it.
+struct GraphOpTime {
+  int64_t total_time_ps = 0;
+  int64_t occurrences = 0;
 };
 
 inline constexpr int kGraphMaxHops = 10;
 inline constexpr int kGraphMaxNodesLimit = 2000;
 inline constexpr size_t kGraphMaxCandidates = 50;
 
-// The neighbourhood of `op` in `module` (hops and max_nodes already checked).
-GraphViewerResult ComputeGraphViewer(const hlo::HloModule& module, const std::string& op, int hops, int max_nodes);
+// The neighbourhood of `op` in `module` (hops and max_nodes already checked); `times`: by
+// instruction index, for the ops kernels were joined to.
+GraphViewerResult ComputeGraphViewer(const hlo::HloModule& module, const std::string& op, int hops, int max_nodes,
+                                     const std::unordered_map<int32_t, GraphOpTime>& times = {});
 
 void WriteResultJson(const GraphViewerResult& result, output::JsonWriter* writer);
 std::vector<output::Table> BuildTables(const GraphViewerResult& result);

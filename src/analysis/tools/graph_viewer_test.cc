@@ -113,6 +113,23 @@ TEST(GraphViewerTest, FusionAndItsBodyAreOneHopApart) {
   EXPECT_EQ(Names(inside), (std::set<std::string>{"fadd", "fp0", "fp1", "fexp", "f", "n9", "p1"}));
 }
 
+TEST(GraphViewerTest, OpsWithKernelsCarryTheirDeviceTime) {
+  const hlo::HloModule m = Parse(ChainModule());
+  std::unordered_map<int32_t, GraphOpTime> times;
+  times[m.FindInstruction("f")] = {2'500'000'000, 5};  // 2.5 ms over 5 runs
+  const GraphViewerResult r = ComputeGraphViewer(m, "f", 1, 100, times);
+  EXPECT_TRUE(r.timed);
+  for (const GraphNode& n : r.nodes) {
+    if (n.name == "f") {
+      ASSERT_TRUE(n.time_ms.has_value());
+      EXPECT_DOUBLE_EQ(*n.time_ms, 2.5);
+      EXPECT_EQ(n.occurrences, 5);
+    } else {
+      EXPECT_FALSE(n.time_ms.has_value()) << n.name;
+    }
+  }
+}
+
 TEST(GraphViewerTest, NodeCapKeepsTheNearestOps) {
   const hlo::HloModule m = Parse(ChainModule());
   const GraphViewerResult r = ComputeGraphViewer(m, "n5", 10, 4);

@@ -1,6 +1,7 @@
 #include "src/analysis/tools/hlo_module_choice.h"
 
 #include <charconv>
+#include <tuple>
 
 namespace stepscope::analysis {
 
@@ -18,17 +19,27 @@ std::vector<HloModuleChoice> ListHloModules(const hlo::HloPrograms& programs) {
   return choices;
 }
 
+std::vector<int64_t> HloModuleDeviceTime(const ProfileModel& model) {
+  std::vector<int64_t> time(model.hlo ? model.hlo->modules.size() : 0, 0);
+  for (const HloOpTime& op : model.hlo_ops) {
+    if (op.module >= 0 && static_cast<size_t>(op.module) < time.size()) time[op.module] += op.total_time_ps;
+  }
+  return time;
+}
+
 StatusOr<int32_t> ChooseHloModule(const hlo::HloPrograms& programs, std::string_view wanted,
-                                  bool prefer_buffer_assignment) {
+                                  bool prefer_buffer_assignment, const std::vector<int64_t>& device_time_ps) {
   const auto count = static_cast<int32_t>(programs.modules.size());
   if (count == 0) return FailedPreconditionError("the profile has no XLA modules");
   if (wanted.empty()) {
     int32_t best = 0;
-    auto rank = [&](const hlo::HloModule& m) {
-      return std::make_pair(prefer_buffer_assignment && m.buffer_assignment.has_value(), m.instructions.size());
+    auto rank = [&](int32_t i) {
+      const hlo::HloModule& m = programs.modules[i];
+      const int64_t time = static_cast<size_t>(i) < device_time_ps.size() ? device_time_ps[i] : 0;
+      return std::make_tuple(prefer_buffer_assignment && m.buffer_assignment.has_value(), time, m.instructions.size());
     };
     for (int32_t i = 1; i < count; ++i) {
-      if (rank(programs.modules[i]) > rank(programs.modules[best])) best = i;
+      if (rank(i) > rank(best)) best = i;
     }
     return best;
   }

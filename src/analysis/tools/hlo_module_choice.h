@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/analysis/model/profile_model.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/hlo/hlo_module.h"
 #include "src/hlo/hlo_programs.h"
@@ -26,11 +27,16 @@ struct HloModuleChoice {
 std::vector<HloModuleChoice> ListHloModules(const hlo::HloPrograms& programs);
 
 // The module `wanted` names: its display name "name(id)", its name (when one module has it)
-// or its program id. Empty `wanted`: the module with the most instructions, preferring ones
-// with buffer assignment when `prefer_buffer_assignment` (the step function, usually). An
-// unknown name is kNotFound naming the modules there are.
+// or its program id. Empty `wanted`: the module whose kernels took the most device time
+// (`device_time_ps`, by module index; the step function, usually), then, with none timed,
+// the one with the most instructions; with `prefer_buffer_assignment`, modules without
+// buffer assignment only when no module has one. An unknown name is kNotFound naming the
+// modules there are.
 StatusOr<int32_t> ChooseHloModule(const hlo::HloPrograms& programs, std::string_view wanted,
-                                  bool prefer_buffer_assignment);
+                                  bool prefer_buffer_assignment, const std::vector<int64_t>& device_time_ps = {});
+
+// Device time of each module's kernels (ProfileModel::hlo_ops summed), by module index.
+std::vector<int64_t> HloModuleDeviceTime(const ProfileModel& model);
 
 // The "modules" array of a tool's JSON.
 void WriteHloModuleChoices(const std::vector<HloModuleChoice>& modules, output::JsonWriter* writer);

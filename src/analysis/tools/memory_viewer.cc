@@ -441,6 +441,7 @@ MemoryViewerResult ComputeMemoryViewer(const HloModule& module, int64_t memory_c
 
 void WriteResultJson(const MemoryViewerResult& r, output::JsonWriter* w) {
   w->BeginObject();
+  w->Field("tool", "memory_viewer");
   w->Field("module", r.module);
   WriteHloModuleChoices(r.modules, w);
   w->Field("has_buffer_assignment", r.has_buffer_assignment);
@@ -610,8 +611,13 @@ class MemoryViewerTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return model.hlo != nullptr && !model.hlo->empty(); }
   std::string_view requirement() const override { return kHloRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
-    if (!IsAvailable(model)) return FailedPreconditionError("the profile has no XLA modules");
-    StatusOr<int32_t> chosen = ChooseHloModule(*model.hlo, options.module, /*prefer_buffer_assignment=*/true);
+    if (!IsAvailable(model)) {
+      MemoryViewerResult empty;
+      empty.message = "The profile has no XLA modules (no `Hlo Proto` stats on /host:metadata).";
+      return std::unique_ptr<ToolResult>(new StructToolResult<MemoryViewerResult>(std::move(empty)));
+    }
+    StatusOr<int32_t> chosen = ChooseHloModule(*model.hlo, options.module, /*prefer_buffer_assignment=*/true,
+                                                 HloModuleDeviceTime(model));
     if (!chosen.ok()) return chosen.status();
     MemoryViewerResult result = ComputeMemoryViewer(model.hlo->modules[*chosen]);
     result.modules = ListHloModules(*model.hlo);

@@ -5,7 +5,7 @@ import { csvUrl, type Row } from '../api';
 import { card, emptyState } from '../components/cards';
 import { dataTable } from '../components/table';
 import { dagreGraph, type GraphEdgeSpec, type GraphNodeSpec } from '../graph/dagre_graph';
-import { el, formatCount, num } from '../format';
+import { el, formatCount, formatMs, isNum, num } from '../format';
 import { moduleSelect } from './memory_viewer';
 import { arr, declaredColumns, str, toolParams, type PageContext } from './page';
 
@@ -22,7 +22,7 @@ function graphNode(ctx: PageContext): HTMLElement {
   const nodes = arr(ctx.data.nodes);
   const specs: GraphNodeSpec[] = nodes.map((n) => ({
     id: str(n.name),
-    lines: [str(n.name), `${str(n.opcode)}${n.fusion_kind ? ` (${str(n.fusion_kind)})` : ''}`, str(n.shape)],
+    lines: [str(n.name), `${str(n.opcode)}${n.fusion_kind ? ` (${str(n.fusion_kind)})` : ''}`, str(n.shape), ...(isNum(n.time_ms) ? [`${formatMs(n.time_ms)} on device · ${formatCount(n.occurrences)} runs`] : [])],
     fill: fillFor(str(n.opcode)),
     stroke: n.center === true ? '#e37400' : '#5f6368',
     strokeWidth: n.center === true ? 3 : 1,
@@ -70,7 +70,7 @@ function candidatesNode(ctx: PageContext): HTMLElement {
 export function renderGraphViewer(ctx: PageContext): HTMLElement {
   const d = ctx.data;
   const page = el('div', { class: 'page page-graph-viewer', 'data-page': 'graph_viewer' });
-  page.append(card('Graph viewer', { id: 'graph-controls', subtitle: `${formatCount(d.module_instructions)} ops in ${str(d.module)}; operands above users, fused ops boxed inside their fusion` }, controls(ctx)));
+  page.append(card('Graph viewer', { id: 'graph-controls', subtitle: `${formatCount(d.module_instructions)} ops in ${str(d.module)}; operands above users, fused ops boxed inside their fusion${d.timed === true ? '; device time of the kernels joined to each op' : ''}` }, controls(ctx)));
   if (!str(d.center)) {
     const more = num(d.candidate_count) > arr(d.candidates).length ? ` (the first ${arr(d.candidates).length} shown)` : '';
     page.append(card('Choose an op', { id: 'graph-candidates' }, emptyState('No op selected', str(d.message) + more), arr(d.candidates).length ? candidatesNode(ctx) : null));
