@@ -66,7 +66,7 @@ test('the Memory viewer shows the peak and the buffers live there, per module', 
   const other = data.modules.find((m) => m.name !== data.module);
   if (other) {
     await page.selectOption('#module-select', other.name);
-    await page.waitForFunction((name) => window.location.hash.includes(encodeURIComponent(name)) || window.location.hash.includes(name), other.name);
+    await page.waitForFunction((name) => new URLSearchParams(window.location.hash.slice(1)).get('module') === name, other.name);
     await page.waitForSelector('#page [data-tool="memory_viewer"]');
     const otherData = await api(`/api/data?run=${RUN}&tool=memory_viewer&module=${encodeURIComponent(other.name)}`);
     await page.waitForFunction((name) => document.querySelector('#module-select')?.value === name, other.name);
@@ -79,21 +79,27 @@ test('the Memory viewer shows the peak and the buffers live there, per module', 
 });
 
 test('the Graph viewer draws the op neighbourhood, searches ops and recentres on click', async () => {
-  const modules = (await api(`/api/data?run=${RUN}&tool=graph_viewer`)).modules;
-  const largest = modules.reduce((a, b) => (b.instructions > a.instructions ? b : a));
-  // A fusion of the largest module as the centre: its body and its operands around it.
+  // The op whose kernels took the most device time, in the default module (the one with
+  // the most device time): its whole neighbourhood first, to find it.
+  const whole = await api(`/api/data?run=${RUN}&tool=graph_viewer&hops=10&max_nodes=2000`);
+  assert.equal(whole.timed, true, 'kernels are joined to the ops of the default module');
+  const timed = whole.nodes.filter((n) => n.time_ms !== null).sort((a, b) => b.time_ms - a.time_ms);
+  assert.ok(timed.length > 0);
+  const op = timed[0].name;
+  const largest = { name: whole.module };
   const search = await api(`/api/data?run=${RUN}&tool=graph_viewer&module=${encodeURIComponent(largest.name)}&op=usion`);
   assert.ok(search.candidate_count > 1, 'several ops of the module contain "usion"');
-  const op = search.candidates[0];
   const query = `module=${encodeURIComponent(largest.name)}&op=${encodeURIComponent(op)}&hops=2`;
   const data = await api(`/api/data?run=${RUN}&tool=graph_viewer&${query}`);
   assert.equal(data.center, op);
+  assert.ok(data.nodes.find((n) => n.center).time_ms > 0, 'the centre carries its device time');
 
   await openTool(`run=${RUN}&tool=graph_viewer&${query}`, 'graph_viewer');
   await page.waitForSelector('[data-graph="hlo"] svg');
   assert.equal(await page.locator('[data-graph="hlo"] .dagre-node').count(), data.nodes.length);
   assert.equal(await page.locator('[data-graph="hlo"] .dagre-edge').count(), data.edges.length);
   assert.equal(await page.locator('[data-table="graph_nodes"] tbody tr').count(), Math.min(25, data.nodes.length));
+  assert.match(await page.locator(`[data-graph="hlo"] .dagre-node[data-node="${op}"]`).textContent(), /on device/, 'the centre shows its device time');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'graph_viewer.png'), fullPage: true });
 
@@ -101,7 +107,7 @@ test('the Graph viewer draws the op neighbourhood, searches ops and recentres on
   const neighbour = data.nodes.find((n) => !n.center);
   assert.ok(neighbour, 'the op has a neighbour');
   await page.locator(`[data-graph="hlo"] .dagre-node[data-node="${neighbour.name}"]`).click();
-  await page.waitForFunction((name) => decodeURIComponent(window.location.hash).includes(`op=${name}`), neighbour.name);
+  await page.waitForFunction((name) => new URLSearchParams(window.location.hash.slice(1)).get('op') === name, neighbour.name);
   await page.waitForFunction((name) => document.querySelector('[data-card="graph-view"] .card-title')?.textContent?.includes(name), neighbour.name, { timeout: 60000 });
 
   // Hop count 0: only the centre.

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <deque>
 #include <set>
+#include <tuple>
 #include <unordered_map>
 
 #include "src/analysis/output/text_table.h"
@@ -147,20 +148,17 @@ GraphViewerResult ComputeGraphViewer(const HloModule& m, const std::string& op, 
       node.occurrences = t->second.occurrences;
     }
     for (const Neighbour& n : Neighbours(m, i)) {
-      if (!distance.count(n.instruction)) {
-        node.more = true;
-        continue;
-      }
-      // Each edge once, from the value's producer to its consumer.
-      const Instruction& instruction = m.instructions[i];
-      if (n.is_fusion_link) {
-        const bool i_is_fusion = std::find(instruction.called_computations.begin(), instruction.called_computations.end(),
-                                           m.instructions[n.instruction].computation) != instruction.called_computations.end();
-        if (i_is_fusion) edges.emplace(n.instruction, i, true);
-      } else if (std::find(instruction.operands.begin(), instruction.operands.end(), n.instruction) !=
-                 instruction.operands.end()) {
-        edges.emplace(n.instruction, i, false);
-      }
+      if (!distance.count(n.instruction)) node.more = true;
+    }
+    // Each edge once, from the value's producer to its consumer: operands into i, and the
+    // root of a fusion body into the fusion.
+    const Instruction& instruction = m.instructions[i];
+    for (int32_t operand : instruction.operands) {
+      if (distance.count(operand)) edges.emplace(operand, i, false);
+    }
+    for (int32_t called : instruction.called_computations) {
+      const int32_t root = IsFusionBody(m, called) ? m.computations[called].root : -1;
+      if (root >= 0 && distance.count(root)) edges.emplace(root, i, true);
     }
     r.nodes.push_back(std::move(node));
   }

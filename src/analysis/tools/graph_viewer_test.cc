@@ -139,6 +139,26 @@ TEST(GraphViewerTest, NodeCapKeepsTheNearestOps) {
   EXPECT_FALSE(r.diagnostics.empty());
 }
 
+TEST(GraphViewerTest, HugeFanOutStaysWithinTheCap) {
+  // 50k users of one parameter, all feeding one tuple: a neighbourhood of the whole module.
+  xp::HloProto proto;
+  proto.mutable_hlo_module()->set_name("jit_wide");
+  xp::HloComputationProto* main = AddComputation(&proto, 1, "main");
+  proto.mutable_hlo_module()->set_entry_computation_id(1);
+  AddInstruction(main, 1, "p", "parameter", ArrayShape(kF32, {4}));
+  xp::HloInstructionProto* tuple = nullptr;
+  for (int64_t i = 0; i < 50000; ++i) AddInstruction(main, 10 + i, "neg." + std::to_string(i), "negate", ArrayShape(kF32, {4}), {1});
+  tuple = AddInstruction(main, 100000, "out", "tuple", ArrayShape(kF32, {4}));
+  for (int64_t i = 0; i < 50000; ++i) tuple->add_operand_ids(10 + i);
+  const hlo::HloModule m = Parse(proto);
+  for (const char* center : {"p", "out"}) {
+    const GraphViewerResult r = ComputeGraphViewer(m, center, 3, 150);
+    EXPECT_EQ(r.nodes.size(), 150u) << center;
+    EXPECT_TRUE(r.truncated);
+    EXPECT_LE(r.edges.size(), 2 * r.nodes.size());
+  }
+}
+
 TEST(GraphViewerTest, UnknownOpListsCandidatesAndDefaultIsTheEntryRoot) {
   const hlo::HloModule m = Parse(ChainModule());
   const GraphViewerResult r = ComputeGraphViewer(m, "N", 2, 100);  // case-insensitive substring

@@ -68,10 +68,30 @@ export function dagreGraph(nodes: GraphNodeSpec[], edges: GraphEdgeSpec[], optio
   }
   dagre.layout(g);
 
-  const width = Math.max(g.graph().width ?? 100, 100);
-  const height = Math.max(g.graph().height ?? 100, 60);
-  const root = svg('svg', { class: 'dagre-graph', width: '100%', height: options.height ?? Math.min(Math.max(height, 240), 720) });
-  const view = { x: 0, y: 0, w: width, h: height };
+  // The drawing's extent: every node and edge point dagre placed (its own graph size can
+  // include empty margins), so the view starts fitted to what is drawn.
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  const extend = (x: number, y: number) => {
+    minX = Math.min(minX, x);
+    minY = Math.min(minY, y);
+    maxX = Math.max(maxX, x);
+    maxY = Math.max(maxY, y);
+  };
+  for (const id of g.nodes()) {
+    const box = g.node(id);
+    if (box && typeof box.x === 'number') {
+      extend(box.x - (box.width ?? 0) / 2, box.y - (box.height ?? 0) / 2);
+      extend(box.x + (box.width ?? 0) / 2, box.y + (box.height ?? 0) / 2);
+    }
+  }
+  if (!Number.isFinite(minX)) extend(0, 0);
+  const margin = 12;
+  const width = Math.max(maxX - minX + 2 * margin, 100);
+  const height = Math.max(maxY - minY + 2 * margin, 60);
+  // Typical page width of the drawing area: the height that shows the graph at that width.
+  const fitted = height * Math.min(1.4, 1100 / width);
+  const root = svg('svg', { class: 'dagre-graph', width: '100%', height: options.height ?? Math.round(Math.min(Math.max(fitted, 200), 720)) });
+  const view = { x: minX - margin, y: minY - margin, w: width, h: height };
   const applyView = () => root.setAttribute('viewBox', `${view.x} ${view.y} ${view.w} ${view.h}`);
   applyView();
   const defs = svg('defs');
