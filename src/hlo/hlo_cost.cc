@@ -110,7 +110,9 @@ bool ParseGemmDotDimensions(std::string_view backend_config, DotDimensionNumbers
 }
 
 HloCostModel::HloCostModel(const HloModule& module)
-    : costs_(module.instructions.size()), computation_flops_(module.computations.size(), 0.0) {
+    : costs_(module.instructions.size()),
+      computation_flops_(module.computations.size(), 0.0),
+      computation_known_(module.computations.size(), true) {
   auto operand_shape = [&](const Instruction& instruction, size_t i) -> const Shape* {
     if (i >= instruction.operands.size()) return nullptr;
     return &module.instructions[static_cast<size_t>(instruction.operands[i])].shape;
@@ -121,9 +123,16 @@ HloCostModel::HloCostModel(const HloModule& module)
     for (int32_t c : instruction.called_computations) flops += computation_flops_[static_cast<size_t>(c)];
     return flops;
   };
+  auto called_known = [&](const Instruction& instruction) {
+    for (int32_t c : instruction.called_computations) {
+      if (!computation_known_[static_cast<size_t>(c)]) return false;
+    }
+    return true;
+  };
   for (int32_t c : module.computation_order) {
     const Computation& computation = module.computations[static_cast<size_t>(c)];
     double total = 0;
+    bool known = true;
     for (int32_t index : computation.instructions) {
       const Instruction& instruction = module.instructions[static_cast<size_t>(index)];
       OpCost& cost = costs_[static_cast<size_t>(index)];
@@ -163,6 +172,9 @@ HloCostModel::HloCostModel(const HloModule& module)
       } else if (opcode == "fusion" || opcode == "call" || opcode == "while" || opcode == "conditional" ||
                  opcode == "async-start") {
         cost.flops = called_flops(instruction);
+        cost.flops_known = called_known(instruction);
+      } else if (opcode == "custom-call") {
+        cost.flops_known = false;  // a library or user kernel the model cannot see into
       }
       // Bytes of ops that only name memory (no kernel reads or writes it).
       if (opcode == "parameter" || opcode == "constant" || opcode == "tuple" || opcode == "get-tuple-element" ||
@@ -170,8 +182,10 @@ HloCostModel::HloCostModel(const HloModule& module)
         cost.bytes_accessed = 0;
       }
       total += cost.flops;
+      known = known && cost.flops_known;
     }
     computation_flops_[static_cast<size_t>(c)] = total;
+    computation_known_[static_cast<size_t>(c)] = known;
   }
 }
 

@@ -19,7 +19,8 @@
 //     rules, with its own shapes), and as bytes the fusion's operands and output only -
 //     what the fused kernel reads from and writes to memory;
 //   - call / while / conditional: their called computations once (trip counts are not
-//     known from the program).
+//     known from the program);
+//   - other custom calls (fused attention, user kernels): FLOPs unknown (flops_known).
 // Bytes accessed, for every instruction that is not a fusion: operand bytes + output bytes
 // (for a gemm or convolution custom call returning (result, workspace): the result only).
 // Costs are doubles, so no product of hostile dimensions can overflow.
@@ -36,6 +37,10 @@ namespace stepscope::hlo {
 struct OpCost {
   double flops = 0;
   double bytes_accessed = 0;
+  // False when the model cannot know the work: custom calls other than gemm and
+  // convolution library calls (e.g. fused attention), and ops that call such a
+  // computation. Bytes are still operands + output; `flops` is 0 and means "unknown".
+  bool flops_known = true;
   // Operations per byte; 0 when no bytes are accessed.
   double arithmetic_intensity() const { return bytes_accessed > 0 ? flops / bytes_accessed : 0; }
 };
@@ -55,6 +60,7 @@ class HloCostModel {
  private:
   std::vector<OpCost> costs_;
   std::vector<double> computation_flops_;
+  std::vector<bool> computation_known_;  // every instruction's FLOPs known
 };
 
 // Opcodes the model counts one operation per output element for.

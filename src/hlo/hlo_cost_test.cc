@@ -194,9 +194,30 @@ TEST(HloCostTest, GemmCustomCallReadsItsDimensionsFromTheBackendConfig) {
   EXPECT_DOUBLE_EQ(g.flops, 524288);
   EXPECT_DOUBLE_EQ(g.bytes_accessed, 28672);
 
+  EXPECT_TRUE(g.flops_known);
   DotDimensionNumbers dims;
   EXPECT_FALSE(ParseGemmDotDimensions("{}", &dims));
   EXPECT_FALSE(ParseGemmDotDimensions(R"({"dot_dimension_numbers":{"lhs_contracting_dimensions":[)", &dims));
+}
+
+TEST(HloCostTest, OtherCustomCallsHaveUnknownFlopsAndSoDoTheirCallers) {
+  xp::HloProto proto;
+  xp::HloComputationProto* body = AddComputation(&proto, 2, "fused");
+  AddInstruction(body, 20, "q", "parameter", ArrayShape(kBF16, {2, 128, 64}));
+  AddInstruction(body, 21, "attn", "custom-call", ArrayShape(kBF16, {2, 128, 64}), {20})
+      ->set_custom_call_target("te_fused_attn_forward_ffi");
+  xp::HloComputationProto* entry = AddComputation(&proto, 1, "main");
+  AddInstruction(entry, 1, "x", "parameter", ArrayShape(kBF16, {2, 128, 64}));
+  AddInstruction(entry, 2, "attention", "custom-call", ArrayShape(kBF16, {2, 128, 64}), {1})
+      ->set_custom_call_target("te_fused_attn_forward_ffi");
+  AddInstruction(entry, 3, "fusion", "fusion", ArrayShape(kBF16, {2, 128, 64}), {1})->add_called_computation_ids(2);
+  AddInstruction(entry, 4, "neg", "negate", ArrayShape(kBF16, {2, 128, 64}), {1});
+  Costed costed = Read(proto);
+  // Bytes are still known: 2 x (2*128*64 x 2 B) = 65536.
+  EXPECT_FALSE(costed.Of("attention").flops_known);
+  EXPECT_DOUBLE_EQ(costed.Of("attention").bytes_accessed, 65536);
+  EXPECT_FALSE(costed.Of("fusion").flops_known);
+  EXPECT_TRUE(costed.Of("neg").flops_known);
 }
 
 TEST(HloCostTest, HostileShapesGiveFiniteOrInfiniteCostsNeverUndefinedBehaviour) {

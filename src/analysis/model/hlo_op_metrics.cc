@@ -127,7 +127,7 @@ std::vector<HloOpMetrics> ComputeHloOpMetrics(const ProfileModel& model) {
       }
       row.flops = cost.flops;
       row.bytes_accessed = cost.bytes_accessed;
-      row.has_cost = true;
+      row.has_cost = cost.flops_known;
     }
     const double occurrences = static_cast<double>(std::max<int64_t>(row.occurrences, 1));
     row.flop_rate_per_s = Rate(row.flops * occurrences, row.total_time_ps);
@@ -165,6 +165,7 @@ HloOpSummary SummarizeHloOps(const ProfileModel& model, const std::vector<HloOpM
   }
   for (const HloOpMetrics& op : ops) {
     s.total_time_ps += op.total_time_ps;
+    if (!op.has_cost) s.unknown_flops_time_ps += op.total_time_ps;
     const double occurrences = static_cast<double>(std::max<int64_t>(op.occurrences, 1));
     s.total_flops += op.flops * occurrences;
     s.total_bytes += op.bytes_accessed * occurrences;

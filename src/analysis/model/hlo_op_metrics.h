@@ -40,6 +40,9 @@ struct HloOpMetrics {
   // Per occurrence, from the cost model (0 when the instruction is not resolved).
   double flops = 0;
   double bytes_accessed = 0;
+  // The cost model knows this op's FLOPs: the instruction is resolved and is not (nor
+  // calls) a custom call the model cannot see into. Without it the rates, utilisations
+  // and verdict are not computed (bound_by kUnknown).
   bool has_cost = false;
   // Measured over every occurrence: total_flops / time, total bytes / time.
   double flop_rate_per_s = 0;
@@ -58,6 +61,10 @@ struct HloOpMetrics {
 struct HloOpSummary {
   DevicePeaks peaks;
   int64_t total_time_ps = 0;  // over every HLO op row
+  // Of it, the time of ops whose FLOPs the cost model cannot know (custom calls such as
+  // fused attention): the utilisations below count no FLOPs for it, so they are lower
+  // bounds when this is not 0.
+  int64_t unknown_flops_time_ps = 0;
   double total_flops = 0;
   double total_bytes = 0;
   // Device-wide: total FLOPs over the HLO ops' time, as a share of the compute roof.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/model/hlo_op_metrics.h"
 #include "src/analysis/tools/framework.h"
 #include "src/analysis/tools/framework_op_stats.h"
 #include "src/analysis/tools/input_pipeline.h"
@@ -92,6 +93,8 @@ struct Context {
   OpPlacement placement;
   MemoryProfileResult memory;
   MultiGpuResult multi_gpu;  // empty with fewer than two active devices
+  std::vector<HloOpMetrics> hlo_ops;  // XLA profiles only
+  HloOpSummary hlo;
 };
 
 class Rules {
@@ -117,6 +120,7 @@ class Rules {
     MemoryGrowth();
     GpuStraggler();
     CollectiveHeavy();
+    HloOpsBelowRoof();
     std::stable_sort(report_.findings.begin(), report_.findings.end(), [](const Finding& a, const Finding& b) {
       if (a.severity != b.severity) return a.severity < b.severity;
       return a.impact_percent > b.impact_percent;
@@ -601,6 +605,62 @@ class Rules {
           "multi_gpu", g.collective_percent});
   }
 
+  // XLA: the HLO ops furthest below their roof, by the time that costs.
+  void HloOpsBelowRoof() {
+    if (c_.model.hlo == nullptr) return;  // not an XLA profile: the rule does not exist here
+    if (!c_.hlo.peaks.known() || c_.hlo.total_time_ps <= 0) {
+      Check("hlo_ops_below_roof", false, "not applicable: no HLO op time or unknown device peaks");
+      return;
+    }
+    const double total_ps = static_cast<double>(c_.hlo.total_time_ps);
+    std::vector<const HloOpMetrics*> below;
+    for (const HloOpMetrics& op : c_.hlo_ops) {
+      if (op.bound_by == BoundBy::kUnknown) continue;
+      if (Percent(static_cast<double>(op.total_time_ps), total_ps) < kHloOpMinTimePercent) continue;
+      if (op.roof_percent < kHloBelowRoofPercent) below.push_back(&op);
+    }
+    if (below.empty()) {
+      Check("hlo_ops_below_roof", false,
+            "no HLO op with >= " + Pct(kHloOpMinTimePercent) + " of HLO op time is under " +
+                Pct(kHloBelowRoofPercent) + " of its roof");
+      return;
+    }
+    std::stable_sort(below.begin(), below.end(),
+                     [](const HloOpMetrics* a, const HloOpMetrics* b) { return a->wasted_time_ps > b->wasted_time_ps; });
+    if (below.size() > kHloOpsNamed) below.resize(kHloOpsNamed);
+    std::string evidence;
+    double wasted_ps = 0;
+    bool latency = false, memory = false, compute = false;
+    for (const HloOpMetrics* op : below) {
+      if (!evidence.empty()) evidence += "; ";
+      evidence += op->op_name + " (" + op->category + ", " + Pct(Percent(op->total_time_ps, total_ps)) +
+                  " of HLO op time) reaches " + Pct(op->roof_percent) + " of its roof, " +
+                  std::string(BoundByName(op->bound_by)) + " bound";
+      wasted_ps += static_cast<double>(op->wasted_time_ps);
+      latency |= op->bound_by == BoundBy::kLatency;
+      memory |= op->bound_by == BoundBy::kMemory;
+      compute |= op->bound_by == BoundBy::kCompute;
+    }
+    const double wasted_percent = Percent(wasted_ps, total_ps);
+    std::string advice;
+    if (latency) {
+      advice += "Latency-bound ops do too little work per launch: fuse them with neighbours, batch more per step, "
+                "or check that XLA did not split them into many small kernels. ";
+    }
+    if (memory) {
+      advice += "Memory-bound ops move more bytes than their math needs: let XLA fuse their producers and "
+                "consumers, keep activations in bf16, avoid layout transposes. ";
+    }
+    if (compute) {
+      advice += "Compute-bound ops below the roof: use bf16/fp8 matmuls and shapes that are multiples of 64/128. ";
+    }
+    advice += "The op profile orders every op by the time it wastes.";
+    Fire({"hlo_ops_below_roof", wasted_percent >= kHloWastedMediumPercent ? Severity::kMedium : Severity::kLow,
+          below.front()->op_name + " and other HLO ops run far below the device's roof", evidence,
+          {{"wasted_percent", wasted_percent, "%"}, {"roof_percent", below.front()->roof_percent, "%"}},
+          advice, "op_profile", wasted_percent});
+  }
+
   const Context& c_;
   AdvisorReport report_;
 };
@@ -646,6 +706,10 @@ AdvisorReport ComputeAdvice(const ProfileModel& model) {
   Context context{model, SummarizeSteps(model), ComputeInputPipelineAnalysis(model), SummarizeKernels(model),
                   ComputeOpPlacement(model), ComputeMemoryProfile(model),
                   HasSeveralDevices(model) ? ComputeMultiGpu(model) : MultiGpuResult{}};
+  if (model.hlo != nullptr) {
+    context.hlo_ops = ComputeHloOpMetrics(model);
+    context.hlo = SummarizeHloOps(model, context.hlo_ops);
+  }
   return Rules(context).Run();
 }
 

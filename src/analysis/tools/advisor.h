@@ -77,6 +77,17 @@ inline constexpr double kGpuStragglerPercent = 10.0;
 // communication, not math, sets the pace (TensorFlow's GPU guide, multi-GPU section).
 inline constexpr double kCollectiveHeavyPercent = 30.0;
 
+// XLA (hlo_op_metrics.h): an HLO op taking >= 5 % of HLO op time that reaches under 50 %
+// of the roof at its arithmetic intensity is worth a look: a twentieth of device time
+// running at under half the speed the device allows. The rule is evaluated (and listed
+// in `checks`) only for profiles with XLA programs.
+inline constexpr double kHloOpMinTimePercent = 5.0;
+inline constexpr double kHloBelowRoofPercent = 50.0;
+// The finding names at most this many ops (most wasted time first).
+inline constexpr size_t kHloOpsNamed = 3;
+// ... and is medium severity when their wasted time is >= 25 % of HLO op time.
+inline constexpr double kHloWastedMediumPercent = 25.0;
+
 enum class Severity { kHigh, kMedium, kLow };
 std::string_view SeverityName(Severity severity);  // "high", "medium", "low"
 

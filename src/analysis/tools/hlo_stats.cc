@@ -78,6 +78,12 @@ std::vector<std::string> HloDiagnostics(const ProfileModel& model, const HloOpSu
     out.push_back(std::to_string(s.join.kernels - s.join.kernels_with_hlo_op) + " of " +
                   std::to_string(s.join.kernels) + " kernels carry no hlo_op stat (not in these tables)");
   }
+  if (s.unknown_flops_time_ps > 0) {
+    out.push_back(output::FormatFixed(Percent(static_cast<double>(s.unknown_flops_time_ps),
+                                              static_cast<double>(s.total_time_ps)), 1) +
+                  " % of HLO op time is in ops whose FLOPs the cost model cannot know (custom calls such as fused "
+                  "attention): utilisations count no FLOPs there and are lower bounds");
+  }
   if (!s.peaks.known()) {
     out.push_back("device peak FLOP/s or memory bandwidth unknown (no device stats and not in the table of "
                   "published peaks): no utilisation or bound-by verdicts");
@@ -94,6 +100,8 @@ void WriteHloSummaryJson(const HloOpSummary& s, output::JsonWriter* w) {
   w->Field("kernels_joined", s.join.kernels_joined);
   w->Field("join_rate_percent", 100.0 * s.join.join_rate());
   w->Field("total_time_ms", PsToMs(s.total_time_ps));
+  w->Field("unknown_flops_time_percent",
+           Percent(static_cast<double>(s.unknown_flops_time_ps), static_cast<double>(s.total_time_ps)));
   w->Field("total_gflops", s.total_flops / kFlopsPerGflop);
   w->Field("total_gb", s.total_bytes / kBytesPerGb);
   w->Key("flops_utilization_percent");

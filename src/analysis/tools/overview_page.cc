@@ -1,6 +1,7 @@
 #include "src/analysis/tools/overview_page.h"
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/hlo_stats.h"
 #include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
@@ -93,6 +94,7 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
     top.cumulative_percent = std::min(cumulative, 100.0);
     p.top_device_ops.push_back(std::move(top));
   }
+  if (model.hlo != nullptr) p.xla = SummarizeHloOps(model, ComputeHloOpMetrics(model));
   p.recommendations = ComputeAdvice(model).findings;
   p.next_step = NextStep(p);
   return p;
@@ -157,6 +159,11 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   w->Field("device_time_ms", p.placement.device_time_ms);
   w->EndObject();
 
+  if (p.xla) {
+    w->Key("xla");
+    WriteHloSummaryJson(*p.xla, w);
+  }
+
   w->Key("recommendations");
   WriteFindingsJson(p.recommendations, w);
   w->Field("next_step", p.next_step);
@@ -202,6 +209,20 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
                                  ? " (" + std::to_string(p.device_compute_units) + " SMs / compute units)"
                                  : "")}});
   out += "\n";
+  if (p.xla) {
+    const HloOpSummary& x = *p.xla;
+    const std::string util = x.peaks.known()
+                                 ? Pct(x.flops_utilization_percent) + " of " +
+                                       FormatFixed(x.peaks.peak_flops_per_s / 1e12, 1) + " TFLOP/s; bandwidth " +
+                                       Pct(x.bandwidth_utilization_percent)
+                                 : std::string("unknown (device peaks unknown)");
+    out += output::FormatKeyValues(
+        "XLA programs",
+        {{"Programs", std::to_string(x.modules) + " (" + std::to_string(x.instructions) + " HLO instructions)"},
+         {"Kernels joined to HLO ops", std::to_string(x.join.kernels_joined) + " of " + std::to_string(x.join.kernels)},
+         {"FLOP utilisation", util}});
+    out += "\n";
+  }
   if (p.has_device) out += output::FormatTextTable(TopDeviceOpsTable(p.top_device_ops), {options.text_max_rows}) + "\n";
   out += "Recommendation for the next step\n  " + output::SanitizeForTerminal(p.next_step) + "\n";
   for (const std::string& d : p.diagnostics) out += "  note: " + output::SanitizeForTerminal(d) + "\n";

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "src/analysis/model/hlo_op_metrics.h"
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/tool.h"
 #include "src/analysis/tools/advisor.h"
@@ -50,6 +51,9 @@ struct OverviewPage {
   std::vector<Finding> recommendations;  // the advisor's findings, most important first
   std::string next_step;                 // one sentence: what to do first
   std::vector<std::string> diagnostics;
+  // XLA profiles (programs in /host:metadata): FLOP and bandwidth utilisation of the HLO
+  // ops against the device roofs (hlo_op_metrics.h); absent otherwise (no `xla` key).
+  std::optional<HloOpSummary> xla;
 };
 
 OverviewPage ComputeOverviewPage(const ProfileModel& model);

@@ -24,6 +24,13 @@ export function disposeCharts(): void {
   live.clear();
 }
 
+// A chart node of `height` px drawing `option` once it is in the document; data-ready is
+// set when drawn (tests wait for it). Other chart modules (roofline_chart.ts) mount
+// through this so every chart is resized and disposed the same way.
+export function mountChart(height: number, option: echarts.EChartsCoreOption, name: string, onReady?: (chart: echarts.ECharts) => void): HTMLElement {
+  return mount(height, option, name, onReady);
+}
+
 function mount(height: number, option: echarts.EChartsCoreOption, name: string, onReady?: (chart: echarts.ECharts) => void): HTMLElement {
   const node = el('div', { class: 'chart', 'data-chart': name });
   node.style.height = `${height}px`;
@@ -40,7 +47,7 @@ function mount(height: number, option: echarts.EChartsCoreOption, name: string, 
   return node;
 }
 
-const textStyle = { fontFamily: 'Roboto, "Segoe UI", "Helvetica Neue", Arial, sans-serif', color: '#3c4043' };
+export const textStyle = { fontFamily: 'Roboto, "Segoe UI", "Helvetica Neue", Arial, sans-serif', color: '#3c4043' };
 
 export interface StackSeries {
   name: string;

@@ -2,15 +2,18 @@
 import { renderAdvisor } from './advisor';
 import { renderFrameworkOpStats } from './framework_op_stats';
 import { renderGeneric } from './generic';
+import { renderHloStats } from './hlo_stats';
 import { renderGraphViewer } from './graph_viewer';
 import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
 import { renderMemoryProfile } from './memory_profile';
 import { renderMemoryViewer } from './memory_viewer';
 import { renderMultiGpu } from './multi_gpu';
+import { renderOpProfile } from './op_profile';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
 import { toolTitle, type PageInfo } from './page';
+import { renderRooflineModel } from './roofline_model';
 import { renderTraceViewer } from './trace_viewer';
 
 const PAGES: Record<string, PageInfo> = {
@@ -23,6 +26,9 @@ const PAGES: Record<string, PageInfo> = {
   memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
   multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true },
+  op_profile: { title: 'Op profile', render: renderOpProfile, usesTables: true, usesIdle: true, perStep: true },
+  hlo_stats: { title: 'HLO stats', render: renderHloStats, usesTables: true, perStep: true },
+  roofline_model: { title: 'Roofline model', render: renderRooflineModel, usesTables: true, perStep: true },
   memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, params: ['module'] },
   graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, usesTables: true, params: ['module', 'op', 'hops', 'max_nodes'] },
 };

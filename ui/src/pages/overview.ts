@@ -74,6 +74,18 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     },
     { label: 'Framework ops on host only', value: formatPercent(placement.host_percent), detail: `ops that launched no device work; ${formatPercent(placement.device_percent)} on device` },
   ];
+  // XLA profiles: FLOP utilisation of the HLO ops against the device's compute roof.
+  const xla = obj(d.xla);
+  if (d.xla) {
+    const device = obj(xla.device);
+    summaryTiles.push({
+      label: 'FLOP utilisation (XLA)',
+      value: isNum(xla.flops_utilization_percent) ? formatPercent(xla.flops_utilization_percent, 2) : 'n/a',
+      detail: isNum(xla.flops_utilization_percent)
+        ? `of ${num(device.peak_tflops).toFixed(0)} TFLOP/s; bandwidth ${formatPercent(xla.bandwidth_utilization_percent)} (${formatCount(xla.kernels_joined)} of ${formatCount(xla.kernels)} kernels joined to HLO)`
+        : 'device peaks unknown',
+    });
+  }
   const breakdownList = el(
     'ul',
     { class: 'breakdown-list' },

@@ -80,6 +80,9 @@ export const TOOL_TITLES: Record<string, string> = {
   pod_viewer: 'Pod viewer',
   trace_viewer: 'Trace viewer',
   multi_gpu: 'Multi-GPU',
+  op_profile: 'Op profile',
+  hlo_stats: 'HLO stats',
+  roofline_model: 'Roofline model',
 };
 
 export function toolTitle(id: string): string {
