@@ -59,7 +59,7 @@ test('HLO stats shows every HLO op with the declared labels', async () => {
   const tables = await api(`/api/tables?run=${RUN}&tool=hlo_stats`);
   assert.ok(data.hlo_ops.length > 0);
   await openTool('hlo_stats');
-  const summary = await page.locator('#summary').innerText();
+  const summary = await page.locator('[data-card="summary"]').innerText();
   assert.match(summary, /Kernels joined to HLO/);
   assert.ok(summary.includes(`${data.summary.kernels_joined} of ${data.summary.kernels}`), summary);
   await page.locator('[data-table="hlo_ops"] button', { hasText: /show all/i }).first().click().catch(() => {});
@@ -101,7 +101,7 @@ test('the roofline places ops under the device roofs', async () => {
   assert.ok(data.summary.device.peak_tflops > 0);
   await openTool('roofline_model');
   assert.equal(await page.locator('[data-chart="roofline"]').count(), 1);
-  const text = await page.locator('#roofline-chart').innerText();
+  const text = await page.locator('[data-card="roofline-chart"]').innerText();
   assert.match(text, /Ridge point/);
   assert.equal(await page.locator('[data-table="roofline"] tbody tr').count(), Math.min(25, data.roofline.length));
   await screenshot('roofline_model.png');

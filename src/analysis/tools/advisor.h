@@ -1,9 +1,9 @@
 // advisor: the recommendations of the TensorFlow performance guides, each fired only by
 // evidence in the model and citing that evidence with its numbers.
 //
-// Every rule is evaluated and reported in `checks` (fired or not, with the measured value
-// against its threshold), so a user can see why a recommendation is absent as well as
-// why one is present. Findings are ordered by severity, then by the share of step time
+// Every rule (the XLA one on profiles with XLA programs only) is evaluated and reported in
+// `checks` (fired or not, with the measured value against its threshold), so a user can
+// see why a recommendation is absent as well as why one is present. Findings are ordered by severity, then by the share of step time
 // they concern.
 #pragma once
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tool_registry.h"
@@ -54,9 +55,33 @@ std::string SmallModuleBytes() {
 
 // Device: NVIDIA compute capability 9.0 (4096 FLOP/cycle/SM), 1 MHz x 1 SM = 4.096e9
 // FLOP/s; 1e9 B/s: ridge 4.096 FLOP/B. Kernels: dot.1 twice, 1 us each; fusion.2 once, 10 us; one
-// kernel without hlo_op (4 us).
-xspace::XSpace SmallProfile() {
+// kernel without hlo_op (4 us). With steps: host step markers "train" 1 (0 - 12.2 us) and 2
+// (12.2 - 20 us) with a cudaLaunchKernel per kernel: dot.1 and fusion.2 launched in step
+// 1, the second dot.1 and the other kernel in step 2.
+xspace::XSpace SmallProfile(bool with_steps = false) {
   xspace::XSpace space;
+  if (with_steps) {
+    xspace::XPlaneBuilder host(space.add_planes());
+    host.SetName(xspace::kHostThreadsPlaneName);
+    xspace::XLineBuilder main = host.GetOrCreateLine(1);
+    main.SetName("main");
+    auto event = [&](std::string_view name, int64_t begin_ns, int64_t end_ns) {
+      xspace::XEventBuilder e = main.AddEvent(*host.GetOrCreateEventMetadata(name));
+      e.SetOffsetPs(begin_ns * 1000);
+      e.SetDurationPs((end_ns - begin_ns) * 1000);
+      return e;
+    };
+    for (auto [step, begin, end] : {std::tuple<int64_t, int64_t, int64_t>{1, 0, 12200}, {2, 12200, 20000}}) {
+      xspace::XEventBuilder marker = event("train", begin, end);
+      marker.AddStatValue(*host.GetOrCreateStatMetadata("step_num"), step);
+      marker.AddStatValue(*host.GetOrCreateStatMetadata("_r"), int64_t{1});
+    }
+    uint64_t correlation = 1;
+    for (int64_t launch_ns : {0, 1500, 12500, 14500}) {
+      event("cudaLaunchKernel", launch_ns, launch_ns + 100)
+          .AddStatValue(*host.GetOrCreateStatMetadata("correlation_id"), correlation++);
+    }
+  }
   {
     xspace::XPlaneBuilder metadata(space.add_planes());
     metadata.SetName(xspace::kMetadataPlaneName);
@@ -76,11 +101,13 @@ xspace::XSpace SmallProfile() {
   xspace::XLineBuilder stream = gpu.GetOrCreateLine(1);
   stream.SetName("Stream #1");
   int64_t t = 0;
+  uint64_t correlation = 1;
   auto kernel = [&](std::string_view name, int64_t duration_us, std::string_view op) {
     xspace::XEventBuilder event = stream.AddEvent(*gpu.GetOrCreateEventMetadata(name));
     event.SetOffsetPs(t);
     event.SetDurationPs(duration_us * kPsPerUs);
     t += (duration_us + 1) * kPsPerUs;
+    if (with_steps) event.AddStatValue(*gpu.GetOrCreateStatMetadata("correlation_id"), correlation++);
     if (op.empty()) return;
     event.AddRefStatValue(*gpu.GetOrCreateStatMetadata("hlo_module"), "jit_small");
     event.AddStatValue(*gpu.GetOrCreateStatMetadata("program_id"), int64_t{7});
@@ -222,6 +249,30 @@ TEST(HloToolsTest, OverviewShowsFlopUtilisationAndTheAdvisorNamesTheOpFurthestBe
   ProfileModel plain;
   EXPECT_FALSE(ComputeOverviewPage(plain).xla.has_value());
   for (const CheckOutcome& check : ComputeAdvice(plain).checks) EXPECT_NE(check.id, "hlo_ops_below_roof");
+}
+
+TEST(HloToolsTest, RooflineOfOneStepCountsThatStepsKernelsOnly) {
+  ModelOptions options;
+  options.step = 2;
+  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(SmallProfile(/*with_steps=*/true), options);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  RooflineResult r = ComputeRoofline(*model);
+  ASSERT_TRUE(r.step.has_value());
+  EXPECT_EQ(*r.step, 2);
+  // Step 2 ran the second dot.1 (1 us) and the kernel without hlo_op.
+  EXPECT_EQ(model->hlo_join.kernels, 2);
+  EXPECT_EQ(model->hlo_join.kernels_joined, 1);
+  ASSERT_EQ(r.points.size(), 3u);  // total, program, dot.1
+  EXPECT_EQ(r.points[2].name, "dot.1");
+  EXPECT_EQ(r.points[2].occurrences, 1);
+  EXPECT_DOUBLE_EQ(r.points[2].time_us, 1.0);
+  // 1024 FLOP in 1 us: 1.024 GFLOP/s, as over the whole profile.
+  EXPECT_DOUBLE_EQ(r.points[2].gflop_rate, 1.024);
+
+  StatusOr<ProfileModel> whole = BuildProfileModelFromXSpace(SmallProfile(/*with_steps=*/true));
+  ASSERT_TRUE(whole.ok());
+  EXPECT_FALSE(ComputeRoofline(*whole).step.has_value());
+  EXPECT_EQ(whole->hlo_join.kernels, 4);
 }
 
 TEST(HloToolsTest, ToolsAreListedOnlyForXlaProfiles) {

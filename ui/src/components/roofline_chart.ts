@@ -41,7 +41,8 @@ export function rooflineChart(name: string, points: RooflinePoint[], roofs: Roof
     points
       .filter((p) => p.level === level && p.intensity > 0 && p.gflopRate > 0 && (bound === null || p.boundBy === bound))
       .map((p) => ({ value: [p.intensity, p.gflopRate], name: p.name, timeUs: p.timeUs, boundBy: p.boundBy }));
-  const bounds = [...new Set(points.filter((p) => p.level === 'op').map((p) => p.boundBy))];
+  // One series per verdict that has a point to draw (ops without FLOPs are not placed).
+  const bounds = [...new Set(points.filter((p) => p.level === 'op' && p.intensity > 0 && p.gflopRate > 0).map((p) => p.boundBy))];
   const maxTime = Math.max(1, ...points.map((p) => p.timeUs));
   const size = (_value: unknown, params: { data?: { timeUs?: number } }) => 8 + 16 * Math.sqrt((params.data?.timeUs ?? 0) / maxTime);
   const option: echarts.EChartsCoreOption = {
