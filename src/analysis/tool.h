@@ -46,6 +46,15 @@ struct ToolOptions {
   // timeline. Unset: open on that side.
   std::optional<int64_t> start_ps;
   std::optional<int64_t> end_ps;
+  // memory_viewer, graph_viewer: the XLA module, as "name(program id)", name or program id;
+  // empty: the largest module (with buffer assignment, for memory_viewer).
+  std::string module;
+  // graph_viewer: the HLO op to centre on (exact name; otherwise ops containing it are
+  // listed); empty: the entry computation's root.
+  std::string op;
+  // graph_viewer: operand/user hops around the op, and the most nodes shown.
+  int hops = 2;
+  int max_nodes = 150;
   // Text output prints at most this many rows per table (0 = all); JSON and CSV always
   // carry every row.
   size_t text_max_rows = 20;

@@ -2,10 +2,12 @@
 
 #include "src/analysis/tools/advisor.h"
 #include "src/analysis/tools/framework_op_stats.h"
+#include "src/analysis/tools/graph_viewer.h"
 #include "src/analysis/tools/hlo_stats.h"
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/kernel_stats.h"
 #include "src/analysis/tools/memory_profile.h"
+#include "src/analysis/tools/memory_viewer.h"
 #include "src/analysis/tools/multi_gpu.h"
 #include "src/analysis/tools/op_profile.h"
 #include "src/analysis/tools/overview_page.h"
@@ -31,6 +33,8 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakeOpProfileTool().release());
     list->push_back(MakeHloStatsTool().release());
     list->push_back(MakeRooflineModelTool().release());
+    list->push_back(MakeMemoryViewerTool().release());
+    list->push_back(MakeGraphViewerTool().release());
     return list;
   }();
   return *tools;

@@ -13,6 +13,7 @@
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/graph_viewer.h"
 #include "src/cli/command.h"
 #include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
@@ -83,6 +84,13 @@ int RunAnalyzeCommand(CommandContext& context) {
   std::string start_text, end_text;
   flags.AddString("start_ps", &start_text, "memory_profile: only memory events at or after this time (ps) set the peak");
   flags.AddString("end_ps", &end_text, "memory_profile: only memory events at or before this time (ps) set the peak");
+  analysis::ToolOptions hlo_options;
+  flags.AddString("module", &hlo_options.module,
+                  "memory_viewer, graph_viewer: the XLA module, as name(id), name or id (default: the largest)");
+  flags.AddString("op", &hlo_options.op, "graph_viewer: the HLO op to centre on (default: the entry's root)");
+  flags.AddInt("hops", &hlo_options.hops, "graph_viewer: operand/user hops around the op", 0, analysis::kGraphMaxHops);
+  flags.AddInt("max_nodes", &hlo_options.max_nodes, "graph_viewer: the most ops shown", 1,
+               analysis::kGraphMaxNodesLimit);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -109,7 +117,7 @@ int RunAnalyzeCommand(CommandContext& context) {
   auto step = analysis::ParseStepSelection(step_text);
   if (!step.ok()) return ReportUsageError(context.err, "analyze", "--step: " + step.status().message());
   model_options.step = *step;
-  analysis::ToolOptions options;
+  analysis::ToolOptions options = hlo_options;
   options.include_idle = include_idle;
   for (auto [flag, text, bound] : {std::tuple{"--start_ps", &start_text, &options.start_ps},
                                    std::tuple{"--end_ps", &end_text, &options.end_ps}}) {

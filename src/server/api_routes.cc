@@ -21,6 +21,10 @@ using analysis::output::JsonWriter;
 
 constexpr std::string_view kVersion = "0.1.0";
 
+// The optional parameters of /api/data, /api/tables and /api/csv (what ToolOptionsFrom reads).
+const std::initializer_list<std::string_view> kToolOptionParams = {"host",   "include_idle", "step", "start_ps", "end_ps",
+                                                                    "module", "op",           "hops", "max_nodes"};
+
 // Parameters of one request after checking: each known key at most once, names safe.
 StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
   analysis::ToolOptions options;
@@ -45,6 +49,16 @@ StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
   if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
     return InvalidArgumentError("start_ps (" + std::to_string(*options.start_ps) + ") is after end_ps (" +
                                 std::to_string(*options.end_ps) + ")");
+  }
+  options.module = Get(params, "module");
+  options.op = Get(params, "op");
+  for (auto [key, value] : {std::pair{"hops", &options.hops}, std::pair{"max_nodes", &options.max_nodes}}) {
+    const std::string text = Get(params, key);
+    if (text.empty()) continue;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
+    if (error != std::errc() || end != text.data() + text.size()) {
+      return InvalidArgumentError(std::string(key) + " must be a number, not '" + text + "'");
+    }
   }
   return options;
 }
@@ -314,7 +328,7 @@ HttpReply ApiRoutes::Hosts(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Data(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step", "start_ps", "end_ps"});
+  auto params = CheckParams(query, {"run", "tool"}, kToolOptionParams);
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -328,7 +342,7 @@ HttpReply ApiRoutes::Data(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Tables(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, {"host", "include_idle", "step", "start_ps", "end_ps"});
+  auto params = CheckParams(query, {"run", "tool"}, kToolOptionParams);
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -342,7 +356,7 @@ HttpReply ApiRoutes::Tables(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Csv(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool", "table"}, {"host", "include_idle", "step", "start_ps", "end_ps"});
+  auto params = CheckParams(query, {"run", "tool", "table"}, kToolOptionParams);
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());

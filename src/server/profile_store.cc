@@ -129,6 +129,10 @@ StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load
     key += '\0';
     key += bound ? std::to_string(*bound) : "-";
   }
+  for (const std::string& part : {options.module, options.op, std::to_string(options.hops), std::to_string(options.max_nodes)}) {
+    key += '\0';
+    key += part;
+  }
   return results_.GetOrCompute(key, [&]() -> StatusOr<std::shared_ptr<const CachedResult>> {
     STEPSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const analysis::ProfileModel> model, GetModel(run, host, step));
     STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<analysis::ToolResult> result,

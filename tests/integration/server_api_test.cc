@@ -311,6 +311,8 @@ TEST_F(ServerApiTest, DataRejectsUnknownAndMalformedParameters) {
       {"/api/data?run=synthetic&tool=overview_page&colour=red", 400, "unknown parameter 'colour'"},
       {"/api/data?run=synthetic&run=tf_gpu&tool=overview_page", 400, "given twice"},
       {"/api/data?run=synthetic&tool=framework_op_stats&include_idle=maybe", 400, "include_idle"},
+      {"/api/data?run=synthetic&tool=overview_page&hops=two", 400, "hops must be a number"},
+      {"/api/data?run=synthetic&tool=memory_viewer", 404, "does not apply"},
       {"/api/nothing", 404, "no API endpoint"},
   };
   for (const Case& c : cases) {
@@ -318,6 +320,43 @@ TEST_F(ServerApiTest, DataRejectsUnknownAndMalformedParameters) {
     EXPECT_EQ(r.status, c.status) << c.target << " -> " << r.body;
     EXPECT_NE(ErrorOf(r).find(c.message), std::string::npos) << c.target << " -> " << r.body;
   }
+}
+
+// The XLA module tools' parameters (module, op, hops, max_nodes) reach the tool, and each
+// combination is its own cached result.
+TEST_F(ServerApiTest, XlaModuleToolsTakeModuleOpAndHops) {
+  fs::path jax_run = fs::path(xspace::ProfileRootDir(logdir_)) / "jax";
+  fs::create_directories(jax_run);
+  fs::copy_file(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/tracelens_jax_mi300_te_fused_attn.xplane.pb",
+                jax_run / "mi300.xplane.pb");
+  simdjson::dom::parser parser;
+  auto field = [&](const RawResponse& r, const char* key) {
+    simdjson::dom::element doc;
+    EXPECT_EQ(parser.parse(r.body).get(doc), simdjson::SUCCESS) << r.body;
+    std::string_view value;
+    EXPECT_EQ(doc[key].get(value), simdjson::SUCCESS) << key << " in " << r.body.substr(0, 200);
+    return std::string(value);
+  };
+  RawResponse memory = Get("/api/data?run=jax&tool=memory_viewer&module=jit_loss_fn");
+  ASSERT_EQ(memory.status, 200) << memory.body;
+  EXPECT_EQ(field(memory, "module"), "jit_loss_fn(17)");
+  RawResponse other = Get("/api/data?run=jax&tool=memory_viewer&module=jit__normal%285%29");
+  ASSERT_EQ(other.status, 200) << other.body;
+  EXPECT_EQ(field(other, "module"), "jit__normal(5)");
+  RawResponse missing = Get("/api/data?run=jax&tool=memory_viewer&module=jit_nothing");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_NE(ErrorOf(missing).find("jit_loss_fn(17)"), std::string::npos) << missing.body;
+
+  RawResponse near = Get("/api/data?run=jax&tool=graph_viewer&module=17&op=gemm_fusion_dot.3&hops=1");
+  RawResponse far = Get("/api/data?run=jax&tool=graph_viewer&module=17&op=gemm_fusion_dot.3&hops=3");
+  ASSERT_EQ(near.status, 200) << near.body;
+  ASSERT_EQ(far.status, 200) << far.body;
+  EXPECT_EQ(field(near, "center"), "gemm_fusion_dot.3");
+  EXPECT_LT(near.body.size(), far.body.size());
+  RawResponse csv = Get("/api/csv?run=jax&tool=graph_viewer&table=edges&module=17&op=gemm_fusion_dot.3&hops=1");
+  ASSERT_EQ(csv.status, 200);
+  EXPECT_EQ(csv.body.rfind("from,to,kind", 0), 0u) << csv.body;
+  EXPECT_EQ(Get("/api/data?run=jax&tool=graph_viewer&hops=99").status, 400);
 }
 
 TEST_F(ServerApiTest, TraversalAttemptsAreRefusedWithoutTouchingFiles) {

@@ -57,10 +57,19 @@ export interface ResultOptions {
   includeIdle?: boolean;
   startPs?: string;
   endPs?: string;
+  // The page's own tool parameters (PageInfo.params: module, op, hops, ...).
+  params?: Record<string, string>;
 }
 
+// Query parameters of a result request; the selection's keys are set after these, so a
+// page parameter cannot replace run, tool, host or step.
 function resultParams(options: ResultOptions): Record<string, string | undefined> {
-  return { include_idle: options.includeIdle ? '1' : undefined, start_ps: options.startPs, end_ps: options.endPs };
+  return {
+    ...options.params,
+    include_idle: options.includeIdle ? '1' : undefined,
+    start_ps: options.startPs,
+    end_ps: options.endPs,
+  };
 }
 
 // The hash's `range=START_PS,END_PS` (memory_profile's brushed range) as result options;
@@ -101,15 +110,16 @@ async function getJson<T>(path: string, params: Record<string, string | undefine
   return body as T;
 }
 
+// How a result is asked for: include idle time; tool parameters (module, op, hops, ...).
 export const api = {
   info: () => getJson<{ version: string; logdir: string; tools: ToolInfo[] }>('info'),
   runs: () => getJson<{ logdir: string; runs: RunInfo[] }>('runs'),
   tools: (run: string) => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run }),
   hosts: (run: string, tool: string) => getJson<{ run: string; hosts: string[] }>('hosts', { run, tool }),
   data: (s: Selection, options: ResultOptions = {}) =>
-    getJson<ToolData>('data', { run: s.run, tool: s.tool, host: s.host, step: s.step, ...resultParams(options) }),
+    getJson<ToolData>('data', { ...resultParams(options), run: s.run, tool: s.tool, host: s.host, step: s.step }),
   tables: (s: Selection, options: ResultOptions = {}) =>
-    getJson<{ tables: TableInfo[] }>('tables', { run: s.run, tool: s.tool, host: s.host, step: s.step, ...resultParams(options) }),
+    getJson<{ tables: TableInfo[] }>('tables', { ...resultParams(options), run: s.run, tool: s.tool, host: s.host, step: s.step }),
 };
 
 // Two runs to compare: A (before) and B (after), each all hosts or one.
@@ -137,5 +147,5 @@ export function compareCsvUrl(p: ComparePair, table: string): string {
 
 // The URL that downloads one table of a result as CSV.
 export function csvUrl(s: Selection, table: string, options: ResultOptions = {}): string {
-  return `/api/csv${query({ run: s.run, tool: s.tool, host: s.host, step: s.step, table, ...resultParams(options) })}`;
+  return `/api/csv${query({ ...resultParams(options), run: s.run, tool: s.tool, host: s.host, step: s.step, table })}`;
 }

@@ -8,7 +8,7 @@ import { disposeCharts } from './components/charts';
 import { el, formatBytes, formatMs } from './format';
 import { comparePairFrom, renderCompare } from './pages/compare';
 import { pageFor } from './pages/index';
-import { toolTitle } from './pages/page';
+import { toolParams, toolTitle } from './pages/page';
 import { readHash, writeHash, type HashState } from './state';
 
 // While the logdir has no runs, look again this often.
@@ -287,7 +287,11 @@ async function update(): Promise<void> {
   showPage(loading(page.title.toLowerCase()));
   try {
     const includeIdle = page.usesIdle === true && hash.extra.idle === '1';
-    const options = { includeIdle, ...(page.usesTimeRange ? timeRangeOptions(hash.extra.range) : {}) };
+    const options = {
+      includeIdle,
+      params: toolParams(page.params, hash.extra),
+      ...(page.usesTimeRange ? timeRangeOptions(hash.extra.range) : {}),
+    };
     const [data, tables] = await Promise.all([
       api.data(selection, options),
       page.usesTables ? api.tables(selection, options).then((t) => t.tables) : Promise.resolve([]),

@@ -3,9 +3,11 @@ import { renderAdvisor } from './advisor';
 import { renderFrameworkOpStats } from './framework_op_stats';
 import { renderGeneric } from './generic';
 import { renderHloStats } from './hlo_stats';
+import { renderGraphViewer } from './graph_viewer';
 import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
 import { renderMemoryProfile } from './memory_profile';
+import { renderMemoryViewer } from './memory_viewer';
 import { renderMultiGpu } from './multi_gpu';
 import { renderOpProfile } from './op_profile';
 import { renderOverview } from './overview';
@@ -27,6 +29,8 @@ const PAGES: Record<string, PageInfo> = {
   op_profile: { title: 'Op profile', render: renderOpProfile, usesTables: true, usesIdle: true, perStep: true },
   hlo_stats: { title: 'HLO stats', render: renderHloStats, usesTables: true, perStep: true },
   roofline_model: { title: 'Roofline model', render: renderRooflineModel, usesTables: true, perStep: true },
+  memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, params: ['module'] },
+  graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, usesTables: true, params: ['module', 'op', 'hops', 'max_nodes'] },
 };
 
 export function pageFor(tool: string): PageInfo {

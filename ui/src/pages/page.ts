@@ -38,6 +38,17 @@ export interface PageInfo {
   perStep?: boolean;
   // Fetch the result for the hash's time range (`range=START_PS,END_PS`) when it has one.
   usesTimeRange?: boolean;
+  // URL parameters the page passes on to the tool (e.g. module, op, hops).
+  params?: string[];
+}
+
+// The page's tool parameters as the URL holds them (PageInfo.params).
+export function toolParams(keys: string[] | undefined, extra: Record<string, string>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const key of keys ?? []) {
+    if (extra[key]) params[key] = extra[key];
+  }
+  return params;
 }
 
 // The columns of the declared table `name` as the tool labels them (ids in `omit` left
@@ -66,6 +77,8 @@ export const TOOL_TITLES: Record<string, string> = {
   kernel_stats: 'Kernel stats',
   advisor: 'Advisor',
   memory_profile: 'Memory profile',
+  memory_viewer: 'Memory viewer',
+  graph_viewer: 'Graph viewer',
   pod_viewer: 'Pod viewer',
   trace_viewer: 'Trace viewer',
   multi_gpu: 'Multi-GPU',

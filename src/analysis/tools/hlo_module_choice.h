@@ -1,0 +1,47 @@
+// Which XLA module a per-module tool (memory_viewer, graph_viewer) shows: the `module`
+// option names it, else a default; plus the list of modules the page offers to choose from.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "src/analysis/model/profile_model.h"
+#include "src/analysis/output/json_writer.h"
+#include "src/hlo/hlo_module.h"
+#include "src/hlo/hlo_programs.h"
+#include "stepscope/status.h"
+
+namespace stepscope::analysis {
+
+// One entry of a tool's module selector.
+struct HloModuleChoice {
+  std::string name;     // "jit_train_step(5)", as the `module` option accepts it
+  std::string module;   // "jit_train_step"
+  int64_t program_id = 0;
+  int64_t instructions = 0;
+  bool has_buffer_assignment = false;
+};
+
+std::vector<HloModuleChoice> ListHloModules(const hlo::HloPrograms& programs);
+
+// The module `wanted` names: its display name "name(id)", its name (when one module has it)
+// or its program id. Empty `wanted`: the module whose kernels took the most device time
+// (`device_time_ps`, by module index; the step function, usually), then, with none timed,
+// the one with the most instructions; with `prefer_buffer_assignment`, modules without
+// buffer assignment only when no module has one. An unknown name is kNotFound naming the
+// modules there are.
+StatusOr<int32_t> ChooseHloModule(const hlo::HloPrograms& programs, std::string_view wanted,
+                                  bool prefer_buffer_assignment, const std::vector<int64_t>& device_time_ps = {});
+
+// Device time of each module's kernels (ProfileModel::hlo_ops summed), by module index.
+std::vector<int64_t> HloModuleDeviceTime(const ProfileModel& model);
+
+// The "modules" array of a tool's JSON.
+void WriteHloModuleChoices(const std::vector<HloModuleChoice>& modules, output::JsonWriter* writer);
+
+// What a per-module tool needs, for Tool::requirement().
+inline constexpr std::string_view kHloRequirement = "XLA programs (the `Hlo Proto` stats of a /host:metadata plane)";
+
+}  // namespace stepscope::analysis

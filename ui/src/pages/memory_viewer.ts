@@ -1,0 +1,132 @@
+// Memory viewer: an XLA module's buffers over its program order (the compiler's buffer
+// assignment): the heap-size curve, padded and unpadded, the peak, and the buffers live
+// there. Reads only the memory_viewer tool's JSON (docs/tools.md); table labels from
+// /api/tables.
+import { LineChart } from 'echarts/charts';
+import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { csvUrl, type Row } from '../api';
+import { card, emptyState, tiles } from '../components/cards';
+import { dataTable } from '../components/table';
+import { el, formatBytes, formatCount, num } from '../format';
+import { arr, declaredColumns, str, toolParams, type PageContext } from './page';
+
+echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, MarkLineComponent, CanvasRenderer]);
+
+const MIB = 1024 * 1024;
+let curveChart: echarts.ECharts | null = null;
+
+// The module selector shared with the graph viewer's page.
+export function moduleSelect(ctx: PageContext, onlyWithBuffers: boolean): HTMLElement {
+  const modules = arr(ctx.data.modules);
+  const select = el('select', { class: 'inline-select', id: 'module-select', 'aria-label': 'XLA module' });
+  for (const m of modules) {
+    const name = str(m.name);
+    const note = onlyWithBuffers && m.has_buffer_assignment !== true ? ', no buffer assignment' : '';
+    select.append(el('option', { value: name }, `${name} · ${formatCount(m.instructions)} ops${note}`));
+  }
+  select.value = str(ctx.data.module);
+  select.addEventListener('change', () => ctx.setExtra('module', select.value));
+  return el('label', {}, 'Module ', select);
+}
+
+function curveNode(ctx: PageContext): HTMLElement {
+  const points = arr(ctx.data.timeline);
+  const node = el('div', { class: 'chart', 'data-chart': 'memory_viewer_curve' });
+  node.style.height = '320px';
+  const peakPosition = num(ctx.data.peak_position);
+  const option: echarts.EChartsCoreOption = {
+    animation: false,
+    textStyle: { fontFamily: 'Roboto, "Segoe UI", "Helvetica Neue", Arial, sans-serif', color: '#3c4043' },
+    color: ['#1a73e8', '#f57c00'],
+    legend: { top: 0 },
+    tooltip: {
+      trigger: 'axis',
+      formatter: (items: unknown) => {
+        const list = Array.isArray(items) ? (items as { dataIndex: number; seriesName: string; value: [number, number] }[]) : [];
+        if (!list.length) return '';
+        const p = points[list[0].dataIndex] ?? {};
+        return [`point ${str(p.position)} · ${str(p.instruction)}`, ...list.map((i) => `${i.seriesName}: ${i.value[1].toFixed(2)} MiB`)].join('<br>');
+      },
+    },
+    grid: { left: 64, right: 24, top: 36, bottom: 64 },
+    xAxis: { type: 'value', name: 'program order (heap-simulation event)', nameLocation: 'middle', nameGap: 26, min: 'dataMin', max: 'dataMax' },
+    yAxis: { type: 'value', name: 'MiB', splitLine: { lineStyle: { color: '#eceff1' } } },
+    dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
+    series: [
+      {
+        name: 'allocated',
+        type: 'line',
+        step: 'end',
+        symbol: 'none',
+        areaStyle: { opacity: 0.15 },
+        data: points.map((p) => [num(p.position), num(p.heap_bytes) / MIB]),
+        markLine: peakPosition >= 0 ? { symbol: 'none', label: { formatter: 'peak' }, data: [{ xAxis: peakPosition }] } : undefined,
+      },
+      { name: 'unpadded', type: 'line', step: 'end', symbol: 'none', lineStyle: { type: 'dashed' }, data: points.map((p) => [num(p.position), num(p.unpadded_bytes) / MIB]) },
+    ],
+  };
+  requestAnimationFrame(() => {
+    if (!node.isConnected) return;
+    curveChart?.dispose();
+    curveChart = echarts.init(node, undefined, { renderer: 'canvas' });
+    curveChart.setOption(option);
+    new ResizeObserver(() => curveChart?.resize()).observe(node);
+    node.dataset.ready = 'true';
+  });
+  return node;
+}
+
+function summary(ctx: PageContext): HTMLElement {
+  const d = ctx.data;
+  const padding = num(d.peak_bytes) - num(d.peak_unpadded_bytes);
+  return tiles([
+    { label: 'Peak allocated', value: formatBytes(d.peak_bytes), detail: num(d.peak_position) >= 0 ? `at point ${str(d.peak_position)} (${str(d.peak_instruction)})` : 'no heap simulation' },
+    { label: 'Unpadded at peak', value: formatBytes(d.peak_unpadded_bytes), detail: `padding ${formatBytes(padding)}`, tone: num(d.peak_bytes) > 0 && padding / num(d.peak_bytes) > 0.2 ? 'warn' : 'neutral' },
+    { label: 'Parameters', value: formatBytes(d.parameter_bytes), detail: 'entry computation arguments' },
+    { label: 'Outputs', value: formatBytes(d.output_bytes), detail: 'may be live out' },
+    { label: 'Temporaries', value: formatBytes(d.temporary_bytes), detail: `${formatCount(d.heap_trace_events)} heap events` },
+    { label: 'Live all program', value: formatBytes(d.whole_program_bytes), detail: 'parameters, outputs, constants' },
+  ]);
+}
+
+function buffersTable(ctx: PageContext): HTMLElement {
+  const bytes = (id: string) => ({ render: (r: Row) => el('span', { title: `${formatCount(r[id])} bytes` }, formatBytes(r[id])) });
+  const columns = declaredColumns(ctx, 'peak_buffers', { size_bytes: bytes('size_bytes'), unpadded_bytes: bytes('unpadded_bytes'), instruction: { className: 'name' }, op_name: { className: 'name' } });
+  const params = toolParams(['module'], ctx.hash.extra);
+  return dataTable({
+    name: 'peak_buffers',
+    columns,
+    rows: arr<Row>(ctx.data.peak_buffers),
+    sort: { column: 'size_bytes', descending: true },
+    filterColumns: ['instruction', 'opcode', 'shape', 'op_name', 'allocation_type'],
+    filterPlaceholder: 'Filter by op, opcode, shape or allocation type',
+    pageSize: 25,
+    emptyText: 'No buffer is live at the peak.',
+    toolbar: [el('a', { class: 'button', href: csvUrl(ctx.selection, 'peak_buffers', { params }), download: '', 'data-csv': 'peak_buffers' }, 'Export as CSV')],
+  });
+}
+
+export function renderMemoryViewer(ctx: PageContext): HTMLElement {
+  const d = ctx.data;
+  const page = el('div', { class: 'page page-memory-viewer', 'data-page': 'memory_viewer' });
+  page.append(card('Memory viewer', { id: 'memory-viewer-controls', subtitle: 'What the XLA compiler planned for one module (static; the Memory profile page shows what ran)' }, el('div', { class: 'table-toolbar' }, moduleSelect(ctx, true))));
+  if (d.has_buffer_assignment !== true) {
+    page.append(card('No buffer assignment', { id: 'memory-viewer-empty' }, emptyState('No buffer assignment', str(d.message), 'Choose another module, or profile with a JAX / XLA version that stores buffer assignments with the HLO.')));
+    return page;
+  }
+  const points = arr(d.timeline);
+  page.append(
+    card('Summary', { id: 'memory-viewer-summary' }, summary(ctx)),
+    card(
+      'Memory allocation size vs program order',
+      { id: 'memory-viewer-curve', subtitle: `The x axis is the compiler's order, not time; ${points.length} points${d.timeline_downsampled === true ? ' (down-sampled, the peak kept)' : ''}. Drag or scroll to zoom.` },
+      points.length ? curveNode(ctx) : emptyState('No heap simulation', 'This module has no heap trace; only buffers live for the whole program are counted.'),
+    ),
+    card('Buffers live at the peak', { id: 'memory-viewer-buffers', subtitle: 'Largest first; parameters, outputs and constants are live for the whole program' }, buffersTable(ctx)),
+  );
+  const notes = arr<string>(d.diagnostics).map(str);
+  if (notes.length) page.append(card('Notes', { id: 'memory-viewer-notes' }, el('ul', {}, ...notes.map((n) => el('li', {}, n)))));
+  return page;
+}
