@@ -95,6 +95,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     AddTo(run.dropped_traces, from.dropped_traces);
     combined.has_device = combined.has_device || model.has_device;
     combined.total_events += model.total_events;
+    for (PipelineEvents& events : model.pipeline_events) combined.pipeline_events.push_back(std::move(events));
     combined.device_step_ties.Add(model.device_step_ties);
     step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
 
