@@ -471,7 +471,6 @@ class Analyzer {
       p.bottleneck_share_percent = Percent(static_cast<double>(best), static_cast<double>(sum));
       p.input_bound = p.step_time_percent.has_value() ? *p.step_time_percent >= kModeratelyInputBoundThresholdPercent
                                                       : p.max_latency_ps > kSlowPipelineCallPs;
-      if (p.bottleneck_stage.has_value()) p.suggestion = SuggestionFor(p, r_.stages[*p.bottleneck_stage]);
       // Device pipelines: the per-device Prefetch over a Generator that a
       // MultiDeviceIterator runs (XProf marks them by "Iterator::Prefetch::Generator").
       for (const PipelineStageStats& stage : r_.stages) {
@@ -479,6 +478,7 @@ class Analyzer {
           p.is_device = true;
         }
       }
+      if (p.bottleneck_stage.has_value()) p.suggestion = SuggestionFor(p, r_.stages[*p.bottleneck_stage]);
     }
   }
 
@@ -669,8 +669,9 @@ output::Table StagesTable(const TfDataBottleneckResult& r) {
                    {"stage", "Stage", output::ColumnType::kString, 0, 60},
                    {"dataset", "Dataset", output::ColumnType::kString},
                    {"kind", "Kind", output::ColumnType::kString},
-                   {"id", "Iterator id", output::ColumnType::kInt},
-                   {"parent_id", "Parent id", output::ColumnType::kInt},
+                   // Ids as text: tf.data's are addresses, beyond what a JSON reader's doubles hold.
+                   {"id", "Iterator id", output::ColumnType::kString},
+                   {"parent_id", "Parent id", output::ColumnType::kString},
                    {"setting", "Workers / buffer", output::ColumnType::kInt, 0, 0, "count"},
                    {"calls", "Calls", output::ColumnType::kInt, 0, 0, "count"},
                    {"avg_latency_us", "Avg (µs)", output::ColumnType::kDouble, 1, 0, "us"},
@@ -683,8 +684,9 @@ output::Table StagesTable(const TfDataBottleneckResult& r) {
     const PipelineStageStats& stage = r.stages[s];
     const bool is_bottleneck = stage.pipeline >= 0 && r.pipelines[stage.pipeline].bottleneck_stage == static_cast<int>(s);
     table.AddRow({stage.pipeline >= 0 ? output::Cell(r.pipelines[stage.pipeline].name) : output::Cell(),
-                  stage.long_name, stage.dataset_name, std::string(BottleneckKindName(stage.kind)), stage.id,
-                  stage.parent_known ? output::Cell(*stage.parent_id) : output::Cell(),
+                  stage.long_name, stage.dataset_name, std::string(BottleneckKindName(stage.kind)),
+                  std::to_string(stage.id),
+                  stage.parent_known ? output::Cell(std::to_string(*stage.parent_id)) : output::Cell(),
                   stage.setting > 0 ? output::Cell(stage.setting) : output::Cell(), stage.calls,
                   stage.avg_latency_us(), PsToMs(stage.self_ps), PsToMs(stage.blocking_self_ps), stage.blocking_calls,
                   PsToMs(stage.slow_blocking_self_ps), is_bottleneck});
