@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "src/analysis/model/sat_math.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/tool_util.h"
@@ -291,7 +292,7 @@ class Analyzer {
       const int64_t duration = ev_[root].duration_ps();
       p.min_latency_ps = p.calls == 0 ? duration : std::min(p.min_latency_ps, duration);
       p.max_latency_ps = std::max(p.max_latency_ps, duration);
-      p.total_latency_ps += duration;
+      AddTo(p.total_latency_ps, duration);
       ++p.calls;
       if (duration > kSlowPipelineCallPs) ++p.slow_calls;
       const bool in_slow_set = slow_taken[pipeline] < slow_quota_[pipeline];
@@ -312,15 +313,16 @@ class Analyzer {
         PipelineStageStats& stage = r_.stages[s];
         if (stage.pipeline == -1) stage.pipeline = pipeline;
         ++stage.calls;
-        stage.total_ps += ev_[e].duration_ps();
-        stage.self_ps += self;
+        // Saturating: hostile files may hold many calls of 2^61 ps.
+        AddTo(stage.total_ps, ev_[e].duration_ps());
+        AddTo(stage.self_ps, self);
         if (item.blocking) {
           ++stage.blocking_calls;
-          stage.blocking_self_ps += self;
-          if (in_slow_set) stage.slow_blocking_self_ps += self;
+          AddTo(stage.blocking_self_ps, self);
+          if (in_slow_set) AddTo(stage.slow_blocking_self_ps, self);
           if (is_slowest) {
             if (call_self[s] == 0) touched.push_back(s);
-            call_self[s] += self + 1;  // +1: a touched stage with 0 self time stays marked
+            AddTo(call_self[s], SatAdd(self, 1));  // +1: a touched stage with 0 self time stays marked
           }
         }
         for (uint32_t k = graph_.begin[e]; k < graph_.begin[e + 1]; ++k) {
@@ -462,7 +464,7 @@ class Analyzer {
       for (size_t s = 0; s < r_.stages.size(); ++s) {
         const PipelineStageStats& stage = r_.stages[s];
         if (stage.pipeline != static_cast<int>(i)) continue;
-        sum += stage.slow_blocking_self_ps;
+        AddTo(sum, stage.slow_blocking_self_ps);
         if (stage.slow_blocking_self_ps > best) {
           best = stage.slow_blocking_self_ps;
           p.bottleneck_stage = static_cast<int>(s);

@@ -251,6 +251,25 @@ TEST(TfDataBottleneckTest, RandomHostileEventsFinish) {
   EXPECT_EQ(walked + r.counts.unreached_calls + r.counts.iterators_without_id, r.counts.iterator_events);
 }
 
+TEST(TfDataBottleneckTest, HugeDurationsSaturateInsteadOfOverflowing) {
+  PipelineEvents events;
+  events.threads = {"t"};
+  events.names = {"Iterator::Range"};
+  const int64_t huge = int64_t{1} << 61;  // the model's clamp
+  for (int i = 0; i < 8; ++i) {
+    PipelineEvent e;
+    e.begin_ps = -huge;
+    e.end_ps = huge;
+    e.id = 1;
+    e.flags = PipelineEvent::kHasId;
+    events.events.push_back(e);
+  }
+  TfDataBottleneckResult r = AnalyzePipelineEvents(events, 1);
+  ASSERT_EQ(r.pipelines.size(), 1u);
+  EXPECT_EQ(r.pipelines[0].total_latency_ps, std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(r.stages[0].self_ps, std::numeric_limits<int64_t>::max());
+}
+
 TEST(TfDataBottleneckTest, KindsFollowDatasetNames) {
   EXPECT_EQ(BottleneckKindOf("TFRecord"), BottleneckKind::kFileSource);
   EXPECT_EQ(BottleneckKindOf("FixedLengthRecord"), BottleneckKind::kFileSource);
