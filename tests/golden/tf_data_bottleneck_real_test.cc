@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/model/combine_hosts.h"
 #include "src/analysis/tools/tf_data_bottleneck.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xspace_io.h"
@@ -169,6 +170,31 @@ TEST(TfDataBottleneckRealTest, TensorFlowEightGpuFileMatchesItsRawIteratorEvents
   ASSERT_TRUE(r.bottleneck_stage.has_value());
   EXPECT_EQ(r.stages[*r.bottleneck_stage].long_name, "Iterator::Prefetch::Generator");
   EXPECT_TRUE(r.diagnostics.empty());
+}
+
+// Two hosts combined (the same file twice, as two workers): each host is analysed apart,
+// its pipelines named after it; the trees are gone from the combined model, so the events
+// must have been kept when the hosts were combined.
+TEST(TfDataBottleneckRealTest, CombinedHostsAreAnalysedEachOnItsOwn) {
+  const std::string path = std::string(STEPSCOPE_SHARED_DIR) +
+                           "/testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb";
+  std::vector<analysis::ProfileModel> hosts;
+  for (int worker = 0; worker < 2; ++worker) {
+    StatusOr<analysis::ProfileModel> model = analysis::BuildProfileModelFromFile(path);
+    ASSERT_TRUE(model.ok()) << model.status().ToString();
+    hosts.push_back(std::move(*model));
+  }
+  const analysis::TfDataBottleneckResult one = analysis::ComputeTfDataBottleneck(hosts[0]);
+  analysis::ProfileModel combined = analysis::CombineHostModels(std::move(hosts));
+  ASSERT_EQ(combined.source, nullptr);
+  const analysis::TfDataBottleneckResult both = analysis::ComputeTfDataBottleneck(combined);
+  ASSERT_EQ(both.pipelines.size(), 2 * one.pipelines.size());
+  EXPECT_EQ(both.counts.iterator_events, 2 * one.counts.iterator_events);
+  EXPECT_EQ(both.pipelines[0].max_latency_ps, one.pipelines[0].max_latency_ps);
+  EXPECT_EQ(both.pipelines[0].name, combined.hostnames[0] + " " + one.pipelines[0].name);
+  ASSERT_TRUE(both.bottleneck_stage.has_value());
+  EXPECT_EQ(both.stages[*both.bottleneck_stage].long_name, "Iterator::Prefetch::Generator");
+  EXPECT_EQ(both.stages[*both.bottleneck_stage].pipeline, 0);
 }
 
 }  // namespace

@@ -205,7 +205,9 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   NumberDeviceSteps(&model);
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
-  model.pipeline_events.push_back(ExtractPipelineEvents(s, host.threads));
+  // Without the trees the pipeline events must be taken now; with them, tools extract on
+  // demand (ForEachHostPipelineEvents), so models that are not asked pay nothing.
+  if (!options.keep_event_tree) model.pipeline_events.push_back(ExtractPipelineEvents(s, host.threads));
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);

@@ -150,6 +150,18 @@ PipelineEvents ExtractPipelineEvents(const xspace::ColumnarXSpace& space, const 
   return out;
 }
 
-const std::vector<PipelineEvents>& PipelineEventsOf(const ProfileModel& model) { return model.pipeline_events; }
+void ForEachHostPipelineEvents(const ProfileModel& model,
+                               const std::function<void(int host_index, const PipelineEvents& events)>& visit) {
+  if (model.pipeline_events.empty() && model.source != nullptr) {
+    visit(0, ExtractPipelineEvents(*model.source, model.host_threads));
+    return;
+  }
+  for (size_t h = 0; h < model.pipeline_events.size(); ++h) visit(static_cast<int>(h), model.pipeline_events[h]);
+}
+
+void KeepPipelineEvents(ProfileModel* model) {
+  if (!model->pipeline_events.empty() || model->source == nullptr) return;
+  model->pipeline_events.push_back(ExtractPipelineEvents(*model->source, model->host_threads));
+}
 
 }  // namespace stepscope::analysis

@@ -9,13 +9,15 @@
 //                    asynchronous stage's consumer to the worker thread that produced the
 //                    element.
 //
-// Extracted by BuildProfileModel from the host event trees (ProfileModel::pipeline_events,
-// one entry per host, so combined models keep them): nothing is done when no event name
-// of the host plane starts with "Iterator::", and threads without pipeline events cost one
-// table lookup per event.
+// Extracted from the host event trees: by BuildProfileModel when it drops the trees
+// (ModelOptions::keep_event_tree false) and by CombineHostModels, into
+// ProfileModel::pipeline_events (one entry per host); otherwise on demand
+// (ForEachHostPipelineEvents). Nothing is done when no event name of the host plane starts
+// with "Iterator::", and threads without pipeline events cost one table lookup per event.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,7 +34,14 @@ bool ClassifyPipelineEventName(std::string_view name, PipelineEventKind* kind);
 // BuildProfileModel; nothing is read when no event name starts with "Iterator::".
 PipelineEvents ExtractPipelineEvents(const xspace::ColumnarXSpace& space, const std::vector<HostThread>& threads);
 
-// The events of every host of `model`, one entry per host (empty when none).
-const std::vector<PipelineEvents>& PipelineEventsOf(const ProfileModel& model);
+// Calls `visit(host_index, events)` for every host of `model`: the events kept in
+// ProfileModel::pipeline_events, or, for a model that kept its event trees instead,
+// extracted from them now.
+void ForEachHostPipelineEvents(const ProfileModel& model,
+                               const std::function<void(int host_index, const PipelineEvents& events)>& visit);
+
+// Fills `model->pipeline_events` from its event trees when it has trees and no events yet
+// (before the trees are dropped, e.g. when hosts are combined).
+void KeepPipelineEvents(ProfileModel* model);
 
 }  // namespace stepscope::analysis

@@ -855,12 +855,16 @@ void MergeHostResult(TfDataBottleneckResult host, const std::string& prefix, TfD
 }  // namespace
 
 TfDataBottleneckResult ComputeTfDataBottleneck(const ProfileModel& model) {
-  const std::vector<PipelineEvents>& hosts = PipelineEventsOf(model);
-  if (hosts.size() == 1) return AnalyzePipelineEvents(hosts[0], TotalStepTimePs(model, 0));
+  std::vector<TfDataBottleneckResult> per_host;
+  ForEachHostPipelineEvents(model, [&](int host, const PipelineEvents& events) {
+    per_host.push_back(AnalyzePipelineEvents(events, TotalStepTimePs(model, host)));
+  });
+  if (per_host.empty()) return AnalyzePipelineEvents({}, 0);
+  if (per_host.size() == 1) return std::move(per_host[0]);
   TfDataBottleneckResult merged;
-  for (size_t h = 0; h < hosts.size(); ++h) {
+  for (size_t h = 0; h < per_host.size(); ++h) {
     const std::string prefix = (h < model.hostnames.size() ? model.hostnames[h] : "host " + std::to_string(h)) + " ";
-    MergeHostResult(AnalyzePipelineEvents(hosts[h], TotalStepTimePs(model, static_cast<int>(h))), prefix, &merged);
+    MergeHostResult(std::move(per_host[h]), prefix, &merged);
   }
   // The costliest pipeline of any host decides the verdict.
   std::vector<int> order(merged.pipelines.size());
