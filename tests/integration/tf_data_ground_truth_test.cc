@@ -118,7 +118,7 @@ TEST_F(TfDataGroundTruthTest, SlowDecodeIsNamedAndParallelPrefetchMovesIt) {
   EXPECT_EQ(slow.root, "Iterator::Batch");
   EXPECT_EQ(slow.stage, "Iterator::Batch::Map") << "the decode runs in the Map stage";
   EXPECT_EQ(slow.kind, "sequential_map");
-  EXPECT_GT(slow.share_of_step_percent, 50.0) << "64 decodes of >= 200 µs each per step, on the training thread";
+  EXPECT_GT(slow.share_of_step_percent, 30.0) << "64 decodes of >= 200 µs each per step, on the training thread";
   ExpectLinksTo(slow_logdir, "Iterator::Batch::Map");
 
   const std::string fixed_logdir = *dir_ + "/fixed";
