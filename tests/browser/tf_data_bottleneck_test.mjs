@@ -3,7 +3,8 @@
 // by PrefetchProduce/PrefetchConsume): every pipeline is drawn as a graph whose nodes are
 // its stages (as /api/data lists them), the bottleneck outlined and coloured hottest; the
 // summary names the stage the API names; the tables carry the labels /api/tables declares.
-// No console errors; a screenshot goes to $STEPSCOPE_SCREENSHOT_DIR/tf_data_bottleneck.png.
+// The input pipeline analyzer's page names the stage and links here. No console errors; a
+// screenshot goes to $STEPSCOPE_SCREENSHOT_DIR/tf_data_bottleneck.png.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -82,5 +83,18 @@ test('the pipeline graph and tables show what the API says', async () => {
     assert.equal(await page.locator(`[data-table=${name}] tbody tr:not(.empty-row)`).count(), data[name].length, name);
   }
   await page.screenshot({ path: path.join(SCREENSHOTS, 'tf_data_bottleneck.png'), fullPage: true });
+  assert.deepEqual(consoleErrors, []);
+});
+
+test('the input pipeline analyzer names the stage and links to the pipeline page', async () => {
+  const input = await getJson(baseUrl, `/api/data?run=${RUN}&tool=input_pipeline_analyzer&host=${HOST}`);
+  assert.ok(input.pipeline_bottleneck, 'the analyzer carries the link');
+  await page.goto(`${baseUrl}#run=${RUN}&tool=input_pipeline_analyzer&host=${HOST}`);
+  const line = page.locator('[data-pipeline-bottleneck]');
+  await line.waitFor({ timeout: 60000 });
+  assert.equal(await line.getAttribute('data-pipeline-bottleneck'), input.pipeline_bottleneck.stage);
+  assert.ok((await line.innerText()).includes(input.pipeline_bottleneck.statement));
+  await line.locator('a[data-link-tool]').click();
+  await page.waitForSelector(`[data-page=${TOOL}]`, { timeout: 60000 });
   assert.deepEqual(consoleErrors, []);
 });
