@@ -13,6 +13,7 @@
 #include "src/analysis/tools/overview_page.h"
 #include "src/analysis/tools/pod_viewer.h"
 #include "src/analysis/tools/roofline_model.h"
+#include "src/analysis/tools/tf_data_bottleneck.h"
 #include "src/analysis/tools/trace_viewer.h"
 
 namespace stepscope::analysis {
@@ -35,6 +36,7 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakeRooflineModelTool().release());
     list->push_back(MakeMemoryViewerTool().release());
     list->push_back(MakeGraphViewerTool().release());
+    list->push_back(MakeTfDataBottleneckTool().release());
     return list;
   }();
   return *tools;

@@ -14,6 +14,7 @@ import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
 import { toolTitle, type PageInfo } from './page';
 import { renderRooflineModel } from './roofline_model';
+import { renderTfDataBottleneck } from './tf_data_bottleneck';
 import { renderTraceViewer } from './trace_viewer';
 
 const PAGES: Record<string, PageInfo> = {
@@ -31,6 +32,7 @@ const PAGES: Record<string, PageInfo> = {
   roofline_model: { title: 'Roofline model', render: renderRooflineModel, usesTables: true, perStep: true },
   memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, params: ['module'] },
   graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, usesTables: true, params: ['module', 'op', 'hops', 'max_nodes'] },
+  tf_data_bottleneck_analysis: { title: 'tf.data bottleneck analysis', render: renderTfDataBottleneck, usesTables: true },
 };
 
 export function pageFor(tool: string): PageInfo {

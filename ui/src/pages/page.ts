@@ -85,6 +85,7 @@ export const TOOL_TITLES: Record<string, string> = {
   op_profile: 'Op profile',
   hlo_stats: 'HLO stats',
   roofline_model: 'Roofline model',
+  tf_data_bottleneck_analysis: 'tf.data bottleneck analysis',
 };
 
 export function toolTitle(id: string): string {
