@@ -131,7 +131,10 @@ void NameThreadOnce(ThreadOps& ops, const at::RecordFunction& fn) {
   if (static_cast<pid_t>(syscall(SYS_gettid)) == getpid()) return;  // the main thread keeps its name
   if (at::in_parallel_region()) {
     SetCurrentThreadName("pytorch intra-op " + std::to_string(at::get_thread_num()));
-  } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
+  } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION && fn.forwardThreadId() != 0 &&
+             fn.forwardThreadId() != at::RecordFunction::currentThreadId()) {
+    // Backward of a graph another thread built: an autograd engine worker (accelerator
+    // devices, reentrant backward). A thread that runs its own backward keeps its name.
     SetCurrentThreadName("pytorch autograd");
   }
 }
