@@ -16,6 +16,7 @@
 #include "stepscope/annotation.h"
 #include "stepscope/input_pipeline.h"
 #include "stepscope/memory.h"
+#include "stepscope/pipeline.h"
 #include "stepscope/session.h"
 #include "stepscope/status.h"
 #include "stepscope/step.h"
