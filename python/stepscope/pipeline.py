@@ -30,7 +30,7 @@ Stage calls are events named by tf.data's long name ("Iterator::Prefetch::Batch:
 with stats id and parent_id, recorded at host_tracer_level >= 2 (stepscope's default), on
 the line of the thread that ran them; `stepscope analyze LOGDIR --tool
 tf_data_bottleneck_analysis` names the stage to fix. Not profiling, a `with` block costs
-the Python calls (about 1 us) and records nothing. A block must end on the thread that
+the Python calls (about 0.5 us) and records nothing. A block must end on the thread that
 entered it. pipeline.stage(ref) describes a stage (long_name, id, parent_id, kind, ...).
 """
 
