@@ -115,6 +115,13 @@ void BindPipeline(py::module_& m) {
       .def("call", [](const PipelineHandle& h, int ref) {
         return std::make_unique<StageCall>(h.pipeline, &StageOf(h.pipeline, ref));
       }, py::arg("ref"))
+      // The cheap form for wrappers on hot paths (a DataLoader's per-element fetch): no
+      // scope object is created and no __enter__/__exit__ dispatched.
+      .def("timed_call", [](const PipelineHandle& h, int ref, const py::object& fn, const py::args& args) {
+        const PipelineStage& stage = StageOf(h.pipeline, ref);
+        ScopedStageCall call(stage);
+        return fn(*args);
+      }, py::arg("ref"), py::arg("fn"))
       .def("consume", [](const PipelineHandle& h, int ref, int64_t element_id) {
         return std::make_unique<StageConsume>(h.pipeline, &StageOf(h.pipeline, ref), element_id);
       }, py::arg("ref"), py::arg("element_id"))

@@ -59,8 +59,7 @@ class _TimedDataset:
     def __getitem__(self, index):
         if not _stepscope._records_pipelines():
             return self._dataset[index]
-        with self._pipeline.call(self._source):
-            return self._dataset[index]
+        return self._pipeline.timed_call(self._source, self._dataset.__getitem__, index)
 
     def __len__(self):
         return len(self._dataset)
@@ -73,8 +72,7 @@ class _TimedDataset:
             def getitems(indices):
                 if not _stepscope._records_pipelines():
                     return value(indices)
-                with pipeline.call(source):
-                    return value(indices)
+                return pipeline.timed_call(source, value, indices)
             return getitems
         return value
 
@@ -93,8 +91,7 @@ class _TimedIterator:
     def __next__(self):
         if not _stepscope._records_pipelines():
             return next(self._iterator)
-        with self._pipeline.call(self._source):
-            return next(self._iterator)
+        return self._pipeline.timed_call(self._source, next, self._iterator)
 
 
 def _declare(loader_iter, num_workers):
@@ -117,8 +114,7 @@ def _instrument_single(loader_iter):
     def timed_fetch(possibly_batched_index):
         if not _stepscope._records_pipelines():
             return fetch(possibly_batched_index)
-        with pipeline.call(batch):
-            return fetch(possibly_batched_index)
+        return pipeline.timed_call(batch, fetch, possibly_batched_index)
     fetcher.fetch = timed_fetch
     loader_iter._stepscope_pipeline = pipeline
 
