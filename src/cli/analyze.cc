@@ -2,7 +2,6 @@
 // tools through the tool registry and prints text (people), JSON (programs) or CSV (one
 // table). The HTTP server uses the same tool registry and the same loader (src/load: run
 // and host selection, model building), so the CLI adds nothing of its own but printing.
-#include <charconv>
 #include <string>
 #include <vector>
 
@@ -71,7 +70,7 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddString("table", &table, "print only this table (required with --format csv)");
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
   std::string step_text;
-  flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps)");
+  flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps, also 'all')");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -95,14 +94,9 @@ int RunAnalyzeCommand(CommandContext& context) {
     tools.push_back(*tool);
   }
   analysis::ModelOptions model_options;
-  if (!step_text.empty()) {
-    int64_t number = 0;
-    auto [end, error] = std::from_chars(step_text.data(), step_text.data() + step_text.size(), number);
-    if (error != std::errc() || end != step_text.data() + step_text.size()) {
-      return ReportUsageError(context.err, "analyze", "--step takes a step number, not '" + step_text + "'");
-    }
-    model_options.step = number;
-  }
+  auto step = analysis::ParseStepSelection(step_text);
+  if (!step.ok()) return ReportUsageError(context.err, "analyze", "--step: " + step.status().message());
+  model_options.step = *step;
   if (format == "csv" && table.empty()) {
     return ReportError(context.err, "analyze", InvalidArgumentError("--format csv prints one table: add --table NAME"));
   }

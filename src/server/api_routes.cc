@@ -1,11 +1,11 @@
 #include "src/server/api_routes.h"
 
 #include <algorithm>
-#include <charconv>
 #include <optional>
 #include <initializer_list>
 #include <map>
 
+#include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/tool_registry.h"
 #include "src/analysis/tools/diff.h"
@@ -33,16 +33,11 @@ StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
   return options;
 }
 
-// The `step` parameter: absent for all steps, else a step number.
+// The `step` parameter: absent (or "all") for all steps, else a step number.
 StatusOr<std::optional<int64_t>> StepFrom(const Params& params) {
-  const std::string text = Get(params, "step");
-  if (text.empty() || text == "all") return std::optional<int64_t>();
-  int64_t step = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), step);
-  if (error != std::errc() || end != text.data() + text.size()) {
-    return InvalidArgumentError("step must be a step number (or 'all'), not '" + text + "'");
-  }
-  return std::optional<int64_t>(step);
+  auto step = analysis::ParseStepSelection(Get(params, "step"));
+  if (!step.ok()) return InvalidArgumentError("step: " + step.status().message());
+  return step;
 }
 
 void WriteCacheStats(std::string_view key, const ResultCacheStats& stats, JsonWriter* w) {

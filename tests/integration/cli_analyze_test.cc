@@ -122,7 +122,7 @@ TEST(CliAnalyzeTest, StepAnalysesOneStepAndANumberThatIsNoStepsIsExitTwo) {
     EXPECT_EQ(bad.out, "");
   }
   EXPECT_THAT(RunStepscope({"analyze", trace, "--step", "7"}).err, HasSubstr("no step 7 in this profile; its 5 steps are numbered 101 to 105"));
-  EXPECT_THAT(RunStepscope({"analyze", trace, "--step", "two"}).err, HasSubstr("--step takes a step number, not 'two'"));
+  EXPECT_THAT(RunStepscope({"analyze", trace, "--step", "two"}).err, HasSubstr("--step: a step number (or 'all') is expected, not 'two'"));
 }
 
 TEST(CliAnalyzeTest, BadInputIsOneLineAndExitTwo) {

@@ -239,7 +239,7 @@ TEST_F(ServerApiTest, StepParameterGivesTheResultOfThatStepsModel) {
   EXPECT_NE(ErrorOf(missing).find("no step 9999"), std::string::npos);
   RawResponse bad = Get("/api/tables?run=synthetic&tool=overview_page&step=two");
   EXPECT_EQ(bad.status, 400);
-  EXPECT_NE(ErrorOf(bad).find("step must be a step number"), std::string::npos);
+  EXPECT_NE(ErrorOf(bad).find("step: a step number (or 'all') is expected, not"), std::string::npos);
 }
 
 TEST_F(ServerApiTest, EachResultIsComputedOnceEvenUnderConcurrentRequests) {

@@ -1,6 +1,7 @@
 #include "src/analysis/model/build_profile_model.h"
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -264,6 +265,16 @@ StatusOr<ProfileModel> BuildProfileModelFromFile(const std::string& path, const 
     with_host.hostname = file;
   }
   return BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*columnar)), with_host);
+}
+
+StatusOr<std::optional<int64_t>> ParseStepSelection(std::string_view text) {
+  if (text.empty() || text == "all") return std::optional<int64_t>();
+  int64_t number = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    return InvalidArgumentError("a step number (or 'all') is expected, not '" + std::string(text) + "'");
+  }
+  return std::optional<int64_t>(number);
 }
 
 }  // namespace stepscope::analysis

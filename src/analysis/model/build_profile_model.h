@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "src/analysis/model/profile_model.h"
 #include "src/xspace/xplane.h"
@@ -31,6 +32,11 @@ struct ModelOptions {
   // it). kNotFound when no step has this number.
   std::optional<int64_t> step;
 };
+
+// Reads a step selection as the CLI (--step) and the HTTP API (step=) take it: empty or
+// "all" for every step, else a step number. The error names the text, for the caller to
+// prefix with the flag or parameter it came from.
+StatusOr<std::optional<int64_t>> ParseStepSelection(std::string_view text);
 
 // Builds the model from columnar data (the fast path). Shares ownership of `space`.
 StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,

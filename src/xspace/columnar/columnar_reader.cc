@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -68,29 +69,22 @@ class Parser {
     next_progress_ = on_consumed_ ? base_ + kProgressIntervalBytes : base_ + size_ + 1;
   }
 
-  Status Run(ColumnarXSpace* space) {
-    space_ = space;
-    if (!ParseSpace(space)) return FailureStatus();
-    // As ValidateXSpace: an empty or foreign file parses as an XSpace without planes.
-    if (space->planes.empty()) return DataLossError(std::string(what_) + ": " + std::string(kNoPlanesMessage));
-    return OkStatus();
-  }
-
   // The top level of the space: plane ranges, the strings (into `space`) and the time
-  // origin. False when the input is malformed (the sequential Run then reports how).
+  // origin. False at the first malformed top-level field (FailureStatus says which); the
+  // planes before it are in `layout`, for they come first in the file and may fail first.
   bool Scan(ColumnarXSpace* space, SpaceLayout* layout) {
     WireCursor c{base_, base_ + size_};
     while (!c.done()) {
       const uint8_t* key_at = c.p;
       uint64_t key;
-      if (!c.ReadVarint(&key)) return false;
+      if (!c.ReadVarint(&key)) return Fail(key_at, "XSpace field key");
       uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
       if (type == wire::kLengthDelimited && number == field::kSpacePlanes) {
         const uint8_t* b;
         size_t n;
-        if (!c.ReadLengthDelimited(&b, &n)) return false;
+        if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XSpace.planes length");
         layout->planes.emplace_back(b, b + n);
-        if (!layout->origin_set && !ScanOrigin(b, b + n, layout)) return false;
+        if (!layout->origin_set) ScanOrigin(b, b + n, layout);
         continue;
       }
       std::vector<std::string>* list = ListOf(space, number, type);
@@ -106,10 +100,7 @@ class Parser {
 
   // Parses one plane of a scanned space (another Parser may parse the next one at the
   // same time), reporting its consumed input from `begin` on.
-  bool ParseOnePlane(const uint8_t* begin, const uint8_t* end, const SpaceLayout& layout, ColumnarXSpace* space,
-                     ColumnarPlane* plane) {
-    space_ = space;
-    origin_set_ = true;  // fixed by the scan; LineBasePs must not set it again
+  bool ParseOnePlane(const uint8_t* begin, const uint8_t* end, const SpaceLayout& layout, ColumnarPlane* plane) {
     origin_ns_ = layout.origin_ns;
     consumed_from_ = begin;
     next_progress_ = on_consumed_ ? begin + kProgressIntervalBytes : base_ + size_ + 1;
@@ -118,13 +109,14 @@ class Parser {
     return true;
   }
 
- private:
   Status FailureStatus() const {
     if (!status_.ok()) return status_;
     return DataLossError(std::string(what_) + ": truncated or corrupt XSpace at byte " +
                          std::to_string(error_at_ - base_) + " (" + error_where_ +
                          (invalid_utf8_ ? " is not valid UTF-8" : "") + ")");
   }
+
+ private:
 
   static std::vector<std::string>* ListOf(ColumnarXSpace* space, uint32_t number, uint32_t type) {
     if (type != wire::kLengthDelimited) return nullptr;
@@ -136,29 +128,30 @@ class Parser {
 
   // The origin LineBasePs fixes: the first line (in file order) with a timestamp gives
   // it - its first timestamp when that comes before the line's events, else its last
-  // (ParseLine's rule).
-  bool ScanOrigin(const uint8_t* begin, const uint8_t* end, SpaceLayout* layout) {
+  // (ParseLine's rule). Malformed bytes end the search: that plane's parse fails anyway,
+  // and with it the whole read, before any later plane's origin could matter.
+  void ScanOrigin(const uint8_t* begin, const uint8_t* end, SpaceLayout* layout) {
     WireCursor c{begin, end};
     while (!c.done()) {
       const uint8_t* key_at = c.p;
       uint64_t key;
-      if (!c.ReadVarint(&key)) return false;
+      if (!c.ReadVarint(&key)) return StopOriginSearch(layout);
       uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
       if (type == wire::kLengthDelimited && number == field::kPlaneLines) {
         const uint8_t* b;
         size_t n;
-        if (!c.ReadLengthDelimited(&b, &n)) return false;
+        if (!c.ReadLengthDelimited(&b, &n)) return StopOriginSearch(layout);
         bool events = false, found = false, before_events = false;
         int64_t first = 0, last = 0;
         WireCursor line{b, b + n};
         while (!line.done()) {
           const uint8_t* line_key_at = line.p;
           uint64_t line_key;
-          if (!line.ReadVarint(&line_key)) return false;
+          if (!line.ReadVarint(&line_key)) return StopOriginSearch(layout);
           uint32_t line_number = static_cast<uint32_t>(line_key >> 3), line_type = line_key & 7;
           if (line_type == wire::kVarint && line_number == field::kLineTimestampNs) {
             uint64_t v;
-            if (!line.ReadVarint(&v)) return false;
+            if (!line.ReadVarint(&v)) return StopOriginSearch(layout);
             if (!found) {
               first = static_cast<int64_t>(v);
               before_events = !events;
@@ -168,19 +161,20 @@ class Parser {
             continue;
           }
           events = events || (line_type == wire::kLengthDelimited && line_number == field::kLineEvents);
-          if (!Skip(line, line_type, line_number, line_key_at, "XLine field")) return false;
+          if (!Skip(line, line_type, line_number, line_key_at, "XLine field")) return StopOriginSearch(layout);
         }
         if (found) {
           layout->origin_set = true;
           layout->origin_ns = OriginFor(before_events ? first : last);
-          return true;
+          return;
         }
         continue;
       }
-      if (!Skip(c, type, number, key_at, "XPlane field")) return false;
+      if (!Skip(c, type, number, key_at, "XPlane field")) return StopOriginSearch(layout);
     }
-    return true;
   }
+
+  static void StopOriginSearch(SpaceLayout* layout) { layout->origin_set = true; }
 
   bool Fail(const uint8_t* at, const char* where) {
     error_at_ = at;
@@ -193,13 +187,9 @@ class Parser {
   }
 
   // ps of a line's origin on the columnar timeline: (timestamp_ns - time origin) * 1000.
-  // The origin is fixed by the first line of the file (see ColumnarXSpace::time_origin_ns).
-  int64_t LineBasePs(int64_t timestamp_ns) {
-    if (!origin_set_) {
-      origin_set_ = true;
-      origin_ns_ = OriginFor(timestamp_ns);
-      space_->time_origin_ns = origin_ns_;
-    }
+  // The origin is fixed by the first line of the file (see ColumnarXSpace::time_origin_ns),
+  // found by Scan before any plane is parsed.
+  int64_t LineBasePs(int64_t timestamp_ns) const {
     uint64_t relative_ns = static_cast<uint64_t>(timestamp_ns) - static_cast<uint64_t>(origin_ns_);
     return static_cast<int64_t>(relative_ns * 1000);
   }
@@ -231,34 +221,6 @@ class Parser {
 
   bool Skip(WireCursor& c, uint32_t wire_type, uint32_t field_number, const uint8_t* key_at, const char* where) {
     if (!c.SkipField(wire_type, field_number)) return Fail(key_at, where);
-    return true;
-  }
-
-  bool ParseSpace(ColumnarXSpace* space) {
-    WireCursor c{base_, base_ + size_};
-    while (!c.done()) {
-      const uint8_t* key_at = c.p;
-      uint64_t key;
-      if (!c.ReadVarint(&key)) return Fail(key_at, "XSpace field key");
-      uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
-      if (type == wire::kLengthDelimited) {
-        if (number == field::kSpacePlanes) {
-          const uint8_t* b;
-          size_t n;
-          if (!c.ReadLengthDelimited(&b, &n)) return Fail(key_at, "XSpace.planes length");
-          space->planes.emplace_back();
-          if (!ParsePlane(b, b + n, &space->planes.back())) return false;
-          continue;
-        }
-        std::vector<std::string>* list = ListOf(space, number, type);
-        if (list != nullptr) {
-          list->emplace_back();
-          if (!ReadString(c, &list->back(), "XSpace string")) return false;
-          continue;
-        }
-      }
-      if (!Skip(c, type, number, key_at, "XSpace unknown field")) return false;
-    }
     return true;
   }
 
@@ -664,35 +626,45 @@ class Parser {
   const char* error_where_ = "";
   bool invalid_utf8_ = false;  // the failure at error_at_ is a string that is not UTF-8
   Status status_;  // set for non-DataLoss failures (memory, limits)
-  ColumnarXSpace* space_ = nullptr;
   // Capacity reserved by the line being parsed (events and stats append unchecked below).
   size_t event_room_end_ = 0;
   size_t stat_room_end_ = 0;
-  bool origin_set_ = false;
   int64_t origin_ns_ = 0;
 };
 
 // Parses the planes of a scanned space on up to `threads` threads, each taking the next
-// unparsed plane. False when any plane fails.
-bool ParsePlanesInParallel(std::string_view bytes, std::string_view what, const ParseOptions& options,
-                           const SpaceLayout& layout, ColumnarXSpace* space) {
+// unparsed plane. On failure, the error of the first failing plane in file order - the
+// one a single thread reports: planes are handed out in order, and a worker finishes the
+// plane it holds, so every plane before a failing one is parsed to its end.
+Status ParsePlanes(std::string_view bytes, std::string_view what, const ParseOptions& options,
+                   const SpaceLayout& layout, int threads, ColumnarXSpace* space) {
   space->planes.resize(layout.planes.size());
   std::atomic<size_t> next{0};
   std::atomic<bool> failed{false};
+  std::mutex mutex;
+  size_t first_failed = layout.planes.size();
+  Status first_failure;
   auto work = [&] {
     Parser parser(bytes, what, options.on_consumed);
     for (size_t p = next++; p < layout.planes.size() && !failed; p = next++) {
-      if (!parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, space, &space->planes[p])) {
-        failed = true;
+      if (parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, &space->planes[p])) {
+        continue;
       }
+      failed = true;
+      std::lock_guard<std::mutex> lock(mutex);
+      if (p < first_failed) {
+        first_failed = p;
+        first_failure = parser.FailureStatus();
+      }
+      return;
     }
   };
-  const size_t workers = std::min<size_t>(static_cast<size_t>(options.threads), layout.planes.size());
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < workers; ++t) threads.emplace_back(work);
+  const size_t workers = std::clamp<size_t>(static_cast<size_t>(threads), 1, std::max<size_t>(1, layout.planes.size()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
   work();
-  for (std::thread& thread : threads) thread.join();
-  return !failed;
+  for (std::thread& thread : pool) thread.join();
+  return first_failure;
 }
 
 }  // namespace
@@ -705,20 +677,17 @@ int UsableCores() {
 
 StatusOr<ColumnarXSpace> ParseColumnarXSpace(std::string_view bytes, std::string_view what,
                                              const ParseOptions& options) {
-  if (options.threads > 1 && bytes.size() >= options.parallel_min_bytes) {
-    ColumnarXSpace space;
-    SpaceLayout layout;
-    if (Parser(bytes, what, nullptr).Scan(&space, &layout) && layout.planes.size() > 1) {
-      space.time_origin_ns = layout.origin_ns;
-      if (ParsePlanesInParallel(bytes, what, options, layout, &space)) return space;
-    }
-    // Malformed somewhere, or a single plane: the one-thread parse (again, for a failure)
-    // says exactly what the first problem is.
-  }
   ColumnarXSpace space;
-  Parser parser(bytes, what, options.on_consumed);
-  Status status = parser.Run(&space);
-  if (!status.ok()) return status;
+  SpaceLayout layout;
+  Parser scanner(bytes, what, nullptr);
+  const bool scanned = scanner.Scan(&space, &layout);
+  space.time_origin_ns = layout.origin_ns;
+  const bool parallel = options.threads > 1 && bytes.size() >= options.parallel_min_bytes;
+  Status planes = ParsePlanes(bytes, what, options, layout, parallel ? options.threads : 1, &space);
+  if (!planes.ok()) return planes;
+  if (!scanned) return scanner.FailureStatus();
+  // As ValidateXSpace: an empty or foreign file parses as an XSpace without planes.
+  if (space.planes.empty()) return DataLossError(std::string(what) + ": " + std::string(kNoPlanesMessage));
   return space;
 }
 

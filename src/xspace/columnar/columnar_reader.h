@@ -39,7 +39,7 @@ struct ParseOptions {
   // Planes are independent messages: with more than one thread, an input of several
   // planes and at least parallel_min_bytes, the planes are parsed by up to this many
   // threads at once. The result is the same, byte for byte, as with one thread; so are
-  // errors (a failure is parsed again on one thread to report exactly its first error).
+  // errors (the first failing plane in file order is the one reported).
   int threads = 1;
   uint64_t parallel_min_bytes = 4ull << 20;  // below, starting threads costs more than it saves
 };
