@@ -78,6 +78,8 @@ void DefineFlags(Flags* flags, FlagSet* set) {
   set->AddInt("input_cost", &flags->input_cost, "do the per-example decode/augment work N times", 1, 1000);
   set->AddInt("read_delay_us", &flags->read_delay_us, "extra latency per record read, simulating slow storage", 0,
               1000000);
+  set->AddInt("slow_decode_us", &flags->slow_decode_us,
+              "extra latency per decode (a deliberately slow Map stage, for bottleneck tests)", 0, 1000000);
   set->StartSection("Dataset");
   set->AddCustom("data_dir", "DIR", "where the dataset is generated once", "<binary dir>/../mnist_data",
                  [flags](const std::string& text) { return StoreString(text, &flags->data_dir); });

@@ -34,6 +34,7 @@ struct Flags {
   Augmentation augmentation = Augmentation::kShift;
   int input_cost = 1;
   int read_delay_us = 0;
+  int slow_decode_us = 0;
   // Dataset.
   std::string data_dir;  // empty: <directory of the binary>/../mnist_data
   int train_examples = 60000;

@@ -97,6 +97,7 @@ int Run(const Flags& flags) {
   pipeline_options.augmentation = flags.augmentation;
   pipeline_options.input_cost = flags.input_cost;
   pipeline_options.read_delay_us = flags.read_delay_us;
+  pipeline_options.slow_decode_us = flags.slow_decode_us;
   pipeline_options.seed = flags.seed;
   stepscope::StatusOr<std::unique_ptr<InputPipeline>> pipeline =
       InputPipeline::Create(dataset->get(), pipeline_options);

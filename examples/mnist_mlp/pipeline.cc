@@ -6,7 +6,6 @@
 
 #include "examples/mnist_mlp/random.h"
 #include "stepscope/annotation.h"
-#include "stepscope/input_pipeline.h"
 
 namespace mnist_mlp {
 
@@ -60,36 +59,16 @@ class InputPipeline::DecodedCache {
   std::unique_ptr<std::atomic<uint8_t>[]> state_;
 };
 
-InputPipeline::IteratorNames InputPipeline::NamesFor(const PipelineOptions& options) {
-  // tf.data long names: the root iterator has two parts; "FixedLengthRecord" marks the
-  // file reads, "ParallelMap" / "Prefetch" mark work that runs ahead of the consumer.
-  if (options.prefetch > 0) {
-    if (options.input_threads > 0) {
-      return {"Iterator::Prefetch", "Iterator::Prefetch::Batch", "Iterator::Prefetch::Batch::ParallelMap",
-              "Iterator::Prefetch::Batch::ParallelMap::FixedLengthRecord"};
-    }
-    return {"Iterator::Prefetch", "Iterator::Prefetch::Batch", "Iterator::Prefetch::Batch::Map",
-            "Iterator::Prefetch::Batch::Map::FixedLengthRecord"};
-  }
-  if (options.input_threads > 0) {
-    return {"Iterator::Batch", "Iterator::Batch", "Iterator::Batch::ParallelMap",
-            "Iterator::Batch::ParallelMap::FixedLengthRecord"};
-  }
-  return {"Iterator::Batch", "Iterator::Batch", "Iterator::Batch::Map", "Iterator::Batch::Map::FixedLengthRecord"};
-}
-
-InputPipeline::IteratorIds InputPipeline::IdsFor(const PipelineOptions& options) {
-  // Ids are unique per process (as tf.data's, which are iterator addresses): each
-  // pipeline takes a block of kIdsPerPipeline.
-  constexpr int64_t kIdsPerPipeline = 8;
-  static std::atomic<int64_t> next_pipeline{1};
-  const int64_t base = next_pipeline.fetch_add(1) * kIdsPerPipeline;
-  if (options.prefetch > 0) {
-    return {.root = base + 1, .batch = base + 2, .map = base + 3, .read = base + 4, .batch_parent = base + 1};
-  }
-  // Without prefetch, Batch is the root iterator.
-  return {.root = base + 1, .batch = base + 1, .map = base + 2, .read = base + 3,
-          .batch_parent = stepscope::ScopedIterator::kNoId};
+StatusOr<stepscope::Pipeline> InputPipeline::DeclareStages(const PipelineOptions& options, StageRefs* refs) {
+  // tf.data's shape for this configuration: "FixedLengthRecord" marks the file reads;
+  // ParallelMap and Prefetch are the stages that run ahead of their consumer.
+  stepscope::PipelineBuilder builder;
+  refs->read = builder.Source("FixedLengthRecord");
+  refs->map = options.input_threads > 0 ? builder.ParallelMap(refs->read, options.input_threads)
+                                        : builder.Map(refs->read);
+  refs->batch = builder.Batch(refs->map);
+  refs->prefetch = options.prefetch > 0 ? builder.Prefetch(refs->batch, options.prefetch) : -1;
+  return std::move(builder).Build();
 }
 
 StatusOr<std::unique_ptr<InputPipeline>> InputPipeline::Create(const Dataset* dataset,
@@ -105,20 +84,25 @@ StatusOr<std::unique_ptr<InputPipeline>> InputPipeline::Create(const Dataset* da
                                check(options.input_threads, 0, kMaxInputThreads, "input_threads"),
                                check(options.prefetch, 0, kMaxPrefetch, "prefetch"),
                                check(options.input_cost, 1, kMaxInputCost, "input_cost"),
-                               check(options.read_delay_us, 0, kMaxReadDelayUs, "read_delay_us")}) {
+                               check(options.read_delay_us, 0, kMaxReadDelayUs, "read_delay_us"),
+                               check(options.slow_decode_us, 0, kMaxReadDelayUs, "slow_decode_us")}) {
     if (!status.ok()) return status;
   }
   if (dataset == nullptr || dataset->num_examples() == 0) {
     return stepscope::InvalidArgumentError("the input pipeline needs a non-empty dataset");
   }
-  return std::unique_ptr<InputPipeline>(new InputPipeline(dataset, options));
+  StageRefs refs;
+  StatusOr<stepscope::Pipeline> stages = DeclareStages(options, &refs);
+  if (!stages.ok()) return stages.status();
+  return std::unique_ptr<InputPipeline>(new InputPipeline(dataset, options, std::move(*stages), refs));
 }
 
-InputPipeline::InputPipeline(const Dataset* dataset, const PipelineOptions& options)
+InputPipeline::InputPipeline(const Dataset* dataset, const PipelineOptions& options, stepscope::Pipeline stages,
+                             StageRefs refs)
     : dataset_(dataset),
       options_(options),
-      names_(NamesFor(options)),
-      ids_(IdsFor(options)),
+      stages_(std::move(stages)),
+      refs_(refs),
       order_(dataset->num_examples(), options.seed, options.shuffle),
       scratch_(options.input_threads + 1) {
   if (options.cache) cache_ = std::make_unique<DecodedCache>(dataset->num_examples());
@@ -142,11 +126,13 @@ PipelineCounters InputPipeline::counters() const {
 
 Status InputPipeline::GetNext(Batch* batch) {
   if (options_.prefetch == 0) {
-    // The root iterator here is Batch itself (names_.root == names_.batch): BuildBatch
-    // records it, on the caller's thread.
+    // The root iterator here is Batch itself: BuildBatch records it, on the caller's thread.
     return BuildBatch(next_batch_++, batch);
   }
-  stepscope::ScopedIterator root(names_.root, ids_.root);
+  // Batches arrive in order, so the element this call consumes is batch next_batch_.
+  const stepscope::PipelineStage& prefetch = stage(refs_.prefetch);
+  stepscope::ScopedStageCall root(prefetch);
+  stepscope::ScopedConsume consume(prefetch, next_batch_);
   std::unique_lock<std::mutex> lock(mutex_);
   queue_changed_.wait(lock, [this] { return !ready_.empty() || !error_.ok(); });
   if (ready_.empty()) return error_;
@@ -154,6 +140,7 @@ Status InputPipeline::GetNext(Batch* batch) {
   free_.push_back(std::move(*batch));
   *batch = std::move(ready_.front());
   ready_.pop_front();
+  ++next_batch_;
   lock.unlock();
   queue_changed_.notify_all();
   return stepscope::OkStatus();
@@ -175,7 +162,12 @@ void InputPipeline::PrefetchLoop() {
         free_.pop_back();
       }
     }
-    Status status = BuildBatch(index++, &batch);
+    Status status;
+    {
+      stepscope::ScopedProduce produce(stage(refs_.prefetch), index);
+      status = BuildBatch(index, &batch);
+    }
+    ++index;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (!status.ok()) {
@@ -190,7 +182,7 @@ void InputPipeline::PrefetchLoop() {
 }
 
 Status InputPipeline::BuildBatch(int64_t index, Batch* batch) {
-  stepscope::ScopedIterator batch_iterator(names_.batch, ids_.batch, ids_.batch_parent);
+  stepscope::ScopedStageCall batch_call(stage(refs_.batch));
   const int size = options_.batch_size;
   batch->index = index;
   batch->images.resize(static_cast<size_t>(size) * kImagePixels);
@@ -205,10 +197,17 @@ Status InputPipeline::BuildBatch(int64_t index, Batch* batch) {
     }
     return stepscope::OkStatus();
   }
+  // ParallelMap, as tf.data's: the batching thread waits for the batch's elements (the
+  // consume); each worker's produce holds the read (the input stage's call) and the map
+  // function. The batch index is the element id linking the two.
+  const stepscope::PipelineStage& map = stage(refs_.map);
+  stepscope::ScopedStageCall map_call(map);
+  stepscope::ScopedConsume consume(map, index);
   std::mutex error_mutex;
   Status first_error;
   workers_->ParallelFor(size, [&](int row, int worker) {
-    Status status = BuildExample(first_position + row, row, batch, &scratch_[worker]);
+    stepscope::ScopedProduce produce(map, index);
+    Status status = MapExample(first_position + row, row, batch, &scratch_[worker]);
     if (!status.ok()) {
       std::lock_guard<std::mutex> lock(error_mutex);
       if (first_error.ok()) first_error = status;
@@ -218,7 +217,11 @@ Status InputPipeline::BuildBatch(int64_t index, Batch* batch) {
 }
 
 Status InputPipeline::BuildExample(uint64_t position, int row, Batch* batch, PreprocessScratch* scratch) {
-  stepscope::ScopedIterator map_iterator(names_.map, ids_.map, ids_.batch);
+  stepscope::ScopedStageCall map_call(stage(refs_.map));
+  return MapExample(position, row, batch, scratch);
+}
+
+Status InputPipeline::MapExample(uint64_t position, int row, Batch* batch, PreprocessScratch* scratch) {
   const uint32_t id = order_.ExampleAt(position);
   float* decoded = scratch->decoded.data();
   uint8_t label = 0;
@@ -227,12 +230,13 @@ Status InputPipeline::BuildExample(uint64_t position, int row, Batch* batch, Pre
     cache_hits_.fetch_add(1, std::memory_order_relaxed);
   } else {
     {
-      stepscope::ScopedIterator read_iterator(names_.read, ids_.read, ids_.map);
+      stepscope::ScopedStageCall read_call(stage(refs_.read));
       if (Status status = dataset_->Read(id, scratch->raw.data(), &label); !status.ok()) return status;
       if (options_.read_delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(options_.read_delay_us));
     }
     records_read_.fetch_add(1, std::memory_order_relaxed);
     for (int repeat = 0; repeat < options_.input_cost; ++repeat) DecodeImage(scratch->raw.data(), decoded, scratch);
+    if (options_.slow_decode_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(options_.slow_decode_us));
     if (cache_ != nullptr) cache_->Insert(id, decoded, label);
   }
   float* out = batch->images.data() + static_cast<size_t>(row) * kImagePixels;

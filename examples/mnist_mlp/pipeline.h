@@ -19,9 +19,13 @@
 //                                    second time an example is used (the next epoch) it is
 //                                    neither read nor decoded again; augmentation still runs.
 //
-// Instrumented with stepscope::ScopedIterator events named by tf.data's long-name
-// convention ("Iterator::Prefetch::Batch::ParallelMap::FixedLengthRecord" etc.), so
-// analyses can rebuild the pipeline and classify the record reads as file reads.
+// Instrumented with the stepscope pipeline API (stepscope/pipeline.h), which records
+// tf.data's iterator events: FixedLengthRecord -> Map (or ParallelMap with N workers) ->
+// Batch [-> Prefetch], so the calls read "Iterator::Prefetch::Batch::ParallelMap::
+// FixedLengthRecord" etc. and the worker and prefetch threads are linked to their
+// consumers by *Produce / *Consume events (the batch index is the element id). As in
+// tf.data, a ParallelMap's function runs inside ParallelMapProduce on the workers, so its
+// time is the ParallelMap stage's wait, and the read is the iterator call inside it.
 #pragma once
 
 #include <atomic>
@@ -37,6 +41,7 @@
 #include "examples/mnist_mlp/example_order.h"
 #include "examples/mnist_mlp/preprocess.h"
 #include "examples/mnist_mlp/worker_pool.h"
+#include "stepscope/pipeline.h"
 #include "stepscope/status.h"
 
 namespace mnist_mlp {
@@ -50,6 +55,7 @@ struct PipelineOptions {
   Augmentation augmentation = Augmentation::kShift;
   int input_cost = 1;     // times the per-example decode/augment work is done (>= 1)
   int read_delay_us = 0;  // extra latency per record read, simulating slow storage
+  int slow_decode_us = 0;  // extra latency per decode (not on cache hits): a known slow stage for tests
   uint64_t seed = 1;
 };
 
@@ -84,24 +90,16 @@ class InputPipeline {
   const PipelineOptions& options() const { return options_; }
 
  private:
-  // Names of the iterator events for this configuration (static strings), and the
-  // iterator ids recorded with them (tf.data's `id` / `parent_id` stats: each stage's
-  // parent is the stage that consumes its output; the root has no parent).
-  struct IteratorNames {
-    const char* root;   // the consumer side, on the training thread
-    const char* batch;
-    const char* map;
-    const char* read;
-  };
-  struct IteratorIds {
-    int64_t root, batch, map, read;
-    int64_t batch_parent;  // ScopedIterator::kNoId when Batch is the root
+  // The declared stages (StageRef indices into stages_); prefetch is -1 without prefetch.
+  struct StageRefs {
+    int read = -1, map = -1, batch = -1, prefetch = -1;
   };
   class DecodedCache;
 
-  InputPipeline(const Dataset* dataset, const PipelineOptions& options);
-  static IteratorNames NamesFor(const PipelineOptions& options);
-  static IteratorIds IdsFor(const PipelineOptions& options);
+  InputPipeline(const Dataset* dataset, const PipelineOptions& options, stepscope::Pipeline stages,
+                StageRefs refs);
+  static stepscope::StatusOr<stepscope::Pipeline> DeclareStages(const PipelineOptions& options, StageRefs* refs);
+  const stepscope::PipelineStage& stage(int ref) const { return stages_.stage(ref); }
 
   // Fills `batch` with batch number `index`. Runs on the batching thread (the caller of
   // GetNext, or the prefetch thread).
@@ -109,12 +107,14 @@ class InputPipeline {
   // Reads, decodes (or takes from the cache) and augments stream position `position`
   // into row `row` of `batch`.
   stepscope::Status BuildExample(uint64_t position, int row, Batch* batch, PreprocessScratch* scratch);
+  // The Map stage's work on one example (read, decode or cache, augment).
+  stepscope::Status MapExample(uint64_t position, int row, Batch* batch, PreprocessScratch* scratch);
   void PrefetchLoop();
 
   const Dataset* dataset_;
   PipelineOptions options_;
-  IteratorNames names_;
-  IteratorIds ids_;
+  stepscope::Pipeline stages_;
+  StageRefs refs_;
   ExampleOrder order_;
   std::unique_ptr<DecodedCache> cache_;
   std::unique_ptr<WorkerPool> workers_;
@@ -123,7 +123,7 @@ class InputPipeline {
   std::atomic<uint64_t> records_read_{0};
   std::atomic<uint64_t> cache_hits_{0};
 
-  int64_t next_batch_ = 0;  // consumer side (sync mode) / producer side (prefetch mode)
+  int64_t next_batch_ = 0;  // consumer side: the next batch GetNext returns
 
   // Prefetch mode: a bounded queue of ready batches, filled by prefetch_thread_.
   std::mutex mutex_;

@@ -46,7 +46,8 @@
 // annotation.h); on, one event of 24 bytes plus 24 per stat, into this thread's buffer.
 //
 // Threading: a Pipeline is immutable once built; its stages may be used from any thread.
-// A scope must end on the thread that started it. Names live for the whole process (a
+// A scope must end on the thread that started it, and keeps a reference to its stage: the
+// Pipeline must outlive its scopes. Names live for the whole process (a
 // few dozen bytes per distinct long name), so pipelines may be built and destroyed while
 // a profile is being recorded.
 #pragma once

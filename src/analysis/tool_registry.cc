@@ -8,6 +8,7 @@
 #include "src/analysis/tools/multi_gpu.h"
 #include "src/analysis/tools/overview_page.h"
 #include "src/analysis/tools/pod_viewer.h"
+#include "src/analysis/tools/tf_data_bottleneck.h"
 #include "src/analysis/tools/trace_viewer.h"
 
 namespace stepscope::analysis {
@@ -25,6 +26,7 @@ const std::vector<const Tool*>& AllTools() {
     list->push_back(MakeTraceViewerTool().release());
     list->push_back(MakeMemoryProfileTool().release());
     list->push_back(MakeMultiGpuTool().release());
+    list->push_back(MakeTfDataBottleneckTool().release());
     return list;
   }();
   return *tools;

@@ -13,6 +13,7 @@
 #include "src/analysis/model/memory_events.h"
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
+#include "src/analysis/model/pipeline_events.h"
 #include "src/analysis/model/step_breakdown.h"
 #include "src/xspace/columnar/columnar_reader.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
@@ -205,6 +206,9 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   NumberDeviceSteps(&model);
   AddDiagnostics(s, host, device, &model);
   internal::AddMemoryDiagnostics(model.memory, &model.diagnostics);
+  // Without the trees the pipeline events must be taken now; with them, tools extract on
+  // demand (ForEachHostPipelineEvents), so models that are not asked pay nothing.
+  if (!options.keep_event_tree) model.pipeline_events.push_back(ExtractPipelineEvents(s, host.threads));
   if (options.keep_event_tree) {
     model.host_threads = std::move(host.threads);
     model.source = std::move(space);

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "src/analysis/model/pipeline_events.h"
 #include "src/analysis/model/sat_math.h"
 
 namespace stepscope::analysis {
@@ -95,6 +96,9 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     AddTo(run.dropped_traces, from.dropped_traces);
     combined.has_device = combined.has_device || model.has_device;
     combined.total_events += model.total_events;
+    KeepPipelineEvents(&model);  // the combined model keeps no event trees
+    if (model.pipeline_events.empty()) combined.pipeline_events.emplace_back();  // one entry per host
+    for (PipelineEvents& events : model.pipeline_events) combined.pipeline_events.push_back(std::move(events));
     combined.device_step_ties.Add(model.device_step_ties);
     step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
 

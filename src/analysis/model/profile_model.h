@@ -387,6 +387,38 @@ struct InputPipelineFacts {
   int64_t data_loader_next_count = 0;
 };
 
+enum class PipelineEventKind : uint8_t { kIterator = 0, kProduce, kConsume };
+
+struct PipelineEvent {
+  static constexpr uint8_t kHasId = 1, kHasParentId = 2, kHasElementId = 4;
+
+  int64_t begin_ps = 0;
+  int64_t end_ps = 0;
+  int64_t id = 0;          // `id` stat (iterator id); valid with kHasId
+  int64_t parent_id = 0;   // `parent_id`; valid with kHasParentId
+  int64_t element_id = 0;  // `element_id`; valid with kHasElementId
+  // ParallelMap's `parallelism`, Prefetch's `buffer_limit` (0 when not recorded).
+  int64_t setting = 0;
+  // The innermost pipeline event (index into PipelineEvents::events) that encloses this
+  // one on its thread; -1 when none. Always a lower index than this event's.
+  int32_t enclosing = -1;
+  uint32_t name = 0;    // index into PipelineEvents::names
+  uint32_t thread = 0;  // index into PipelineEvents::threads
+  PipelineEventKind kind = PipelineEventKind::kIterator;
+  uint8_t flags = 0;
+
+  bool has(uint8_t flag) const { return (flags & flag) != 0; }
+  int64_t duration_ps() const { return end_ps - begin_ps; }
+};
+
+// The input-pipeline events of one host (pipeline_events.h says what they are).
+struct PipelineEvents {
+  std::vector<std::string> names;    // event names (long names, "PrefetchProduce", ...)
+  std::vector<std::string> threads;  // thread (line) names
+  // Thread by thread, each in time order (an enclosing event precedes what it encloses).
+  std::vector<PipelineEvent> events;
+};
+
 // ---------------------------------------------------------------------------------------
 // Run environment and diagnostics
 // ---------------------------------------------------------------------------------------
@@ -522,6 +554,9 @@ struct ProfileModel {
 
   // Allocator activity (MemoryAllocation / MemoryDeallocation events of the host planes).
   MemoryEvents memory;
+
+  // tf.data-style iterator and produce/consume events, one entry per host (host_index).
+  std::vector<PipelineEvents> pipeline_events;
 
   // Host event trees, one per thread line of /host:CPU (single-host models only).
   std::vector<HostThread> host_threads;

@@ -158,6 +158,19 @@ class Rules {
                                 Ms(s.input_time_ms.mean) + " of " + Ms(s.avg_step_time_ms) + " per step)";
     if (s.verdict == InputBoundVerdict::kHighly || s.verdict == InputBoundVerdict::kModerately) {
       const bool highly = s.verdict == InputBoundVerdict::kHighly;
+      const std::optional<PipelineBottleneckLink>& stage = c_.input.pipeline_bottleneck;
+      if (stage.has_value()) {
+        // The stage to fix and its own suggestion, from tf_data_bottleneck_analysis.
+        Fire({"input_bound", highly ? Severity::kHigh : Severity::kMedium,
+              std::string(highly ? "Highly" : "Moderately") + " input bound \u2014 the bottleneck is stage " +
+                  stage->stage,
+              numbers + "; " + stage->statement,
+              {{"input_percent", s.input_percent, "%"},
+               {"input_ms_per_step", s.input_time_ms.mean, "ms"},
+               {"bottleneck_share_percent", stage->share_percent, "%"}},
+              stage->suggestion, "tf_data_bottleneck_analysis", s.input_percent});
+        return;
+      }
       Fire({"input_bound", highly ? Severity::kHigh : Severity::kMedium,
             std::string(highly ? "Highly" : "Moderately") + " input bound: input is " + Pct(s.input_percent) +
                 " of step time",

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/tools/tf_data_bottleneck.h"
 #include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
@@ -467,6 +468,26 @@ Table StepBreakdownTable(const StepTimeSummary& s, bool for_people) {
   return t;
 }
 
+std::optional<PipelineBottleneckLink> FindPipelineBottleneck(const ProfileModel& model) {
+  if (!model.input_pipeline.uses_tf_data) return std::nullopt;
+  const TfDataBottleneckResult r = ComputeTfDataBottleneck(model);
+  if (!r.input_bound || !r.bottleneck_stage.has_value() || r.pipelines.empty()) return std::nullopt;
+  const PipelineStats& pipeline = r.pipelines[0];
+  const PipelineStageStats& stage = r.stages[*r.bottleneck_stage];
+  PipelineBottleneckLink link;
+  link.pipeline = pipeline.name;
+  link.stage = stage.long_name;
+  link.kind = std::string(BottleneckKindName(stage.kind));
+  link.share_percent = pipeline.bottleneck_share_percent;
+  link.self_time_per_call_us = stage.calls > 0 ? PsToUs(stage.self_ps / stage.calls) : 0;
+  link.suggestion = pipeline.suggestion;
+  link.statement = "Input bound \u2014 the bottleneck is stage " + stage.long_name + " of pipeline " + pipeline.name +
+                   " (" + output::FormatFixed(link.share_percent, 0) + "% of the blocking time in the slowest calls, " +
+                   output::FormatFixed(link.self_time_per_call_us, 1) +
+                   " \u00b5s self time per call; see tf_data_bottleneck_analysis).";
+  return link;
+}
+
 InputPipelineAnalysis ComputeInputPipelineAnalysis(const ProfileModel& model) {
   InputPipelineAnalysis a;
   a.summary = SummarizeSteps(model);
@@ -520,6 +541,7 @@ InputPipelineAnalysis ComputeInputPipelineAnalysis(const ProfileModel& model) {
                             "counted as input in the step breakdown");
   }
   a.recommendation = Recommendation(a, facts);
+  a.pipeline_bottleneck = FindPipelineBottleneck(model);
   return a;
 }
 
@@ -603,6 +625,22 @@ void WriteResultJson(const InputPipelineAnalysis& a, output::JsonWriter* w) {
   w->Field("data_loader_next_count", a.data_loader_next_count);
   w->Field("get_next_outside_steps", a.get_next_outside_steps);
   w->Field("recommendation", a.recommendation);
+  // Only when tf_data_bottleneck_analysis names a stage (profiles without iterator ids
+  // keep their JSON unchanged).
+  if (a.pipeline_bottleneck.has_value()) {
+    const PipelineBottleneckLink& link = *a.pipeline_bottleneck;
+    w->Key("pipeline_bottleneck");
+    w->BeginObject();
+    w->Field("tool", "tf_data_bottleneck_analysis");
+    w->Field("pipeline", link.pipeline);
+    w->Field("stage", link.stage);
+    w->Field("kind", link.kind);
+    w->Field("share_percent", link.share_percent);
+    w->Field("self_time_per_call_us", link.self_time_per_call_us);
+    w->Field("suggestion", link.suggestion);
+    w->Field("statement", link.statement);
+    w->EndObject();
+  }
   w->Key("diagnostics");
   w->BeginArray();
   for (const std::string& d : a.diagnostics) w->String(d);
@@ -640,6 +678,9 @@ std::string FormatResultText(const InputPipelineAnalysis& a, const ToolOptions& 
     out += output::FormatTextTable(t, table_options) + "\n";
   }
   out += "Recommendation\n  " + output::SanitizeForTerminal(a.recommendation) + "\n";
+  if (a.pipeline_bottleneck.has_value()) {
+    out += "  " + output::SanitizeForTerminal(a.pipeline_bottleneck->statement) + "\n";
+  }
   for (const std::string& d : a.diagnostics) out += "  note: " + output::SanitizeForTerminal(d) + "\n";
   return out;
 }

@@ -148,6 +148,21 @@ struct InputOpRow {
   std::optional<double> step_time_percent;
 };
 
+// What tf_data_bottleneck_analysis found, when it found the run input bound on one stage.
+struct PipelineBottleneckLink {
+  std::string pipeline;        // "Host:0"
+  std::string stage;           // "Iterator::Batch::Map"
+  std::string kind;            // BottleneckKindName
+  double share_percent = 0;    // of the blocking time in the slowest calls
+  double self_time_per_call_us = 0;
+  std::string suggestion;
+  // "Input bound — the bottleneck is stage X (...)": one line for people.
+  std::string statement;
+};
+// The link, or nullopt when the profile has no iterator events, is not input bound by
+// that analysis, or no stage blocked.
+std::optional<PipelineBottleneckLink> FindPipelineBottleneck(const ProfileModel& model);
+
 struct InputPipelineAnalysis {
   StepTimeSummary summary;
   std::vector<StepTimeRow> steps;
@@ -161,6 +176,7 @@ struct InputPipelineAnalysis {
   int64_t data_loader_next_count = 0;  // of those, PyTorch DataLoader __next__
   int64_t get_next_outside_steps = 0;
   std::string recommendation;
+  std::optional<PipelineBottleneckLink> pipeline_bottleneck;  // tf_data_bottleneck_analysis's
   std::vector<std::string> diagnostics;  // the model's, plus this tool's
 };
 

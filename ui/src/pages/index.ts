@@ -9,6 +9,7 @@ import { renderMultiGpu } from './multi_gpu';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
 import { toolTitle, type PageInfo } from './page';
+import { renderTfDataBottleneck } from './tf_data_bottleneck';
 import { renderTraceViewer } from './trace_viewer';
 
 const PAGES: Record<string, PageInfo> = {
@@ -21,6 +22,7 @@ const PAGES: Record<string, PageInfo> = {
   memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
   multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true },
+  tf_data_bottleneck_analysis: { title: 'tf.data bottleneck analysis', render: renderTfDataBottleneck, usesTables: true },
 };
 
 export function pageFor(tool: string): PageInfo {

@@ -8,7 +8,7 @@ import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { verdictText } from './overview';
-import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, str, type PageContext } from './page';
+import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, str, toolHref, type PageContext } from './page';
 import { stepsHint } from './overview';
 
 // Colors of the host input classes; the tool gives each class's label (host_breakdown
@@ -22,6 +22,20 @@ const HOST_CLASS_COLORS: Record<string, string> = {
   data_loader: '#d93025',
   pin_memory: '#e8710a',
 };
+
+// The stage tf_data_bottleneck_analysis names, with a link to its page (only when it names one).
+function pipelineBottleneck(ctx: PageContext): HTMLElement | null {
+  const link = obj(ctx.data.pipeline_bottleneck);
+  if (!str(link.stage)) return null;
+  return el(
+    'div',
+    { class: 'recommendation', 'data-pipeline-bottleneck': str(link.stage) },
+    el('span', { class: 'label' }, 'Bottleneck stage: '),
+    str(link.statement),
+    ' ',
+    el('a', { href: toolHref(ctx.selection, 'tf_data_bottleneck_analysis'), 'data-link-tool': 'tf_data_bottleneck_analysis' }, 'See the pipeline →'),
+  );
+}
 
 export function csvButton(ctx: PageContext, table: string, options: { includeIdle?: boolean } = {}): HTMLElement {
   return el('a', { class: 'button', href: csvUrl(ctx.selection, table, options), download: '', 'data-csv': table }, 'Export as CSV');
@@ -59,6 +73,7 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
       ),
       frameworkLabel(d) ? el('div', { class: 'framework', 'data-framework': str(d.framework), title: str(d.framework_evidence) }, el('span', { class: 'label' }, 'Profile from: '), frameworkLabel(d)) : null,
       str(d.recommendation) ? el('div', { class: 'recommendation' }, el('span', { class: 'label' }, 'Recommendation: '), str(d.recommendation)) : null,
+      pipelineBottleneck(ctx),
       num(d.get_next_outside_steps) > 0
         ? el(
             'div',

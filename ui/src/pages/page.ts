@@ -67,6 +67,7 @@ export const TOOL_TITLES: Record<string, string> = {
   pod_viewer: 'Pod viewer',
   trace_viewer: 'Trace viewer',
   multi_gpu: 'Multi-GPU',
+  tf_data_bottleneck_analysis: 'tf.data bottleneck analysis',
 };
 
 export function toolTitle(id: string): string {

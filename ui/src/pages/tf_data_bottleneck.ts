@@ -1,0 +1,83 @@
+// tf.data bottleneck analysis: which input pipeline stage to fix. Each pipeline is drawn
+// as a graph of its stages (an edge from a stage to the stage consuming its output),
+// coloured by self time, the bottleneck outlined; then the tool's declared tables.
+import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
+import { dataTable } from '../components/table';
+import { el, formatCount, formatMs, formatPercent, num } from '../format';
+import { heatColour, renderGraph, type GraphEdge, type GraphNode } from '../graph/graph';
+import { csvButton } from './input_pipeline';
+import { arr, declaredColumns, obj, str, type PageContext } from './page';
+
+function pipelineGraph(pipeline: string, stages: Record<string, unknown>[]): SVGSVGElement {
+  const own = stages.filter((s) => str(s.pipeline) === pipeline);
+  const maxSelf = Math.max(0, ...own.map((s) => num(s.self_ms)));
+  const nodes: GraphNode[] = own.map((s) => ({
+    id: str(s.id),
+    label: str(s.dataset) || str(s.stage),
+    sublabel: `${formatMs(s.self_ms)} self · ${formatCount(s.calls)} calls`,
+    fill: heatColour(maxSelf > 0 ? num(s.self_ms) / maxSelf : 0),
+    title: `${str(s.stage)}\nkind ${str(s.kind)}; self ${formatMs(s.self_ms)}, blocking ${formatMs(s.blocking_self_ms)}`,
+    emphasis: s.bottleneck === true,
+  }));
+  // Data flows from a stage to its parent (the stage that consumes its output).
+  const edges: GraphEdge[] = own.filter((s) => s.parent_id !== null && s.parent_id !== undefined).map((s) => ({ from: str(s.id), to: str(s.parent_id) }));
+  return renderGraph(nodes, edges, { direction: 'TB', name: pipeline });
+}
+
+export function renderTfDataBottleneck(ctx: PageContext): HTMLElement {
+  const d = ctx.data;
+  const page = el('div', { class: 'page page-tf-data', 'data-page': 'tf_data_bottleneck_analysis' });
+  const pipelines = arr(d.pipelines);
+  const stages = arr(d.stages);
+  const bottleneck = obj(d.bottleneck);
+  const top = pipelines[0] ?? {};
+  page.append(
+    card(
+      'Summary',
+      { id: 'summary', subtitle: str(d.statement) },
+      tiles([
+        { label: 'Input bound', value: d.input_bound ? 'yes' : 'no', tone: d.input_bound ? 'bad' : 'good', detail: top.step_time_percent !== null && top.step_time_percent !== undefined ? `${formatPercent(top.step_time_percent)} of step time` : '' },
+        { label: 'Bottleneck stage', value: str(bottleneck.dataset) || 'none', detail: str(bottleneck.stage), tone: bottleneck.stage ? 'warn' : 'neutral' },
+        { label: 'Its share', value: bottleneck.stage ? formatPercent(bottleneck.share_percent) : '–', detail: 'of the blocking time in the slowest calls' },
+        { label: 'Pipelines', value: formatCount(pipelines.length), detail: `${formatCount(obj(d.counts).iterator_events)} iterator events` },
+      ]),
+      bottleneck.suggestion ? el('p', { class: 'suggestion', 'data-suggestion': '' }, str(bottleneck.suggestion)) : null,
+    ),
+  );
+  if (!pipelines.length) {
+    page.append(card('Pipelines', {}, emptyState('No input pipeline found', str(d.statement), 'Record your pipeline with stepscope/pipeline.h (or tf.data) at host tracer level 2.')));
+  }
+  for (const p of pipelines) {
+    const name = str(p.pipeline);
+    page.append(
+      card(
+        `Pipeline ${name}`,
+        { id: `graph-${name}`, subtitle: `${str(p.root)}: ${formatCount(p.calls)} calls, average ${formatMs(num(p.avg_latency_us) / 1000)}; stages coloured by self time, the bottleneck outlined` },
+        el('div', { class: 'graph-scroll' }, pipelineGraph(name, stages)),
+      ),
+    );
+  }
+  const table = (id: string, title: string, sortColumn: string, descending: boolean, filter: string[]) =>
+    card(
+      title,
+      { id },
+      dataTable({
+        name: id,
+        columns: declaredColumns(ctx, id, { stage: { className: 'name' } }),
+        rows: arr(d[id]) as never,
+        sort: { column: sortColumn, descending },
+        filterColumns: filter,
+        toolbar: [csvButton(ctx, id)],
+      }),
+    );
+  if (pipelines.length) {
+    page.append(
+      table('pipelines', 'Pipelines', 'avg_latency_us', true, ['pipeline', 'root']),
+      table('stages', 'Stages', 'blocking_self_ms', true, ['pipeline', 'stage', 'kind']),
+      table('critical_path', 'Critical path of the slowest call', 'depth', false, ['pipeline', 'stage']),
+    );
+  }
+  const notes = diagnosticsList(d.diagnostics);
+  if (notes) page.append(notes);
+  return page;
+}
