@@ -11,7 +11,7 @@ import torch
 
 import stepscope
 import stepscope.torch
-from stepscope_testing import LogdirTestCase, trace_events
+from stepscope_testing import LogdirTestCase, analyze, trace_events
 
 BATCH = 4
 
@@ -85,6 +85,10 @@ class DataLoaderPipelineTest(LogdirTestCase):
             # 6 batches x 16 ms of the slow part against well under 1 ms per batch of the other.
             self.assertGreater(self_ms[slow], 80.0, summary)
             self.assertGreater(self_ms[slow], 5 * self_ms[fast], summary)
+            # The tool of issue 16 names the same stage.
+            verdict = analyze(self._runs[-1], "tf_data_bottleneck_analysis")
+            self.assertTrue(verdict["input_bound"], verdict["statement"])
+            self.assertEqual(verdict["bottleneck"]["stage"], slow, verdict["statement"])
 
     def test_workers_record_the_wait_for_each_batch(self):
         loader = torch.utils.data.DataLoader(SlowItems(0.002), batch_size=BATCH, num_workers=2)
@@ -96,6 +100,10 @@ class DataLoaderPipelineTest(LogdirTestCase):
         self.assertEqual(sorted(e["args"]["element_id"] for e in consumes), [0, 1, 2, 3, 4])
         # Fetch and collate ran in the (forked, silent) workers.
         self.assertFalse(any(e["name"].startswith("Iterator::ParallelMap::") for e in events))
+        # What the main process can name: the workers' stage, with their count.
+        verdict = analyze(self._runs[-1], "tf_data_bottleneck_analysis")
+        self.assertEqual(verdict["bottleneck"]["stage"], "Iterator::ParallelMap", verdict["statement"])
+        self.assertEqual(verdict["bottleneck"]["kind"], "parallel_map", verdict["statement"])
 
     def test_instrumentation_can_be_turned_off(self):
         stepscope.torch.instrument_dataloader(False)
