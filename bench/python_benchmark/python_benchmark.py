@@ -1,28 +1,39 @@
 #!/usr/bin/python3
 """`./dev bench python`: what profiling a PyTorch training loop costs, with stepscope and
-with PyTorch's own profiler. Writes $STEPSCOPE_BENCH_OUT/python.json (one flat object):
+with PyTorch's own profiler. Writes $STEPSCOPE_BENCH_OUT/python.json (one flat object).
 
-  step_ms_off, step_ms_stepscope, step_ms_stepscope_python, step_ms_torch_profiler
-      the fastest round of examples/pytorch_mnist/train.py's own mean step time (compute
-      bound: no decode delay, num_workers=0, one intra-op thread) with no profiler, with
-      stepscope.torch (host level 2), with stepscope and python_tracer_level=1, and with
-      torch.profiler.profile(activities=[CPU]); the four configurations alternate within
-      each round, each in a fresh process started by this one. step_ms_median_* and
-      overhead_pct_median_*: the same from the medians (noisier on a shared machine);
-      cpu_step_ms_* and overhead_pct_cpu_*: the process's CPU time per step, which other
-      processes do not inflate (fastest round).
-  overhead_pct_stepscope, overhead_pct_stepscope_python, overhead_pct_torch_profiler
-      (step_ms_x / step_ms_off - 1) * 100.
-  record_function_callback_ns, torch_profiler_callback_ns
-      extra time per recorded ATen op (a tiny torch.add in a loop) while stepscope records
-      and while torch.profiler records, against the same loop unprofiled; this includes
-      what PyTorch's dispatcher spends building a RecordFunction once any callback is
-      installed, which record_function_installed_ns isolates (stepscope at host level 1:
-      the callback installed, ATen ops not recorded).
-  ops_per_step   ATen ops and scopes stepscope recorded per training step.
+Method. examples/pytorch_mnist/train.py (compute bound: no decode delay, num_workers=0, one
+intra-op thread) runs in a fresh process per measurement, pinned to one CPU
+(STEPSCOPE_BENCH_CPU, default the last CPU this process may use), in rounds: each round
+runs every configuration once, in an order rotated from round to round, so drift in the
+machine's load hits all of them alike. A configuration's overhead in a round is its step
+time over the same round's unprofiled step time; the headline is the median of those
+per-round ratios (STEPSCOPE_BENCH_ROUNDS rounds, default 11), and `*_spread_pct` is half
+their interquartile range, the noise to read it against. CPU time per step (the process's
+own, which other processes do not inflate) is the headline; wall clock is kept beside it.
+
+Configurations: off (no profiler), stepscope (stepscope.torch, host level 2), stepscope
+with python_tracer_level=1, torch.profiler.profile(activities=[CPU]); with
+STEPSCOPE_BENCH_BASELINE_PYTHONPATH set, also stepscope_baseline: the same as stepscope
+with the stepscope module found there (another build, e.g. before a change).
+
+  step_ms_<c>, cpu_step_ms_<c>          median wall-clock / CPU ms per step
+  overhead_pct_<c>                      median per-round CPU-time overhead, % of off
+  overhead_pct_<c>_spread_pct           half the interquartile range of those
+  overhead_pct_wall_<c>                 the same from wall-clock step times
+  off_cpu_spread_pct                    half the IQR of off's CPU step time, % of its median
+  ops_per_step                          ATen ops and scopes stepscope recorded per step
+  record_function_callback_ns           extra CPU ns per ATen op (a tiny torch.add in a
+                                        loop) while stepscope records, against no callback
+  record_function_noop_callback_ns      the same with a callback that does nothing: what
+                                        PyTorch's dispatcher spends per op once any callback
+                                        observes ops (RecordFunction), stepscope's floor
+  record_function_stepscope_ns          the difference: what stepscope's callback adds
+  record_function_level1_ns             stepscope at host level 1 (scopes only)
+  torch_profiler_callback_ns            the same for torch.profiler
 
 Run with Debian's /usr/bin/python3 and PYTHONPATH naming the module's directory (./dev
-sets both). STEPSCOPE_BENCH_ROUNDS (default 7) sets the number of rounds.
+sets both).
 """
 
 import json
@@ -56,23 +67,37 @@ def stepscope_loop(level):
         return loop()
     finally:
         stepscope.stop()
+def noop_loop():
+    stepscope.torch._ops._set_noop_callback_for_benchmark(True)
+    try:
+        return loop()
+    finally:
+        stepscope.torch._ops._set_noop_callback_for_benchmark(False)
 def torch_loop():
     with profile(activities=[ProfilerActivity.CPU]):
         return loop()
 loop()
 # Alternating, the fastest of each: other processes on the machine only add time.
-best = {"off": [], "on": [], "installed": [], "torch": []}
-for _ in range(7):
-    best["off"].append(loop())
-    best["on"].append(stepscope_loop(2))
-    best["installed"].append(stepscope_loop(1))  # callback installed, ATen ops not recorded
-    best["torch"].append(torch_loop())
-print(min(best["off"]), min(best["on"]), min(best["installed"]), min(best["torch"]), n)
+runs = {"off": loop, "on": lambda: stepscope_loop(2), "noop": noop_loop, "level1": lambda: stepscope_loop(1),
+        "torch": torch_loop}
+best = {k: [] for k in runs}
+for _ in range(int(sys.argv[2])):
+    for k, f in runs.items():
+        best[k].append(f())
+print(" ".join(str(min(best[k])) for k in runs), n)
 """
 
 
-def run(args, timeout=600):
-    result = subprocess.run([sys.executable] + args, capture_output=True, text=True, timeout=timeout)
+def pin_to_cpu():
+    cpu = os.environ.get("STEPSCOPE_BENCH_CPU")
+    allowed = sorted(os.sched_getaffinity(0))
+    return {int(cpu)} if cpu else {allowed[-1]}
+
+
+def run(args, env=None, timeout=600):
+    cpus = pin_to_cpu()
+    result = subprocess.run([sys.executable] + args, capture_output=True, text=True, timeout=timeout, env=env,
+                            preexec_fn=lambda: os.sched_setaffinity(0, cpus))
     if result.returncode != 0:
         sys.exit("python_benchmark: %s failed:\n%s" % (" ".join(args), result.stderr[-3000:]))
     return result.stdout
@@ -81,6 +106,7 @@ def run(args, timeout=600):
 def step_ms(config, logdir):
     args = [EXAMPLE, "--steps", str(STEPS), "--profile_steps", "%d,%d" % (FIRST, STEPS - 1), "--num_workers", "0",
             "--threads", "1", "--decode_ms", "0"]
+    env = None
     if config == "off":
         args += ["--profiler", "none"]
     elif config == "torch_profiler":
@@ -90,7 +116,9 @@ def step_ms(config, logdir):
         args += ["--profiler", "stepscope", "--logdir", logdir]
         if config == "stepscope_python":
             args += ["--python_tracer"]
-    figures = json.loads(run(args).strip().splitlines()[-1])
+        if config == "stepscope_baseline":
+            env = dict(os.environ, PYTHONPATH=os.environ["STEPSCOPE_BENCH_BASELINE_PYTHONPATH"])
+    figures = json.loads(run(args, env).strip().splitlines()[-1])
     return figures["step_ms"], figures["cpu_step_ms"]
 
 
@@ -100,37 +128,55 @@ def ops_per_step(logdir):
     return sum(op["occurrences"] for op in json.loads(out)["host_ops"]) / (STEPS - FIRST)
 
 
+def half_iqr(values):
+    if len(values) < 4:
+        return (max(values) - min(values)) / 2
+    q = statistics.quantiles(values, n=4)
+    return (q[2] - q[0]) / 2
+
+
+def overhead_figures(samples, key, configs):
+    """Per-round overheads against the same round's off run: median and half IQR."""
+    figures = {}
+    for c in configs[1:]:
+        per_round = [(x / off - 1) * 100 for x, off in zip(samples[c], samples["off"])]
+        figures[key + c] = statistics.median(per_round)
+        if key == "overhead_pct_":
+            figures[key + c + "_spread_pct"] = half_iqr(per_round)
+    return figures
+
+
 def main():
-    rounds = int(os.environ.get("STEPSCOPE_BENCH_ROUNDS", "7"))
+    rounds = int(os.environ.get("STEPSCOPE_BENCH_ROUNDS", "11"))
     configs = ["off", "stepscope", "stepscope_python", "torch_profiler"]
+    if os.environ.get("STEPSCOPE_BENCH_BASELINE_PYTHONPATH"):
+        configs.append("stepscope_baseline")
     work = tempfile.mkdtemp(prefix="stepscope_python_bench_")
     try:
-        samples = {c: [] for c in configs}
-        cpu_samples = {c: [] for c in configs}
+        wall = {c: [] for c in configs}
+        cpu = {c: [] for c in configs}
         for r in range(rounds):
             order = configs[r % len(configs):] + configs[:r % len(configs)]  # rotate: no config always first
             for config in order:
-                wall, cpu = step_ms(config, os.path.join(work, config))
-                samples[config].append(wall)
-                cpu_samples[config].append(cpu)
-                print("round %d %-17s %.3f ms (cpu %.3f ms)" % (r, config, wall, cpu), flush=True)
-        # Headline: the fastest round of each configuration (on a shared machine other
-        # processes only ever add time); the medians are kept beside them.
-        figures = {"step_ms_" + c: min(v) for c, v in samples.items()}
-        figures.update({"step_ms_median_" + c: statistics.median(v) for c, v in samples.items()})
-        for c in configs[1:]:
-            figures["overhead_pct_" + c] = (figures["step_ms_" + c] / figures["step_ms_off"] - 1) * 100
-            figures["overhead_pct_median_" + c] = (
-                figures["step_ms_median_" + c] / figures["step_ms_median_off"] - 1) * 100
-        figures.update({"cpu_step_ms_" + c: min(v) for c, v in cpu_samples.items()})
-        for c in configs[1:]:
-            figures["overhead_pct_cpu_" + c] = (figures["cpu_step_ms_" + c] / figures["cpu_step_ms_off"] - 1) * 100
+                w, t = step_ms(config, os.path.join(work, config))
+                wall[config].append(w)
+                cpu[config].append(t)
+                print("round %d %-19s %.3f ms (cpu %.3f ms)" % (r, config, w, t), flush=True)
+        figures = {"step_ms_" + c: statistics.median(v) for c, v in wall.items()}
+        figures.update({"cpu_step_ms_" + c: statistics.median(v) for c, v in cpu.items()})
+        figures.update(overhead_figures(cpu, "overhead_pct_", configs))
+        figures.update(overhead_figures(wall, "overhead_pct_wall_", configs))
+        figures["off_cpu_spread_pct"] = half_iqr(cpu["off"]) / statistics.median(cpu["off"]) * 100
         figures["ops_per_step"] = ops_per_step(os.path.join(work, "stepscope"))
-        off, on, installed, torch_on, n = (int(v) for v in run(["-c", MICRO, os.path.join(work, "micro")]).split())
+        micro = run(["-c", MICRO, os.path.join(work, "micro"), "9"]).split()
+        off, on, noop, level1, torch_on, n = (int(v) for v in micro)
         figures["record_function_callback_ns"] = (on - off) / n
-        figures["record_function_installed_ns"] = (installed - off) / n
+        figures["record_function_noop_callback_ns"] = (noop - off) / n
+        figures["record_function_stepscope_ns"] = (on - noop) / n
+        figures["record_function_level1_ns"] = (level1 - off) / n
         figures["torch_profiler_callback_ns"] = (torch_on - off) / n
         figures["rounds"] = rounds
+        figures["pinned_cpu"] = min(pin_to_cpu())
     finally:
         shutil.rmtree(work, ignore_errors=True)
     out_dir = os.environ.get("STEPSCOPE_BENCH_OUT", os.path.join(ROOT, "build", "bench"))

@@ -61,11 +61,13 @@ class SyntheticMnist(torch.utils.data.Dataset):
 
 
 class SmallCnn(nn.Module):
-    def __init__(self):
+    """width multiplies the channels (width 4: about 10x the compute per step)."""
+
+    def __init__(self, width=1):
         super().__init__()
-        self.conv1 = nn.Conv2d(1, 8, 3)
-        self.conv2 = nn.Conv2d(8, 16, 3)
-        self.fc = nn.Linear(16 * 5 * 5, NUM_CLASSES)
+        self.conv1 = nn.Conv2d(1, 8 * width, 3)
+        self.conv2 = nn.Conv2d(8 * width, 16 * width, 3)
+        self.fc = nn.Linear(16 * width * 5 * 5, NUM_CLASSES)
 
     def forward(self, x):
         x = F.max_pool2d(F.relu(self.conv1(x)), 2)
@@ -80,6 +82,10 @@ def parse_args(argv):
     parser.add_argument("--num_workers", type=int, default=0, help="DataLoader worker processes")
     parser.add_argument("--decode_ms", type=float, default=0.0, help="sleep per example in __getitem__ (slow decoding)")
     parser.add_argument("--dataset_size", type=int, default=4096)
+    parser.add_argument("--width", type=int, default=1, help="multiplies the model's channels (more compute per step)")
+    parser.add_argument("--prefetch_factor", type=int, default=2, help="batches each DataLoader worker loads ahead")
+    parser.add_argument("--sharing_strategy", choices=["file_descriptor", "file_system"], default="",
+                        help="torch.multiprocessing sharing strategy for worker batches (default: torch's)")
     parser.add_argument("--logdir", default="", help="profile into this TensorBoard logdir (none: no profile)")
     parser.add_argument("--profile_steps", default="", help="FIRST,LAST steps to profile (default: all after --warmup)")
     parser.add_argument("--warmup", type=int, default=5, help="steps left out of the printed means when not profiling")
@@ -140,11 +146,16 @@ def make_profiler(args):
 def train(args):
     if args.threads > 0:
         torch.set_num_threads(args.threads)
+    if args.sharing_strategy:
+        # file_system: the main process maps a worker's batch by name, without asking the
+        # worker's fd-passing thread first (a round trip that a loaded machine delays).
+        torch.multiprocessing.set_sharing_strategy(args.sharing_strategy)
     torch.manual_seed(args.seed)
     dataset = SyntheticMnist(args.dataset_size, args.seed, args.decode_ms)
     loader = torch.utils.data.DataLoader(dataset, batch_size=args.batch_size, shuffle=True, num_workers=args.num_workers,
-                                         drop_last=True, persistent_workers=args.num_workers > 0)
-    model = SmallCnn()
+                                         drop_last=True, persistent_workers=args.num_workers > 0,
+                                         prefetch_factor=args.prefetch_factor if args.num_workers > 0 else 2)
+    model = SmallCnn(args.width)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
     step_s, wait_s, cpu_s = [], [], []
     batches = iter(loader)

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "pipeline_bindings.h"
 #include "python_tracer.h"
 #include "remote_bindings.h"
 #include "src/base/capture_settings.h"
@@ -75,6 +76,7 @@ PYBIND11_MODULE(_stepscope, m) {
   BindTrace(m);
   BindRemote(m);
   BindPythonTracer(m);
+  BindPipeline(m);
 }
 
 }  // namespace stepscope::python

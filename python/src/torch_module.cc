@@ -22,6 +22,8 @@ PYBIND11_MODULE(_torch, m) {
   m.def("profile_memory", [] { return ProfileMemory(); });
   m.def("callback_installed", [] { return TorchOpRecorder::Get().callback_installed(); },
         "True while the RecordFunction callback is installed (only during sessions).");
+  m.def("_set_noop_callback_for_benchmark", &SetNoopCallbackForBenchmark, py::arg("installed"),
+        "Benchmark only: a global RecordFunction callback that records nothing.");
 }
 
 }  // namespace stepscope::python

@@ -8,12 +8,15 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "stepscope/annotation.h"
 #include "stepscope/internal/recorder.h"
+#include "op_name_cache.h"
 #include "torch_memory_reporter.h"
 
 namespace stepscope::python {
@@ -24,6 +27,8 @@ constexpr char kSequenceNumberKey[] = "Sequence number";
 constexpr char kFwdThreadIdKey[] = "Fwd thread id";
 
 std::atomic<bool> g_record_shapes{false};
+// Bumped at each session start: names interned in earlier sessions are not reused.
+std::atomic<uint64_t> g_session_epoch{0};
 
 std::mutex g_handle_mu;
 std::optional<at::CallbackHandle> g_handle;  // guarded by g_handle_mu; set while a session records
@@ -33,12 +38,52 @@ std::optional<at::CallbackHandle> g_handle;  // guarded by g_handle_mu; set whil
 struct OpenOp {
   const at::RecordFunction* fn;
   uint64_t start_ticks;
-  std::string encoded_name;  // with input shapes; empty: use fn->name() at the end
+  uint64_t head;  // interned at the start when it carries input shapes; 0: fn->name() at the end
+  uint64_t epoch;  // the session it started in (`head` is valid only there)
 };
-thread_local std::vector<OpenOp> t_open_ops;
-thread_local bool t_thread_named = false;
-// The op for which this thread carries the memory reporter (pushed at its start), if any.
-thread_local const at::RecordFunction* t_memory_reporter_op = nullptr;
+
+// Everything the callback keeps per thread, behind one thread_local pointer: a module
+// loaded with dlopen reaches each of its thread_locals through a __tls_get_addr call, and
+// the callback runs twice per ATen op.
+struct ThreadOps {
+  std::vector<OpenOp> open_ops;
+  OpNameCache names;
+  bool thread_named = false;
+  // The op for which this thread carries the memory reporter (pushed at its start), if any.
+  const at::RecordFunction* memory_reporter_op = nullptr;
+};
+
+// initial-exec: one 8-byte slot of the static TLS block (glibc keeps spare room for
+// dlopen'ed modules), read without a call. The state itself is freed at thread exit by
+// the guard below, which only the first use of a thread touches.
+constinit thread_local ThreadOps* t_ops __attribute__((tls_model("initial-exec"))) = nullptr;
+
+// Set once the thread's teardown has destroyed its state: ops it still runs then are not
+// recorded (recreating the state would construct a thread_local during destruction).
+constinit thread_local bool t_ops_gone __attribute__((tls_model("initial-exec"))) = false;
+
+struct ThreadOpsOwner {
+  std::unique_ptr<ThreadOps> ops;
+  ~ThreadOpsOwner() {
+    t_ops = nullptr;
+    t_ops_gone = true;
+  }
+};
+thread_local ThreadOpsOwner t_ops_owner;
+
+ThreadOps* CreateThreadOps() {
+  if (t_ops_gone) return nullptr;
+  t_ops_owner.ops = std::make_unique<ThreadOps>();
+  t_ops_owner.ops->open_ops.reserve(64);
+  t_ops = t_ops_owner.ops.get();
+  return t_ops;
+}
+
+// This thread's state, or nullptr during its teardown.
+inline ThreadOps* CurrentThreadOps() {
+  if (__builtin_expect(t_ops != nullptr, 1)) return t_ops;
+  return CreateThreadOps();
+}
 
 int LevelOf(at::RecordScope scope) {
   return scope == at::RecordScope::USER_SCOPE ? internal::kLevelCritical : internal::kLevelInfo;
@@ -81,53 +126,61 @@ std::string EncodeWithShapes(const at::RecordFunction& fn) {
 }
 
 // Once per thread, the first time it records: lines for the threads PyTorch starts.
-void NameThreadOnce(const at::RecordFunction& fn) {
-  t_thread_named = true;
+void NameThreadOnce(ThreadOps& ops, const at::RecordFunction& fn) {
+  ops.thread_named = true;
   if (static_cast<pid_t>(syscall(SYS_gettid)) == getpid()) return;  // the main thread keeps its name
   if (at::in_parallel_region()) {
     SetCurrentThreadName("pytorch intra-op " + std::to_string(at::get_thread_num()));
-  } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION) {
+  } else if (fn.scope() == at::RecordScope::BACKWARD_FUNCTION && fn.forwardThreadId() != 0 &&
+             fn.forwardThreadId() != at::RecordFunction::currentThreadId()) {
+    // Backward of a graph another thread built: an autograd engine worker (accelerator
+    // devices, reentrant backward). A thread that runs its own backward keeps its name.
     SetCurrentThreadName("pytorch autograd");
   }
 }
 
 std::unique_ptr<at::ObserverContext> OnOpStart(const at::RecordFunction& fn) {
+  ThreadOps* ops = CurrentThreadOps();
+  if (ops == nullptr) return nullptr;
   // Before the op runs, so that its own allocations reach the reporter on this thread;
   // removed when this op ends (torch_memory_reporter.h says why not later).
-  if (MemoryReportingActive() && t_memory_reporter_op == nullptr && AttachMemoryReporterToThisThread()) {
-    t_memory_reporter_op = &fn;
+  if (MemoryReportingActive() && ops->memory_reporter_op == nullptr && AttachMemoryReporterToThisThread()) {
+    ops->memory_reporter_op = &fn;
   }
   if (!internal::IsLevelEnabled(LevelOf(fn.scope()))) return nullptr;
-  if (!t_thread_named) NameThreadOnce(fn);
-  OpenOp op{&fn, 0, {}};
-  if (fn.needsInputs()) op.encoded_name = EncodeWithShapes(fn);
-  t_open_ops.push_back(std::move(op));
-  t_open_ops.back().start_ticks = internal::ReadTicks();
+  if (__builtin_expect(!ops->thread_named, 0)) NameThreadOnce(*ops, fn);
+  const uint64_t epoch = g_session_epoch.load(std::memory_order_relaxed);
+  uint64_t head = 0;
+  if (fn.needsInputs()) {
+    const std::string encoded = EncodeWithShapes(fn);
+    head = internal::InternDynamicName(encoded.data(), encoded.size());
+    if (head == 0) return nullptr;  // this thread's buffer is full: counted as dropped
+  }
+  ops->open_ops.push_back({&fn, internal::ReadTicks(), head, epoch});
   return nullptr;
 }
 
 void OnOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
   const uint64_t end_ticks = internal::ReadTicks();
-  if (t_memory_reporter_op == &fn) {
-    t_memory_reporter_op = nullptr;
+  ThreadOps* ops = t_ops;  // an op that started on this thread created it
+  if (ops == nullptr) return;
+  if (ops->memory_reporter_op == &fn) {
+    ops->memory_reporter_op = nullptr;
     DetachMemoryReporterFromThisThread();
   }
   // Normally the top entry; an op whose end never came (an exception path that skipped
   // it) is dropped with everything above it. An end on another thread finds nothing.
-  size_t index = t_open_ops.size();
-  while (index > 0 && t_open_ops[index - 1].fn != &fn) --index;
+  std::vector<OpenOp>& open = ops->open_ops;
+  size_t index = open.size();
+  while (index > 0 && open[index - 1].fn != &fn) --index;
   if (index == 0) return;
-  OpenOp op = std::move(t_open_ops[index - 1]);
-  t_open_ops.resize(index - 1);
+  const OpenOp op = open[index - 1];
+  open.resize(index - 1);
   if (!internal::IsLevelEnabled(LevelOf(fn.scope()))) return;  // the session stopped meanwhile
 
-  uint64_t head = 0;
-  if (op.encoded_name.empty()) {
-    const char* name = fn.name();
-    head = internal::InternDynamicName(name, std::strlen(name));
-  } else {
-    head = internal::InternDynamicName(op.encoded_name.data(), op.encoded_name.size());
-  }
+  const uint64_t epoch = g_session_epoch.load(std::memory_order_relaxed);
+  if (op.epoch != epoch) return;  // started in an earlier session
+  const uint64_t head = op.head != 0 ? op.head : ops->names.Head(fn.name(), epoch);
   if (head == 0) return;  // this thread's buffer is full: counted as dropped
   internal::StaticInt64Arg args[2];
   size_t count = 0;
@@ -140,7 +193,10 @@ void OnOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
 
 }  // namespace
 
-const char* InnermostOpName() { return t_open_ops.empty() ? nullptr : t_open_ops.back().fn->name(); }
+const char* InnermostOpName() {
+  const ThreadOps* ops = t_ops;
+  return ops == nullptr || ops->open_ops.empty() ? nullptr : ops->open_ops.back().fn->name();
+}
 
 TorchOpRecorder& TorchOpRecorder::Get() {
   static auto* recorder = new TorchOpRecorder();
@@ -159,10 +215,19 @@ void TorchOpRecorder::OnSessionStart(const ProfileOptions& options) {
   std::lock_guard<std::mutex> lock(g_handle_mu);
   if (g_handle.has_value()) return;
   StartMemoryReporting(options.host_tracer_level);
+  g_session_epoch.fetch_add(1, std::memory_order_relaxed);
+  // Only the scopes this level records: PyTorch's dispatcher builds a RecordFunction (about
+  // 75 ns) for every op of a scope some callback observes, so at level 1 ATen ops and
+  // autograd nodes must not be observed at all.
+  std::unordered_set<at::RecordScope, std::hash<at::RecordScope>> scopes = {at::RecordScope::USER_SCOPE};
+  if (options.host_tracer_level >= internal::kLevelInfo) {
+    scopes.insert(at::RecordScope::FUNCTION);
+    scopes.insert(at::RecordScope::BACKWARD_FUNCTION);
+  }
   g_handle = at::addGlobalCallback(at::RecordFunctionCallback(&OnOpStart, &OnOpEnd)
-                                       .needsInputs(g_record_shapes.load())
-                                       .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION,
-                                                at::RecordScope::USER_SCOPE}));
+                                       .needsInputs(g_record_shapes.load() &&
+                                                    options.host_tracer_level >= internal::kLevelInfo)
+                                       .scopes(scopes));
 }
 
 void TorchOpRecorder::OnSessionStop() {
@@ -171,6 +236,22 @@ void TorchOpRecorder::OnSessionStop() {
   StopMemoryReporting();
   at::removeCallback(*g_handle);
   g_handle.reset();
+}
+
+std::unique_ptr<at::ObserverContext> NoopStart(const at::RecordFunction&) { return nullptr; }
+void NoopEnd(const at::RecordFunction&, at::ObserverContext*) {}
+
+bool SetNoopCallbackForBenchmark(bool installed) {
+  static std::optional<at::CallbackHandle> handle;  // guarded by g_handle_mu
+  std::lock_guard<std::mutex> lock(g_handle_mu);
+  if (installed && !handle.has_value()) {
+    handle = at::addGlobalCallback(at::RecordFunctionCallback(&NoopStart, &NoopEnd)
+                                       .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION}));
+  } else if (!installed && handle.has_value()) {
+    at::removeCallback(*handle);
+    handle.reset();
+  }
+  return handle.has_value();
 }
 
 }  // namespace stepscope::python

@@ -20,6 +20,12 @@ namespace stepscope::python {
 // (recorded ones only: at host level 1, only scopes), or nullptr; valid until that op ends.
 const char* InnermostOpName();
 
+// Installs (or removes) a global callback that does nothing for ATen ops and autograd
+// nodes: what PyTorch's dispatcher itself spends per op once any callback observes it,
+// measured by the benchmark apart from what stepscope's callback adds. Returns whether it
+// is installed.
+bool SetNoopCallbackForBenchmark(bool installed);
+
 class TorchOpRecorder : public SessionObserver {
  public:
   // The process-wide recorder (never destroyed).

@@ -8,8 +8,12 @@ sessions the callback is not installed, so PyTorch runs as if stepscope were abs
 
 The DataLoader's iterator records "enumerate(DataLoader)#<iterator>.__next__" itself
 (through record_function), which stepscope's analysis counts as the step waiting for
-input. DataLoader workers (num_workers > 0) are forked children: they record nothing and
-never write profiles.
+input. Importing this module also records each DataLoader iterator as an input pipeline
+(stepscope.pipeline; instrument_dataloader(False) turns it off): the fetch and collate of
+each batch, each dataset element, and with workers the wait for each batch, so
+`stepscope analyze --tool tf_data_bottleneck_analysis` names the slow stage. DataLoader
+workers (num_workers > 0) are forked children: they record nothing and never write
+profiles.
 
 The PyTorch-profiler habit, with step markers:
 
@@ -26,8 +30,18 @@ the one stepscope's extension was built against (libtorch-dev).
 
 import torch as _torch  # noqa: F401  (loads Debian's libtorch before the extension that links it)
 
-from . import InvalidArgumentError, ProfilerOptions, _stepscope, start, stop
+from . import InvalidArgumentError, ProfilerOptions, _dataloader, _stepscope, start, stop
 from . import _torch as _ops
+
+_dataloader.install()
+
+
+def instrument_dataloader(enabled):
+    """Record DataLoader iterators created from now on as pipeline stages (on by default;
+    see stepscope/_dataloader.py): fetch and collate (Batch), each dataset element (the
+    dataset's class name), and with workers the main process's wait for each batch
+    (ParallelMap), for tf_data_bottleneck_analysis."""
+    _dataloader.set_enabled(enabled)
 
 
 def set_record_shapes(enabled):

@@ -5,6 +5,7 @@ markers; the DataLoader's __next__ as input waiting."""
 import collections
 import json
 import os
+import threading
 import time
 import unittest
 
@@ -127,6 +128,140 @@ class TorchOpsTest(LogdirTestCase):
         names = set(stepscope_counts(stepscope.stop()[0]))
         self.assertIn("my_block", names)
         self.assertFalse(any(name.startswith("aten::") for name in names), names)
+
+
+class Mlp:
+    """A training step whose ops take tens of microseconds or more each (batch 256, 64
+    features), so that both profilers' per-op costs are small against the ops they time,
+    and no single op (Debian's reference BLAS makes matmuls slow) takes all the time."""
+
+    def __init__(self):
+        torch.manual_seed(0)
+        self.model = torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.ReLU(), torch.nn.Linear(64, 64),
+                                         torch.nn.ReLU(), torch.nn.Linear(64, 10))
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.01, momentum=0.9)
+        self.x = torch.randn(256, 64)
+        self.y = torch.randint(0, 10, (256,))
+
+    def step(self):
+        self.optimizer.zero_grad()
+        torch.nn.functional.cross_entropy(self.model(self.x), self.y).backward()
+        self.optimizer.step()
+
+
+# Self time per call, per child call plus one, that makes an op's comparison meaningful
+# (see test_self_times_agree_with_pytorch_profiler_recording_the_same_steps).
+MIN_SELF_US = 10.0
+
+
+def self_time_table(ours, theirs, names, compared):
+    lines = ["  %-56s %10s %10s %7s" % ("op", "stepscope", "torch", "diff")]
+    for name in names:
+        diff = (ours.get(name, 0.0) / theirs[name] - 1) * 100
+        mark = "*" if name in compared else " "
+        lines.append("%s %-56s %8.3fms %8.3fms %+6.1f%%" % (mark, name[:56], ours.get(name, 0.0), theirs[name], diff))
+    return "\n".join(lines)
+
+
+class SelfTimeTest(LogdirTestCase):
+
+    def test_self_times_agree_with_pytorch_profiler_recording_the_same_steps(self):
+        """Both profilers on at once, over the same steps: stepscope's global callback and
+        torch.autograd.profiler's thread-local one time the same op executions. (Self time
+        per name is the same with or without key_averages()'s folding of a same-name only
+        child: the folded pair's self times add up to the parent's after folding.)
+
+        Where they may differ: each profiler's own bookkeeping for an op's children lands in
+        the parent's self time of that profiler only (stepscope's callback runs first at both
+        ends, so stepscope's child intervals contain torch's start callback and torch's
+        contain stepscope's end callback). Measured here, torch's costs several microseconds
+        per call on this machine, so a parent of many small children (aten::linear,
+        Optimizer.step) shows a much larger self time in torch, and a leaf op of a few
+        microseconds (aten::add_) a larger one in stepscope. The comparison therefore
+        covers the ops whose self time per call is at least MIN_SELF_US per (child + 1) in
+        both profilers, above 0.2 % of all self time: within 10 % each, 5 % together."""
+        model = Mlp()
+        for _ in range(3):
+            model.step()
+        stepscope.start(self.logdir(), QUIET)
+        try:
+            with torch.autograd.profiler.profile() as prof:
+                for _ in range(20):
+                    model.step()
+        finally:
+            path = stepscope.stop()[0]
+        theirs, calls = {}, {}
+        for e in prof.key_averages():
+            theirs[e.key] = e.self_cpu_time_total / 1000.0
+            calls[e.key] = e.count
+        children = collections.Counter()
+        for e in prof.function_events:
+            children[e.name] += len(e.cpu_children)
+        ours = {op["name"]: op["total_self_time_ms"] for op in analyze(path, "framework_op_stats")["host_ops"]}
+        total = sum(theirs.values())
+
+        def qualifies(name):
+            per_call_us = 1000.0 * min(theirs[name], ours.get(name, 0.0)) / calls[name]
+            return theirs[name] >= 0.002 * total and per_call_us >= MIN_SELF_US * (1 + children[name] / calls[name])
+
+        shown = sorted((n for n, ms in theirs.items() if ms >= 0.002 * total), key=lambda n: -theirs[n])
+        compared = [n for n in shown if qualifies(n)]
+        table = self_time_table(ours, theirs, shown, compared)
+        print("\nself time over 20 steps, both profilers in one run (* compared):\n" + table)
+        self.assertGreaterEqual(len(compared), 4, table)
+        for name in compared:
+            self.assertAlmostEqual(ours[name], theirs[name], delta=0.10 * theirs[name], msg=name + "\n" + table)
+        covered = sum(theirs[name] for name in compared)
+        self.assertAlmostEqual(sum(ours[name] for name in compared), covered, delta=0.05 * covered, msg=table)
+
+
+class ThreadLinesTest(LogdirTestCase):
+
+    def test_backward_on_the_calling_thread_and_inter_op_tasks_on_pytorch_pool_lines(self):
+        """torch 1.13 on the CPU runs backward on the thread that calls it (the autograd
+        engine starts device threads only for accelerators): backward nodes belong on the
+        line of the thread that ran the forward, under that thread's own name, not a
+        "pytorch autograd" line. torch.jit.fork tasks run on PyTorch's inter-op pool, whose
+        threads PyTorch names PTThreadPool: their ops belong on those lines."""
+        x = torch.randn(8, 3, 32, 32)
+        conv = torch.nn.Conv2d(3, 8, 3)
+        square = torch.randn(64, 64)
+
+        def backward_in_a_thread():
+            conv(x).sum().backward()
+
+        stepscope.start(self.logdir(), QUIET)
+        try:
+            for _ in range(3):
+                conv(x).sum().backward()
+            worker = threading.Thread(target=backward_in_a_thread, name="user-backward")
+            worker.start()
+            worker.join()
+            forked_mm(square)
+        finally:
+            path = stepscope.stop()[0]
+        threads_of = collections.defaultdict(set)  # op name -> {(tid, line name)}
+        for e in trace_events(path, self._root):
+            threads_of[e["name"]].add((e["tid"], e["thread"]))
+        backward = threads_of["autograd::engine::evaluate_function: ConvolutionBackward0"]
+        self.assertEqual(backward, threads_of["aten::conv2d"])  # the main thread and user-backward
+        self.assertEqual(len(backward), 2, backward)
+        self.assertNotIn("pytorch autograd", {name for _, name in backward})
+        forked = threads_of["aten::mm"]
+        self.assertTrue(forked, dict(threads_of))
+        self.assertEqual({name for _, name in forked}, {"PTThreadPool"}, forked)
+        self.assertFalse(forked & backward)
+
+
+@torch.jit.script
+def _square_mm(x):
+    return torch.mm(x, x)
+
+
+@torch.jit.script
+def forked_mm(x):
+    future = torch.jit.fork(_square_mm, x)
+    return torch.jit.wait(future)
 
 
 class ScheduleTest(LogdirTestCase):
