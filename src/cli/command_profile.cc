@@ -1,5 +1,7 @@
 #include "src/cli/command_profile.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <future>
 
@@ -14,8 +16,11 @@ namespace {
 namespace output = analysis::output;
 
 // Reading takes longer than this: say on stderr what is going on, so a user with a
-// gigabyte profile does not think the command hangs.
+// gigabyte profile does not think the command hangs. Only on a terminal: in scripts and
+// logs, stderr carries the one line of an error and nothing else.
 constexpr std::chrono::milliseconds kProgressAfter{1000};
+
+bool StderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
 
 }  // namespace
 
@@ -28,12 +33,13 @@ StatusOr<analysis::ProfileModel> BuildCommandModel(std::string_view command, con
   options.keep_event_tree = false;
   const auto start = std::chrono::steady_clock::now();
   auto job = std::async(std::launch::async, [&profile, options] { return load::LoadCombinedModel(profile.files, options); });
-  if (job.wait_for(kProgressAfter) != std::future_status::ready) {
+  if (StderrIsTerminal() && job.wait_for(kProgressAfter) != std::future_status::ready) {
     err << "stepscope: " << command << ": reading " << profile.files.size()
         << (profile.files.size() == 1 ? " host" : " hosts") << " ("
         << output::FormatFixed(total_bytes / 1048576.0, 1) << " MiB)...\n";
     err.flush();
     StatusOr<analysis::ProfileModel> model = job.get();
+    if (!model.ok()) return model;  // the error is the next line, not "model built"
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     err << "stepscope: " << command << ": model built in " << output::FormatFixed(seconds, 1) << " s\n";
     return model;
