@@ -147,14 +147,22 @@ TEST_F(AnalysisGroundTruthTest, FastInputPipelineRun) {
   // Threads + prefetch + cache; the window starts after the first epoch (1024 examples =
   // 16 steps), when the cache is warm and the prefetch queue is full, as a user would
   // profile steady state (--profile_steps, like Keras' profile_batch).
-  const std::string logdir = *dir_ + "/fast";
-  ProgramNumbers program = RunProgram({"--steps", "80", "--profile_steps", "20,79", "--train_examples", "1024",
-                                       "--input_threads", "2", "--prefetch", "16", "--cache"},
-                                      logdir);
-  AnalysisNumbers analysis = Analyze(logdir);
-  ExpectAgreement(program, analysis);
-  EXPECT_EQ(analysis.steps, 60);
-  // Not input bound by construction (0.2-0.3 % on a quiet machine; the test runs alone).
+  // The premise needs the input threads to get CPU time: on a machine loaded far beyond its
+  // cores the program itself measures tens of percent of input wait. The run is then
+  // repeated (at most three times); every run must still agree with the analysis.
+  ProgramNumbers program;
+  AnalysisNumbers analysis;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const std::string logdir = *dir_ + "/fast" + std::to_string(attempt);
+    program = RunProgram({"--steps", "80", "--profile_steps", "20,79", "--train_examples", "1024", "--input_threads",
+                          "2", "--prefetch", "16", "--cache"},
+                         logdir);
+    analysis = Analyze(logdir);
+    ExpectAgreement(program, analysis);
+    EXPECT_EQ(analysis.steps, 60);
+    if (program.input_percent < kModeratelyPercent - kThresholdSlackPercent) break;
+  }
+  // Not input bound by construction (0.2-0.3 % on a quiet machine).
   EXPECT_LT(program.input_percent, kModeratelyPercent - kThresholdSlackPercent);
   EXPECT_EQ(analysis.verdict, "not");
 }
