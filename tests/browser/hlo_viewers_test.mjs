@@ -96,23 +96,23 @@ test('the Graph viewer draws the op neighbourhood, searches ops and recentres on
 
   await openTool(`run=${RUN}&tool=graph_viewer&${query}`, 'graph_viewer');
   await page.waitForSelector('[data-graph="hlo"] svg');
-  assert.equal(await page.locator('[data-graph="hlo"] .dagre-node').count(), data.nodes.length);
-  assert.equal(await page.locator('[data-graph="hlo"] .dagre-edge').count(), data.edges.length);
+  assert.equal(await page.locator('[data-graph="hlo"] .graph-node').count(), data.nodes.length);
+  assert.equal(await page.locator('[data-graph="hlo"] .graph-edge').count(), data.edges.length);
   assert.equal(await page.locator('[data-table="graph_nodes"] tbody tr').count(), Math.min(25, data.nodes.length));
-  assert.match(await page.locator(`[data-graph="hlo"] .dagre-node[data-node="${op}"]`).textContent(), /on device/, 'the centre shows its device time');
+  assert.match(await page.locator(`[data-graph="hlo"] .graph-node[data-node="${op}"]`).textContent(), /on device/, 'the centre shows its device time');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'graph_viewer.png'), fullPage: true });
 
   // Click a neighbour: it becomes the centre.
   const neighbour = data.nodes.find((n) => !n.center);
   assert.ok(neighbour, 'the op has a neighbour');
-  await page.locator(`[data-graph="hlo"] .dagre-node[data-node="${neighbour.name}"]`).click();
+  await page.locator(`[data-graph="hlo"] .graph-node[data-node="${neighbour.name}"]`).click();
   await page.waitForFunction((name) => new URLSearchParams(window.location.hash.slice(1)).get('op') === name, neighbour.name);
   await page.waitForFunction((name) => document.querySelector('[data-card="graph-view"] .card-title')?.textContent?.includes(name), neighbour.name, { timeout: 60000 });
 
   // Hop count 0: only the centre.
   await page.selectOption('#graph-hops', '0');
-  await page.waitForFunction(() => document.querySelectorAll('[data-graph="hlo"] .dagre-node').length === 1, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-graph="hlo"] .graph-node').length === 1, null, { timeout: 60000 });
 
   // Search by part of a name: several matches are listed, one click shows it.
   await page.fill('#graph-op-search', 'usion');
