@@ -6,36 +6,26 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import fs from 'node:fs';
-import { closeDashboard, env, getJson, loadChromium, logdirWithProfile, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, loadChromium, openDashboardOnProfile } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const PROFILE = path.join(SHARED, 'testdata/xplane/tracelens_jax_mi300_te_fused_attn.xplane.pb');
 const RUN = 'jax';
 
 const chromium = loadChromium(UI_ROOT);
 
-let tmp;
 let dashboard;
 let baseUrl;
 let page;
 let consoleErrors;
 let externalRequests;
-
-const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
-
 before(async () => {
-  let logdir;
-  ({ tmp, logdir } = logdirWithProfile('stepscope-hlo-viewers-', { run: RUN, host: 'mi300', file: PROFILE }));
-  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1400, height: 1000 } });
+  dashboard = await openDashboardOnProfile(chromium, { stepscope: STEPSCOPE, uiRoot: UI_ROOT, prefix: 'stepscope-hlo-viewers-', run: RUN, host: 'mi300', file: PROFILE, viewport: { width: 1400, height: 1000 } });
   ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
+after(() => closeDashboard(dashboard, dashboard?.tmp));
 
-after(async () => {
-  await closeDashboard(dashboard, tmp);
-});
+const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 
 async function openTool(hash, tool) {
   await page.goto(`${baseUrl}#${hash}`);
