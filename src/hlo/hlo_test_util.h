@@ -1,13 +1,17 @@
 // Building xla.HloProto messages in tests (reader, cost model, tools): a few lines per
-// instruction instead of a page of setters. Test-only; links stepscope_proto_hlo.
+// instruction instead of a page of setters, and parsing one back. Test-only (GoogleTest).
 #pragma once
 
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include <gtest/gtest.h>
 
 #include "proto/stepscope/hlo.pb.h"
+#include "src/hlo/hlo_reader.h"
 
 namespace stepscope::hlo::testing {
 
@@ -47,6 +51,14 @@ inline xp::HloComputationProto* AddComputation(xp::HloProto* proto, int64_t id, 
   computation->set_id(id);
   computation->set_name(std::string(name));
   return computation;
+}
+
+// `proto` through the reader, as a profile's bytes would go; a failure fails the test
+// (and gives an empty module, so the test goes on to report what else is wrong).
+inline HloModule ParseModule(const xp::HloProto& proto) {
+  StatusOr<HloModule> module = ParseHloProto(proto.SerializeAsString());
+  EXPECT_TRUE(module.ok()) << module.status().ToString();
+  return module.ok() ? std::move(module).value() : HloModule{};
 }
 
 }  // namespace stepscope::hlo::testing

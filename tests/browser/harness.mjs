@@ -204,3 +204,26 @@ export async function closeDashboard(dashboard, tmp) {
   await stop(dashboard?.server);
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 }
+
+// The variables ctest sets for every browser test (tests/browser/CMakeLists.txt).
+export function browserTestEnv() {
+  return {
+    STEPSCOPE: env('STEPSCOPE_BIN'),
+    UI_ROOT: env('STEPSCOPE_UI_ROOT'),
+    SHARED: env('STEPSCOPE_SHARED_DIR'),
+    SCREENSHOTS: env('STEPSCOPE_SCREENSHOT_DIR'),
+  };
+}
+
+// A test file's dashboard on one profile: `file` in a temporary logdir
+// (logdirWithProfile) and openDashboard on it. Returns what openDashboard gives plus
+// `tmp`, for closeDashboard(dashboard, dashboard.tmp); removes `tmp` itself if opening fails.
+export async function openDashboardOnProfile(chromium, { stepscope, uiRoot, prefix, run, host, file, viewport }) {
+  const { tmp, logdir } = logdirWithProfile(prefix, { run, host, file });
+  try {
+    return { tmp, ...(await openDashboard(chromium, stepscope, { logdir, uiRoot, viewport })) };
+  } catch (error) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -6,24 +6,25 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeDashboard, env, getJson, loadChromium, logdirWithProfile, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, loadChromium, openDashboardOnProfile } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const JAX_FILE = path.join(SHARED, 'testdata/xplane/tracelens_jax_mi300_te_fused_attn.xplane.pb');
 const RUN = 'jax';
 const HOST = 'mi300';
 
 const chromium = loadChromium(UI_ROOT);
 
-let tmp;
 let dashboard;
 let baseUrl;
 let page;
 let consoleErrors;
 let externalRequests;
+before(async () => {
+  dashboard = await openDashboardOnProfile(chromium, { stepscope: STEPSCOPE, uiRoot: UI_ROOT, prefix: 'stepscope-hlo-', run: RUN, host: HOST, file: JAX_FILE, viewport: { width: 1500, height: 1000 } });
+  ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
+});
+after(() => closeDashboard(dashboard, dashboard?.tmp));
 
 const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 
@@ -38,16 +39,6 @@ async function screenshot(name) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage: true });
 }
-
-before(async () => {
-  ({ tmp } = logdirWithProfile('stepscope-hlo-', { run: RUN, host: HOST, file: JAX_FILE }));
-  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir: path.join(tmp, 'logdir'), uiRoot: UI_ROOT, viewport: { width: 1500, height: 1000 } });
-  ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
-});
-
-after(async () => {
-  await closeDashboard(dashboard, tmp);
-});
 
 test('the three XLA tools are listed for a JAX profile', async () => {
   const tools = JSON.stringify(await api(`/api/tools?run=${RUN}`));

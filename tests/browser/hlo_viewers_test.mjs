@@ -6,36 +6,26 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import fs from 'node:fs';
-import { closeDashboard, env, getJson, loadChromium, logdirWithProfile, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, loadChromium, openDashboardOnProfile } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const PROFILE = path.join(SHARED, 'testdata/xplane/tracelens_jax_mi300_te_fused_attn.xplane.pb');
 const RUN = 'jax';
 
 const chromium = loadChromium(UI_ROOT);
 
-let tmp;
 let dashboard;
 let baseUrl;
 let page;
 let consoleErrors;
 let externalRequests;
-
-const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
-
 before(async () => {
-  let logdir;
-  ({ tmp, logdir } = logdirWithProfile('stepscope-hlo-viewers-', { run: RUN, host: 'mi300', file: PROFILE }));
-  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1400, height: 1000 } });
+  dashboard = await openDashboardOnProfile(chromium, { stepscope: STEPSCOPE, uiRoot: UI_ROOT, prefix: 'stepscope-hlo-viewers-', run: RUN, host: 'mi300', file: PROFILE, viewport: { width: 1400, height: 1000 } });
   ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
+after(() => closeDashboard(dashboard, dashboard?.tmp));
 
-after(async () => {
-  await closeDashboard(dashboard, tmp);
-});
+const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 
 async function openTool(hash, tool) {
   await page.goto(`${baseUrl}#${hash}`);
@@ -96,23 +86,23 @@ test('the Graph viewer draws the op neighbourhood, searches ops and recentres on
 
   await openTool(`run=${RUN}&tool=graph_viewer&${query}`, 'graph_viewer');
   await page.waitForSelector('[data-graph="hlo"] svg');
-  assert.equal(await page.locator('[data-graph="hlo"] .dagre-node').count(), data.nodes.length);
-  assert.equal(await page.locator('[data-graph="hlo"] .dagre-edge').count(), data.edges.length);
+  assert.equal(await page.locator('[data-graph="hlo"] .graph-node').count(), data.nodes.length);
+  assert.equal(await page.locator('[data-graph="hlo"] .graph-edge').count(), data.edges.length);
   assert.equal(await page.locator('[data-table="graph_nodes"] tbody tr').count(), Math.min(25, data.nodes.length));
-  assert.match(await page.locator(`[data-graph="hlo"] .dagre-node[data-node="${op}"]`).textContent(), /on device/, 'the centre shows its device time');
+  assert.match(await page.locator(`[data-graph="hlo"] .graph-node[data-node="${op}"]`).textContent(), /on device/, 'the centre shows its device time');
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'graph_viewer.png'), fullPage: true });
 
   // Click a neighbour: it becomes the centre.
   const neighbour = data.nodes.find((n) => !n.center);
   assert.ok(neighbour, 'the op has a neighbour');
-  await page.locator(`[data-graph="hlo"] .dagre-node[data-node="${neighbour.name}"]`).click();
+  await page.locator(`[data-graph="hlo"] .graph-node[data-node="${neighbour.name}"]`).click();
   await page.waitForFunction((name) => new URLSearchParams(window.location.hash.slice(1)).get('op') === name, neighbour.name);
   await page.waitForFunction((name) => document.querySelector('[data-card="graph-view"] .card-title')?.textContent?.includes(name), neighbour.name, { timeout: 60000 });
 
   // Hop count 0: only the centre.
   await page.selectOption('#graph-hops', '0');
-  await page.waitForFunction(() => document.querySelectorAll('[data-graph="hlo"] .dagre-node').length === 1, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('[data-graph="hlo"] .graph-node').length === 1, null, { timeout: 60000 });
 
   // Search by part of a name: several matches are listed, one click shows it.
   await page.fill('#graph-op-search', 'usion');

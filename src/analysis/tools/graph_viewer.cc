@@ -285,12 +285,12 @@ class GraphViewerTool final : public Tool {
   std::string_view description() const override {
     return "The HLO graph of an XLA module around one op (operands, users, fused ops), n hops out.";
   }
-  bool IsAvailable(const ProfileModel& model) const override { return model.hlo != nullptr && !model.hlo->empty(); }
+  bool IsAvailable(const ProfileModel& model) const override { return HasHloModules(model); }
   std::string_view requirement() const override { return kHloRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
     if (!IsAvailable(model)) {
       GraphViewerResult empty;
-      empty.message = "The profile has no XLA modules (no `Hlo Proto` stats on /host:metadata).";
+      empty.message = std::string(kNoHloModulesMessage);
       return std::unique_ptr<ToolResult>(new StructToolResult<GraphViewerResult>(std::move(empty)));
     }
     if (options.hops < 0 || options.hops > kGraphMaxHops) {
@@ -301,8 +301,7 @@ class GraphViewerTool final : public Tool {
       return InvalidArgumentError("max_nodes must be 1 to " + std::to_string(kGraphMaxNodesLimit) + ", not " +
                                   std::to_string(options.max_nodes));
     }
-    StatusOr<int32_t> chosen = ChooseHloModule(*model.hlo, options.module, /*prefer_buffer_assignment=*/false,
-                                                 HloModuleDeviceTime(model));
+    StatusOr<int32_t> chosen = ChooseProfileHloModule(model, options.module, /*prefer_buffer_assignment=*/false);
     if (!chosen.ok()) return chosen.status();
     std::unordered_map<int32_t, GraphOpTime> times;
     for (const HloOpTime& t : model.hlo_ops) {

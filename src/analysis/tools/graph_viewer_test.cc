@@ -19,14 +19,9 @@ namespace xp = ::stepscope::xla_hlo;
 using hlo::testing::AddComputation;
 using hlo::testing::AddInstruction;
 using hlo::testing::ArrayShape;
+using hlo::testing::ParseModule;
 
 constexpr int32_t kF32 = hlo::kF32;
-
-hlo::HloModule Parse(const xp::HloProto& proto) {
-  StatusOr<hlo::HloModule> module = hlo::ParseHloProto(proto.SerializeAsString());
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  return module.ok() ? std::move(module).value() : hlo::HloModule{};
-}
 
 // A chain p0 -> n1 -> n2 -> ... -> n9 (each one op after the other), a side input
 // p1 -> n5, and a fusion f (operands n9, p1) whose body is fp0, fp1 -> fadd -> fexp (root).
@@ -64,7 +59,7 @@ std::set<std::string> Names(const GraphViewerResult& r) {
 }
 
 TEST(GraphViewerTest, HopsAroundAnOpFollowOperandsAndUsers) {
-  const hlo::HloModule m = Parse(ChainModule());
+  const hlo::HloModule m = ParseModule(ChainModule());
   const GraphViewerResult r = ComputeGraphViewer(m, "n5", 2, 100);
   EXPECT_EQ(r.center, "n5");
   // n5's operands n4 and p1, users n6; two hops: n3, n7, and p1's other user f.
@@ -93,7 +88,7 @@ TEST(GraphViewerTest, HopsAroundAnOpFollowOperandsAndUsers) {
 }
 
 TEST(GraphViewerTest, FusionAndItsBodyAreOneHopApart) {
-  const hlo::HloModule m = Parse(ChainModule());
+  const hlo::HloModule m = ParseModule(ChainModule());
   const GraphViewerResult r = ComputeGraphViewer(m, "f", 1, 100);
   EXPECT_EQ(Names(r), (std::set<std::string>{"f", "n9", "p1", "fexp"}));
   bool fusion_edge = false;
@@ -114,7 +109,7 @@ TEST(GraphViewerTest, FusionAndItsBodyAreOneHopApart) {
 }
 
 TEST(GraphViewerTest, OpsWithKernelsCarryTheirDeviceTime) {
-  const hlo::HloModule m = Parse(ChainModule());
+  const hlo::HloModule m = ParseModule(ChainModule());
   std::unordered_map<int32_t, GraphOpTime> times;
   times[m.FindInstruction("f")] = {2'500'000'000, 5};  // 2.5 ms over 5 runs
   const GraphViewerResult r = ComputeGraphViewer(m, "f", 1, 100, times);
@@ -131,7 +126,7 @@ TEST(GraphViewerTest, OpsWithKernelsCarryTheirDeviceTime) {
 }
 
 TEST(GraphViewerTest, NodeCapKeepsTheNearestOps) {
-  const hlo::HloModule m = Parse(ChainModule());
+  const hlo::HloModule m = ParseModule(ChainModule());
   const GraphViewerResult r = ComputeGraphViewer(m, "n5", 10, 4);
   EXPECT_TRUE(r.truncated);
   ASSERT_EQ(r.nodes.size(), 4u);
@@ -150,7 +145,7 @@ TEST(GraphViewerTest, HugeFanOutStaysWithinTheCap) {
   for (int64_t i = 0; i < 50000; ++i) AddInstruction(main, 10 + i, "neg." + std::to_string(i), "negate", ArrayShape(kF32, {4}), {1});
   tuple = AddInstruction(main, 100000, "out", "tuple", ArrayShape(kF32, {4}));
   for (int64_t i = 0; i < 50000; ++i) tuple->add_operand_ids(10 + i);
-  const hlo::HloModule m = Parse(proto);
+  const hlo::HloModule m = ParseModule(proto);
   for (const char* center : {"p", "out"}) {
     const GraphViewerResult r = ComputeGraphViewer(m, center, 3, 150);
     EXPECT_EQ(r.nodes.size(), 150u) << center;
@@ -160,7 +155,7 @@ TEST(GraphViewerTest, HugeFanOutStaysWithinTheCap) {
 }
 
 TEST(GraphViewerTest, UnknownOpListsCandidatesAndDefaultIsTheEntryRoot) {
-  const hlo::HloModule m = Parse(ChainModule());
+  const hlo::HloModule m = ParseModule(ChainModule());
   const GraphViewerResult r = ComputeGraphViewer(m, "N", 2, 100);  // case-insensitive substring
   EXPECT_TRUE(r.center.empty());
   EXPECT_TRUE(r.nodes.empty());
@@ -178,7 +173,7 @@ TEST(GraphViewerTest, UnknownOpListsCandidatesAndDefaultIsTheEntryRoot) {
 TEST(GraphViewerTest, ToolChecksOptionsAndModule) {
   xp::HloProto proto = ChainModule();
   auto programs = std::make_shared<hlo::HloPrograms>();
-  programs->modules.push_back(Parse(proto));
+  programs->modules.push_back(ParseModule(proto));
   ProfileModel model;
   model.hlo = programs;
   ToolOptions options;

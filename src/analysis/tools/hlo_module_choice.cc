@@ -27,6 +27,13 @@ std::vector<int64_t> HloModuleDeviceTime(const ProfileModel& model) {
   return time;
 }
 
+bool HasHloModules(const ProfileModel& model) { return model.hlo != nullptr && !model.hlo->empty(); }
+
+StatusOr<int32_t> ChooseProfileHloModule(const ProfileModel& model, std::string_view wanted,
+                                         bool prefer_buffer_assignment) {
+  return ChooseHloModule(*model.hlo, wanted, prefer_buffer_assignment, HloModuleDeviceTime(model));
+}
+
 StatusOr<int32_t> ChooseHloModule(const hlo::HloPrograms& programs, std::string_view wanted,
                                   bool prefer_buffer_assignment, const std::vector<int64_t>& device_time_ps) {
   const auto count = static_cast<int32_t>(programs.modules.size());

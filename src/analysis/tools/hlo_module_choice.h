@@ -38,10 +38,22 @@ StatusOr<int32_t> ChooseHloModule(const hlo::HloPrograms& programs, std::string_
 // Device time of each module's kernels (ProfileModel::hlo_ops summed), by module index.
 std::vector<int64_t> HloModuleDeviceTime(const ProfileModel& model);
 
+// ChooseHloModule over the profile's modules, by their kernels' device time: what every
+// per-module tool (memory_viewer, graph_viewer) runs on. Needs HasHloModules(model).
+StatusOr<int32_t> ChooseProfileHloModule(const ProfileModel& model, std::string_view wanted,
+                                         bool prefer_buffer_assignment);
+
+// Whether the profile has XLA modules: a per-module tool's Tool::IsAvailable().
+bool HasHloModules(const ProfileModel& model);
+
 // The "modules" array of a tool's JSON.
 void WriteHloModuleChoices(const std::vector<HloModuleChoice>& modules, output::JsonWriter* writer);
 
 // What a per-module tool needs, for Tool::requirement().
 inline constexpr std::string_view kHloRequirement = "XLA programs (the `Hlo Proto` stats of a /host:metadata plane)";
+
+// The message of a per-module tool's result on a profile without XLA modules.
+inline constexpr std::string_view kNoHloModulesMessage =
+    "The profile has no XLA modules (no `Hlo Proto` stats on /host:metadata).";
 
 }  // namespace stepscope::analysis

@@ -608,16 +608,15 @@ class MemoryViewerTool final : public Tool {
     return "XLA module buffers over program order (compiler's buffer assignment): the heap-size curve, the peak and "
            "the buffers live there.";
   }
-  bool IsAvailable(const ProfileModel& model) const override { return model.hlo != nullptr && !model.hlo->empty(); }
+  bool IsAvailable(const ProfileModel& model) const override { return HasHloModules(model); }
   std::string_view requirement() const override { return kHloRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
     if (!IsAvailable(model)) {
       MemoryViewerResult empty;
-      empty.message = "The profile has no XLA modules (no `Hlo Proto` stats on /host:metadata).";
+      empty.message = std::string(kNoHloModulesMessage);
       return std::unique_ptr<ToolResult>(new StructToolResult<MemoryViewerResult>(std::move(empty)));
     }
-    StatusOr<int32_t> chosen = ChooseHloModule(*model.hlo, options.module, /*prefer_buffer_assignment=*/true,
-                                                 HloModuleDeviceTime(model));
+    StatusOr<int32_t> chosen = ChooseProfileHloModule(model, options.module, /*prefer_buffer_assignment=*/true);
     if (!chosen.ok()) return chosen.status();
     MemoryViewerResult result = ComputeMemoryViewer(model.hlo->modules[*chosen]);
     result.modules = ListHloModules(*model.hlo);

@@ -19,16 +19,11 @@ namespace xp = ::stepscope::xla_hlo;
 using hlo::testing::AddComputation;
 using hlo::testing::AddInstruction;
 using hlo::testing::ArrayShape;
+using hlo::testing::ParseModule;
 using hlo::testing::TupleShape;
 using Kind = xp::HeapSimulatorTrace::Event;
 
 constexpr int32_t kF32 = hlo::kF32;
-
-hlo::HloModule Parse(const xp::HloProto& proto) {
-  StatusOr<hlo::HloModule> module = hlo::ParseHloProto(proto.SerializeAsString());
-  EXPECT_TRUE(module.ok()) << module.status().ToString();
-  return module.ok() ? std::move(module).value() : hlo::HloModule{};
-}
 
 void AddBuffer(xp::HloProto* proto, int64_t id, int64_t size, int64_t instruction_id,
                std::initializer_list<int64_t> shape_index = {}) {
@@ -107,7 +102,7 @@ xp::HloProto PeakModule() {
 }
 
 TEST(MemoryViewerTest, PeakAndItsBuffersAsConstructed) {
-  const hlo::HloModule module = Parse(PeakModule());
+  const hlo::HloModule module = ParseModule(PeakModule());
   const MemoryViewerResult r = ComputeMemoryViewer(module);
   EXPECT_TRUE(r.has_buffer_assignment);
   EXPECT_TRUE(r.diagnostics.empty()) << r.diagnostics[0];
@@ -186,7 +181,7 @@ TEST(MemoryViewerTest, SharedBufferCountsAgainWhileASharerLives) {
   AddEvent(trace, Kind::ALLOC, 3, "c");
   AddEvent(trace, Kind::FREE, 4, "out");
   AddEvent(trace, Kind::FREE, 3, "out");
-  const MemoryViewerResult r = ComputeMemoryViewer(Parse(proto));
+  const MemoryViewerResult r = ComputeMemoryViewer(ParseModule(proto));
   EXPECT_TRUE(r.diagnostics.empty()) << r.diagnostics[0];
   std::vector<int64_t> heap;
   for (const MemoryViewerPoint& p : r.timeline) heap.push_back(p.heap_bytes - r.whole_program_bytes);
@@ -205,7 +200,7 @@ TEST(MemoryViewerTest, TupleBufferIsItsIndexTableUnpadded) {
   AddBuffer(&proto, 8, 16, 17);
   AddBuffer(&proto, 9, 32, 17, {1});
   AddAllocation(&proto, 5, 48, {8, 9})->set_maybe_live_out(true);
-  const MemoryViewerResult r = ComputeMemoryViewer(Parse(proto));
+  const MemoryViewerResult r = ComputeMemoryViewer(ParseModule(proto));
   // Two buffers in one whole-program allocation: one row for the allocation.
   auto it = std::find_if(r.peak_buffers.begin(), r.peak_buffers.end(),
                          [](const MemoryViewerBuffer& b) { return b.allocation_index == 5; });
@@ -218,7 +213,7 @@ TEST(MemoryViewerTest, TupleBufferIsItsIndexTableUnpadded) {
 TEST(MemoryViewerTest, ModuleWithoutBufferAssignmentSaysSo) {
   xp::HloProto proto = PeakModule();
   proto.clear_buffer_assignment();
-  const MemoryViewerResult r = ComputeMemoryViewer(Parse(proto));
+  const MemoryViewerResult r = ComputeMemoryViewer(ParseModule(proto));
   EXPECT_FALSE(r.has_buffer_assignment);
   EXPECT_NE(r.message.find("no buffer assignment"), std::string::npos) << r.message;
   EXPECT_TRUE(r.timeline.empty());
@@ -245,7 +240,7 @@ TEST(MemoryViewerTest, HostileAssignmentGivesDiagnosticsNotACrash) {
   Kind* odd = trace->add_events();
   odd->set_kind(static_cast<Kind::Kind>(9));
   odd->set_buffer_id(3);
-  const MemoryViewerResult r = ComputeMemoryViewer(Parse(proto));
+  const MemoryViewerResult r = ComputeMemoryViewer(ParseModule(proto));
   EXPECT_EQ(r.peak_bytes, INT64_MAX);
   std::string all;
   for (const std::string& d : r.diagnostics) all += d + "\n";
@@ -269,7 +264,7 @@ TEST(MemoryViewerTest, LongTraceIsDownsampledWithThePeakKept) {
     if (i == 1701) AddEvent(trace, Kind::FREE, 3, "b");
     AddEvent(trace, Kind::FREE, 2, "a");
   }
-  const MemoryViewerResult r = ComputeMemoryViewer(Parse(proto));
+  const MemoryViewerResult r = ComputeMemoryViewer(ParseModule(proto));
   EXPECT_TRUE(r.timeline_downsampled);
   EXPECT_LE(r.timeline.size(), kMemoryViewerMaxPoints);
   EXPECT_EQ(r.peak_bytes - r.whole_program_bytes, 3072 + 4096);
@@ -402,7 +397,7 @@ TEST(MemoryViewerTest, RealJaxModulesMatchAPlainReplayOfTheirProtos) {
       SCOPED_TRACE(display);
       const RawPeak expected = RawPeakOf(proto);
       ASSERT_TRUE(expected.has_assignment);
-      const MemoryViewerResult r = ComputeMemoryViewer(Parse(proto));
+      const MemoryViewerResult r = ComputeMemoryViewer(ParseModule(proto));
       EXPECT_EQ(r.module, display);
       // XLA's own assignment has nothing to skip; small modules have no heap trace.
       for (const std::string& d : r.diagnostics) EXPECT_EQ(d.find("no heap simulation trace"), 0u) << d;

@@ -4,7 +4,7 @@
 import { csvUrl, type Row } from '../api';
 import { card, emptyState } from '../components/cards';
 import { dataTable } from '../components/table';
-import { dagreGraph, type GraphEdgeSpec, type GraphNodeSpec } from '../graph/dagre_graph';
+import { renderGraph, type GraphEdgeSpec, type GraphNodeSpec } from '../graph/graph';
 import { el, formatCount, formatMs, isNum, num } from '../format';
 import { moduleSelect } from './memory_viewer';
 import { arr, declaredColumns, str, toolParams, type PageContext } from './page';
@@ -33,7 +33,7 @@ function graphNode(ctx: PageContext): HTMLElement {
   const edges: GraphEdgeSpec[] = arr(ctx.data.edges).map((e) => ({ from: str(e.from), to: str(e.to), dashed: e.kind === 'fusion' }));
   const labels: Record<string, string> = {};
   for (const s of specs) if (s.cluster) labels[s.cluster] = `inside ${s.cluster}`;
-  const graph = dagreGraph(specs, edges, { onNodeClick: (id) => ctx.setExtra('op', id), clusterLabels: labels });
+  const graph = renderGraph(specs, edges, { panZoom: true, onNodeClick: (id) => ctx.setExtra('op', id), clusterLabels: labels });
   graph.dataset.graph = 'hlo';
   return graph;
 }

@@ -4,23 +4,24 @@
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
-import { heatColour, renderGraph, type GraphEdge, type GraphNode } from '../graph/graph';
+import { heatColour, renderGraph, type GraphEdgeSpec, type GraphNodeSpec } from '../graph/graph';
 import { csvButton } from './input_pipeline';
 import { arr, declaredColumns, obj, str, type PageContext } from './page';
 
-function pipelineGraph(pipeline: string, stages: Record<string, unknown>[]): SVGSVGElement {
+function pipelineGraph(pipeline: string, stages: Record<string, unknown>[]): HTMLElement {
   const own = stages.filter((s) => str(s.pipeline) === pipeline);
   const maxSelf = Math.max(0, ...own.map((s) => num(s.self_ms)));
-  const nodes: GraphNode[] = own.map((s) => ({
+  const nodes: GraphNodeSpec[] = own.map((s) => ({
     id: str(s.id),
-    label: str(s.dataset) || str(s.stage),
-    sublabel: `${formatMs(s.self_ms)} self · ${formatCount(s.calls)} calls`,
+    lines: [str(s.dataset) || str(s.stage), `${formatMs(s.self_ms)} self · ${formatCount(s.calls)} calls`],
     fill: heatColour(maxSelf > 0 ? num(s.self_ms) / maxSelf : 0),
     title: `${str(s.stage)}\nkind ${str(s.kind)}; self ${formatMs(s.self_ms)}, blocking ${formatMs(s.blocking_self_ms)}`,
-    emphasis: s.bottleneck === true,
+    // The bottleneck outlined.
+    stroke: s.bottleneck === true ? '#b71c1c' : '#888',
+    strokeWidth: s.bottleneck === true ? 3 : 1,
   }));
   // Data flows from a stage to its parent (the stage that consumes its output).
-  const edges: GraphEdge[] = own.filter((s) => s.parent_id !== null && s.parent_id !== undefined).map((s) => ({ from: str(s.id), to: str(s.parent_id) }));
+  const edges: GraphEdgeSpec[] = own.filter((s) => s.parent_id !== null && s.parent_id !== undefined).map((s) => ({ from: str(s.id), to: str(s.parent_id) }));
   return renderGraph(nodes, edges, { direction: 'TB', name: pipeline });
 }
 
