@@ -149,16 +149,24 @@ std::map<int64_t, RawStep> RawKinetoSteps(const std::string& path) {
   return steps;
 }
 
-TEST(MultiGpuRealTest, PyTorchRankPairMatchesItsRawEvents) {
+// The PyTorch rank pair of the shared traces: rank N's file, and both as one model.
+std::string RankHost(int rank) { return "rank" + std::to_string(rank); }
+std::string RankPath(int rank) { return SharedPath("traces", "hta_sampled_rank-" + std::to_string(rank) + ".json.gz"); }
+
+StatusOr<analysis::ProfileModel> LoadRankPair() {
   std::vector<load::HostProfileFile> files;
   for (int rank : {0, 1}) {
     load::HostProfileFile file;
-    file.host = "rank" + std::to_string(rank);
-    file.path = SharedPath("traces", "hta_sampled_rank-" + std::to_string(rank) + ".json.gz");
+    file.host = RankHost(rank);
+    file.path = RankPath(rank);
     file.format = load::ProfileFormat::kTraceJson;
     files.push_back(file);
   }
-  StatusOr<analysis::ProfileModel> model = load::LoadCombinedModel(files);
+  return load::LoadCombinedModel(files);
+}
+
+TEST(MultiGpuRealTest, PyTorchRankPairMatchesItsRawEvents) {
+  StatusOr<analysis::ProfileModel> model = LoadRankPair();
   ASSERT_TRUE(model.ok()) << model.status().ToString();
   ASSERT_TRUE(analysis::HasSeveralDevices(*model));
   const MultiGpuResult r = analysis::ComputeMultiGpu(*model);
@@ -166,13 +174,13 @@ TEST(MultiGpuRealTest, PyTorchRankPairMatchesItsRawEvents) {
 
   std::map<int64_t, std::vector<double>> compute_by_step;  // step -> each rank's compute (ms)
   for (int rank : {0, 1}) {
-    const std::map<int64_t, RawStep> raw = RawKinetoSteps(files[rank].path);
+    const std::map<int64_t, RawStep> raw = RawKinetoSteps(RankPath(rank));
     ASSERT_FALSE(raw.empty());
     const MultiGpuDeviceRow* row = nullptr;
     for (const MultiGpuDeviceRow& d : r.devices) {
-      if (d.host == files[rank].host) row = &d;
+      if (d.host == RankHost(rank)) row = &d;
     }
-    ASSERT_NE(row, nullptr) << files[rank].host;
+    ASSERT_NE(row, nullptr) << RankHost(rank);
     double active = 0, collective = 0;
     for (const auto& [number, step] : raw) {
       active += step.active_us;
@@ -404,27 +412,19 @@ std::map<std::string, RawCollectives> RawRankCollectives(const std::string& path
 }
 
 TEST(MultiGpuCollectivesTest, PyTorchRankPairSizesMatchTheirNcclScopes) {
-  std::vector<load::HostProfileFile> files;
-  for (int rank : {0, 1}) {
-    load::HostProfileFile file;
-    file.host = "rank" + std::to_string(rank);
-    file.path = SharedPath("traces", "hta_sampled_rank-" + std::to_string(rank) + ".json.gz");
-    file.format = load::ProfileFormat::kTraceJson;
-    files.push_back(file);
-  }
-  StatusOr<analysis::ProfileModel> model = load::LoadCombinedModel(files);
+  StatusOr<analysis::ProfileModel> model = LoadRankPair();
   ASSERT_TRUE(model.ok()) << model.status().ToString();
   const MultiGpuResult r = analysis::ComputeMultiGpu(*model);
   int checked = 0;
   for (int rank : {0, 1}) {
-    const std::map<std::string, RawCollectives> raw = RawRankCollectives(files[rank].path);
+    const std::map<std::string, RawCollectives> raw = RawRankCollectives(RankPath(rank));
     ASSERT_FALSE(raw.empty());
     for (const auto& [kind, expected] : raw) {
       const analysis::MultiGpuCollectiveRow* row = nullptr;
       for (const analysis::MultiGpuCollectiveRow& c : r.collective_rows) {
-        if (c.host == files[rank].host && c.collective == kind) row = &c;
+        if (c.host == RankHost(rank) && c.collective == kind) row = &c;
       }
-      ASSERT_NE(row, nullptr) << files[rank].host << " " << kind;
+      ASSERT_NE(row, nullptr) << RankHost(rank) << " " << kind;
       EXPECT_EQ(row->sized, expected.count) << kind;
       EXPECT_EQ(row->ranks, 128) << "distributedInfo.world_size";
       EXPECT_EQ(row->ranks_source, "world_size");
