@@ -403,7 +403,7 @@ class Analyzer {
                                 " of the blocking time in the slowest " + std::to_string(p.analysed_slow_calls) +
                                 " call" + (p.analysed_slow_calls == 1 ? "" : "s") + " (" +
                                 FormatUs(stage.calls > 0 ? stage.self_ps / stage.calls : 0) + " self time per call, " +
-                                std::to_string(stage.calls) + " calls)";
+                                std::to_string(stage.calls) + (stage.calls == 1 ? " call)" : " calls)");
     std::string advice;
     switch (stage.kind) {
       case BottleneckKind::kFileSource:

@@ -8,12 +8,17 @@ import { heatColour, renderGraph, type GraphEdgeSpec, type GraphNodeSpec } from 
 import { csvButton } from './input_pipeline';
 import { arr, declaredColumns, obj, str, type PageContext } from './page';
 
+// "1 call", "12 calls".
+function calls(count: number): string {
+  return `${formatCount(count)} ${count === 1 ? 'call' : 'calls'}`;
+}
+
 function pipelineGraph(pipeline: string, stages: Record<string, unknown>[]): HTMLElement {
   const own = stages.filter((s) => str(s.pipeline) === pipeline);
   const maxSelf = Math.max(0, ...own.map((s) => num(s.self_ms)));
   const nodes: GraphNodeSpec[] = own.map((s) => ({
     id: str(s.id),
-    lines: [str(s.dataset) || str(s.stage), `${formatMs(s.self_ms)} self · ${formatCount(s.calls)} calls`],
+    lines: [str(s.dataset) || str(s.stage), `${formatMs(s.self_ms)} self · ${calls(num(s.calls))}`],
     fill: heatColour(maxSelf > 0 ? num(s.self_ms) / maxSelf : 0),
     title: `${str(s.stage)}\nkind ${str(s.kind)}; self ${formatMs(s.self_ms)}, blocking ${formatMs(s.blocking_self_ms)}`,
     // The bottleneck outlined.
@@ -53,7 +58,7 @@ export function renderTfDataBottleneck(ctx: PageContext): HTMLElement {
     page.append(
       card(
         `Pipeline ${name}`,
-        { id: `graph-${name}`, subtitle: `${str(p.root)}: ${formatCount(p.calls)} calls, average ${formatMs(num(p.avg_latency_us) / 1000)}; stages coloured by self time, the bottleneck outlined` },
+        { id: `graph-${name}`, subtitle: `${str(p.root)}: ${calls(num(p.calls))}, average ${formatMs(num(p.avg_latency_us) / 1000)}; stages coloured by self time, the bottleneck outlined` },
         el('div', { class: 'graph-scroll' }, pipelineGraph(name, stages)),
       ),
     );
