@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -29,6 +30,11 @@ struct Column {
 // std::monostate is an absent value: null in JSON, an empty CSV field, "-" in text.
 using Cell = std::variant<std::monostate, int64_t, double, std::string, bool>;
 using Row = std::vector<Cell>;
+
+// A value that may be absent (a share without steps), as a cell.
+inline Cell OptionalCell(const std::optional<double>& value) { return value ? Cell(*value) : Cell(); }
+// An index or position where -1 means "none" (no schedule, no allocation), as a cell.
+inline Cell IndexCell(int64_t index) { return index >= 0 ? Cell(index) : Cell(); }
 
 struct Table {
   std::string name;   // what --table selects, e.g. "top_device_ops"

@@ -288,11 +288,10 @@ Table InputOpsTable(const InputPipelineAnalysis& a) {
                  {"self_time_ms", "Self (ms)", ColumnType::kDouble},
                  {"self_time_percent", "Self % of host op time", ColumnType::kDouble, 1},
                  {"step_time_percent", "Self % of step time", ColumnType::kDouble, 1}};
-  auto optional = [](const std::optional<double>& v) { return v ? output::Cell(*v) : output::Cell(); };
   for (const InputOpRow& r : a.input_ops) {
     ops.AddRow({r.name, r.type, r.category, std::string(r.on_device ? "device" : "host"), r.count, r.total_time_ms,
-                optional(r.total_time_percent), r.self_time_ms, optional(r.self_time_percent),
-                optional(r.step_time_percent)});
+                output::OptionalCell(r.total_time_percent), r.self_time_ms, output::OptionalCell(r.self_time_percent),
+                output::OptionalCell(r.step_time_percent)});
   }
   return ops;
 }

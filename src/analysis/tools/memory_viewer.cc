@@ -487,11 +487,7 @@ std::vector<output::Table> BuildTables(const MemoryViewerResult& r) {
     output::Row row;
     row.emplace_back(p.position);
     row.emplace_back(std::in_place_type<std::string>, p.instruction);
-    if (p.schedule_index >= 0) {
-      row.emplace_back(p.schedule_index);
-    } else {
-      row.emplace_back(std::monostate{});
-    }
+    row.push_back(output::IndexCell(p.schedule_index));
     row.emplace_back(p.heap_bytes);
     row.emplace_back(p.unpadded_bytes);
     timeline.AddRow(std::move(row));
@@ -514,13 +510,6 @@ std::vector<output::Table> BuildTables(const MemoryViewerResult& r) {
                      {"live_to", "Live to", ColumnType::kInt, 0, 0, "count"},
                      {"op_name", "Framework op", ColumnType::kString, 0, 50}};
   int64_t rank = 0;
-  auto optional_int = [](output::Row* row, int64_t v) {
-    if (v >= 0) {
-      row->emplace_back(v);
-    } else {
-      row->emplace_back(std::monostate{});
-    }
-  };
   for (const MemoryViewerBuffer& b : r.peak_buffers) {
     output::Row row;
     row.emplace_back(++rank);
@@ -531,10 +520,10 @@ std::vector<output::Table> BuildTables(const MemoryViewerResult& r) {
     row.emplace_back(b.unpadded_bytes);
     row.emplace_back(r.peak_bytes > 0 ? 100.0 * static_cast<double>(b.size_bytes) / static_cast<double>(r.peak_bytes) : 0.0);
     row.emplace_back(std::in_place_type<std::string>, b.allocation_type);
-    optional_int(&row, b.allocation_index);
-    optional_int(&row, b.logical_buffer_id);
-    optional_int(&row, b.live_from);
-    optional_int(&row, b.live_to);
+    row.push_back(output::IndexCell(b.allocation_index));
+    row.push_back(output::IndexCell(b.logical_buffer_id));
+    row.push_back(output::IndexCell(b.live_from));
+    row.push_back(output::IndexCell(b.live_to));
     row.emplace_back(std::in_place_type<std::string>, b.op_name);
     buffers.AddRow(std::move(row));
   }

@@ -629,9 +629,6 @@ class Analyzer {
 // Presentation
 // ---------------------------------------------------------------------------------------
 
-output::Cell OptionalDouble(const std::optional<double>& value) {
-  return value.has_value() ? output::Cell(*value) : output::Cell();
-}
 output::Cell StageName(const TfDataBottleneckResult& r, const std::optional<int>& stage) {
   return stage.has_value() ? output::Cell(r.stages[*stage].long_name) : output::Cell();
 }
@@ -655,7 +652,7 @@ output::Table PipelinesTable(const TfDataBottleneckResult& r) {
                    {"suggestion", "Suggestion", output::ColumnType::kString, 0, 80}};
   for (const PipelineStats& p : r.pipelines) {
     table.AddRow({p.name, r.stages[p.root_stage].long_name, p.calls, p.avg_latency_us(), PsToUs(p.min_latency_ps),
-                  PsToUs(p.max_latency_ps), p.slow_calls, OptionalDouble(p.step_time_percent), p.input_bound,
+                  PsToUs(p.max_latency_ps), p.slow_calls, output::OptionalCell(p.step_time_percent), p.input_bound,
                   StageName(r, p.bottleneck_stage),
                   p.bottleneck_stage.has_value() ? output::Cell(p.bottleneck_share_percent) : output::Cell(),
                   StageName(r, p.slowest_call_bottleneck_stage), p.suggestion});
