@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "src/importers/byte_source.h"
+#include "src/importers/import_output.h"
 #include "src/importers/import_stats.h"
 #include "src/xspace/xplane.h"
 #include "stepscope/status.h"
@@ -65,10 +66,11 @@ class TraceImporter {
   // possibly cut anywhere) starts a file of its format.
   virtual int Sniff(std::string_view head) const = 0;
 
-  // Phase 2: reads `source` to the end into `space` (expected empty). `stats` receives the
-  // accounting even when the import fails part-way. Errors: kInvalidArgument (not this
-  // format), kDataLoss (truncated or corrupt), kResourceExhausted (limits).
-  virtual Status Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+  // Phase 2: reads `source` to the end into the output's XSpace or columns (expected
+  // empty). `stats` receives the accounting even when the import fails part-way. Errors:
+  // kInvalidArgument (not this format), kDataLoss (truncated or corrupt),
+  // kResourceExhausted (limits).
+  virtual Status Import(ByteSource& source, const ImportOptions& options, const ImportOutput& output,
                         ImportStats* stats) const = 0;
 };
 

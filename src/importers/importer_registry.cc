@@ -29,7 +29,7 @@ Status RequireSomethingImported(const std::string& what, const ImportStats& stat
 // the head read for sniffing is put back in front, so a pipe or FIFO is read once, as a
 // stream, and a file is opened once.
 Status Import(const std::string& what, std::unique_ptr<ByteSource> source, const ImportOptions& options,
-              xspace::XSpace* space, ImportStats* stats, std::string_view format) {
+              const ImportOutput& output, ImportStats* stats, std::string_view format) {
   ImportStats local_stats;
   if (stats == nullptr) stats = &local_stats;
   // A .gz is inflated on a thread of its own when the import may use more than one.
@@ -49,7 +49,7 @@ Status Import(const std::string& what, std::unique_ptr<ByteSource> source, const
     }
     source = MakePrefixedByteSource(std::move(head).value(), std::move(source));
   }
-  Status status = importer->Import(*source, options, space, stats);
+  Status status = importer->Import(*source, options, output, stats);
   if (!status.ok()) return status.WithContext(what);
   return RequireSomethingImported(what, *stats);
 }
@@ -89,7 +89,14 @@ Status ImportTraceFile(const std::string& path, const ImportOptions& options, xs
                        ImportStats* stats, std::string_view format) {
   StatusOr<std::unique_ptr<ByteSource>> head = OpenTraceByteSource(path, options.max_inflated_bytes);
   if (!head.ok()) return head.status();
-  return Import(path, std::move(head).value(), options, space, stats, format);
+  return Import(path, std::move(head).value(), options, ImportOutput{.space = space}, stats, format);
+}
+
+Status ImportTraceFileColumnar(const std::string& path, const ImportOptions& options, xspace::ColumnarXSpace* columnar,
+                               ImportStats* stats, std::string_view format) {
+  StatusOr<std::unique_ptr<ByteSource>> head = OpenTraceByteSource(path, options.max_inflated_bytes);
+  if (!head.ok()) return head.status();
+  return Import(path, std::move(head).value(), options, ImportOutput{.columnar = columnar}, stats, format);
 }
 
 StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path, const ImportOptions& options, ImportStats* stats) {
@@ -99,9 +106,9 @@ StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path, const ImportOp
   return space;
 }
 
-Status ImportTraceBytes(std::string_view bytes, const ImportOptions& options, xspace::XSpace* space,
+Status ImportTraceBytes(std::string_view bytes, const ImportOptions& options, const ImportOutput& output,
                         ImportStats* stats, std::string_view format) {
-  return Import("trace", MakeTraceByteSource(bytes, options.max_inflated_bytes), options, space, stats, format);
+  return Import("trace", MakeTraceByteSource(bytes, options.max_inflated_bytes), options, output, stats, format);
 }
 
 bool LooksLikeTraceFile(const std::string& path) {

@@ -29,9 +29,17 @@ Status ImportTraceFile(const std::string& path, const ImportOptions& options, xs
                        ImportStats* stats = nullptr, std::string_view format = "");
 StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path, const ImportOptions& options = {},
                                          ImportStats* stats = nullptr);
+// The same, straight into analysis columns (import_output.h): what analyzing a trace
+// needs, without building the XSpace message first.
+Status ImportTraceFileColumnar(const std::string& path, const ImportOptions& options, xspace::ColumnarXSpace* columnar,
+                               ImportStats* stats = nullptr, std::string_view format = "");
 // The same over bytes in memory (gzip or not).
-Status ImportTraceBytes(std::string_view bytes, const ImportOptions& options, xspace::XSpace* space,
+Status ImportTraceBytes(std::string_view bytes, const ImportOptions& options, const ImportOutput& output,
                         ImportStats* stats = nullptr, std::string_view format = "");
+inline Status ImportTraceBytes(std::string_view bytes, const ImportOptions& options, xspace::XSpace* space,
+                               ImportStats* stats = nullptr, std::string_view format = "") {
+  return ImportTraceBytes(bytes, options, ImportOutput{.space = space}, stats, format);
+}
 
 // True when `path` is a regular file whose head one of the importers recognises (so
 // `stepscope analyze trace.json.gz` can take a trace where a profile is expected).

@@ -1,12 +1,9 @@
 #include "src/load/trace_import.h"
 
 #ifdef STEPSCOPE_HAVE_IMPORTERS
-#include <google/protobuf/arena.h>
-
 #include <filesystem>
 
 #include "src/importers/importer_registry.h"
-#include "src/xspace/columnar/xspace_to_columnar.h"
 #endif
 
 namespace stepscope::load {
@@ -30,16 +27,10 @@ StatusOr<xspace::XSpace> ImportTraceFile(const std::string& path) {
 }
 
 StatusOr<xspace::ColumnarXSpace> ImportTraceFileColumnar(const std::string& path) {
-  // Millions of small messages: allocating them from large arena blocks, and freeing the
-  // blocks rather than each message, was a sixth of `analyze` on a 15 MB Kineto trace.
-  google::protobuf::ArenaOptions arena_options;
-  arena_options.start_block_size = 64 << 10;
-  arena_options.max_block_size = 1 << 20;
-  google::protobuf::Arena arena(arena_options);
-  auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(&arena);
-  Status imported = importers::ImportTraceFile(path, OptionsFor(path), space);
+  xspace::ColumnarXSpace columnar;
+  Status imported = importers::ImportTraceFileColumnar(path, OptionsFor(path), &columnar);
   if (!imported.ok()) return imported;
-  return xspace::XSpaceMessageToColumnar(*space, path);
+  return columnar;
 }
 
 #else

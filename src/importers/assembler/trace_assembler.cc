@@ -6,7 +6,9 @@
 #include <limits>
 #include <thread>
 
-#include "src/importers/assembler/flat_id_map.h"
+#include "src/base/status_macros.h"
+#include "src/base/utf8.h"
+#include "src/importers/assembler/plane_writer.h"
 #include "src/importers/assembler/line_nesting.h"
 #include "src/importers/json/json_text.h"
 #include "src/xspace/schema.h"
@@ -53,87 +55,6 @@ PlaneOrder OrderOf(const std::string& name) {
 }
 
 }  // namespace
-
-// Writes one plane's metadata maps as events and stats refer to them.
-class TraceAssembler::PlaneWriter {
- public:
-  PlaneWriter(const StringTable& strings, xspace::XPlane* plane) : strings_(strings), plane_(plane) {}
-
-  int64_t EventMetadataId(uint32_t name_id, uint32_t display_name_id) {
-    uint64_t key = (static_cast<uint64_t>(name_id) << 32) | display_name_id;
-    if (uint32_t id = event_metadata_.Find(key)) return id;
-    uint32_t id = static_cast<uint32_t>(event_metadata_.size() + 1);
-    event_metadata_.Insert(key, id);
-    xspace::XEventMetadata& metadata = (*plane_->mutable_event_metadata())[id];
-    metadata.set_id(id);
-    metadata.set_name(std::string(strings_.Get(name_id)));
-    if (display_name_id != 0) metadata.set_display_name(std::string(strings_.Get(display_name_id)));
-    return id;
-  }
-
-  int64_t StatMetadataId(uint32_t string_id) {
-    if (uint32_t id = stat_metadata_.Find(string_id)) return id;
-    uint32_t id = static_cast<uint32_t>(stat_metadata_.size() + 1);
-    stat_metadata_.Insert(string_id, id);
-    xspace::XStatMetadata& metadata = (*plane_->mutable_stat_metadata())[id];
-    metadata.set_id(id);
-    metadata.set_name(std::string(strings_.Get(string_id)));
-    return id;
-  }
-
-  // Writes `events` (sorted) into `out`; their inline stats live in `storage`, late ones
-  // in `late_sorted` (sorted by seq). Returns the number of events written.
-  uint64_t WriteEvents(const PendingEvents& events, const PendingLine& storage, const LateStats& late_sorted,
-                       int64_t origin_ps, xspace::XLine* out) {
-    out->mutable_events()->Reserve(static_cast<int>(events.size()));
-    for (const PendingEvent& event : events) {
-      xspace::XEvent* xevent = out->add_events();
-      xevent->set_metadata_id(EventMetadataId(event.name_id, event.display_name_id));
-      xevent->set_offset_ps(event.timestamp_ps - origin_ps);
-      xevent->set_duration_ps(event.duration_ps);
-      auto late = late_sorted.empty()
-                      ? std::make_pair(late_sorted.end(), late_sorted.end())
-                      : std::equal_range(late_sorted.begin(), late_sorted.end(), LateStat{event.seq, {}},
-                                         [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
-      int total = event.stats_count + static_cast<int>(late.second - late.first);
-      if (total == 0) continue;
-      xevent->mutable_stats()->Reserve(total);
-      for (uint32_t i = 0; i < event.stats_count; ++i) SetStat(xevent->add_stats(), storage.stats[event.stats_begin + i]);
-      for (auto it = late.first; it != late.second; ++it) SetStat(xevent->add_stats(), it->stat);
-    }
-    return events.size();
-  }
-
-  void SetStat(xspace::XStat* out, const PendingStat& stat) {
-    out->set_metadata_id(StatMetadataId(stat.key_id));
-    switch (stat.kind) {
-      case StatKind::kInt64:
-        out->set_int64_value(static_cast<int64_t>(stat.bits));
-        break;
-      case StatKind::kUint64:
-        out->set_uint64_value(stat.bits);
-        break;
-      case StatKind::kDouble: {
-        double value;
-        std::memcpy(&value, &stat.bits, sizeof(value));
-        out->set_double_value(value);
-        break;
-      }
-      case StatKind::kRef:
-        out->set_ref_value(static_cast<uint64_t>(StatMetadataId(static_cast<uint32_t>(stat.bits))));
-        break;
-      case StatKind::kStr:
-        out->set_str_value(std::string(strings_.Get(static_cast<uint32_t>(stat.bits))));
-        break;
-    }
-  }
-
- private:
-  const StringTable& strings_;
-  xspace::XPlane* plane_;
-  FlatIdMap event_metadata_;
-  FlatIdMap stat_metadata_;
-};
 
 uint32_t TraceAssembler::GetOrCreatePlane(std::string_view name, int64_t id) {
   auto [it, inserted] = plane_index_.try_emplace(std::string(name), 0);
@@ -264,12 +185,10 @@ void TraceAssembler::AddPlaneStr(uint32_t plane, std::string_view key, std::stri
   AddPlaneStat(plane, Intern(key), StatKind::kStr, Intern(value));
 }
 
-void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, xspace::XPlane* out,
-                                ImportStats* stats) const {
-  out->set_id(plane.id);
-  out->set_name(plane.name);
-  PlaneWriter writer(strings_, out);
-  for (const PendingStat& stat : plane.stats) writer.SetStat(out->add_stats(), stat);
+template <typename Writer>
+Status TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, Writer& writer,
+                                  ImportStats* stats) const {
+  writer.WritePlaneStats(plane.stats);
 
   std::vector<uint32_t> order(plane.lines.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -309,18 +228,10 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_k
                      [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
 
     auto write_line = [&](const PendingEvents& events, int64_t id, int level) {
-      xspace::XLine* xline = out->add_lines();
-      xline->set_id(id);
-      std::string name(strings_.Get(line.name_id));
-      if (level > 0) name += " (overlapping " + std::to_string(level) + ")";
-      xline->set_name(name);
-      if (line.display_name_id != 0) {
-        std::string display(strings_.Get(line.display_name_id));
-        if (level > 0) display += " (overlapping " + std::to_string(level) + ")";
-        xline->set_display_name(display);
-      }
-      xline->set_timestamp_ns(0);
-      stats->xevents_written += writer.WriteEvents(events, line, line.late_stats, origin_ps, xline);
+      const std::string suffix = level > 0 ? " (overlapping " + std::to_string(level) + ")" : "";
+      LineHeader header{.id = id, .name = std::string(strings_.Get(line.name_id)) + suffix};
+      if (line.display_name_id != 0) header.display_name = std::string(strings_.Get(line.display_name_id)) + suffix;
+      stats->xevents_written += writer.WriteLine(header, events, line, line.late_stats, origin_ps);
     };
     write_line(line.events, line.id, 0);
     CountNestingFixes(nesting, stats);
@@ -339,6 +250,7 @@ void TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_k
     LateStats().swap(line.late_stats);
     PendingFlowPoints().swap(line.flows);
   }
+  return writer.Finish();
 }
 
 void TraceAssembler::CountNestingFixes(const NestingResult& nesting, ImportStats* stats) {
@@ -351,21 +263,52 @@ void TraceAssembler::CountNestingFixes(const NestingResult& nesting, ImportStats
   if (__builtin_add_overflow(stats->trimmed_ps, nesting.trimmed_ps, &stats->trimmed_ps)) stats->trimmed_ps = INT64_MAX;
 }
 
-void TraceAssembler::WritePlanes(const std::vector<std::pair<uint32_t, xspace::XPlane*>>& jobs, int64_t origin_ps,
-                                 int threads) {
+// Event and stat counts the plane's columns are reserved for: every event and stat added,
+// plus one stat per flow point (an upper bound: dropped events and unbound points are not
+// written).
+std::pair<uint64_t, uint64_t> TraceAssembler::ColumnBounds(const Plane& plane) {
+  uint64_t events = 0, stats = 0;
+  for (const PendingLine& line : plane.lines) {
+    events += line.events.size();
+    stats += line.stats.size() + line.late_stats.size() + line.flows.size();
+  }
+  return {events, stats};
+}
+
+Status TraceAssembler::WritePlanes(const std::vector<uint32_t>& planes, int64_t origin_ps, const ImportOutput& output,
+                                   int threads) {
   const uint32_t flow_key = Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow));
+  // The outputs exist before the threads start: each job fills its own.
+  std::vector<xspace::XPlane*> messages;
+  const size_t first_column = output.columnar ? output.columnar->planes.size() : 0;
+  for (size_t job = 0; job < planes.size(); ++job) {
+    if (output.space) messages.push_back(output.space->add_planes());
+  }
+  if (output.columnar) output.columnar->planes.resize(first_column + planes.size());
   // What each plane dropped and fixed, added to the import's stats in plane order.
-  std::vector<ImportStats> plane_stats(jobs.size());
+  std::vector<ImportStats> plane_stats(planes.size());
+  std::vector<Status> results(planes.size());
   std::atomic<size_t> next_job{0};
   auto work = [&] {
-    for (size_t job = next_job++; job < jobs.size(); job = next_job++) {
-      Plane& plane = planes_[jobs[job].first];
-      WritePlane(plane, origin_ps, flow_key, jobs[job].second, &plane_stats[job]);
+    for (size_t job = next_job++; job < planes.size(); job = next_job++) {
+      Plane& plane = planes_[planes[job]];
+      if (output.space) {
+        messages[job]->set_id(plane.id);
+        messages[job]->set_name(plane.name);
+        XPlaneWriter writer(strings_, messages[job]);
+        results[job] = WritePlane(plane, origin_ps, flow_key, writer, &plane_stats[job]);
+      } else {
+        auto [events, stats] = ColumnBounds(plane);
+        ColumnarPlaneWriter writer(strings_, plane.id, plane.name, events, stats,
+                                   &output.columnar->planes[first_column + job]);
+        results[job] = WritePlane(plane, origin_ps, flow_key, writer, &plane_stats[job]);
+        if (!results[job].ok()) results[job] = results[job].WithContext("plane '" + plane.name + "'");
+      }
       plane.lines.clear();
     }
   };
   std::vector<std::thread> helpers;
-  const size_t workers = std::min<size_t>(jobs.size(), static_cast<size_t>(std::max(threads, 1)));
+  const size_t workers = std::min<size_t>(planes.size(), static_cast<size_t>(std::max(threads, 1)));
   const size_t helper_count = workers > 1 ? workers - 1 : 0;
   for (size_t i = 0; i < helper_count; ++i) helpers.emplace_back(work);
   work();
@@ -377,9 +320,28 @@ void TraceAssembler::WritePlanes(const std::vector<std::pair<uint32_t, xspace::X
     for (const auto& [what, n] : delta.fixed) stats_->Fix(what, n);
     if (__builtin_add_overflow(stats_->trimmed_ps, delta.trimmed_ps, &stats_->trimmed_ps)) stats_->trimmed_ps = INT64_MAX;
   }
+  for (const Status& result : results) STEPSCOPE_RETURN_IF_ERROR(result);
+  return OkStatus();
 }
 
-Status TraceAssembler::Finish(xspace::XSpace* space, int threads) {
+Status TraceAssembler::WriteTaskEnvironment(std::span<const PendingStat> stats, const ImportOutput& output) {
+  const std::string name(xspace::kTaskEnvPlaneName);
+  if (output.space) {
+    xspace::XPlane* task = output.space->add_planes();
+    task->set_id(static_cast<int64_t>(output.space->planes_size() - 1));
+    task->set_name(name);
+    XPlaneWriter writer(strings_, task);
+    writer.WritePlaneStats(stats);
+    return writer.Finish();
+  }
+  std::vector<xspace::ColumnarPlane>& planes = output.columnar->planes;
+  const int64_t id = static_cast<int64_t>(planes.size());
+  ColumnarPlaneWriter writer(strings_, id, name, 0, 0, &planes.emplace_back());
+  writer.WritePlaneStats(stats);
+  return writer.Finish();
+}
+
+Status TraceAssembler::Finish(const ImportOutput& output, int threads) {
   int64_t min_ps = std::numeric_limits<int64_t>::max();
   int64_t max_ps = std::numeric_limits<int64_t>::min();
   for (const Plane& plane : planes_) {
@@ -398,31 +360,33 @@ Status TraceAssembler::Finish(xspace::XSpace* space, int threads) {
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(),
                    [&](uint32_t a, uint32_t b) { return OrderOf(planes_[a].name) < OrderOf(planes_[b].name); });
-  std::vector<std::pair<uint32_t, xspace::XPlane*>> jobs;
-  for (uint32_t index : order) {
-    if (planes_[index].name.empty()) continue;  // the staging plane
-    jobs.emplace_back(index, space->add_planes());
-  }
-  WritePlanes(jobs, origin_ps, threads);
+  std::erase_if(order, [&](uint32_t index) { return planes_[index].name.empty(); });  // the staging plane
+  STEPSCOPE_RETURN_IF_ERROR(WritePlanes(order, origin_ps, output, threads));
 
   if (has_events && wall_clock_of_zero_ns_) {
-    xspace::XPlane* task = space->add_planes();
-    task->set_id(static_cast<int64_t>(space->planes_size() - 1));
-    task->set_name(std::string(xspace::kTaskEnvPlaneName));
-    Plane env;
-    env.name = task->name();
     int64_t start_ns = *wall_clock_of_zero_ns_ + origin_ps / 1000;
     int64_t stop_ns = *wall_clock_of_zero_ns_ + FloorDiv(max_ps + 999, 1000);
-    env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStartTime)), StatKind::kUint64,
-                         static_cast<uint64_t>(start_ns)});
-    env.stats.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStopTime)), StatKind::kUint64,
-                         static_cast<uint64_t>(stop_ns)});
-    PlaneWriter writer(strings_, task);
-    for (const PendingStat& stat : env.stats) writer.SetStat(task->add_stats(), stat);
+    std::vector<PendingStat> env;
+    env.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStartTime)), StatKind::kUint64,
+                   static_cast<uint64_t>(start_ns)});
+    env.push_back({Intern(xspace::GetStatTypeStr(xspace::StatType::kProfileStopTime)), StatKind::kUint64,
+                   static_cast<uint64_t>(stop_ns)});
+    STEPSCOPE_RETURN_IF_ERROR(WriteTaskEnvironment(env, output));
   }
-  for (const std::string& host : hostnames_) space->add_hostnames(host);
-  for (const std::string& warning : warnings_) space->add_warnings(warning);
-  for (const std::string& warning : stats_->Warnings()) space->add_warnings(warning);
+  std::vector<std::string> warnings = warnings_;
+  for (const std::string& warning : stats_->Warnings()) warnings.push_back(warning);
+  if (output.space) {
+    for (const std::string& host : hostnames_) output.space->add_hostnames(host);
+    for (const std::string& warning : warnings) output.space->add_warnings(warning);
+    return OkStatus();
+  }
+  for (const std::vector<std::string>* texts : {&hostnames_, &warnings}) {
+    for (const std::string& text : *texts) {
+      if (!base::IsValidUtf8(text)) return DataLossError("XSpace string is not valid UTF-8");
+    }
+  }
+  output.columnar->hostnames = hostnames_;
+  output.columnar->warnings = std::move(warnings);
   return OkStatus();
 }
 

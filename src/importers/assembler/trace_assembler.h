@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -23,6 +24,7 @@
 #include "src/importers/assembler/line_nesting.h"
 #include "src/importers/assembler/pending_trace.h"
 #include "src/importers/assembler/string_table.h"
+#include "src/importers/import_output.h"
 #include "src/importers/import_stats.h"
 #include "src/xspace/xplane.h"
 #include "stepscope/status.h"
@@ -103,10 +105,12 @@ class TraceAssembler {
   // Wall-clock ns of time 0 of the importer's time base, when the trace tells it.
   void SetWallClockOfTimeZeroNs(int64_t wall_ns) { wall_clock_of_zero_ns_ = wall_ns; }
 
-  // Phase 2: writes everything into `space` (which should be empty) and frees the
-  // pending records line by line. Adds the stats' warnings to space->warnings. Planes are
-  // written on up to `threads` threads (the result is the same).
-  Status Finish(xspace::XSpace* space, int threads = 1);
+  // Phase 2: writes everything into the output's XSpace or columns (which should be
+  // empty) and frees the pending records line by line. Adds the stats' warnings to the
+  // space's warnings. Planes are written on up to `threads` threads (the result is the
+  // same).
+  Status Finish(const ImportOutput& output, int threads = 1);
+  Status Finish(xspace::XSpace* space, int threads = 1) { return Finish(ImportOutput{.space = space}, threads); }
 
  private:
   struct Plane {
@@ -116,14 +120,17 @@ class TraceAssembler {
     std::unordered_map<int64_t, uint32_t> line_index;
     std::vector<PendingStat> stats;
   };
-  class PlaneWriter;
 
-  // Writes one plane; what it drops and fixes goes to `stats` (one per plane, so that
-  // planes can be written in parallel).
-  void WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, xspace::XPlane* out, ImportStats* stats) const;
+  // Writes one plane through `writer` (plane_writer.h); what it drops and fixes goes to
+  // `stats` (one per plane, so that planes can be written in parallel).
+  template <typename Writer>
+  Status WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, Writer& writer, ImportStats* stats) const;
   static void CountNestingFixes(const NestingResult& nesting, ImportStats* stats);
-  // Writes the planes of `jobs` (index in planes_, message) on up to `threads` threads.
-  void WritePlanes(const std::vector<std::pair<uint32_t, xspace::XPlane*>>& jobs, int64_t origin_ps, int threads);
+  static std::pair<uint64_t, uint64_t> ColumnBounds(const Plane& plane);
+  // Appends the planes `planes` (indices in planes_), in that order, to the output, on up
+  // to `threads` threads.
+  Status WritePlanes(const std::vector<uint32_t>& planes, int64_t origin_ps, const ImportOutput& output, int threads);
+  Status WriteTaskEnvironment(std::span<const PendingStat> stats, const ImportOutput& output);
 
   ImportStats* stats_;
   StringTable strings_;

@@ -15,12 +15,12 @@ int ChromeJsonImporter::Sniff(std::string_view head) const {
   return kSniffNo;
 }
 
-Status ChromeJsonImporter::Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+Status ChromeJsonImporter::Import(ByteSource& source, const ImportOptions& options, const ImportOutput& output,
                                   ImportStats* stats) const {
   stats->format = std::string(name());
   TraceAssembler assembler(stats);
   ChromeTraceParser parser(&assembler, stats, options);
-  return RunChromeTraceImport(source, options, parser, assembler, space, stats);
+  return RunChromeTraceImport(source, options, parser, assembler, output, stats);
 }
 
 }  // namespace stepscope::importers

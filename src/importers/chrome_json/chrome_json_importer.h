@@ -16,7 +16,7 @@ class ChromeJsonImporter : public TraceImporter {
     return "Chrome trace-event JSON ({\"traceEvents\": [...]} or a bare array), .gz or not";
   }
   int Sniff(std::string_view head) const override;
-  Status Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+  Status Import(ByteSource& source, const ImportOptions& options, const ImportOutput& output,
                 ImportStats* stats) const override;
 };
 

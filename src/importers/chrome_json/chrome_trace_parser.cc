@@ -585,7 +585,7 @@ Status ChromeTraceParser::Finish() {
 }
 
 Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, ChromeTraceParser& parser,
-                            TraceAssembler& assembler, xspace::XSpace* space, ImportStats* stats) {
+                            TraceAssembler& assembler, const ImportOutput& output, ImportStats* stats) {
   const int threads = ImportThreads(options);
   TraceJsonReadOptions read_options;
   read_options.window_bytes = options.window_bytes;
@@ -606,7 +606,7 @@ Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, Ch
                          " top-level values larger than 16 MB (not event data)");
   }
   STEPSCOPE_RETURN_IF_ERROR(parser.Finish());
-  return assembler.Finish(space, threads);
+  return assembler.Finish(output, threads);
 }
 
 }  // namespace stepscope::importers

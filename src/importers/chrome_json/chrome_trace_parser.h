@@ -235,6 +235,6 @@ class ChromeTraceParser : public TraceJsonSink {
 // Runs the tokenizer over `source` into `parser`, then the parser's and assembler's
 // Finish(); fills `stats` and `space`. Shared by the Chrome-format importers.
 Status RunChromeTraceImport(ByteSource& source, const ImportOptions& options, ChromeTraceParser& parser,
-                            TraceAssembler& assembler, xspace::XSpace* space, ImportStats* stats);
+                            TraceAssembler& assembler, const ImportOutput& output, ImportStats* stats);
 
 }  // namespace stepscope::importers

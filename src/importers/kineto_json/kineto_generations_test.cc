@@ -18,6 +18,8 @@
 #include "src/importers/importer_registry.h"
 #include "src/importers/testing/kineto_generations.h"
 #include "src/importers/testing/trace_facts.h"
+#include "src/xspace/columnar/columnar_test_util.h"
+#include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/schema.h"
 
 namespace stepscope::importers {
@@ -186,6 +188,25 @@ INSTANTIATE_TEST_SUITE_P(Generations, KinetoGenerationTest, ::testing::ValuesIn(
                          [](const ::testing::TestParamInfo<Expected>& info) {
                            return std::string(info.param.generation);
                          });
+
+// Analysis reads imports as columns written directly (import_output.h): for every
+// generation they must be the columns the streaming reader makes of the imported message,
+// index for index, with the import's accounting unchanged.
+TEST_P(KinetoGenerationTest, DirectColumnsAreTheMessagesColumns) {
+  const testing::KinetoGeneration& generation = testing::KinetoGenerationNamed(GetParam().generation);
+  xspace::XSpace space;
+  ImportStats message_stats;
+  ASSERT_TRUE(ImportTraceBytes(generation.json, {}, &space, &message_stats).ok());
+  StatusOr<xspace::ColumnarXSpace> want = xspace::ConvertXSpaceToColumnar(space);
+  ASSERT_TRUE(want.ok()) << want.status().ToString();
+  xspace::ColumnarXSpace got;
+  ImportStats direct_stats;
+  ASSERT_TRUE(ImportTraceBytes(generation.json, {}, ImportOutput{.columnar = &got}, &direct_stats).ok());
+  xspace::ExpectSameColumns(*want, got);
+  EXPECT_EQ(direct_stats.xevents_written, message_stats.xevents_written);
+  EXPECT_EQ(direct_stats.dropped, message_stats.dropped);
+  EXPECT_EQ(direct_stats.fixed, message_stats.fixed);
+}
 
 TEST(KinetoGenerationsTest, EveryGenerationHasItsTruth) {
   ASSERT_EQ(testing::KinetoGenerations().size(), AllExpected().size());

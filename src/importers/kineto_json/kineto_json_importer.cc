@@ -30,12 +30,12 @@ int KinetoJsonImporter::Sniff(std::string_view head) const {
   return kSniffNo;
 }
 
-Status KinetoJsonImporter::Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+Status KinetoJsonImporter::Import(ByteSource& source, const ImportOptions& options, const ImportOutput& output,
                                   ImportStats* stats) const {
   stats->format = std::string(name());
   TraceAssembler assembler(stats);
   KinetoTraceParser parser(&assembler, stats, options);
-  return RunChromeTraceImport(source, options, parser, assembler, space, stats);
+  return RunChromeTraceImport(source, options, parser, assembler, output, stats);
 }
 
 }  // namespace stepscope::importers

@@ -14,7 +14,7 @@ class KinetoJsonImporter : public TraceImporter {
     return "PyTorch profiler (Kineto) trace JSON, *.pt.trace.json[.gz]; also the legacy autograd export";
   }
   int Sniff(std::string_view head) const override;
-  Status Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+  Status Import(ByteSource& source, const ImportOptions& options, const ImportOutput& output,
                 ImportStats* stats) const override;
 };
 

@@ -100,12 +100,12 @@ int TfTraceJsonImporter::Sniff(std::string_view head) const {
   return kSniffNo;
 }
 
-Status TfTraceJsonImporter::Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+Status TfTraceJsonImporter::Import(ByteSource& source, const ImportOptions& options, const ImportOutput& output,
                                    ImportStats* stats) const {
   stats->format = std::string(name());
   TraceAssembler assembler(stats);
   TfTraceParser parser(&assembler, stats, options);
-  return RunChromeTraceImport(source, options, parser, assembler, space, stats);
+  return RunChromeTraceImport(source, options, parser, assembler, output, stats);
 }
 
 }  // namespace stepscope::importers

@@ -21,7 +21,7 @@ class TfTraceJsonImporter : public TraceImporter {
     return "TensorFlow/JAX trace viewer JSON (*.trace.json.gz, perfetto_trace.json.gz)";
   }
   int Sniff(std::string_view head) const override;
-  Status Import(ByteSource& source, const ImportOptions& options, xspace::XSpace* space,
+  Status Import(ByteSource& source, const ImportOptions& options, const ImportOutput& output,
                 ImportStats* stats) const override;
 };
 
