@@ -1,7 +1,6 @@
 #include "bench/analysis_benchmark/kineto_analyze.h"
 
 #include <fcntl.h>
-#include <google/protobuf/arena.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,7 +15,6 @@
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tool_registry.h"
 #include "src/importers/importer_registry.h"
-#include "src/xspace/columnar/xspace_to_columnar.h"
 
 extern char** environ;
 
@@ -77,32 +75,20 @@ Figures MeasureAnalyzePhases(const std::string& trace, int runs) {
   if (!std::filesystem::exists(trace)) return {};
   auto tool = analysis::FindTool("overview_page");
   if (!tool.ok()) return {};
-  std::vector<double> import_ms, free_ms, convert_ms, model_ms, tool_ms, total_ms;
+  std::vector<double> import_ms, model_ms, tool_ms, total_ms;
   for (int run = 0; run < runs; ++run) {
     const Clock::time_point start = Clock::now();
     Clock::time_point t = start;
     // As load::ImportTraceFileColumnar, with a clock between the steps.
-    auto arena_options = std::make_unique<google::protobuf::ArenaOptions>();
-    arena_options->start_block_size = 64 << 10;
-    arena_options->max_block_size = 4 << 20;
-    auto arena = std::make_unique<google::protobuf::Arena>(*arena_options);
-    auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(arena.get());
+    auto columnar = std::make_shared<xspace::ColumnarXSpace>();
     importers::ImportOptions import_options;
     import_options.fallback_host_name = "bench";
-    if (!importers::ImportTraceFile(trace, import_options, space).ok()) return {};
+    if (!importers::ImportTraceFileColumnar(trace, import_options, columnar.get()).ok()) return {};
     import_ms.push_back(MsSince(t));
-    t = Clock::now();
-    auto columnar = xspace::XSpaceMessageToColumnar(*space, trace);
-    if (!columnar.ok()) return {};
-    convert_ms.push_back(MsSince(t));
-    t = Clock::now();
-    arena.reset();
-    free_ms.push_back(MsSince(t));
     t = Clock::now();
     analysis::ModelOptions options;
     options.keep_event_tree = false;  // as `stepscope analyze`
-    auto model = analysis::BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*columnar)),
-                                             options);
+    auto model = analysis::BuildProfileModel(std::move(columnar), options);
     if (!model.ok()) return {};
     model_ms.push_back(MsSince(t));
     t = Clock::now();
@@ -113,8 +99,6 @@ Figures MeasureAnalyzePhases(const std::string& trace, int runs) {
     total_ms.push_back(MsSince(start));
   }
   return {{"kineto_15mb_import_ms", Median(import_ms)},
-          {"kineto_15mb_xspace_to_columnar_ms", Median(convert_ms)},
-          {"kineto_15mb_free_xspace_ms", Median(free_ms)},
           {"kineto_15mb_model_ms", Median(model_ms)},
           {"kineto_15mb_tool_ms", Median(tool_ms)},
           {"kineto_15mb_in_process_ms", Median(total_ms)}};
