@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tool_util.h"
 #include "src/hlo/hlo_programs.h"
 
@@ -148,13 +149,8 @@ void WriteResultJson(const HloStatsResult& r, output::JsonWriter* w) {
   w->Field("tool", "hlo_stats");
   w->Key("summary");
   WriteHloSummaryJson(r.summary, w);
-  w->Key("hlo_ops");
-  output::WriteTableRowsJson(HloOpTable(r), w);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::WriteTablesJson(BuildTables(r), w);
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::string FormatResultText(const HloStatsResult& r, const ToolOptions& options) {
@@ -172,9 +168,7 @@ std::string FormatResultText(const HloStatsResult& r, const ToolOptions& options
                                                  " GB/s"});
   }
   std::string out = output::FormatKeyValues("HLO stats", rows);
-  out += "\n" + output::FormatTextTable(HloOpTable(r), {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  return out + output::FormatResultTextEnd(BuildTables(r), r.diagnostics, options.text_max_rows);
 }
 
 namespace {
