@@ -282,7 +282,7 @@ class GraphViewerTool final : public Tool {
     if (!IsAvailable(model)) {
       GraphViewerResult empty;
       empty.message = std::string(kNoHloModulesMessage);
-      return std::unique_ptr<ToolResult>(new StructToolResult<GraphViewerResult>(std::move(empty)));
+      return MakeToolResult(std::move(empty));
     }
     if (options.hops < 0 || options.hops > kGraphMaxHops) {
       return InvalidArgumentError("hops must be 0 to " + std::to_string(kGraphMaxHops) + ", not " +
@@ -304,7 +304,7 @@ class GraphViewerTool final : public Tool {
     GraphViewerResult result =
         ComputeGraphViewer(model.hlo->modules[*chosen], options.op, options.hops, options.max_nodes, times);
     result.modules = ListHloModules(*model.hlo);
-    return std::unique_ptr<ToolResult>(new StructToolResult<GraphViewerResult>(std::move(result)));
+    return MakeToolResult(std::move(result));
   }
 };
 

@@ -180,11 +180,9 @@ class HloStatsTool final : public Tool {
     return "Per HLO op: occurrences, device time, category, FLOP rate, memory bandwidth, bound by, source line.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
-  std::string_view requirement() const override {
-    return "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
-  }
+  std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<HloStatsResult>>(ComputeHloStats(model)));
+    return MakeToolResult(ComputeHloStats(model));
   }
 };
 

@@ -691,8 +691,7 @@ class InputPipelineTool final : public Tool {
            "input ops.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<InputPipelineAnalysis>>(ComputeInputPipelineAnalysis(model)));
+    return MakeToolResult(ComputeInputPipelineAnalysis(model));
   }
 };
 

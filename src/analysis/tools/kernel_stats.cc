@@ -290,7 +290,7 @@ class KernelStatsTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasGpuPlane(model); }
   std::string_view requirement() const override { return "a /device:GPU: plane"; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<KernelStatsResult>>(ComputeKernelStats(model)));
+    return MakeToolResult(ComputeKernelStats(model));
   }
 };
 

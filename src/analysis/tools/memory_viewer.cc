@@ -595,13 +595,13 @@ class MemoryViewerTool final : public Tool {
     if (!IsAvailable(model)) {
       MemoryViewerResult empty;
       empty.message = std::string(kNoHloModulesMessage);
-      return std::unique_ptr<ToolResult>(new StructToolResult<MemoryViewerResult>(std::move(empty)));
+      return MakeToolResult(std::move(empty));
     }
     StatusOr<int32_t> chosen = ChooseProfileHloModule(model, options.module, /*prefer_buffer_assignment=*/true);
     if (!chosen.ok()) return chosen.status();
     MemoryViewerResult result = ComputeMemoryViewer(model.hlo->modules[*chosen]);
     result.modules = ListHloModules(*model.hlo);
-    return std::unique_ptr<ToolResult>(new StructToolResult<MemoryViewerResult>(std::move(result)));
+    return MakeToolResult(std::move(result));
   }
 };
 

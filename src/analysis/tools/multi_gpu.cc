@@ -479,8 +479,7 @@ class MultiGpuTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasSeveralDevices(model); }
   std::string_view requirement() const override { return "two or more devices with activity"; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<MultiGpuResult>>(ComputeMultiGpu(model, options)));
+    return MakeToolResult(ComputeMultiGpu(model, options));
   }
 };
 

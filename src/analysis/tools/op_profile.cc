@@ -267,12 +267,9 @@ class OpProfileTool final : public Tool {
     return "HLO ops by program and category: time share, FLOP and bandwidth utilisation, wasted time.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
-  std::string_view requirement() const override {
-    return "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
-  }
+  std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<OpProfileResult>>(ComputeOpProfile(model, options)));
+    return MakeToolResult(ComputeOpProfile(model, options));
   }
 };
 

@@ -281,7 +281,7 @@ class OverviewPageTool final : public Tool {
     return "Step time and its breakdown, step graph, top device ops, run environment, recommendation.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<OverviewPage>>(ComputeOverviewPage(model)));
+    return MakeToolResult(ComputeOverviewPage(model));
   }
 };
 

@@ -332,7 +332,7 @@ class PodViewerTool final : public Tool {
     return "Every worker's step time stacked by category, step by step: which worker lags, when, and why.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<PodViewerResult>>(ComputePodViewer(model)));
+    return MakeToolResult(ComputePodViewer(model));
   }
 };
 

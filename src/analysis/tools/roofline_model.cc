@@ -160,11 +160,9 @@ class RooflineModelTool final : public Tool {
     return "HLO ops by arithmetic intensity against the device's compute and bandwidth roofs.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
-  std::string_view requirement() const override {
-    return "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
-  }
+  std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<RooflineResult>>(ComputeRoofline(model)));
+    return MakeToolResult(ComputeRoofline(model));
   }
 };
 

@@ -742,8 +742,7 @@ class TfDataBottleneckTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return model.input_pipeline.uses_tf_data; }
   std::string_view requirement() const override { return "input pipeline iterator events (Iterator::...)"; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<TfDataBottleneckResult>>(ComputeTfDataBottleneck(model)));
+    return MakeToolResult(ComputeTfDataBottleneck(model));
   }
 };
 
