@@ -3,12 +3,11 @@
 // the tables show the tool's rows, a link bandwidth typed on the page reaches the tool, and
 // no request leaves the machine.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { browserTestEnv, closeDashboard, getJson, loadChromium, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, importTraces, loadChromium, openDashboard } from './harness.mjs';
 
 const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const RANK_TRACES = ['hta_sampled_rank-0.json.gz', 'hta_sampled_rank-1.json.gz'].map((f) => path.join(SHARED, 'testdata/traces', f));
@@ -28,8 +27,7 @@ const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 before(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-multi-gpu-'));
   const logdir = path.join(tmp, 'logdir');
-  const imported = spawnSync(STEPSCOPE, ['import', '--logdir', logdir, '--run', RUN, ...RANK_TRACES], { encoding: 'utf8' });
-  assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
+  importTraces(STEPSCOPE, logdir, RUN, RANK_TRACES);
   dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1400, height: 1000 } });
   ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
