@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
-#include "src/analysis/output/tool_output.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tool_registry.h"
 #include "src/analysis/tools/graph_viewer.h"
 #include "src/analysis/tools/multi_gpu_options.h"

@@ -5,8 +5,8 @@
 #include <chrono>
 #include <future>
 
-#include "src/analysis/output/tool_output.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/cli/batch_memory.h"
 
 namespace stepscope::cli {
