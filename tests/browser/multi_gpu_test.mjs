@@ -85,6 +85,10 @@ test('a link bandwidth typed on the page reaches the tool and changes the collec
   assert.ok(before.every((text) => parseFloat(text) !== 50), `no link of 50 GB/s before: ${before}`);
   const input = page.locator('#multi-gpu-link-gbps');
   assert.equal(await input.getAttribute('aria-label'), label, 'the input is labelled as the tool labels the column');
+  // Out of the input's range: nothing is fetched, the page stays.
+  await input.fill('-3');
+  await input.press('Enter');
+  assert.ok(!(await page.evaluate(() => location.hash)).includes('link_gbps'), 'a negative link is not sent');
   await input.fill('50');
   await input.press('Enter');
   await page.waitForFunction(() => location.hash.includes('link_gbps=50'), null, { timeout: 10000 });

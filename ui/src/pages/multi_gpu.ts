@@ -123,8 +123,9 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
 // empty: the tool's table by GPU model.
 function linkInput(ctx: PageContext): HTMLElement {
   const label = declaredColumns(ctx, 'collectives').find((c) => c.id === 'link_gbps')?.label ?? 'link_gbps';
-  const input = el('input', { class: 'inline-select', id: 'multi-gpu-link-gbps', type: 'number', min: '0', step: 'any', placeholder: 'by GPU model', 'aria-label': label });
+  const input = el('input', { class: 'inline-select', id: 'multi-gpu-link-gbps', type: 'number', min: '0', max: '1000000', step: 'any', placeholder: 'by GPU model', 'aria-label': label });
   input.value = ctx.hash.extra.link_gbps ?? '';
-  input.addEventListener('change', () => ctx.setExtra('link_gbps', input.value.trim() || null));
+  // The browser's own range check first, so a slip stays in the box; the server checks the rest.
+  input.addEventListener('change', () => (input.checkValidity() ? ctx.setExtra('link_gbps', input.value.trim() || null) : input.reportValidity()));
   return el('label', { class: 'toggle' }, `${label} `, input);
 }
