@@ -117,4 +117,10 @@ class StructToolResult final : public ToolResult {
   T value_;
 };
 
+// A tool's result struct as what Tool::Run returns.
+template <typename T>
+std::unique_ptr<ToolResult> MakeToolResult(T value) {
+  return std::make_unique<StructToolResult<T>>(std::move(value));
+}
+
 }  // namespace stepscope::analysis

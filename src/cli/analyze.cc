@@ -3,17 +3,17 @@
 // table). The HTTP server uses the same tool registry and the same loader (src/load: run
 // and host selection, model building), so the CLI adds nothing of its own but printing.
 #include <charconv>
-#include <cstdlib>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
-#include "src/analysis/output/csv_writer.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tool_registry.h"
 #include "src/analysis/tools/graph_viewer.h"
+#include "src/analysis/tools/multi_gpu_options.h"
 #include "src/cli/command.h"
 #include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
@@ -75,9 +75,10 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
   std::string step_text;
   flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps, also 'all')");
-  int64_t parameters = 0;
-  flags.AddInt("parameters", &parameters,
-               "multi_gpu: the model's parameter count, for the estimate parameters x 4 B / link bandwidth", 0);
+  std::string parameters_text;
+  flags.AddString("parameters", &parameters_text,
+                  "multi_gpu: the model's parameter count, for the estimate parameters x 4 B / link bandwidth "
+                  "(default: the all-reduce bytes / 4)");
   std::string link_gbps_text;
   flags.AddString("link_gbps", &link_gbps_text,
                   "multi_gpu: the GPUs' link bandwidth in GB/s, one direction (default: a table by GPU model)");
@@ -133,6 +134,16 @@ int RunAnalyzeCommand(CommandContext& context) {
   if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
     return ReportUsageError(context.err, "analyze", "--start_ps is after --end_ps");
   }
+  if (!parameters_text.empty()) {
+    auto count = analysis::ParseParameterCount("--parameters", parameters_text);
+    if (!count.ok()) return ReportUsageError(context.err, "analyze", count.status().message());
+    options.parameter_count = *count;
+  }
+  if (!link_gbps_text.empty()) {
+    auto gbps = analysis::ParseLinkGbps("--link_gbps", link_gbps_text);
+    if (!gbps.ok()) return ReportUsageError(context.err, "analyze", gbps.status().message());
+    options.link_bandwidth_gbps = *gbps;
+  }
   if (format == "csv" && table.empty()) {
     return ReportError(context.err, "analyze", InvalidArgumentError("--format csv prints one table: add --table NAME"));
   }
@@ -143,16 +154,6 @@ int RunAnalyzeCommand(CommandContext& context) {
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   const ProfileModel* model = &profile->model;
 
-  if (parameters > 0) options.parameter_count = parameters;
-  if (!link_gbps_text.empty()) {
-    char* end = nullptr;
-    const double gbps = std::strtod(link_gbps_text.c_str(), &end);
-    if (end != link_gbps_text.c_str() + link_gbps_text.size() || !(gbps > 0) || gbps > 1e6) {
-      return ReportUsageError(context.err, "analyze", "--link_gbps takes a bandwidth in GB/s above 0, not '" +
-                                                          link_gbps_text + "'");
-    }
-    options.link_bandwidth_gbps = gbps;
-  }
   std::vector<NamedResult> results;
   for (const Tool* tool : tools) {
     if (!tool->IsAvailable(*model)) {
@@ -168,16 +169,7 @@ int RunAnalyzeCommand(CommandContext& context) {
   if (!table.empty()) {
     auto found = FindTable(results, table);
     if (!found.ok()) return ReportError(context.err, "analyze", found.status());
-    if (format == "csv") {
-      context.out << output::TableToCsv(*found);
-    } else if (format == "json") {
-      std::string json;
-      output::JsonWriter writer(&json, output::JsonWriter::Style::kPretty);
-      output::WriteTableRowsJson(*found, &writer);
-      context.out << json << "\n";
-    } else {
-      context.out << output::FormatTextTable(*found);
-    }
+    context.out << output::FormatOneTable(*found, format);
     return kExitOk;
   }
   if (format == "json") {

@@ -5,9 +5,8 @@
 #include <chrono>
 #include <future>
 
-#include "src/analysis/output/csv_writer.h"
-#include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/cli/batch_memory.h"
 
 namespace stepscope::cli {
@@ -90,16 +89,7 @@ Status PrintResult(const analysis::ToolResult& result, std::string_view format, 
         known += (known.empty() ? "" : ", ") + t.name;
         continue;
       }
-      if (format == "csv") {
-        out << output::TableToCsv(t);
-      } else if (format == "json") {
-        std::string json;
-        output::JsonWriter writer(&json, output::JsonWriter::Style::kPretty);
-        output::WriteTableRowsJson(t, &writer);
-        out << json << "\n";
-      } else {
-        out << output::FormatTextTable(t);
-      }
+      out << output::FormatOneTable(t, format);
       return OkStatus();
     }
     return NotFoundError("no table '" + table + "'; tables: " + known);

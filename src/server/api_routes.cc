@@ -11,6 +11,7 @@
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/tool_registry.h"
 #include "src/analysis/tools/diff.h"
+#include "src/analysis/tools/multi_gpu_options.h"
 #include "src/base/status_macros.h"
 #include "src/server/request_params.h"
 
@@ -22,8 +23,8 @@ using analysis::output::JsonWriter;
 constexpr std::string_view kVersion = "0.1.0";
 
 // The optional parameters of /api/data, /api/tables and /api/csv (what ToolOptionsFrom reads).
-const std::initializer_list<std::string_view> kToolOptionParams = {"host",   "include_idle", "step", "start_ps", "end_ps",
-                                                                    "module", "op",           "hops", "max_nodes"};
+const std::initializer_list<std::string_view> kToolOptionParams = {
+    "host", "include_idle", "step", "start_ps", "end_ps", "module", "op", "hops", "max_nodes", "parameters", "link_gbps"};
 
 // Parameters of one request after checking: each known key at most once, names safe.
 StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
@@ -59,6 +60,13 @@ StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
     if (error != std::errc() || end != text.data() + text.size()) {
       return InvalidArgumentError(std::string(key) + " must be a number, not '" + text + "'");
     }
+  }
+  // multi_gpu's options, by the rules `analyze --parameters/--link_gbps` uses.
+  if (const std::string text = Get(params, "parameters"); !text.empty()) {
+    STEPSCOPE_ASSIGN_OR_RETURN(options.parameter_count, analysis::ParseParameterCount("parameters", text));
+  }
+  if (const std::string text = Get(params, "link_gbps"); !text.empty()) {
+    STEPSCOPE_ASSIGN_OR_RETURN(options.link_bandwidth_gbps, analysis::ParseLinkGbps("link_gbps", text));
   }
   return options;
 }

@@ -1,5 +1,6 @@
 #include "src/server/profile_store.h"
 
+#include <charconv>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -25,6 +26,12 @@ std::string ModelKey(const load::RunProfiles& run, std::string_view host,
   key += '\0';
   key += step ? "step " + std::to_string(*step) : std::string("all steps");
   return key;
+}
+
+// The shortest text that reads back to `value`: one key per distinct double.
+std::string ExactText(double value) {
+  char text[32];
+  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
 }
 
 }  // namespace
@@ -129,7 +136,9 @@ StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load
     key += '\0';
     key += bound ? std::to_string(*bound) : "-";
   }
-  for (const std::string& part : {options.module, options.op, std::to_string(options.hops), std::to_string(options.max_nodes)}) {
+  for (const std::string& part : {options.module, options.op, std::to_string(options.hops), std::to_string(options.max_nodes),
+                                  options.parameter_count ? std::to_string(*options.parameter_count) : "-",
+                                  options.link_bandwidth_gbps ? ExactText(*options.link_bandwidth_gbps) : "-"}) {
     key += '\0';
     key += part;
   }

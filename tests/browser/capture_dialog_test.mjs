@@ -15,12 +15,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { canConnect, env, freePort, getJson, killOnExit, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+import { browserTestEnv, canConnect, env, freePort, getJson, killOnExit, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
+const { STEPSCOPE, UI_ROOT, SCREENSHOTS } = browserTestEnv();
 const MNIST = env('STEPSCOPE_MNIST_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
 
 const chromium = loadChromium(UI_ROOT);
 

@@ -9,17 +9,12 @@
 // `stepscope serve` on a free port; Debian's Chromium through playwright-core at
 // 1440x900. Screenshots go to $STEPSCOPE_SCREENSHOT_DIR (<build>/screenshots).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeDashboard, env, getJson, loadChromium, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, importTraces, loadChromium, logdirWithProfile, openDashboard } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
 const RUN = 'tf_gpu_demo';
 const PT_TRACE = path.join(SHARED, 'testdata/traces/hta_ns_resolution_rank-0.pt.trace.json.gz');
@@ -79,19 +74,11 @@ function legendRows(name) {
 }
 
 before(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-charts-'));
-  const run = path.join(tmp, 'logdir', 'plugins', 'profile', RUN);
-  fs.mkdirSync(run, { recursive: true });
-  fs.copyFileSync(TF_GPU_FILE, path.join(run, '34.83.195.179_6003.xplane.pb'));
-  const imported = spawnSync(STEPSCOPE, ['import', '--logdir', path.join(tmp, 'logdir'), '--run', RUN_PT, PT_TRACE], { encoding: 'utf8' });
-  assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
-  const memory = spawnSync(STEPSCOPE, ['import', '--logdir', path.join(tmp, 'logdir'), '--run', RUN_MEMORY, MEMORY_TRACE], { encoding: 'utf8' });
-  assert.equal(memory.status, 0, `stepscope import failed: ${memory.stderr}`);
-  dashboard = await openDashboard(chromium, STEPSCOPE, {
-    logdir: path.join(tmp, 'logdir'),
-    uiRoot: UI_ROOT,
-    viewport: { width: 1440, height: 900 },
-  });
+  let logdir;
+  ({ tmp, logdir } = logdirWithProfile('stepscope-charts-', { run: RUN, host: '34.83.195.179_6003', file: TF_GPU_FILE }));
+  importTraces(STEPSCOPE, logdir, RUN_PT, [PT_TRACE]);
+  importTraces(STEPSCOPE, logdir, RUN_MEMORY, [MEMORY_TRACE]);
+  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1440, height: 900 } });
   ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
 

@@ -15,13 +15,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeDashboard, env, getJson, loadChromium, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, env, getJson, importTraces, loadChromium, openDashboard } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const MNIST = env('STEPSCOPE_MNIST_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
 const RANK_TRACES = ['hta_sampled_rank-0.json.gz', 'hta_sampled_rank-1.json.gz'].map((f) => path.join(SHARED, 'testdata/traces', f));
 
 const chromium = loadChromium(UI_ROOT);
@@ -60,10 +57,7 @@ function makeProfiles() {
   // one even when other work takes the cores its input threads need (ctest -j, CI).
   profileExample(logdir, RUN_SLOW, ['--steps', '20', '--input_threads', '0', '--prefetch', '0', '--read_delay_us', '100']);
   profileExample(logdir, RUN_FAST, ['--steps', '40', '--profile_steps', '16,39', '--input_threads', '2', '--prefetch', '16', '--cache']);
-  RANK_TRACES.forEach((trace, i) => {
-    const imported = spawnSync(STEPSCOPE, ['import', '--logdir', logdir, '--run', i === 0 ? RUN_RANK0 : RUN_RANK1, trace], { encoding: 'utf8' });
-    assert.equal(imported.status, 0, `stepscope import ${trace} failed: ${imported.stderr}`);
-  });
+  RANK_TRACES.forEach((trace, i) => importTraces(STEPSCOPE, logdir, i === 0 ? RUN_RANK0 : RUN_RANK1, [trace]));
   return logdir;
 }
 

@@ -1,11 +1,11 @@
-// The plumbing the browser tests share (ui_test.mjs, trace_viewer_test.mjs,
-// capture_dialog_test.mjs): the environment ctest sets, playwright-core and Debian's
-// Chromium, a real `stepscope serve` on a free loopback port, a page that refuses every
+// The plumbing the browser tests (tests/browser/*_test.mjs) share: the environment ctest
+// sets, playwright-core and Debian's Chromium, logdirs holding a profile or imported
+// traces, a real `stepscope serve` on a free loopback port, a page that refuses every
 // request off this machine and collects console errors, and starting/stopping child
 // processes. What each test checks, and every assertion on what is collected here, stays
 // in the test file.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import net from 'node:net';
@@ -183,6 +183,13 @@ export function logdirWithProfile(prefix, { run, host, file }) {
   fs.mkdirSync(runDir, { recursive: true });
   fs.copyFileSync(file, path.join(runDir, `${host}.xplane.pb`));
   return { tmp, logdir };
+}
+
+// `stepscope import` of the trace files `traces` into `logdir` as run `run` (one host per
+// file); fails the test with stepscope's stderr if the import fails.
+export function importTraces(stepscope, logdir, run, traces) {
+  const imported = spawnSync(stepscope, ['import', '--logdir', logdir, '--run', run, ...traces], { encoding: 'utf8' });
+  assert.equal(imported.status, 0, `stepscope import ${traces.join(' ')} failed: ${imported.stderr}`);
 }
 
 // `stepscope serve` of `logdir` and a browser page that may reach only this machine

@@ -9,20 +9,15 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeDashboard, env, getJson, loadChromium, logdirWithProfile, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, loadChromium, openDashboardOnProfile } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
 const RUN = 'tf_gpu_demo';
 const HOST = '34.83.195.179_6003';
 
 const chromium = loadChromium(UI_ROOT);
 
-let tmp;
-let logdir;
 let dashboard;
 let baseUrl;
 let page;
@@ -50,13 +45,12 @@ async function waitForChart() {
 }
 
 before(async () => {
-  ({ tmp, logdir } = logdirWithProfile('stepscope-memory-', { run: RUN, host: HOST, file: TF_GPU_FILE }));
-  dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1500, height: 1300 } });
+  dashboard = await openDashboardOnProfile(chromium, { stepscope: STEPSCOPE, uiRoot: UI_ROOT, prefix: 'stepscope-memory-', run: RUN, host: HOST, file: TF_GPU_FILE, viewport: { width: 1500, height: 1300 } });
   ({ baseUrl, page, consoleErrors } = dashboard);
 });
 
 after(async () => {
-  await closeDashboard(dashboard, tmp);
+  await closeDashboard(dashboard, dashboard?.tmp);
 });
 
 test('the memory profile page shows each memory id with the numbers of the API', async () => {

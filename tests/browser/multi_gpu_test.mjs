@@ -1,18 +1,15 @@
 // The Multi-GPU page on the PyTorch rank pair imported as one run (two hosts, one GPU
 // each): the summary names the straggler the API names, the chart has one bar per device,
-// the tables show the tool's rows, and no request leaves the machine.
+// the tables show the tool's rows, a link bandwidth typed on the page reaches the tool, and
+// no request leaves the machine.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { closeDashboard, env, getJson, loadChromium, openDashboard } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, importTraces, loadChromium, openDashboard } from './harness.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const RANK_TRACES = ['hta_sampled_rank-0.json.gz', 'hta_sampled_rank-1.json.gz'].map((f) => path.join(SHARED, 'testdata/traces', f));
 const RUN = 'ranks';
 
@@ -30,8 +27,7 @@ const api = (pathAndQuery) => getJson(baseUrl, pathAndQuery);
 before(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-multi-gpu-'));
   const logdir = path.join(tmp, 'logdir');
-  const imported = spawnSync(STEPSCOPE, ['import', '--logdir', logdir, '--run', RUN, ...RANK_TRACES], { encoding: 'utf8' });
-  assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
+  importTraces(STEPSCOPE, logdir, RUN, RANK_TRACES);
   dashboard = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1400, height: 1000 } });
   ({ baseUrl, page, consoleErrors, externalRequests } = dashboard);
 });
@@ -64,6 +60,52 @@ test('the Multi-GPU page shows the straggler, a bar per device and the tool tabl
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(SCREENSHOTS, 'multi_gpu.png'), fullPage: true });
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(externalRequests, []);
+});
+
+// The texts of the collectives table's column `id`, found by its header.
+const collectiveColumn = (id) =>
+  page.evaluate((col) => {
+    const table = document.querySelector('[data-table="collectives"]');
+    const index = [...table.querySelectorAll('thead th')].findIndex((th) => th.dataset.col === col);
+    return [...table.querySelectorAll('tbody tr')].map((tr) => tr.children[index].textContent.trim());
+  }, id);
+
+test('a link bandwidth typed on the page reaches the tool and changes the collectives table', async () => {
+  const given = await api(`/api/data?run=${RUN}&tool=multi_gpu&link_gbps=50`);
+  assert.ok(given.collectives.every((r) => r.link_gbps === 50 && r.link === 'option'), 'the API takes link_gbps');
+  assert.ok(given.summary.link_percent > 0, 'the sized collectives are compared with the given link');
+  const tables = await api(`/api/tables?run=${RUN}&tool=multi_gpu`);
+  const label = tables.tables.find((t) => t.name === 'collectives').columns.find((c) => c.id === 'link_gbps').label;
+
+  await page.goto(`${baseUrl}#run=${RUN}&tool=multi_gpu`);
+  await page.waitForSelector('[data-table="collectives"] tbody tr', { timeout: 120000 });
+  const before = await collectiveColumn('link_gbps');
+  assert.ok(before.every((text) => parseFloat(text) !== 50), `no link of 50 GB/s before: ${before}`);
+  const input = page.locator('#multi-gpu-link-gbps');
+  assert.equal(await input.getAttribute('aria-label'), label, 'the input is labelled as the tool labels the column');
+  // Out of the input's range: nothing is fetched, the page stays.
+  await input.fill('-3');
+  await input.press('Enter');
+  assert.ok(!(await page.evaluate(() => location.hash)).includes('link_gbps'), 'a negative link is not sent');
+  await input.fill('50');
+  await input.press('Enter');
+  await page.waitForFunction(() => location.hash.includes('link_gbps=50'), null, { timeout: 10000 });
+  await page.waitForFunction(
+    () => document.querySelector('[data-table="collectives"] tbody')?.textContent.includes('option'),
+    null,
+    { timeout: 120000 },
+  );
+  const after = await collectiveColumn('link_gbps');
+  assert.equal(after.length, given.collectives.length);
+  assert.ok(after.every((text) => parseFloat(text) === 50), `every row compares with 50 GB/s: ${after}`);
+  assert.deepEqual(await collectiveColumn('link'), given.collectives.map(() => 'option'));
+  assert.equal(await page.locator('#multi-gpu-link-gbps').inputValue(), '50', 'the input keeps the value after the reload');
+  const summary = await page.locator('[data-card="summary"]').innerText();
+  assert.ok(summary.includes('50 GB/s link (option)'), `the summary compares with the given link: ${summary}`);
+  const csv = await page.locator('[data-csv="collectives"]').getAttribute('href');
+  assert.ok(csv.includes('link_gbps=50'), `the CSV download carries the link: ${csv}`);
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(externalRequests, []);
 });

@@ -16,14 +16,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import zlib from 'node:zlib';
-import { env, getJson, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
+import { browserTestEnv, env, getJson, importTraces, loadChromium, openBrowser, startServe, stop } from './harness.mjs';
 import { encodeHostOnlyXSpace } from './xspace_writer.mjs';
 
-const STEPSCOPE = env('STEPSCOPE_BIN');
+const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const MNIST = env('STEPSCOPE_MNIST_BIN');
-const UI_ROOT = env('STEPSCOPE_UI_ROOT');
-const SHARED = env('STEPSCOPE_SHARED_DIR');
-const SCREENSHOTS = env('STEPSCOPE_SCREENSHOT_DIR');
 const BENCH_OUT = env('STEPSCOPE_BENCH_OUT');
 const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
 
@@ -70,8 +67,7 @@ function makeProfiles() {
   fs.mkdirSync(path.join(profileRoot, RUN_TWO_WORKERS));
   for (const worker of ['worker0', 'worker1']) fs.copyFileSync(TF_GPU_FILE, path.join(profileRoot, RUN_TWO_WORKERS, `${worker}.xplane.pb`));
   // An imported PyTorch trace.
-  const imported = spawnSync(STEPSCOPE, ['import', '--logdir', logdir, '--run', RUN_PYTORCH, PYTORCH_TRACE], { encoding: 'utf8' });
-  assert.equal(imported.status, 0, `stepscope import failed: ${imported.stderr}`);
+  importTraces(STEPSCOPE, logdir, RUN_PYTORCH, [PYTORCH_TRACE]);
   // Host events but no step markers: the empty states.
   fs.mkdirSync(path.join(profileRoot, RUN_NO_STEPS));
   const events = [];

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -143,6 +144,35 @@ TEST(CliAnalyzeTest, MemoryProfileTimeRangeFlags) {
   }
   EXPECT_THAT(RunStepscope({"analyze", file, "--tool", "memory_profile", "--start_ps", "soon"}).err,
               HasSubstr("--start_ps takes a time in picoseconds, not 'soon'"));
+}
+
+// multi_gpu's --link_gbps / --parameters reach the tool; a bad value is one line and exit 2,
+// with the message the HTTP API gives for link_gbps= / parameters= (server_api_test).
+TEST(CliAnalyzeTest, MultiGpuLinkAndParameterFlags) {
+  // The PyTorch rank pair as one run: its collectives are sized.
+  const std::string logdir = FreshDir("multi_gpu_ranks");
+  for (const char* rank : {"0", "1"}) {
+    WriteBytes(logdir + "/plugins/profile/ranks/rank" + rank + ".pt.trace.json.gz",
+               ReadBytes(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/hta_sampled_rank-" + rank + ".json.gz"));
+  }
+  ProcessResult given = RunStepscope({"analyze", logdir, "--tool", "multi_gpu", "--format", "csv", "--table",
+                                      "collectives", "--link_gbps", "123.5", "--parameters", "25000000"});
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_THAT(given.out, HasSubstr(",123.5,option,"));
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--link_gbps", "fast"}, "--link_gbps takes a bandwidth in GB/s above 0 and at most 10^6, not 'fast'"},
+      {{"--link_gbps", "0"}, "--link_gbps takes a bandwidth in GB/s above 0 and at most 10^6, not '0'"},
+      {{"--parameters", "-5"}, "--parameters takes a parameter count from 1 to 10^15, not '-5'"},
+      {{"--parameters", "1.5"}, "--parameters takes a parameter count from 1 to 10^15, not '1.5'"},
+  };
+  for (const auto& [flag, message] : cases) {
+    std::vector<std::string> args = {"analyze", TfDemoFile(), "--tool", "multi_gpu"};
+    args.insert(args.end(), flag.begin(), flag.end());
+    ProcessResult bad = RunStepscope(args);
+    EXPECT_EQ(bad.exit_code, 2) << bad.err;
+    EXPECT_EQ(bad.ErrLines(), 1) << bad.err;
+    EXPECT_THAT(bad.err, HasSubstr(message));
+  }
 }
 
 TEST(CliAnalyzeTest, BadInputIsOneLineAndExitTwo) {

@@ -359,6 +359,68 @@ TEST_F(ServerApiTest, XlaModuleToolsTakeModuleOpAndHops) {
   EXPECT_EQ(Get("/api/data?run=jax&tool=graph_viewer&hops=99").status, 400);
 }
 
+// multi_gpu's parameters (link_gbps, parameters) reach the tool as `analyze --link_gbps
+// --parameters` pass them, each value is its own cached result, and a bad value is a 400
+// with the CLI's message.
+TEST_F(ServerApiTest, MultiGpuTakesLinkGbpsAndParameters) {
+  // The PyTorch rank pair, whose collectives are sized (the TF and JAX files' are not).
+  fs::path ranks = fs::path(xspace::ProfileRootDir(logdir_)) / "ranks";
+  fs::create_directories(ranks);
+  for (const char* rank : {"0", "1"}) {
+    fs::copy_file(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/hta_sampled_rank-" + rank + ".json.gz",
+                  ranks / (std::string("rank") + rank + ".pt.trace.json.gz"));
+  }
+  const std::string data = "/api/data?run=ranks&tool=multi_gpu";
+  RawResponse given = Get(data + "&link_gbps=123.5&parameters=25000000");
+  ASSERT_EQ(given.status, 200) << given.body;
+  load::ProfileRequest request;
+  request.path = logdir_;
+  request.run = "ranks";
+  auto model = load::LoadProfile(request);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  analysis::ToolOptions options;
+  options.link_bandwidth_gbps = 123.5;
+  options.parameter_count = 25'000'000;
+  auto result = analysis::RunTool("multi_gpu", *model, options);
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(given.body, (*result)->ToJson(/*pretty=*/true));
+
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(given.body);
+  EXPECT_EQ(int64_t(doc["summary"]["parameter_count"]), 25'000'000);
+  EXPECT_EQ(std::string_view(doc["summary"]["estimate_basis"]), "parameters");
+  EXPECT_EQ(double(doc["summary"]["link_gbps"]), 123.5);
+  // The guide's estimate: 25 M parameters x 4 B over 123.5 GB/s.
+  EXPECT_NEAR(double(doc["summary"]["estimated_all_reduce_ms"]), 25e6 * 4 / 123.5e9 * 1e3, 1e-9);
+  simdjson::dom::array collectives = doc["collectives"];
+  ASSERT_GT(collectives.size(), 0u) << "the rank pair has sized collectives";
+  for (simdjson::dom::element row : collectives) {
+    EXPECT_EQ(double(row["link_gbps"]), 123.5);
+    EXPECT_EQ(std::string_view(row["link"]), "option");
+  }
+  // The default is another result (the file names no link), not the cached one.
+  RawResponse fallback = Get(data);
+  ASSERT_EQ(fallback.status, 200);
+  for (simdjson::dom::element row : simdjson::dom::array(parser.parse(fallback.body)["collectives"])) {
+    EXPECT_NE(double(row["link_gbps"]), 123.5);
+  }
+  RawResponse csv = Get("/api/csv?run=ranks&tool=multi_gpu&table=collectives&link_gbps=123.5");
+  ASSERT_EQ(csv.status, 200);
+  EXPECT_NE(csv.body.find(",123.5,option,"), std::string::npos) << csv.body.substr(0, 400);
+
+  for (const auto& [query, message] :
+       {std::pair<std::string, std::string>{"link_gbps=fast", "link_gbps takes a bandwidth in GB/s above 0 and at most 10^6, not 'fast'"},
+        {"link_gbps=0", "link_gbps takes a bandwidth in GB/s above 0 and at most 10^6, not '0'"},
+        {"parameters=-5", "parameters takes a parameter count from 1 to 10^15, not '-5'"},
+        {"parameters=1.5", "parameters takes a parameter count from 1 to 10^15, not '1.5'"}}) {
+    for (const std::string endpoint : {"data?", "tables?", "csv?table=collectives&"}) {
+      RawResponse bad = Get("/api/" + endpoint + "run=ranks&tool=multi_gpu&" + query);
+      EXPECT_EQ(bad.status, 400) << endpoint << " " << query << " -> " << bad.body;
+      EXPECT_EQ(ErrorOf(bad), message) << endpoint << " " << query;
+    }
+  }
+}
+
 TEST_F(ServerApiTest, TraversalAttemptsAreRefusedWithoutTouchingFiles) {
   for (const std::string target :
        {"/api/data?run=../../secret&tool=overview_page", "/api/data?run=%2e%2e%2f%2e%2e%2fsecret&tool=overview_page",

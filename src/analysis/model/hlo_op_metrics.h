@@ -80,6 +80,9 @@ std::vector<HloOpMetrics> ComputeHloOpMetrics(const ProfileModel& model);
 HloOpSummary SummarizeHloOps(const ProfileModel& model, const std::vector<HloOpMetrics>& ops);
 // Whether the profile has XLA programs or kernels tied to HLO ops (the HLO tools apply).
 bool HasHloData(const ProfileModel& model);
+// What HasHloData needs, for the error when an HLO tool is asked for anyway (Tool::requirement).
+inline constexpr std::string_view kHloDataRequirement =
+    "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
 
 // The category of an instruction: "convolution", "matmul", "loop fusion", "input fusion",
 // "output fusion", "custom fusion", "reduction", "elementwise", "data formatting",

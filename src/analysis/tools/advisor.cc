@@ -846,7 +846,7 @@ class AdvisorTool final : public Tool {
     return "Recommendations from the TF performance guides, each tied to the numbers that triggered it.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<AdvisorReport>>(ComputeAdvice(model)));
+    return MakeToolResult(ComputeAdvice(model));
   }
 };
 

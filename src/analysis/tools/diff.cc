@@ -7,6 +7,7 @@
 
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/framework.h"
 #include "src/analysis/tools/tool_util.h"
 
@@ -452,15 +453,8 @@ void WriteResultJson(const ProfileDiff& d, output::JsonWriter* w) {
   WriteSideJson("b", d.b, w);
   w->Field("time_basis", DiffTimeBasisName(d.time_basis));
   w->Field("statement", d.statement);
-  for (const Table& t : BuildTables(d)) {
-    w->Key(t.name);
-    output::WriteTableRowsJson(t, w);
-  }
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& line : d.diagnostics) w->String(line);
-  w->EndArray();
-  w->EndObject();
+  output::WriteTablesJson(BuildTables(d), w);
+  output::EndResultJson(d.diagnostics, w);
 }
 
 std::string FormatResultText(const ProfileDiff& d, const ToolOptions& options) {

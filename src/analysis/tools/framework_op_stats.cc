@@ -283,8 +283,7 @@ class FrameworkOpStatsTool final : public Tool {
     return "Per op and op type, host and device: count, total and self time, percentages (TensorFlow Stats).";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<FrameworkOpStats>>(
-        ComputeFrameworkOpStats(model, options.include_idle)));
+    return MakeToolResult(ComputeFrameworkOpStats(model, options.include_idle));
   }
 };
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
@@ -248,15 +249,8 @@ void WriteResultJson(const GraphViewerResult& r, output::JsonWriter* w) {
   w->BeginArray();
   for (const std::string& c : r.candidates) w->String(c);
   w->EndArray();
-  for (const output::Table& table : BuildTables(r)) {
-    w->Key(table.name);
-    output::WriteTableRowsJson(table, w);
-  }
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::WriteTablesJson(BuildTables(r), w);
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::string FormatResultText(const GraphViewerResult& r, const ToolOptions& options) {
@@ -271,10 +265,7 @@ std::string FormatResultText(const GraphViewerResult& r, const ToolOptions& opti
                        {"Shown", std::to_string(r.nodes.size()) + " ops, " + std::to_string(r.edges.size()) +
                                      " edges within " + std::to_string(r.hops) + " hops" +
                                      (r.truncated ? " (capped at " + std::to_string(r.max_nodes) + ")" : "")}});
-  std::vector<output::Table> tables = BuildTables(r);
-  out += "\n" + output::FormatTextTable(tables[0], {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  return out + output::FormatResultTextEnd({BuildTables(r)[0]}, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
@@ -291,7 +282,7 @@ class GraphViewerTool final : public Tool {
     if (!IsAvailable(model)) {
       GraphViewerResult empty;
       empty.message = std::string(kNoHloModulesMessage);
-      return std::unique_ptr<ToolResult>(new StructToolResult<GraphViewerResult>(std::move(empty)));
+      return MakeToolResult(std::move(empty));
     }
     if (options.hops < 0 || options.hops > kGraphMaxHops) {
       return InvalidArgumentError("hops must be 0 to " + std::to_string(kGraphMaxHops) + ", not " +
@@ -313,7 +304,7 @@ class GraphViewerTool final : public Tool {
     GraphViewerResult result =
         ComputeGraphViewer(model.hlo->modules[*chosen], options.op, options.hops, options.max_nodes, times);
     result.modules = ListHloModules(*model.hlo);
-    return std::unique_ptr<ToolResult>(new StructToolResult<GraphViewerResult>(std::move(result)));
+    return MakeToolResult(std::move(result));
   }
 };
 

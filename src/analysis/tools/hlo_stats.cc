@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tool_util.h"
 #include "src/hlo/hlo_programs.h"
 
@@ -148,13 +149,8 @@ void WriteResultJson(const HloStatsResult& r, output::JsonWriter* w) {
   w->Field("tool", "hlo_stats");
   w->Key("summary");
   WriteHloSummaryJson(r.summary, w);
-  w->Key("hlo_ops");
-  output::WriteTableRowsJson(HloOpTable(r), w);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::WriteTablesJson(BuildTables(r), w);
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::string FormatResultText(const HloStatsResult& r, const ToolOptions& options) {
@@ -172,9 +168,7 @@ std::string FormatResultText(const HloStatsResult& r, const ToolOptions& options
                                                  " GB/s"});
   }
   std::string out = output::FormatKeyValues("HLO stats", rows);
-  out += "\n" + output::FormatTextTable(HloOpTable(r), {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  return out + output::FormatResultTextEnd(BuildTables(r), r.diagnostics, options.text_max_rows);
 }
 
 namespace {
@@ -186,11 +180,9 @@ class HloStatsTool final : public Tool {
     return "Per HLO op: occurrences, device time, category, FLOP rate, memory bandwidth, bound by, source line.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
-  std::string_view requirement() const override {
-    return "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
-  }
+  std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<HloStatsResult>>(ComputeHloStats(model)));
+    return MakeToolResult(ComputeHloStats(model));
   }
 };
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tf_data_bottleneck.h"
 #include "src/analysis/tools/tool_util.h"
 
@@ -640,11 +641,7 @@ void WriteResultJson(const InputPipelineAnalysis& a, output::JsonWriter* w) {
     w->Field("statement", link.statement);
     w->EndObject();
   }
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : a.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::EndResultJson(a.diagnostics, w);
 }
 
 std::vector<Table> BuildTables(const InputPipelineAnalysis& a) {
@@ -694,8 +691,7 @@ class InputPipelineTool final : public Tool {
            "input ops.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<InputPipelineAnalysis>>(ComputeInputPipelineAnalysis(model)));
+    return MakeToolResult(ComputeInputPipelineAnalysis(model));
   }
 };
 

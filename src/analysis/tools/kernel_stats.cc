@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tool_util.h"
 #include "src/xspace/schema.h"
 
@@ -275,9 +276,7 @@ std::string FormatResultText(const KernelStatsResult& r, const ToolOptions& opti
     rows.push_back({"Tensor Cores", "not applicable (no GPU here has them)"});
   }
   std::string out = output::FormatKeyValues("GPU kernel stats", rows);
-  out += "\n" + output::FormatTextTable(KernelTable(r), {options.text_max_rows});
-  out += "\n" + output::FormatTextTable(OpTable(r), {options.text_max_rows});
-  return out;
+  return out + output::FormatResultTextEnd(BuildTables(r), {}, options.text_max_rows);
 }
 
 namespace {
@@ -291,7 +290,7 @@ class KernelStatsTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasGpuPlane(model); }
   std::string_view requirement() const override { return "a /device:GPU: plane"; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<KernelStatsResult>>(ComputeKernelStats(model)));
+    return MakeToolResult(ComputeKernelStats(model));
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "src/analysis/model/sat_math.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 
 namespace stepscope::analysis {
 namespace {
@@ -462,16 +463,10 @@ void WriteResultJson(const MemoryViewerResult& r, output::JsonWriter* w) {
   w->Field("thread_local_bytes", r.thread_local_bytes);
   w->Field("total_allocation_bytes", r.total_allocation_bytes);
   w->Field("timeline_downsampled", r.timeline_downsampled);
-  for (const output::Table& table : BuildTables(r)) {
-    if (table.name == "modules") continue;
-    w->Key(table.name);
-    output::WriteTableRowsJson(table, w);
-  }
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  std::vector<output::Table> tables = BuildTables(r);
+  std::erase_if(tables, [](const output::Table& t) { return t.name == "modules"; });  // written above, with the choice
+  output::WriteTablesJson(tables, w);
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::vector<output::Table> BuildTables(const MemoryViewerResult& r) {
@@ -582,10 +577,7 @@ std::string FormatResultText(const MemoryViewerResult& r, const ToolOptions& opt
                                                    std::to_string(r.heap_trace_index) + ")"
                                              : std::string("none")}};
   std::string out = output::FormatKeyValues("Memory viewer", rows);
-  std::vector<output::Table> tables = BuildTables(r);
-  out += "\n" + output::FormatTextTable(tables[0], {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  return out + output::FormatResultTextEnd({BuildTables(r)[0]}, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
@@ -603,13 +595,13 @@ class MemoryViewerTool final : public Tool {
     if (!IsAvailable(model)) {
       MemoryViewerResult empty;
       empty.message = std::string(kNoHloModulesMessage);
-      return std::unique_ptr<ToolResult>(new StructToolResult<MemoryViewerResult>(std::move(empty)));
+      return MakeToolResult(std::move(empty));
     }
     StatusOr<int32_t> chosen = ChooseProfileHloModule(model, options.module, /*prefer_buffer_assignment=*/true);
     if (!chosen.ok()) return chosen.status();
     MemoryViewerResult result = ComputeMemoryViewer(model.hlo->modules[*chosen]);
     result.modules = ListHloModules(*model.hlo);
-    return std::unique_ptr<ToolResult>(new StructToolResult<MemoryViewerResult>(std::move(result)));
+    return MakeToolResult(std::move(result));
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "src/analysis/model/collective_message.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/link_bandwidth.h"
 #include "src/analysis/tools/tool_util.h"
 
@@ -412,17 +413,8 @@ void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
   w->Field("launch_input_overlap_ms", t.overlap_ms);
   w->Field("launch_input_overlap_percent", t.overlap_percent);
   w->EndObject();
-  w->Key("devices");
-  output::WriteTableRowsJson(DeviceTable(r), w);
-  w->Key("steps");
-  output::WriteTableRowsJson(StepTable(r), w);
-  w->Key("collectives");
-  output::WriteTableRowsJson(CollectiveTable(r), w);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::WriteTablesJson(BuildTables(r), w);
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options) {
@@ -471,11 +463,9 @@ std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options
                                           output::FormatFixed(t.overlap_percent, 1) + " % of their busy time)"});
   }
   std::string out = output::FormatKeyValues("Multi-GPU", rows);
-  out += "\n" + output::FormatTextTable(DeviceTable(r), {options.text_max_rows});
-  out += "\n" + output::FormatTextTable(StepTable(r), {options.text_max_rows});
-  if (!r.collective_rows.empty()) out += "\n" + output::FormatTextTable(CollectiveTable(r), {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  std::vector<Table> tables = BuildTables(r);
+  if (r.collective_rows.empty()) tables.pop_back();  // the collectives table, last: no empty table in text
+  return out + output::FormatResultTextEnd(tables, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
@@ -489,8 +479,7 @@ class MultiGpuTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasSeveralDevices(model); }
   std::string_view requirement() const override { return "two or more devices with activity"; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<MultiGpuResult>>(ComputeMultiGpu(model, options)));
+    return MakeToolResult(ComputeMultiGpu(model, options));
   }
 };
 

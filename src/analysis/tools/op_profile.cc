@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
 #include "src/analysis/tools/tool_util.h"
 #include "src/hlo/hlo_cost.h"
@@ -241,11 +242,7 @@ void WriteResultJson(const OpProfileResult& r, output::JsonWriter* w) {
   w->Field("idle_time_us", PsToUs(r.idle_time_ps));
   w->Key("root");
   WriteNode(r.root, w);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::string FormatResultText(const OpProfileResult& r, const ToolOptions& options) {
@@ -258,9 +255,7 @@ std::string FormatResultText(const OpProfileResult& r, const ToolOptions& option
     rows.push_back({"Bandwidth utilisation", output::FormatFixed(r.root.bandwidth_utilization_percent, 2) + " %"});
   }
   std::string out = output::FormatKeyValues("Op profile", rows);
-  out += "\n" + output::FormatTextTable(NodeTable(r), {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  return out + output::FormatResultTextEnd(BuildTables(r), r.diagnostics, options.text_max_rows);
 }
 
 namespace {
@@ -272,12 +267,9 @@ class OpProfileTool final : public Tool {
     return "HLO ops by program and category: time share, FLOP and bandwidth utilisation, wasted time.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
-  std::string_view requirement() const override {
-    return "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
-  }
+  std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<OpProfileResult>>(ComputeOpProfile(model, options)));
+    return MakeToolResult(ComputeOpProfile(model, options));
   }
 };
 

@@ -1,6 +1,7 @@
 #include "src/analysis/tools/overview_page.h"
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
 #include "src/analysis/tools/tool_util.h"
 
@@ -210,11 +211,7 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   w->Key("recommendations");
   WriteFindingsJson(p.recommendations, w);
   w->Field("next_step", p.next_step);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : p.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::EndResultJson(p.diagnostics, w);
 }
 
 std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) {
@@ -284,7 +281,7 @@ class OverviewPageTool final : public Tool {
     return "Step time and its breakdown, step graph, top device ops, run environment, recommendation.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<OverviewPage>>(ComputeOverviewPage(model)));
+    return MakeToolResult(ComputeOverviewPage(model));
   }
 };
 

@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
@@ -301,17 +302,8 @@ void WriteResultJson(const PodViewerResult& r, output::JsonWriter* w) {
   w->Field("straggler_slowest_percent", r.straggler_slowest_percent);
   w->Field("statement", r.statement);
   w->EndObject();
-  w->Key("workers");
-  output::WriteTableRowsJson(WorkersTable(r), w);
-  w->Key("steps");
-  output::WriteTableRowsJson(StepsTable(r), w);
-  w->Key("step_workers");
-  output::WriteTableRowsJson(StepWorkersTable(r), w);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::WriteTablesJson(BuildTables(r), w);
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::vector<output::Table> BuildTables(const PodViewerResult& r) {
@@ -327,11 +319,8 @@ std::string FormatResultText(const PodViewerResult& r, const ToolOptions& option
     rows.push_back({"Largest spread", FormatMs(r.max_spread_ms) + " at step " + std::to_string(*r.max_spread_step)});
   }
   std::string out = output::FormatKeyValues("Pod viewer", rows);
-  out += "  " + r.statement + "\n\n";
-  out += output::FormatTextTable(WorkersTable(r), {options.text_max_rows});
-  out += "\n" + output::FormatTextTable(StepsTable(r), {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  out += "  " + r.statement + "\n";
+  return out + output::FormatResultTextEnd({WorkersTable(r), StepsTable(r)}, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
@@ -343,7 +332,7 @@ class PodViewerTool final : public Tool {
     return "Every worker's step time stacked by category, step by step: which worker lags, when, and why.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<PodViewerResult>>(ComputePodViewer(model)));
+    return MakeToolResult(ComputePodViewer(model));
   }
 };
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
 #include "src/analysis/tools/tool_util.h"
 
@@ -130,13 +131,8 @@ void WriteResultJson(const RooflineResult& r, output::JsonWriter* w) {
   r.step ? w->Int(*r.step) : w->Null();
   w->Key("summary");
   WriteHloSummaryJson(r.summary, w);
-  w->Key("roofline");
-  output::WriteTableRowsJson(PointTable(r), w);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::WriteTablesJson(BuildTables(r), w);
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::string FormatResultText(const RooflineResult& r, const ToolOptions& options) {
@@ -152,9 +148,7 @@ std::string FormatResultText(const RooflineResult& r, const ToolOptions& options
     rows.push_back({"Roofs", "unknown for this device"});
   }
   std::string out = output::FormatKeyValues("Roofline model", rows);
-  out += "\n" + output::FormatTextTable(PointTable(r), {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  return out + output::FormatResultTextEnd(BuildTables(r), r.diagnostics, options.text_max_rows);
 }
 
 namespace {
@@ -166,11 +160,9 @@ class RooflineModelTool final : public Tool {
     return "HLO ops by arithmetic intensity against the device's compute and bandwidth roofs.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
-  std::string_view requirement() const override {
-    return "XLA programs (Hlo Proto stats on /host:metadata) or kernels with hlo_op stats";
-  }
+  std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(std::make_unique<StructToolResult<RooflineResult>>(ComputeRoofline(model)));
+    return MakeToolResult(ComputeRoofline(model));
   }
 };
 

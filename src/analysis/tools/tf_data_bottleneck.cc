@@ -9,6 +9,7 @@
 
 #include "src/analysis/model/sat_math.h"
 #include "src/analysis/output/text_table.h"
+#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/input_pipeline.h"
 #include "src/analysis/tools/tool_util.h"
 
@@ -741,8 +742,7 @@ class TfDataBottleneckTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return model.input_pipeline.uses_tf_data; }
   std::string_view requirement() const override { return "input pipeline iterator events (Iterator::...)"; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<TfDataBottleneckResult>>(ComputeTfDataBottleneck(model)));
+    return MakeToolResult(ComputeTfDataBottleneck(model));
   }
 };
 
@@ -914,19 +914,10 @@ void WriteResultJson(const TfDataBottleneckResult& r, output::JsonWriter* w) {
     w->Null();
   }
   w->Field("statement", r.statement);
-  w->Key("pipelines");
-  output::WriteTableRowsJson(PipelinesTable(r), w);
-  w->Key("stages");
-  output::WriteTableRowsJson(StagesTable(r), w);
-  w->Key("critical_path");
-  output::WriteTableRowsJson(CriticalPathTable(r), w);
+  output::WriteTablesJson(BuildTables(r), w);
   w->Key("counts");
   WriteCountsJson(r.counts, w);
-  w->Key("diagnostics");
-  w->BeginArray();
-  for (const std::string& d : r.diagnostics) w->String(d);
-  w->EndArray();
-  w->EndObject();
+  output::EndResultJson(r.diagnostics, w);
 }
 
 std::vector<output::Table> BuildTables(const TfDataBottleneckResult& r) {
@@ -936,11 +927,7 @@ std::vector<output::Table> BuildTables(const TfDataBottleneckResult& r) {
 std::string FormatResultText(const TfDataBottleneckResult& r, const ToolOptions& options) {
   std::string out = r.statement + "\n";
   if (!r.pipelines.empty() && !r.pipelines[0].suggestion.empty()) out += "Suggestion: " + r.pipelines[0].suggestion + "\n";
-  out += "\n" + output::FormatTextTable(PipelinesTable(r), {options.text_max_rows});
-  out += "\n" + output::FormatTextTable(StagesTable(r), {options.text_max_rows});
-  out += "\n" + output::FormatTextTable(CriticalPathTable(r), {options.text_max_rows});
-  for (const std::string& d : r.diagnostics) out += "note: " + d + "\n";
-  return out;
+  return out + output::FormatResultTextEnd(BuildTables(r), r.diagnostics, options.text_max_rows);
 }
 
 std::unique_ptr<Tool> MakeTfDataBottleneckTool() { return std::make_unique<TfDataBottleneckTool>(); }

@@ -13,8 +13,7 @@ class TraceViewerTool final : public Tool {
            "no event cap.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
-    return std::unique_ptr<ToolResult>(
-        std::make_unique<StructToolResult<TraceViewerSummary>>(ComputeTraceViewerSummary(model)));
+    return MakeToolResult(ComputeTraceViewerSummary(model));
   }
 };
 

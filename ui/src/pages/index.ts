@@ -8,7 +8,7 @@ import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
 import { renderMemoryProfile } from './memory_profile';
 import { renderMemoryViewer } from './memory_viewer';
-import { renderMultiGpu } from './multi_gpu';
+import { MULTI_GPU_PARAMS, renderMultiGpu } from './multi_gpu';
 import { renderOpProfile } from './op_profile';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
@@ -26,7 +26,7 @@ const PAGES: Record<string, PageInfo> = {
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
   memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true, usesTimeRange: true },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
-  multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true },
+  multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true, params: MULTI_GPU_PARAMS },
   op_profile: { title: 'Op profile', render: renderOpProfile, usesTables: true, usesIdle: true, perStep: true },
   hlo_stats: { title: 'HLO stats', render: renderHloStats, usesTables: true, perStep: true },
   roofline_model: { title: 'Roofline model', render: renderRooflineModel, usesTables: true, perStep: true },

@@ -2,7 +2,7 @@
 // framework's words), the device-side view of each step (how long it waited for input),
 // the host-side breakdown of input time and the input-op table. The tables' columns are
 // labelled as the tool declares them (/api/tables).
-import { csvUrl } from '../api';
+import { csvUrl, type ResultOptions } from '../api';
 import { card, diagnosticsList, emptyState, keyValues } from '../components/cards';
 import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
@@ -37,7 +37,7 @@ function pipelineBottleneck(ctx: PageContext): HTMLElement | null {
   );
 }
 
-export function csvButton(ctx: PageContext, table: string, options: { includeIdle?: boolean } = {}): HTMLElement {
+export function csvButton(ctx: PageContext, table: string, options: ResultOptions = {}): HTMLElement {
   return el('a', { class: 'button', href: csvUrl(ctx.selection, table, options), download: '', 'data-csv': table }, 'Export as CSV');
 }
 

@@ -1,12 +1,16 @@
 // Multi-GPU: per device, compute and collectives per step and how long each waits for the
 // straggler; per step, imbalance and launch skew; collectives' bandwidth against the link
-// (the tool's declared tables).
+// (the tool's declared tables), with the link bandwidth the user can set (link_gbps=X in
+// the URL and on the API, as `analyze --link_gbps X`).
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
-import { arr, declaredColumns, obj, str, type PageContext } from './page';
+import { arr, declaredColumns, obj, str, toolParams, type PageContext } from './page';
+
+// The URL parameters this page passes on to the tool (PageInfo.params).
+export const MULTI_GPU_PARAMS = ['link_gbps', 'parameters'];
 
 export function renderMultiGpu(ctx: PageContext): HTMLElement {
   const d = ctx.data;
@@ -14,6 +18,7 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
   const summary = obj(d.summary);
   const devices = arr(d.devices);
   const steps = arr(d.steps);
+  const csv = (table: string) => csvButton(ctx, table, { params: toolParams(MULTI_GPU_PARAMS, ctx.hash.extra) });
   page.append(
     card(
       'Summary',
@@ -71,7 +76,7 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
           rows: devices as never,
           sort: { column: 'avg_compute_ms', descending: true },
           filterColumns: ['host', 'device'],
-          toolbar: [csvButton(ctx, 'devices')],
+          toolbar: [csv('devices')],
         }),
       ),
     );
@@ -87,7 +92,7 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
           rows: steps as never,
           sort: { column: 'step_number', descending: false },
           filterColumns: ['straggler'],
-          toolbar: [csvButton(ctx, 'steps')],
+          toolbar: [csv('steps')],
         }),
       ),
     );
@@ -97,14 +102,14 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
     page.append(
       card(
         'Collectives',
-        { id: 'collectives', subtitle: 'Size, algorithm and bus bandwidth (NCCL’s conventions) of the collectives whose size the profile records, against the link' },
+        { id: 'collectives', actions: [linkInput(ctx)], subtitle: 'Size, algorithm and bus bandwidth (NCCL’s conventions) of the collectives whose size the profile records, against the link' },
         dataTable({
           name: 'collectives',
           columns: declaredColumns(ctx, 'collectives', { device: { className: 'name' } }),
           rows: collectives as never,
           sort: { column: 'time_ms', descending: true },
           filterColumns: ['host', 'device', 'collective'],
-          toolbar: [csvButton(ctx, 'collectives')],
+          toolbar: [csv('collectives')],
         }),
       ),
     );
@@ -112,4 +117,15 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
   const notes = diagnosticsList(d.diagnostics);
   if (notes) page.append(notes);
   return page;
+}
+
+// The link bandwidth to compare collectives with, labelled as the tool labels the column;
+// empty: the tool's table by GPU model.
+function linkInput(ctx: PageContext): HTMLElement {
+  const label = declaredColumns(ctx, 'collectives').find((c) => c.id === 'link_gbps')?.label ?? 'link_gbps';
+  const input = el('input', { class: 'inline-select', id: 'multi-gpu-link-gbps', type: 'number', min: '0', max: '1000000', step: 'any', placeholder: 'by GPU model', 'aria-label': label });
+  input.value = ctx.hash.extra.link_gbps ?? '';
+  // The browser's own range check first, so a slip stays in the box; the server checks the rest.
+  input.addEventListener('change', () => (input.checkValidity() ? ctx.setExtra('link_gbps', input.value.trim() || null) : input.reportValidity()));
+  return el('label', { class: 'toggle' }, `${label} `, input);
 }
