@@ -33,8 +33,11 @@ struct ImportOptions {
   bool allow_truncated = false;
   // Inflation limit for .gz input: a few KB of hostile gzip could expand to terabytes.
   uint64_t max_inflated_bytes = uint64_t{64} << 30;
-  // Tokenizer window; tests make it tiny to exercise every cut.
-  size_t window_bytes = 4 << 20;
+  // Tokenizer window; tests make it tiny to exercise every cut. 1 MiB: the windows alive
+  // at once (the tokenizer runs ahead of the parser) and simdjson's index of one are new
+  // memory the kernel must zero; with 4 MiB that was 6 % of analyzing a 15 MB trace, and
+  // a window's fixed cost is microseconds.
+  size_t window_bytes = 1 << 20;
   // Threads an import may use: 0 = one per core; 1 = the caller's thread only. With more,
   // the trace is inflated (.gz), tokenized and assembled on threads of their own, the
   // planes written in parallel; the result is the same.
