@@ -7,6 +7,18 @@
 
 namespace stepscope::importers {
 
+LateStatIndex::LateStatIndex(const LateStats& late) {
+  if (late.empty()) return;
+  uint32_t seq_bound = 0;
+  for (const LateStat& stat : late) seq_bound = std::max(seq_bound, stat.seq + 1);
+  begin_.assign(static_cast<size_t>(seq_bound) + 1, 0);
+  for (const LateStat& stat : late) ++begin_[stat.seq + 1];
+  for (size_t i = 1; i < begin_.size(); ++i) begin_[i] += begin_[i - 1];
+  ordered_.resize(late.size());
+  std::vector<uint32_t> next(begin_.begin(), begin_.end() - 1);
+  for (const LateStat& stat : late) ordered_[next[stat.seq]++] = stat;
+}
+
 // ---- XPlaneWriter ----
 
 int64_t XPlaneWriter::EventMetadataId(uint32_t name_id, uint32_t display_name_id) {
@@ -35,7 +47,7 @@ void XPlaneWriter::WritePlaneStats(std::span<const PendingStat> stats) {
 }
 
 uint64_t XPlaneWriter::WriteLine(const LineHeader& header, const PendingEvents& events, const PendingLine& storage,
-                                 const LateStats& late_sorted, int64_t origin_ps) {
+                                 const LateStatIndex& late, int64_t origin_ps) {
   xspace::XLine* out = plane_->add_lines();
   out->set_id(header.id);
   out->set_name(header.name);
@@ -47,12 +59,12 @@ uint64_t XPlaneWriter::WriteLine(const LineHeader& header, const PendingEvents& 
     xevent->set_metadata_id(EventMetadataId(event.name_id, event.display_name_id));
     xevent->set_offset_ps(event.timestamp_ps - origin_ps);
     xevent->set_duration_ps(event.duration_ps);
-    auto late = LateStatsOf(late_sorted, event.seq);
-    int total = event.stats_count + static_cast<int>(late.second - late.first);
+    std::span<const LateStat> late_stats = late.Of(event.seq);
+    int total = event.stats_count + static_cast<int>(late_stats.size());
     if (total == 0) continue;
     xevent->mutable_stats()->Reserve(total);
     for (uint32_t i = 0; i < event.stats_count; ++i) SetStat(xevent->add_stats(), storage.stats[event.stats_begin + i]);
-    for (auto it = late.first; it != late.second; ++it) SetStat(xevent->add_stats(), it->stat);
+    for (const LateStat& stat : late_stats) SetStat(xevent->add_stats(), stat.stat);
   }
   return events.size();
 }
@@ -169,7 +181,7 @@ void ColumnarPlaneWriter::WritePlaneStats(std::span<const PendingStat> stats) {
 }
 
 uint64_t ColumnarPlaneWriter::WriteLine(const LineHeader& header, const PendingEvents& events,
-                                        const PendingLine& storage, const LateStats& late_sorted, int64_t origin_ps) {
+                                        const PendingLine& storage, const LateStatIndex& late, int64_t origin_ps) {
   if (!status_.ok()) return 0;
   xspace::ColumnarLine& line = plane_->lines.emplace_back();
   line.id = header.id;
@@ -183,8 +195,7 @@ uint64_t ColumnarPlaneWriter::WriteLine(const LineHeader& header, const PendingE
     for (uint32_t i = 0; i < event.stats_count; ++i) {
       plane_->AppendEventStat(Convert(storage.stats[event.stats_begin + i]));
     }
-    auto late = LateStatsOf(late_sorted, event.seq);
-    for (auto it = late.first; it != late.second; ++it) plane_->AppendEventStat(Convert(it->stat));
+    for (const LateStat& stat : late.Of(event.seq)) plane_->AppendEventStat(Convert(stat.stat));
     plane_->AppendEvent(event.timestamp_ps - origin_ps, event.duration_ps,
                         raw_.EncodeEventId(EventMetadataId(event.name_id, event.display_name_id)), stats_begin);
   }

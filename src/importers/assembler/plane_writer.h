@@ -11,6 +11,7 @@
 // string values of kRef stats become stat metadata too.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -33,43 +34,62 @@ struct LineHeader {
   std::string display_name;  // empty: none
 };
 
-// Ids of a plane's event and stat metadata, assigned in order of first use.
+// Ids of a plane's event and stat metadata, assigned in order of first use. Looked up
+// once per event and per stat, so the common keys (a stat name, an event name without a
+// display name: StringTable ids, dense from 0) index vectors instead of hashing.
 class MetadataIds {
  public:
   // {id, true} when the id is new.
   std::pair<uint32_t, bool> EventId(uint32_t name_id, uint32_t display_name_id) {
-    return Assign((static_cast<uint64_t>(name_id) << 32) | display_name_id, &event_);
+    if (display_name_id != 0) return AssignNamedEvent((static_cast<uint64_t>(name_id) << 32) | display_name_id);
+    return AssignDense(name_id, &events_, &next_event_);
   }
-  std::pair<uint32_t, bool> StatId(uint32_t string_id) { return Assign(string_id, &stat_); }
+  std::pair<uint32_t, bool> StatId(uint32_t string_id) { return AssignDense(string_id, &stats_, &next_stat_); }
 
  private:
-  static std::pair<uint32_t, bool> Assign(uint64_t key, FlatIdMap* map) {
-    if (uint32_t id = map->Find(key)) return {id, false};
-    uint32_t id = static_cast<uint32_t>(map->size() + 1);
-    map->Insert(key, id);
+  std::pair<uint32_t, bool> AssignNamedEvent(uint64_t key) {
+    if (uint32_t id = named_events_.Find(key)) return {id, false};
+    named_events_.Insert(key, ++next_event_);
+    return {next_event_, true};
+  }
+  static std::pair<uint32_t, bool> AssignDense(uint32_t key, std::vector<uint32_t>* ids, uint32_t* next) {
+    if (key >= ids->size()) ids->resize(std::max<size_t>(key + 1, ids->size() * 2), 0);
+    uint32_t& id = (*ids)[key];
+    if (id != 0) return {id, false};
+    id = ++*next;
     return {id, true};
   }
-  FlatIdMap event_;
-  FlatIdMap stat_;
+  std::vector<uint32_t> events_;  // by name id (no display name)
+  FlatIdMap named_events_;        // (name id, display name id)
+  std::vector<uint32_t> stats_;   // by name id
+  uint32_t next_event_ = 0;
+  uint32_t next_stat_ = 0;
 };
 
-// The late stats of the event with insertion index `seq` (`late_sorted` sorted by seq).
-inline std::pair<LateStats::const_iterator, LateStats::const_iterator> LateStatsOf(const LateStats& late_sorted,
-                                                                                  uint32_t seq) {
-  if (late_sorted.empty()) return {late_sorted.end(), late_sorted.end()};
-  return std::equal_range(late_sorted.begin(), late_sorted.end(), LateStat{seq, {}},
-                          [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
-}
+// A line's late stats grouped by the event they belong to (PendingEvent::seq), in the
+// order they were added: one counting pass instead of a sort and a search per event.
+class LateStatIndex {
+ public:
+  explicit LateStatIndex(const LateStats& late);
+  std::span<const LateStat> Of(uint32_t seq) const {
+    if (static_cast<size_t>(seq) + 1 >= begin_.size()) return {};
+    return {ordered_.data() + begin_[seq], ordered_.data() + begin_[seq + 1]};
+  }
+
+ private:
+  std::vector<LateStat> ordered_;
+  std::vector<uint32_t> begin_;  // seq -> first index in ordered_; one extra entry
+};
 
 class XPlaneWriter {
  public:
   XPlaneWriter(const StringTable& strings, xspace::XPlane* plane) : strings_(strings), plane_(plane) {}
 
   void WritePlaneStats(std::span<const PendingStat> stats);
-  // Writes `events` (sorted); their inline stats live in `storage`, late ones in
-  // `late_sorted`. Returns the number of events written.
+  // Writes `events` (sorted); their inline stats live in `storage`, late ones in `late`.
+  // Returns the number of events written.
   uint64_t WriteLine(const LineHeader& header, const PendingEvents& events, const PendingLine& storage,
-                     const LateStats& late_sorted, int64_t origin_ps);
+                     const LateStatIndex& late, int64_t origin_ps);
   Status Finish() { return OkStatus(); }
 
  private:
@@ -92,7 +112,7 @@ class ColumnarPlaneWriter {
 
   void WritePlaneStats(std::span<const PendingStat> stats);
   uint64_t WriteLine(const LineHeader& header, const PendingEvents& events, const PendingLine& storage,
-                     const LateStats& late_sorted, int64_t origin_ps);
+                     const LateStatIndex& late, int64_t origin_ps);
   // Plane stats and metadata into place; the first problem found (a string that is not
   // UTF-8, too many events), as the reader would report it for the message.
   Status Finish();

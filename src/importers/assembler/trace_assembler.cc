@@ -224,14 +224,13 @@ Status TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow
                         static_cast<uint64_t>(point.direction);
       line.late_stats.push_back({line.events[target].seq, {flow_key, StatKind::kUint64, packed}});
     }
-    std::stable_sort(line.late_stats.begin(), line.late_stats.end(),
-                     [](const LateStat& a, const LateStat& b) { return a.seq < b.seq; });
+    const LateStatIndex late(line.late_stats);
 
     auto write_line = [&](const PendingEvents& events, int64_t id, int level) {
       const std::string suffix = level > 0 ? " (overlapping " + std::to_string(level) + ")" : "";
       LineHeader header{.id = id, .name = std::string(strings_.Get(line.name_id)) + suffix};
       if (line.display_name_id != 0) header.display_name = std::string(strings_.Get(line.display_name_id)) + suffix;
-      stats->xevents_written += writer.WriteLine(header, events, line, line.late_stats, origin_ps);
+      stats->xevents_written += writer.WriteLine(header, events, line, late, origin_ps);
     };
     write_line(line.events, line.id, 0);
     CountNestingFixes(nesting, stats);
