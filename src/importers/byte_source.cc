@@ -184,6 +184,10 @@ class ReadAheadByteSource : public ByteSource {
 
  private:
   static constexpr size_t kChunkBytes = 1 << 20;
+  // The first chunks are small and then double: the importer's first read is the 64 KiB
+  // head it sniffs, which must not wait for a whole 1 MiB to be inflated (a millisecond
+  // at the start of every import).
+  static constexpr size_t kFirstChunkBytes = 64 << 10;
   static constexpr size_t kMaxChunks = 4;
 
   struct Chunk {
@@ -210,6 +214,7 @@ class ReadAheadByteSource : public ByteSource {
   }
 
   void ReadAhead() {
+    size_t chunk_bytes = kFirstChunkBytes;
     while (true) {
       std::unique_ptr<Chunk> chunk;
       {
@@ -222,10 +227,10 @@ class ReadAheadByteSource : public ByteSource {
         }
       }
       if (chunk == nullptr) chunk = std::make_unique<Chunk>();
-      chunk->bytes.resize(kChunkBytes);
+      chunk->bytes.resize(chunk_bytes);
       size_t filled = 0;
-      while (filled < kChunkBytes) {
-        StatusOr<size_t> n = source_->Read(chunk->bytes.data() + filled, kChunkBytes - filled);
+      while (filled < chunk_bytes) {
+        StatusOr<size_t> n = source_->Read(chunk->bytes.data() + filled, chunk_bytes - filled);
         if (!n.ok()) {
           chunk->status = n.status();
           break;
@@ -237,6 +242,7 @@ class ReadAheadByteSource : public ByteSource {
         filled += *n;
       }
       chunk->bytes.resize(filled);
+      chunk_bytes = std::min(chunk_bytes * 2, kChunkBytes);
       chunk->raw_bytes_read = source_->raw_bytes_read();
       const bool last = chunk->end || !chunk->status.ok();
       {
