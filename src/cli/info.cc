@@ -1,8 +1,9 @@
-// `stepscope info <logdir | run dir | file.xplane.pb[.gz]>`: what a profile holds.
+// `stepscope info <logdir | run dir | file.xplane.pb[.gz] | trace.json[.gz]>`: what a profile holds.
 //
-// Every file is read in full through the streaming reader analyze, convert and serve use
-// (xspace::ReadColumnarXSpaceFile: the same limits, gzip rules and refusals), so info is
-// also the quickest way to tell whether a file is usable by the other commands.
+// Every file is read in full as analyze, convert and serve read it (load::
+// ReadProfileFileColumnar: XSpace through the streaming reader, with the same limits, gzip
+// rules and refusals; trace JSON through the importers), so info is also the quickest way
+// to tell whether a file is usable by the other commands.
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -13,6 +14,7 @@
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
 #include "src/cli/info_format.h"
+#include "src/load/trace_import.h"
 #include "src/xspace/logdir.h"
 #include "src/xspace/columnar/columnar_reader.h"
 
@@ -23,7 +25,7 @@ namespace {
 constexpr int64_t kMaxProfileMiB = static_cast<int64_t>(xspace::ReadLimits{}.max_file_bytes >> 20);
 
 constexpr std::string_view kUsage =
-    "usage: stepscope info <logdir | run directory | file.xplane.pb[.gz]> [flags]\n"
+    "usage: stepscope info <logdir | run directory | file.xplane.pb[.gz] | trace.json[.gz]> [flags]\n"
     "\n"
     "Summarizes a profile. For a file: hosts, planes, lines, event counts, steps found\n"
     "(host events with an _r stat, TraceContext, device Steps lines), dropped events and\n"
@@ -39,7 +41,7 @@ FileInfo LoadFile(const std::string& host, const std::string& path, const xspace
   std::error_code ec;
   uintmax_t size = std::filesystem::file_size(path, ec);
   file.file_bytes = ec ? 0 : static_cast<uint64_t>(size);
-  auto space = xspace::ReadColumnarXSpaceFile(path, options);
+  auto space = load::ReadProfileFileColumnar(path, options);
   if (!space.ok()) {
     file.status = space.status();
     return file;

@@ -48,4 +48,12 @@ StatusOr<xspace::ColumnarXSpace> ImportTraceFileColumnar(const std::string& path
 
 #endif
 
+bool IsTraceFileName(const std::string& path) { return path.ends_with(".json") || path.ends_with(".json.gz"); }
+
+StatusOr<xspace::ColumnarXSpace> ReadProfileFileColumnar(const std::string& path,
+                                                        const xspace::ColumnarReadOptions& options) {
+  if (IsTraceFileName(path)) return ImportTraceFileColumnar(path);
+  return xspace::ReadColumnarXSpaceFile(path, options);
+}
+
 }  // namespace stepscope::load

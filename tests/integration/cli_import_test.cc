@@ -11,8 +11,6 @@
 namespace stepscope::testing {
 namespace {
 
-std::string TraceFile(const std::string& name) { return std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/" + name; }
-
 TEST(CliImportTest, TwoRanksBecomeTwoHostsOfOneRun) {
   std::string logdir = FreshDir("import_ranks");
   ProcessResult result = RunStepscope({"import", TraceFile("hta_sampled_rank-0.json.gz"),

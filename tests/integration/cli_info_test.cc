@@ -70,6 +70,37 @@ TEST(CliInfoTest, TensorFlowDemoFileAsJson) {
   EXPECT_EQ(int64_t(file["planes"].at(5)["stats"]["core_count"]), 80);
 }
 
+// A trace file analyze accepts, info accepts too, and summarizes as the XSpace `import`
+// makes of it: the same planes, events and steps.
+TEST(CliInfoTest, TraceJsonReadsLikeItsImport) {
+  const std::string trace = TraceFile("hta_ns_resolution_rank-0.pt.trace.json.gz");
+  ProcessResult direct = RunStepscope({"info", "--format", "json", trace});
+  ASSERT_EQ(direct.exit_code, 0) << direct.err;
+  const std::string logdir = FreshDir("info_trace_json");
+  ProcessResult imported = RunStepscope({"import", trace, "--logdir", logdir, "--run", "r"});
+  ASSERT_EQ(imported.exit_code, 0) << imported.err;
+  ProcessResult via_import =
+      RunStepscope({"info", "--format", "json", logdir + "/plugins/profile/r/rank0.xplane.pb"});
+  ASSERT_EQ(via_import.exit_code, 0) << via_import.err;
+  simdjson::dom::parser a, b;
+  simdjson::dom::element got = ParseJson(a, direct.out)["file"];
+  simdjson::dom::element want = ParseJson(b, via_import.out)["file"];
+  EXPECT_EQ(std::string_view(got["hostnames"].at(0)), "rank0");
+  EXPECT_EQ(int64_t(got["num_planes"]), int64_t(want["num_planes"]));
+  EXPECT_EQ(int64_t(got["num_lines"]), int64_t(want["num_lines"]));
+  EXPECT_EQ(int64_t(got["num_events"]), int64_t(want["num_events"]));
+  EXPECT_EQ(int64_t(got["steps"]["count"]), 5);  // ProfilerStep#101-#105 (testdata/traces/README.md)
+  EXPECT_EQ(int64_t(want["steps"]["count"]), 5);
+  EXPECT_DOUBLE_EQ(double(got["steps"]["mean_ms"]), double(want["steps"]["mean_ms"]));
+
+  // A file that is neither names the problem, as for any unreadable profile.
+  const std::string bad = logdir + "/broken.json";
+  WriteBytes(bad, "{\"traceEvents\": [{\"ph\": \"X\", ");
+  ProcessResult broken = RunStepscope({"info", bad});
+  EXPECT_EQ(broken.exit_code, 2) << broken.err;
+  EXPECT_NE(broken.err.find(bad), std::string::npos) << broken.err;
+}
+
 TEST(CliInfoTest, TextOutputIsAlignedAndNamesEverySection) {
   ProcessResult r = RunStepscope({"info", TfDemoFile()});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -14,6 +14,9 @@ namespace stepscope::testing {
 
 inline std::string XPlaneTestDataDir() { return std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane"; }
 
+// A trace file of ../shared/testdata/traces (README.md there lists what each holds).
+inline std::string TraceFile(const std::string& name) { return std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/" + name; }
+
 inline std::string TfDemoFile() {
   return XPlaneTestDataDir() + "/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb";
 }
