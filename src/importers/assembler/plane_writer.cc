@@ -142,19 +142,11 @@ uint32_t ColumnarPlaneWriter::StatMetadataId(uint32_t string_id) {
 xspace::ColumnarStat ColumnarPlaneWriter::Convert(const PendingStat& stat) {
   xspace::ColumnarStat out;
   out.metadata_index = raw_.EncodeStatId(StatMetadataId(stat.key_id));
+  out.payload = stat.bits;  // integers and doubles as bits, as the reader keeps them
   switch (stat.kind) {
-    case StatKind::kInt64:
-      out.kind = xspace::StatKind::kInt64;
-      out.payload = stat.bits;
-      break;
-    case StatKind::kUint64:
-      out.kind = xspace::StatKind::kUint64;
-      out.payload = stat.bits;
-      break;
-    case StatKind::kDouble:
-      out.kind = xspace::StatKind::kDouble;
-      out.payload = stat.bits;
-      break;
+    case StatKind::kInt64: out.kind = xspace::StatKind::kInt64; break;
+    case StatKind::kUint64: out.kind = xspace::StatKind::kUint64; break;
+    case StatKind::kDouble: out.kind = xspace::StatKind::kDouble; break;
     case StatKind::kRef:
       out.kind = xspace::StatKind::kRef;
       out.payload = StatMetadataId(static_cast<uint32_t>(stat.bits));

@@ -1,12 +1,12 @@
 #include "src/importers/testing/import_fuzz_check.h"
 
 #include <cstdio>
-#include <algorithm>
 #include <cstdlib>
 #include <vector>
 
 #include "src/importers/importer_registry.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
+#include "tests/fuzz/same_columns.h"
 
 namespace stepscope::importers {
 namespace {
@@ -44,56 +44,14 @@ void CheckSpace(const xspace::XSpace& space, const ImportStats& stats) {
 }
 
 // The columns an import writes directly (import_output.h) must be the columns of the
-// message it writes, as the streaming reader reads them.
-bool SameColumns(const xspace::ColumnarXSpace& a, const xspace::ColumnarXSpace& b) {
-  if (a.planes.size() != b.planes.size() || a.warnings != b.warnings || a.hostnames != b.hostnames ||
-      a.time_origin_ns != b.time_origin_ns) {
-    return false;
-  }
-  auto same_column = [](const auto& x, const auto& y) { return std::equal(x.begin(), x.end(), y.begin(), y.end()); };
-  for (size_t p = 0; p < a.planes.size(); ++p) {
-    const xspace::ColumnarPlane& x = a.planes[p];
-    const xspace::ColumnarPlane& y = b.planes[p];
-    if (x.id != y.id || x.name != y.name || x.lines.size() != y.lines.size() || x.strings != y.strings ||
-        x.event_metadata.size() != y.event_metadata.size() || x.stat_metadata.size() != y.stat_metadata.size() ||
-        x.other_stats.size() != y.other_stats.size() || x.long_durations_ps != y.long_durations_ps ||
-        x.wide_payloads != y.wide_payloads) {
-      return false;
-    }
-    for (size_t l = 0; l < x.lines.size(); ++l) {
-      const xspace::ColumnarLine& u = x.lines[l];
-      const xspace::ColumnarLine& v = y.lines[l];
-      if (u.id != v.id || u.name != v.name || u.display_name != v.display_name || u.event_begin != v.event_begin ||
-          u.event_end != v.event_end) {
-        return false;
-      }
-    }
-    for (size_t m = 0; m < x.event_metadata.size(); ++m) {
-      if (x.event_metadata[m].name != y.event_metadata[m].name ||
-          x.event_metadata[m].display_name != y.event_metadata[m].display_name) {
-        return false;
-      }
-    }
-    for (size_t m = 0; m < x.stat_metadata.size(); ++m) {
-      if (x.stat_metadata[m].name != y.stat_metadata[m].name) return false;
-    }
-    if (!same_column(x.event_start_ps, y.event_start_ps) || !same_column(x.event_duration, y.event_duration) ||
-        !same_column(x.event_metadata_index, y.event_metadata_index) ||
-        !same_column(x.event_stats_begin, y.event_stats_begin) || !same_column(x.stat_key, y.stat_key) ||
-        !same_column(x.stat_payload, y.stat_payload)) {
-      return false;
-    }
-  }
-  return true;
-}
-
+// message it writes, as the message walk reads them.
 void CheckColumns(std::string_view importer_name, std::string_view bytes, const ImportOptions& options,
                   const xspace::XSpace& space) {
   xspace::ColumnarXSpace direct;
   Status status = ImportTraceBytes(bytes, options, ImportOutput{.columnar = &direct}, nullptr, importer_name);
   StatusOr<xspace::ColumnarXSpace> read = xspace::XSpaceMessageToColumnar(space);
   if (status.ok() != read.ok()) Fail("direct columns and the message's columns disagree on success");
-  if (status.ok() && !SameColumns(*read, direct)) Fail("direct columns differ from the message's columns");
+  if (status.ok() && !fuzzing::SameColumns(*read, direct)) Fail("direct columns differ from the message's columns");
 }
 
 }  // namespace
