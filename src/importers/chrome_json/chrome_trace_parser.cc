@@ -115,21 +115,25 @@ std::optional<std::string_view> ChromeTraceParser::PidString(int64_t id) const {
   return std::string_view(it->second);
 }
 
-std::optional<int64_t> ChromeTraceParser::TimestampPs(const JsonToken& token) {
+std::optional<int64_t> ChromeTraceParser::TimestampPs(const RawTraceEvent& event) {
+  const JsonToken& token = event.ts;
   if (token.kind != JsonKind::kNumber && token.kind != JsonKind::kString) return std::nullopt;
   if (token.kind == JsonKind::kString) stats_->Fix("\"ts\" written as a string");
   if (!time_base_micros_) {
     time_base_micros_ = ParseMicrosFloor(token.text);
     if (!time_base_micros_) return std::nullopt;
   }
-  std::optional<int64_t> picos = ParseMicrosToPicos(token.text, *time_base_micros_);
+  std::optional<int64_t> picos = event.ts_plain ? PlainMicrosToPicos(*event.ts_plain, *time_base_micros_)
+                                                : ParseMicrosToPicos(token.text, *time_base_micros_);
   if (picos && (*picos > kMaxAbsTimePs || *picos < -kMaxAbsTimePs)) return std::nullopt;
   return picos;
 }
 
-std::optional<int64_t> ChromeTraceParser::DurationPs(const JsonToken& token) {
+std::optional<int64_t> ChromeTraceParser::DurationPs(const RawTraceEvent& event) {
+  const JsonToken& token = event.dur;
   if (token.kind != JsonKind::kNumber && token.kind != JsonKind::kString) return std::nullopt;
-  std::optional<int64_t> picos = ParseMicrosToPicos(token.text, 0);
+  std::optional<int64_t> picos =
+      event.dur_plain ? PlainMicrosToPicos(*event.dur_plain, 0) : ParseMicrosToPicos(token.text, 0);
   if (picos && *picos > kMaxAbsTimePs) return std::nullopt;
   return picos;
 }
@@ -252,7 +256,7 @@ void ChromeTraceParser::HandleSlice(const RawTraceEvent& event, char phase) {
     ++stats_->metadata_events;
     return;
   }
-  std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
+  std::optional<int64_t> timestamp_ps = TimestampPs(event);
   if (!timestamp_ps) {
     stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
                                     : "event without \"ts\"");
@@ -262,7 +266,7 @@ void ChromeTraceParser::HandleSlice(const RawTraceEvent& event, char phase) {
   slice.name = UnescapeJsonStringLenient(event.name.text, &name_scratch_);
   slice.timestamp_ps = *timestamp_ps;
   if (phase == 'X') {
-    std::optional<int64_t> duration_ps = DurationPs(event.dur);
+    std::optional<int64_t> duration_ps = DurationPs(event);
     if (!duration_ps) {
       stats_->Fix("'X' event without a usable \"dur\": imported as an instant");
     } else if (*duration_ps < 0) {
@@ -286,7 +290,7 @@ void ChromeTraceParser::HandleSlice(const RawTraceEvent& event, char phase) {
 }
 
 void ChromeTraceParser::HandleEnd(const RawTraceEvent& event) {
-  std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
+  std::optional<int64_t> timestamp_ps = TimestampPs(event);
   if (!timestamp_ps) {
     stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
                                     : "event without \"ts\"");
@@ -300,7 +304,7 @@ void ChromeTraceParser::HandleEnd(const RawTraceEvent& event) {
 }
 
 void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
-  std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
+  std::optional<int64_t> timestamp_ps = TimestampPs(event);
   if (!timestamp_ps) {
     stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
                                     : "event without \"ts\"");
@@ -338,7 +342,7 @@ std::pair<uint64_t, uint8_t> ChromeTraceParser::FlowIdentity(const RawTraceEvent
 }
 
 void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
-  std::optional<int64_t> timestamp_ps = TimestampPs(event.ts);
+  std::optional<int64_t> timestamp_ps = TimestampPs(event);
   if (!timestamp_ps) {
     stats_->Drop(event.ts.present() ? "\"ts\" that is not a number or more than 53 days from the first"
                                     : "event without \"ts\"");

@@ -147,8 +147,10 @@ class ChromeTraceParser : public TraceJsonSink {
   std::optional<std::string_view> PidString(int64_t id) const;
   std::string HostName() const;
   // Timestamp of a ts/dur token in ps relative to the trace's time base.
-  std::optional<int64_t> TimestampPs(const JsonToken& token);
-  std::optional<int64_t> DurationPs(const JsonToken& token);
+  // The event's "ts" / "dur" in ps (ts after the time base), from the digits the tokenizer
+  // read when it could, else from the text.
+  std::optional<int64_t> TimestampPs(const RawTraceEvent& event);
+  std::optional<int64_t> DurationPs(const RawTraceEvent& event);
   const std::vector<TrackKey>& tracks() const { return track_order_; }
   // Tells the assembler the wall-clock time of the trace's time 0: the trace says what
   // its timestamp 0 is in wall ns (Kineto's baseTimeNanoseconds), or, when it says

@@ -140,16 +140,16 @@ size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
 
 constexpr int64_t kPowersOf10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000};
 
-// ParseMicrosToPicos for the form nearly every trace writes: [-]digits[.digits] with at
-// most 18 integer digits. False when `text` is anything else (the general path decides).
-bool FastMicrosToPicos(std::string_view text, int64_t base_micros, int64_t* picos) {
+// The digits of the form nearly every trace writes: [-]digits[.digits] with at most 18
+// integer digits. nullopt for anything else (the general path decides).
+std::optional<PlainMicros> ReadPlainMicrosDigits(std::string_view text) {
   const char* p = text.data();
   const char* const end = p + text.size();
   const bool negative = p < end && *p == '-';
   p += negative ? 1 : 0;
   uint64_t micros = 0;
   const size_t integer_digits = ScanDigits(p, end, &micros);
-  if (integer_digits > 18) return false;
+  if (integer_digits > 18) return std::nullopt;
   p += integer_digits;
   int64_t fraction = 0;
   if (p < end && *p == '.') {
@@ -163,18 +163,14 @@ bool FastMicrosToPicos(std::string_view text, int64_t base_micros, int64_t* pico
       for (int i = 0; i < kPicosFractionDigits; ++i) fraction = fraction * 10 + (p[i] - '0');
       if (p[kPicosFractionDigits] >= '5') ++fraction;  // rounded half up; 1000000 carries below
     }
-    if (integer_digits + fraction_digits == 0) return false;
+    if (integer_digits + fraction_digits == 0) return std::nullopt;
     p += fraction_digits;
   } else if (integer_digits == 0) {
-    return false;
+    return std::nullopt;
   }
-  if (p != end) return false;
-  int64_t signed_micros = negative ? -static_cast<int64_t>(micros) : static_cast<int64_t>(micros);
-  int64_t signed_fraction = negative ? -fraction : fraction;
-  int64_t relative = 0;
-  return !__builtin_sub_overflow(signed_micros, base_micros, &relative) &&
-         !__builtin_mul_overflow(relative, kPicosPerMicro, picos) &&
-         !__builtin_add_overflow(*picos, signed_fraction, picos);
+  if (p != end) return std::nullopt;
+  return PlainMicros{negative ? -static_cast<int64_t>(micros) : static_cast<int64_t>(micros),
+                     negative ? -fraction : fraction};
 }
 
 }  // namespace
@@ -252,9 +248,22 @@ std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
 
 }  // namespace
 
+std::optional<PlainMicros> ReadPlainMicros(std::string_view text) { return ReadPlainMicrosDigits(text); }
+
+std::optional<int64_t> PlainMicrosToPicos(const PlainMicros& value, int64_t base_micros) {
+  int64_t relative = 0;
+  int64_t picos = 0;
+  if (__builtin_sub_overflow(value.micros, base_micros, &relative) ||
+      __builtin_mul_overflow(relative, kPicosPerMicro, &picos) ||
+      __builtin_add_overflow(picos, value.fraction_ps, &picos)) {
+    return std::nullopt;
+  }
+  return picos;
+}
+
 std::optional<int64_t> ParseMicrosToPicos(std::string_view text, int64_t base_micros) {
-  int64_t fast = 0;
-  if (FastMicrosToPicos(text, base_micros, &fast)) return fast;
+  // Plain text that overflows is nullopt here too: the general path would say the same.
+  if (std::optional<PlainMicros> plain = ReadPlainMicrosDigits(text)) return PlainMicrosToPicos(*plain, base_micros);
   std::optional<ParsedMicros> parsed = ParseMicrosText(text);
   if (!parsed) return std::nullopt;
   if (parsed->exponent) {

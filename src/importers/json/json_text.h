@@ -28,6 +28,18 @@ std::optional<int64_t> ParseMicrosToPicos(std::string_view text, int64_t base_mi
 // base to use for ParseMicrosToPicos), or nullopt if it is not a number.
 std::optional<int64_t> ParseMicrosFloor(std::string_view text);
 
+// ParseMicrosToPicos in two halves, for the form nearly every trace writes
+// ([-]digits[.digits], at most 18 integer digits): the digits are read where the token is
+// (the tokenizer's thread), the time base applied where it is known (the parser's).
+// Wherever ReadPlainMicros gives a value, PlainMicrosToPicos(value, base) equals
+// ParseMicrosToPicos(text, base); for other forms it gives nullopt and the text decides.
+struct PlainMicros {
+  int64_t micros = 0;       // signed integer part
+  int64_t fraction_ps = 0;  // signed fraction, in ps (rounded half up below 1 ps)
+};
+std::optional<PlainMicros> ReadPlainMicros(std::string_view text);
+std::optional<int64_t> PlainMicrosToPicos(const PlainMicros& value, int64_t base_micros);
+
 // Classification of a JSON number's text for stat values.
 enum class JsonNumberKind { kNotANumber, kInt64, kUint64, kDouble };
 struct JsonNumber {

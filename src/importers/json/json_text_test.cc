@@ -35,6 +35,25 @@ TEST(ParseMicrosToPicosTest, IntegersAndFractionsAreExact) {
   EXPECT_EQ(ParseMicrosToPicos(".5"), 500'000);
 }
 
+// The tokenizer reads the digits and the parser applies its base later: together they
+// must be ParseMicrosToPicos exactly, and leave every other form to it.
+TEST(ParseMicrosToPicosTest, PlainHalvesAgreeWithTheWhole) {
+  const std::string plain[] = {"0", "12", "-3", "1.5", "68.0", "41.768", "1712195495501688.523", "-1.25",
+                               "0.0000015", "0.9999996", "-0.9999996", ".5", "999999999999999999",
+                               "999999999999999999.9999999", "-999999999999999999"};
+  const int64_t bases[] = {0, -2, 1712195495501000, 1712195495501688, INT64_MIN, INT64_MAX};
+  for (const std::string& text : plain) {
+    std::optional<PlainMicros> read = ReadPlainMicros(text);
+    ASSERT_TRUE(read.has_value()) << text;
+    for (int64_t base : bases) {
+      EXPECT_EQ(PlainMicrosToPicos(*read, base), ParseMicrosToPicos(text, base)) << text << " - " << base;
+    }
+  }
+  for (const char* other : {"1.5e3", "+1", "1e", "", "-", ".", "1.2.3", "NaN", "0x10", "1234567890123456789"}) {
+    EXPECT_FALSE(ReadPlainMicros(other).has_value()) << other;
+  }
+}
+
 TEST(ParseMicrosToPicosTest, ExponentsAndRejects) {
   EXPECT_EQ(ParseMicrosToPicos("1.5e3"), 1'500'000'000);
   EXPECT_EQ(ParseMicrosToPicos("2E-6"), 2);

@@ -1,15 +1,20 @@
 // One element of a trace's event array, as the tokenizer hands it to a parser: the fields
-// every trace-event dialect uses, as views of their JSON text. Nothing is converted here;
-// parsers decide what a field means (Perfetto's tokenizer/parser split).
+// every trace-event dialect uses, as views of their JSON text. Parsers decide what a field
+// means (Perfetto's tokenizer/parser split); the one conversion made here is reading the
+// digits of "ts" and "dur" (ReadPlainTimes), which every dialect needs and which is
+// stateless, so it runs on the tokenizer's thread instead of the busier parser's.
 //
 // Lifetime: every view points into the tokenizer's window and is valid only during the
 // TraceJsonSink::OnEvent call that receives it.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "src/importers/json/json_text.h"
 
 namespace stepscope::importers {
 
@@ -51,6 +56,10 @@ struct RawTraceEvent {
   bool has_args = false;
   std::vector<JsonArg> args;  // in file order
   uint64_t byte_offset = 0;  // of the element in the (inflated) JSON text
+  // ts and dur when their text is a plain decimal number (json_text.h ReadPlainMicros);
+  // nullopt otherwise, and the parser reads the text.
+  std::optional<PlainMicros> ts_plain;
+  std::optional<PlainMicros> dur_plain;
 
   // Resets every field, keeping the args vector's capacity.
   void Clear() {
@@ -58,6 +67,12 @@ struct RawTraceEvent {
     has_args = false;
     args.clear();
     byte_offset = 0;
+    ts_plain.reset();
+    dur_plain.reset();
+  }
+  void ReadPlainTimes() {
+    if (ts.is_number()) ts_plain = ReadPlainMicros(ts.text);
+    if (dur.is_number()) dur_plain = ReadPlainMicros(dur.text);
   }
 };
 

@@ -545,7 +545,10 @@ simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResu
       event = output_.StartEvent();
       event->byte_offset = offset;
       error = walk.ReadEvent(i, event, &next);
-      if (!error) element_end = base - 1 + walk.position(next - 1) + 1;
+      if (!error) {
+        element_end = base - 1 + walk.position(next - 1) + 1;
+        event->ReadPlainTimes();
+      }
     } else {
       JsonToken token;
       error = walk.ReadValue(i, &token, &next);
