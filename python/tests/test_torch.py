@@ -283,6 +283,31 @@ class ThreadLinesTest(LogdirTestCase):
         self.assertFalse(forked & backward)
 
 
+    def test_ops_inside_an_intra_op_parallel_region_on_pytorch_intra_op_lines(self):
+        """An op dispatched inside at::parallel_for runs on PyTorch's OpenMP workers: it
+        belongs on a line named "pytorch intra-op <n>" (n: the worker's number in the
+        team), the calling thread's share on its own line. (No CPU kernel of torch 1.13
+        does this, docs/python.md says what was tried; an extension's kernel stands in.)"""
+        threads = torch.get_num_threads()
+        torch.set_num_threads(4)
+        try:
+            stepscope.start(self.logdir(), QUIET)
+            try:
+                stepscope.torch._ops._ops_in_parallel_region_for_test(8)
+            finally:
+                path = stepscope.stop()[0]
+        finally:
+            torch.set_num_threads(threads)
+        events = [e for e in trace_events(path, self._root) if e["name"] == "aten::ones"]
+        self.assertEqual(len(events), 8, events)
+        lines = {(e["tid"], e["thread"]) for e in events}
+        workers = {(tid, name) for tid, name in lines if name.startswith("pytorch intra-op ")}
+        self.assertTrue(workers, lines)
+        self.assertLessEqual({name for _, name in workers}, {"pytorch intra-op %d" % n for n in range(1, 4)}, lines)
+        self.assertEqual(len({tid for tid, _ in workers}), len(workers), lines)
+        self.assertEqual(len(lines - workers), 1, lines)  # the calling thread, under its own name
+
+
 @torch.jit.script
 def _square_mm(x):
     return torch.mm(x, x)
