@@ -180,7 +180,9 @@ void OnOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
 
   const uint64_t epoch = g_session_epoch.load(std::memory_order_relaxed);
   if (op.epoch != epoch) return;  // started in an earlier session
-  const uint64_t head = op.head != 0 ? op.head : ops->names.Head(fn.name(), epoch);
+  // operator_name() copies the schema's name: only when a cache entry is filled.
+  const uint64_t head =
+      op.head != 0 ? op.head : ops->names.Head(fn.name(), epoch, [&fn] { return fn.operator_name().has_value(); });
   if (head == 0) return;  // this thread's buffer is full: counted as dropped
   internal::StaticInt64Arg args[2];
   size_t count = 0;
