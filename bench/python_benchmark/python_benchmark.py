@@ -13,7 +13,10 @@ their interquartile range, the noise to read it against. CPU time per step (the 
 own, which other processes do not inflate) is the headline; wall clock is kept beside it.
 
 Configurations: off (no profiler), stepscope (stepscope.torch, host level 2), stepscope
-with python_tracer_level=1, torch.profiler.profile(activities=[CPU]); with
+with python_tracer_level=1, torch.profiler.profile(activities=[CPU]), noop_callback (a
+global RecordFunction callback that does nothing, registered from C++ exactly as
+stepscope's is: PyTorch's own cost of being observed in the real step, the floor under
+any RecordFunction-based profiler); with
 STEPSCOPE_BENCH_BASELINE_PYTHONPATH set, also stepscope_baseline: the same as stepscope
 with the stepscope module found there (another build, e.g. before a change).
 
@@ -21,6 +24,9 @@ with the stepscope module found there (another build, e.g. before a change).
   overhead_pct_<c>                      median per-round CPU-time overhead, % of off
   overhead_pct_<c>_spread_pct           half the interquartile range of those
   overhead_pct_wall_<c>                 the same from wall-clock step times
+  overhead_pct_stepscope_over_noop_callback
+                                        median per-round CPU step time of stepscope over
+                                        noop_callback's: what stepscope adds above the floor
   off_cpu_spread_pct                    half the IQR of off's CPU step time, % of its median
   ops_per_step                          ATen ops and scopes stepscope recorded per step
   record_function_callback_ns           extra CPU ns per ATen op (a tiny torch.add in a
@@ -111,6 +117,8 @@ def step_ms(config, logdir):
         args += ["--profiler", "none"]
     elif config == "torch_profiler":
         args += ["--profiler", "torch"]
+    elif config == "noop_callback":
+        args += ["--profiler", "noop_callback"]
     else:
         shutil.rmtree(logdir, ignore_errors=True)
         args += ["--profiler", "stepscope", "--logdir", logdir]
@@ -135,20 +143,22 @@ def half_iqr(values):
     return (q[2] - q[0]) / 2
 
 
-def overhead_figures(samples, key, configs):
-    """Per-round overheads against the same round's off run: median and half IQR."""
+def overhead_figures(samples, key, configs, base="off", suffix=""):
+    """Per-round overheads against the same round's `base` run: median and half IQR."""
     figures = {}
-    for c in configs[1:]:
-        per_round = [(x / off - 1) * 100 for x, off in zip(samples[c], samples["off"])]
-        figures[key + c] = statistics.median(per_round)
+    for c in configs:
+        if c == base:
+            continue
+        per_round = [(x / b - 1) * 100 for x, b in zip(samples[c], samples[base])]
+        figures[key + c + suffix] = statistics.median(per_round)
         if key == "overhead_pct_":
-            figures[key + c + "_spread_pct"] = half_iqr(per_round)
+            figures[key + c + suffix + "_spread_pct"] = half_iqr(per_round)
     return figures
 
 
 def main():
     rounds = int(os.environ.get("STEPSCOPE_BENCH_ROUNDS", "11"))
-    configs = ["off", "stepscope", "stepscope_python", "torch_profiler"]
+    configs = ["off", "stepscope", "stepscope_python", "torch_profiler", "noop_callback"]
     if os.environ.get("STEPSCOPE_BENCH_BASELINE_PYTHONPATH"):
         configs.append("stepscope_baseline")
     work = tempfile.mkdtemp(prefix="stepscope_python_bench_")
@@ -166,6 +176,7 @@ def main():
         figures.update({"cpu_step_ms_" + c: statistics.median(v) for c, v in cpu.items()})
         figures.update(overhead_figures(cpu, "overhead_pct_", configs))
         figures.update(overhead_figures(wall, "overhead_pct_wall_", configs))
+        figures.update(overhead_figures(cpu, "overhead_pct_", ["stepscope"], "noop_callback", "_over_noop_callback"))
         figures["off_cpu_spread_pct"] = half_iqr(cpu["off"]) / statistics.median(cpu["off"]) * 100
         figures["ops_per_step"] = ops_per_step(os.path.join(work, "stepscope"))
         micro = run(["-c", MICRO, os.path.join(work, "micro"), "9"]).split()

@@ -12,7 +12,10 @@ boundaries as the profile's step markers (one prof.step() to the next), so the a
 the profile can be checked against it. The last line is a JSON object with those figures.
 
 --profiler torch records the same steps with PyTorch's own torch.profiler (CPU activity)
-instead and prints its key_averages() table; --profiler none records nothing.
+instead and prints its key_averages() table; --profiler none records nothing;
+--profiler noop_callback (for ./dev bench python) records nothing either, with a global
+RecordFunction callback that does nothing registered as stepscope registers its own:
+PyTorch's own cost of being observed, the floor under any such profiler.
 --profile_memory also records the CPU allocator's allocations and frees with the op that
 allocated (both profilers; `stepscope analyze LOGDIR --tool memory_profile`).
 Use Debian's interpreter (/usr/bin/python3): it imports Debian's python3-torch, the torch
@@ -89,7 +92,7 @@ def parse_args(argv):
     parser.add_argument("--logdir", default="", help="profile into this TensorBoard logdir (none: no profile)")
     parser.add_argument("--profile_steps", default="", help="FIRST,LAST steps to profile (default: all after --warmup)")
     parser.add_argument("--warmup", type=int, default=5, help="steps left out of the printed means when not profiling")
-    parser.add_argument("--profiler", choices=["stepscope", "torch", "none"], default="stepscope")
+    parser.add_argument("--profiler", choices=["stepscope", "torch", "none", "noop_callback"], default="stepscope")
     parser.add_argument("--python_tracer", action="store_true", help="stepscope: python_tracer_level=1")
     parser.add_argument("--profile_memory", action="store_true",
                         help="record the CPU allocator's allocations and frees (profile_memory=True)")
@@ -128,6 +131,20 @@ class NoProfiler:
         return False
 
 
+class NoopCallback(NoProfiler):
+    """stepscope's RecordFunction registration with a callback that does nothing."""
+
+    def __enter__(self):
+        import stepscope.torch
+        stepscope.torch._ops._set_noop_callback_for_benchmark(True)
+        return self
+
+    def __exit__(self, *exc):
+        import stepscope.torch
+        stepscope.torch._ops._set_noop_callback_for_benchmark(False)
+        return False
+
+
 def make_profiler(args):
     wait, active = args.first, args.last - args.first + 1
     if args.profiler == "stepscope":
@@ -140,6 +157,8 @@ def make_profiler(args):
         from torch.profiler import ProfilerActivity, profile, schedule
         return profile(activities=[ProfilerActivity.CPU], profile_memory=args.profile_memory,
                        schedule=schedule(wait=wait, warmup=0, active=active, repeat=1))
+    if args.profiler == "noop_callback":
+        return NoopCallback()
     return NoProfiler()
 
 

@@ -6,8 +6,13 @@
 // FunctionSchema, whose name lives as long as the op is registered, so every call of
 // aten::mm passes the same pointer. Names RecordFunction copies into itself (autograd
 // nodes, record_function scopes) have pointers that change or get reused for another name;
-// an entry is therefore only used when its saved bytes still equal the name's, and a
-// mismatch costs one ordinary intern and replaces the entry.
+// an entry for such a name is therefore only used when its saved bytes still equal the
+// name's, and a mismatch costs one ordinary intern and replaces the entry. An entry for a
+// schema's name skips that check (the caller says which a name is when the entry is
+// filled): in the real training step the check's reads of two cold strings cost about
+// 20 ns per op. What that gives up: an op deregistered during a session (a
+// torch.library.Library destroyed) whose name's memory then holds another name keeps the
+// old name on this thread until the session ends.
 //
 // Heads are valid only within the session that interned them (the definition is in that
 // session's buffer): entries remember the session's epoch and are ignored in later ones.
@@ -25,11 +30,16 @@ namespace stepscope::python {
 class OpNameCache {
  public:
   // The kDynamicEvent head for `name` in session `epoch`, or 0 when the thread's buffer is
-  // full (counted as dropped by the recorder).
-  uint64_t Head(const char* name, uint64_t epoch) {
+  // full (counted as dropped by the recorder). `is_schema_name()` (called only when the
+  // entry is filled) says whether `name` is an op schema's, whose pointer names it for as
+  // long as the op is registered.
+  template <typename IsSchemaName>
+  uint64_t Head(const char* name, uint64_t epoch, IsSchemaName&& is_schema_name) {
     Entry& entry = entries_[Slot(name)];
-    if (entry.name_ptr == name && entry.epoch == epoch && Matches(entry, name)) return entry.head;
-    return Refill(entry, name, epoch);
+    if (entry.name_ptr == name && entry.epoch == epoch && (entry.schema_name || Matches(entry, name))) {
+      return entry.head;
+    }
+    return Refill(entry, name, epoch, is_schema_name());
   }
 
  private:
@@ -37,6 +47,7 @@ class OpNameCache {
     const char* name_ptr = nullptr;
     uint64_t epoch = 0;
     uint64_t head = 0;
+    bool schema_name = false;  // the pointer is a schema's: `bytes` is not checked
     std::string bytes;  // the name when interned, to detect a reused pointer
   };
   static constexpr size_t kSlots = 256;
@@ -49,13 +60,14 @@ class OpNameCache {
     // strncmp, not memcmp: it stops at the end of a shorter name instead of reading past it.
     return std::strncmp(entry.bytes.c_str(), name, entry.bytes.size()) == 0 && name[entry.bytes.size()] == '\0';
   }
-  static uint64_t Refill(Entry& entry, const char* name, uint64_t epoch) {
+  static uint64_t Refill(Entry& entry, const char* name, uint64_t epoch, bool schema_name) {
     const size_t size = std::strlen(name);
     const uint64_t head = internal::InternDynamicName(name, size);
     if (head == 0) return 0;
     entry.name_ptr = name;
     entry.epoch = epoch;
     entry.head = head;
+    entry.schema_name = schema_name;
     entry.bytes.assign(name, size);
     return head;
   }

@@ -4,6 +4,7 @@
 
 #include "torch_memory_reporter.h"
 #include "torch_op_callback.h"
+#include "torch_parallel_test_hook.h"
 
 namespace stepscope::python {
 namespace py = pybind11;
@@ -24,6 +25,9 @@ PYBIND11_MODULE(_torch, m) {
         "True while the RecordFunction callback is installed (only during sessions).");
   m.def("_set_noop_callback_for_benchmark", &SetNoopCallbackForBenchmark, py::arg("installed"),
         "Benchmark only: a global RecordFunction callback that records nothing.");
+  m.def("_ops_in_parallel_region_for_test", &RunOpsInParallelRegionForTest, py::arg("tasks"),
+        py::call_guard<py::gil_scoped_release>(),
+        "Test only: runs at::ones({4}).add_(1) once per task inside at::parallel_for (grain 1).");
 }
 
 }  // namespace stepscope::python

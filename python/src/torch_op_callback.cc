@@ -180,7 +180,9 @@ void OnOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
 
   const uint64_t epoch = g_session_epoch.load(std::memory_order_relaxed);
   if (op.epoch != epoch) return;  // started in an earlier session
-  const uint64_t head = op.head != 0 ? op.head : ops->names.Head(fn.name(), epoch);
+  // operator_name() copies the schema's name: only when a cache entry is filled.
+  const uint64_t head =
+      op.head != 0 ? op.head : ops->names.Head(fn.name(), epoch, [&fn] { return fn.operator_name().has_value(); });
   if (head == 0) return;  // this thread's buffer is full: counted as dropped
   internal::StaticInt64Arg args[2];
   size_t count = 0;
@@ -190,6 +192,26 @@ void OnOpEnd(const at::RecordFunction& fn, at::ObserverContext*) {
   }
   internal::RecordEventWithArgs(head, op.start_ticks, end_ticks, args, count);
 }
+
+// The callback's registration at a host level: the noop benchmark callback registers
+// through this too, so that PyTorch does for it exactly what it does for ours.
+at::RecordFunctionCallback CallbackFor(at::RecordFunctionCallback::StartCallback start,
+                                       at::RecordFunctionCallback::EndCallback end, int host_tracer_level) {
+  // Only the scopes this level records: PyTorch's dispatcher builds a RecordFunction (about
+  // 75 ns) for every op of a scope some callback observes, so at level 1 ATen ops and
+  // autograd nodes must not be observed at all.
+  std::unordered_set<at::RecordScope, std::hash<at::RecordScope>> scopes = {at::RecordScope::USER_SCOPE};
+  if (host_tracer_level >= internal::kLevelInfo) {
+    scopes.insert(at::RecordScope::FUNCTION);
+    scopes.insert(at::RecordScope::BACKWARD_FUNCTION);
+  }
+  return at::RecordFunctionCallback(start, end)
+      .needsInputs(g_record_shapes.load() && host_tracer_level >= internal::kLevelInfo)
+      .scopes(scopes);
+}
+
+std::unique_ptr<at::ObserverContext> NoopStart(const at::RecordFunction&) { return nullptr; }
+void NoopEnd(const at::RecordFunction&, at::ObserverContext*) {}
 
 }  // namespace
 
@@ -216,18 +238,7 @@ void TorchOpRecorder::OnSessionStart(const ProfileOptions& options) {
   if (g_handle.has_value()) return;
   StartMemoryReporting(options.host_tracer_level);
   g_session_epoch.fetch_add(1, std::memory_order_relaxed);
-  // Only the scopes this level records: PyTorch's dispatcher builds a RecordFunction (about
-  // 75 ns) for every op of a scope some callback observes, so at level 1 ATen ops and
-  // autograd nodes must not be observed at all.
-  std::unordered_set<at::RecordScope, std::hash<at::RecordScope>> scopes = {at::RecordScope::USER_SCOPE};
-  if (options.host_tracer_level >= internal::kLevelInfo) {
-    scopes.insert(at::RecordScope::FUNCTION);
-    scopes.insert(at::RecordScope::BACKWARD_FUNCTION);
-  }
-  g_handle = at::addGlobalCallback(at::RecordFunctionCallback(&OnOpStart, &OnOpEnd)
-                                       .needsInputs(g_record_shapes.load() &&
-                                                    options.host_tracer_level >= internal::kLevelInfo)
-                                       .scopes(scopes));
+  g_handle = at::addGlobalCallback(CallbackFor(&OnOpStart, &OnOpEnd, options.host_tracer_level));
 }
 
 void TorchOpRecorder::OnSessionStop() {
@@ -238,15 +249,11 @@ void TorchOpRecorder::OnSessionStop() {
   g_handle.reset();
 }
 
-std::unique_ptr<at::ObserverContext> NoopStart(const at::RecordFunction&) { return nullptr; }
-void NoopEnd(const at::RecordFunction&, at::ObserverContext*) {}
-
 bool SetNoopCallbackForBenchmark(bool installed) {
   static std::optional<at::CallbackHandle> handle;  // guarded by g_handle_mu
   std::lock_guard<std::mutex> lock(g_handle_mu);
   if (installed && !handle.has_value()) {
-    handle = at::addGlobalCallback(at::RecordFunctionCallback(&NoopStart, &NoopEnd)
-                                       .scopes({at::RecordScope::FUNCTION, at::RecordScope::BACKWARD_FUNCTION}));
+    handle = at::addGlobalCallback(CallbackFor(&NoopStart, &NoopEnd, internal::kLevelInfo));
   } else if (!installed && handle.has_value()) {
     at::removeCallback(*handle);
     handle.reset();

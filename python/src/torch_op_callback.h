@@ -20,10 +20,11 @@ namespace stepscope::python {
 // (recorded ones only: at host level 1, only scopes), or nullptr; valid until that op ends.
 const char* InnermostOpName();
 
-// Installs (or removes) a global callback that does nothing for ATen ops and autograd
-// nodes: what PyTorch's dispatcher itself spends per op once any callback observes it,
-// measured by the benchmark apart from what stepscope's callback adds. Returns whether it
-// is installed.
+// Installs (or removes) a global callback that does nothing, registered exactly as
+// stepscope's is at host level 2 (the same scopes, the same needsInputs): what PyTorch
+// itself spends once a callback observes ops (per op in the dispatcher, and whatever else
+// it does in a step while one is registered), measured by the benchmark apart from what
+// stepscope's callback adds. Returns whether it is installed.
 bool SetNoopCallbackForBenchmark(bool installed);
 
 class TorchOpRecorder : public SessionObserver {

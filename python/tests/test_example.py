@@ -50,11 +50,18 @@ class ExampleTest(LogdirTestCase):
         intra-op thread leaves the other core to the workers; file_system sharing spares
         the main process a round trip to a worker's fd-passing thread per batch, which a
         loaded machine delays by milliseconds: what is left of the wait is handing each
-        batch over.)"""
+        batch over.)
+
+        Sizes: a batch's loading (64 x 2 ms of sleep) is longer than the step's compute
+        (width 16: 110-130 ms of CPU per step on this 2-core machine), so
+        without workers over half the step is waiting, and a load that stretches the
+        compute 5x still leaves it above the 20 % of "highly"; four workers deliver a batch
+        every ~32 ms, well inside one step, and handing a batch over (~1-3 ms) is ~1-2 %
+        of it, loaded or not, far from the 5 % of "not" (width 12, 1 ms: 2-3 %)."""
         verdicts = {}
         for workers in (0, 4):
             logdir = self.logdir("workers%d" % workers)
-            own = self.run_example("--steps", 40, "--profile_steps", "20,34", "--decode_ms", 1, "--width", 12,
+            own = self.run_example("--steps", 40, "--profile_steps", "20,34", "--decode_ms", 2, "--width", 16,
                                    "--threads", 1, "--num_workers", workers, "--prefetch_factor", 4,
                                    "--sharing_strategy", "file_system", "--logdir", logdir)
             result = analyze(logdir, "input_pipeline_analyzer")
