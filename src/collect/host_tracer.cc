@@ -73,18 +73,16 @@ class Decoder {
             ++record;
             break;
           case RecordKind::kDynamicEvent: {
-            auto it = dynamic_names.find(payload);
+            last_event_kept = false;
             if (!IsNameIdOfGeneration(payload, name_generation_)) {
               // Interned before this session started: the scope was opened in an
               // earlier one (or its thread was preempted between interning and its
               // start tick), and the definition went out with that session's records.
               ++stats_->outside_window;
-              last_event_kept = false;
-            } else if (it == dynamic_names.end()) {
-              ++stats_->unresolved_names;
-              last_event_kept = false;
-            } else {
+            } else if (auto it = dynamic_names.find(payload); it != dynamic_names.end()) {
               last_event_kept = AddEvent(it->second, record->a, record->b, events);
+            } else {
+              ++stats_->unresolved_names;  // a definition of this generation must precede it
             }
             ++record;
             break;
