@@ -309,7 +309,8 @@ Status HostTracer::CollectData(const SessionTimes& times, xspace::XSpace* space)
   if (!stopped_) return FailedPreconditionError("host tracer collected before it was stopped");
   TickConverter converter(FirstTickSample(), stop_sample_, TicksAreTsc());
   xspace::XPlane* plane = xspace::FindOrAddMutablePlaneWithName(space, xspace::kHostThreadsPlaneName);
-  HostConversionStats stats = ConvertThreadsToHostPlane(drained_, converter, times, name_generation_, plane);
+  HostConversionStats stats =
+      ConvertThreadsToHostPlane(drained_, converter, times, name_generation_, plane);
   drained_.clear();  // frees the blocks
   if (stats.dropped_events > 0) {
     space->add_warnings(std::to_string(stats.dropped_events) +

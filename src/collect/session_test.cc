@@ -512,7 +512,8 @@ TEST(SessionTest, DynamicScopeOpenAcrossSessionsIsDroppedCleanly) {
   ASSERT_TRUE(open->is_recording());
   xspace::XSpace first_space = StopAndCollect(first->get());
   EXPECT_FALSE(WarnsOfUnknownNames(first_space));
-  EXPECT_EQ(CountEvents(XPlaneVisitor(&HostPlane(first_space)), "straddler"), 0) << "still open at stop";
+  EXPECT_EQ(CountEvents(XPlaneVisitor(&HostPlane(first_space)), "straddler"), 0)
+      << "still open at stop";
 
   StatusOr<std::unique_ptr<Session>> second = Session::Start();
   ASSERT_TRUE(second.ok());

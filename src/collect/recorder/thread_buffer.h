@@ -50,10 +50,12 @@ struct Block {
 // a bounded buffer).
 inline constexpr int kNameIdCounterBits = 32;
 inline constexpr uint64_t kNameIdCounterMask = (uint64_t{1} << kNameIdCounterBits) - 1;
-inline constexpr uint64_t kNameIdGenerationMask = internal::kRecordPayloadMask >> kNameIdCounterBits;
+inline constexpr uint64_t kNameIdGenerationMask =
+    internal::kRecordPayloadMask >> kNameIdCounterBits;  // 24 bits
 
 inline uint64_t MakeNameId(uint64_t generation, uint64_t counter) {
-  return ((generation & kNameIdGenerationMask) << kNameIdCounterBits) | (counter & kNameIdCounterMask);
+  return ((generation & kNameIdGenerationMask) << kNameIdCounterBits) |
+         (counter & kNameIdCounterMask);
 }
 // True when `id` was interned under session generation `generation`.
 inline bool IsNameIdOfGeneration(uint64_t id, uint64_t generation) {
