@@ -49,9 +49,13 @@ constexpr std::string_view kGetNextPrefix = "IteratorGetNext";
 
 class Decoder {
  public:
-  Decoder(const TickConverter& converter, const SessionTimes& times, xspace::XPlaneBuilder* plane,
-          HostConversionStats* stats)
-      : converter_(converter), times_(times), plane_(plane), stats_(stats) {}
+  Decoder(const TickConverter& converter, const SessionTimes& times, uint64_t name_generation,
+          xspace::XPlaneBuilder* plane, HostConversionStats* stats)
+      : converter_(converter),
+        times_(times),
+        name_generation_(name_generation),
+        plane_(plane),
+        stats_(stats) {}
 
   // Decodes one thread's records into `events` (unsorted).
   void DecodeThread(const DrainedThread& thread, std::vector<RawEvent>* events) {
@@ -69,12 +73,16 @@ class Decoder {
             ++record;
             break;
           case RecordKind::kDynamicEvent: {
-            auto it = dynamic_names.find(payload);
-            if (it == dynamic_names.end()) {
-              ++stats_->unresolved_names;
-              last_event_kept = false;
-            } else {
+            last_event_kept = false;
+            if (!IsNameIdOfGeneration(payload, name_generation_)) {
+              // Interned before this session started: the scope was opened in an
+              // earlier one (or its thread was preempted between interning and its
+              // start tick), and the definition went out with that session's records.
+              ++stats_->outside_window;
+            } else if (auto it = dynamic_names.find(payload); it != dynamic_names.end()) {
               last_event_kept = AddEvent(it->second, record->a, record->b, events);
+            } else {
+              ++stats_->unresolved_names;  // a definition of this generation must precede it
             }
             ++record;
             break;
@@ -220,6 +228,7 @@ class Decoder {
 
   const TickConverter& converter_;
   const SessionTimes& times_;
+  const uint64_t name_generation_;
   xspace::XPlaneBuilder* plane_;
   HostConversionStats* stats_;
   std::vector<DecodedName> names_;
@@ -238,10 +247,11 @@ struct LineInput {
 
 HostConversionStats ConvertThreadsToHostPlane(const std::vector<DrainedThread>& threads,
                                               const TickConverter& converter,
-                                              const SessionTimes& times, xspace::XPlane* plane) {
+                                              const SessionTimes& times, uint64_t name_generation,
+                                              xspace::XPlane* plane) {
   HostConversionStats stats;
   xspace::XPlaneBuilder builder(plane);
-  Decoder decoder(converter, times, &builder, &stats);
+  Decoder decoder(converter, times, name_generation, &builder, &stats);
 
   std::map<uint32_t, LineInput> by_tid;
   for (const DrainedThread& thread : threads) {
@@ -280,7 +290,9 @@ Status HostTracer::Start() {
   // Records left from before this session (ends of scopes open at the last stop) must
   // not leak in; the window rule would drop them anyway, but they cost memory.
   registry.DiscardAll();
-  registry.AdvanceGeneration();
+  // After the discard (see AdvanceGeneration): every name interned under this
+  // generation has its definition in the records Stop() drains.
+  name_generation_ = registry.AdvanceGeneration();
   return OkStatus();
 }
 
@@ -297,7 +309,8 @@ Status HostTracer::CollectData(const SessionTimes& times, xspace::XSpace* space)
   if (!stopped_) return FailedPreconditionError("host tracer collected before it was stopped");
   TickConverter converter(FirstTickSample(), stop_sample_, TicksAreTsc());
   xspace::XPlane* plane = xspace::FindOrAddMutablePlaneWithName(space, xspace::kHostThreadsPlaneName);
-  HostConversionStats stats = ConvertThreadsToHostPlane(drained_, converter, times, plane);
+  HostConversionStats stats =
+      ConvertThreadsToHostPlane(drained_, converter, times, name_generation_, plane);
   drained_.clear();  // frees the blocks
   if (stats.dropped_events > 0) {
     space->add_warnings(std::to_string(stats.dropped_events) +

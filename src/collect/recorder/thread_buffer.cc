@@ -107,14 +107,15 @@ ThreadBuffer::InternResult ThreadBuffer::InternName(const char* name, size_t siz
     // Definitions from an earlier session were consumed with that session: forget them.
     for (NameCacheEntry& entry : *name_cache_) entry.id = 0;
     name_cache_generation_ = generation;
+    next_name_counter_ = 1;
   }
   std::string_view view(name, size);
   uint64_t hash = std::hash<std::string_view>{}(view);
   NameCacheEntry& entry = (*name_cache_)[hash % kNameCacheSize];
   if (entry.id != 0 && entry.hash == hash && entry.name == view) return {entry.id, false};
-  // Ids are never reused, so a stale definition left in the buffer cannot be confused
-  // with a new one.
-  return {next_name_id_++, true};
+  // The generation in the id keeps a stale definition left in the buffer from being
+  // confused with a new one.
+  return {MakeNameId(generation, next_name_counter_), true};
 }
 
 void ThreadBuffer::ConfirmName(const char* name, size_t size, uint64_t id) {
@@ -124,6 +125,7 @@ void ThreadBuffer::ConfirmName(const char* name, size_t size, uint64_t id) {
   entry.hash = hash;
   entry.id = id;
   entry.name.assign(view);
+  ++next_name_counter_;
 }
 
 void ThreadBuffer::Consume(DrainedRecords* out) {

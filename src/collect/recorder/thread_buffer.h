@@ -41,6 +41,27 @@ struct Block {
   internal::Record records[kRecordsPerBlock];
 };
 
+// A dynamic name's id: the low 24 bits of the session generation it was interned in,
+// above a counter that restarts with each generation. Events carry the id, so the
+// collector tells an event whose name was interned before its session started (the
+// definition went out with an earlier session's records) from one whose definition must
+// be in its session's records. Within a generation ids are unique: a thread writes far
+// fewer than 2^32 definitions between two session starts (each takes 48 bytes or more of
+// a bounded buffer).
+inline constexpr int kNameIdCounterBits = 32;
+inline constexpr uint64_t kNameIdCounterMask = (uint64_t{1} << kNameIdCounterBits) - 1;
+inline constexpr uint64_t kNameIdGenerationMask =
+    internal::kRecordPayloadMask >> kNameIdCounterBits;  // 24 bits
+
+inline uint64_t MakeNameId(uint64_t generation, uint64_t counter) {
+  return ((generation & kNameIdGenerationMask) << kNameIdCounterBits) |
+         (counter & kNameIdCounterMask);
+}
+// True when `id` was interned under session generation `generation`.
+inline bool IsNameIdOfGeneration(uint64_t id, uint64_t generation) {
+  return (id >> kNameIdCounterBits) == (generation & kNameIdGenerationMask);
+}
+
 // Names longer than this are truncated: a definition must fit well inside one block, and
 // no sane annotation needs 4 KiB of metadata.
 inline constexpr size_t kMaxDynamicNameBytes = 4096;
@@ -92,14 +113,18 @@ class ThreadBuffer : public internal::ThreadBufferHot {
   // Counts one event that could not be recorded.
   void CountDrop() { dropped_events_.fetch_add(1, std::memory_order_relaxed); }
 
-  // Interns a dynamic name for this thread: returns its id and whether the caller must
-  // write a kNameDefinition group first (first use in this session generation).
+  // Interns a dynamic name for this thread: returns its id (see MakeNameId) and whether
+  // the caller must write a kNameDefinition group first (first use in this session
+  // generation). `generation` must be read before the definition is written: that order
+  // is what guarantees the definition reaches the session of that generation (see
+  // ThreadRegistry::AdvanceGeneration).
   struct InternResult {
     uint64_t id;
     bool needs_definition;
   };
   InternResult InternName(const char* name, size_t size, uint64_t generation);
-  // Marks the name as defined (called after the definition group was committed).
+  // Marks the name as defined (called after the definition group was committed); the
+  // next new name gets the next id. A definition that was dropped uses up no id.
   void ConfirmName(const char* name, size_t size, uint64_t id);
 
   // ---- Consumer side (serialised by the caller) ----
@@ -133,7 +158,7 @@ class ThreadBuffer : public internal::ThreadBufferHot {
   uint64_t blocks_allocated_ = 1;
   std::unique_ptr<std::array<NameCacheEntry, kNameCacheSize>> name_cache_;
   uint64_t name_cache_generation_ = 0;
-  uint64_t next_name_id_ = 1;
+  uint64_t next_name_counter_ = 1;  // within name_cache_generation_
 
   // Written by the producer, read by the consumer.
   std::atomic<uint64_t> dropped_events_{0};

@@ -151,5 +151,29 @@ TEST(ThreadBufferTest, InternedNamesAreDefinedOncePerGeneration) {
   EXPECT_NE(next_session.id, first.id) << "ids are never reused";
 }
 
+TEST(ThreadBufferTest, NameIdsCarryTheGenerationTheyWereInternedUnder) {
+  ThreadBuffer buffer(1);
+  const char a[] = "a#k=1#";
+  const char b[] = "b#k=2#";
+  ThreadBuffer::InternResult first = buffer.InternName(a, sizeof(a) - 1, 7);
+  EXPECT_TRUE(IsNameIdOfGeneration(first.id, 7));
+  EXPECT_FALSE(IsNameIdOfGeneration(first.id, 6));
+  EXPECT_FALSE(IsNameIdOfGeneration(first.id, 8));
+  // A definition that could not be written (full buffer) is not confirmed: it uses up
+  // no id, and the next intern asks for the definition again.
+  ThreadBuffer::InternResult retried = buffer.InternName(a, sizeof(a) - 1, 7);
+  EXPECT_TRUE(retried.needs_definition);
+  EXPECT_EQ(retried.id, first.id);
+  buffer.ConfirmName(a, sizeof(a) - 1, retried.id);
+  ThreadBuffer::InternResult other = buffer.InternName(b, sizeof(b) - 1, 7);
+  EXPECT_NE(other.id, first.id);
+  EXPECT_TRUE(IsNameIdOfGeneration(other.id, 7));
+  // The tag wraps with the generation's low bits; the payload stays within a record head.
+  const uint64_t big = kNameIdGenerationMask + 5;
+  ThreadBuffer::InternResult wrapped = buffer.InternName(a, sizeof(a) - 1, big);
+  EXPECT_TRUE(IsNameIdOfGeneration(wrapped.id, big));
+  EXPECT_EQ(wrapped.id & ~internal::kRecordPayloadMask, 0u);
+}
+
 }  // namespace
 }  // namespace stepscope::collect

@@ -49,8 +49,13 @@ class ThreadRegistry {
   // Takes everything recorded so far, one entry per thread that recorded anything or
   // dropped events. Frees buffers of exited threads once consumed.
   std::vector<DrainedThread> DrainAll();
-  // Starts a new session generation: per-thread dynamic-name caches are invalidated.
-  void AdvanceGeneration() { generation_.fetch_add(1, std::memory_order_acq_rel); }
+  // Starts a new session generation and returns it: per-thread dynamic-name caches are
+  // invalidated, and names interned from now on carry it in their ids. Call it after
+  // DiscardAll(): a thread reads the generation before it writes a definition, so every
+  // definition written under the new generation comes after the discarded records and
+  // reaches the next DrainAll() (the acquire load that returns the new value
+  // synchronises with this update, which follows the discard's reads of `published`).
+  uint64_t AdvanceGeneration() { return generation_.fetch_add(1, std::memory_order_acq_rel) + 1; }
   uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
   // Registered threads whose buffers are still held (for tests).
