@@ -17,6 +17,7 @@
 #include "src/analysis/tools/advisor.h"
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/xspace/columnar/columnar_reader.h"
 #include "src/xspace/xspace_io.h"
 
 namespace stepscope::analysis {
@@ -264,7 +265,7 @@ TEST(MemoryProfileTest, TimelineIsDownSampledWithThePeakKept) {
     if (i == 4321) e.heap_allocated_bytes = 5000;  // one spike
     e.address = static_cast<uint64_t>(i);
     e.step_id = 0;
-    allocator.events.push_back(e);
+    ASSERT_TRUE(allocator.events.push_back(e));
   }
   PerAllocatorMemoryProfile a = ComputeAllocatorProfile(allocator, {""});
   EXPECT_EQ(a.sampled_timeline.size(), kMaxTimelinePoints);
@@ -482,6 +483,66 @@ TEST(MemoryProfileTest, JaxFileMatchesRawEvents) {
   CheckAgainstRawEvents("tracelens_jax_mi300_te_fused_attn.xplane.pb", 1);
 }
 
+// `stepscope analyze` (no event trees) reads memory events as records, decoded by the
+// reader (columnar_memory_events.h); the same columns read plainly give the same model:
+// every tool's JSON is the same, and so are the memory profile of each peak step and the
+// diagnostics. The records path is checked to be the one taken.
+std::string ToolJson(const ProfileModel& model, const Tool& tool, const ToolOptions& options = {}) {
+  StatusOr<std::unique_ptr<ToolResult>> result = tool.Run(model, options);
+  return result.ok() ? (*result)->ToJson(false) : result.status().ToString();
+}
+
+void ExpectRecordsReadTheSame(const std::string& path, size_t expected_memory_events) {
+  ModelOptions no_tree;
+  no_tree.keep_event_tree = false;
+  StatusOr<ProfileModel> records = BuildProfileModelFromFile(path, no_tree);
+  StatusOr<xspace::ColumnarXSpace> plain_space = xspace::ReadColumnarXSpaceFile(path);
+  ASSERT_TRUE(records.ok()) << records.status().ToString();
+  ASSERT_TRUE(plain_space.ok()) << plain_space.status().ToString();
+  no_tree.hostname = records->hostnames.at(0);
+  StatusOr<ProfileModel> columns =
+      BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*plain_space)), no_tree);
+  ASSERT_TRUE(columns.ok()) << columns.status().ToString();
+  EXPECT_EQ(records->memory.size(), static_cast<int64_t>(expected_memory_events));
+  EXPECT_EQ(records->diagnostics, columns->diagnostics);
+  for (const Tool* tool : AllTools()) {
+    SCOPED_TRACE(tool->id());
+    EXPECT_EQ(ToolJson(*records, *tool), ToolJson(*columns, *tool));
+  }
+  const Tool& memory = **FindTool("memory_profile");
+  for (const PerAllocatorMemoryProfile& a : ComputeMemoryProfile(*columns).allocators) {
+    ToolOptions step;
+    step.step = a.summary.peak_step_id;
+    EXPECT_EQ(ToolJson(*records, memory, step), ToolJson(*columns, memory, step)) << a.memory_id;
+  }
+  // The records path was taken: the host plane holds the memory events as records, and
+  // their stats are not in its columns.
+  xspace::ColumnarReadOptions read;
+  read.memory_event_records = IsHostThreadsPlaneName;
+  StatusOr<xspace::ColumnarXSpace> with_records = xspace::ReadColumnarXSpaceFile(path, read);
+  StatusOr<xspace::ColumnarXSpace> without = xspace::ReadColumnarXSpaceFile(path);
+  ASSERT_TRUE(with_records.ok() && without.ok());
+  size_t in_records = 0, stats_with = 0, stats_without = 0;
+  for (const xspace::ColumnarPlane& plane : with_records->planes) {
+    in_records += plane.memory.size();
+    stats_with += plane.num_stats();
+  }
+  for (const xspace::ColumnarPlane& plane : without->planes) stats_without += plane.num_stats();
+  EXPECT_EQ(in_records, expected_memory_events);
+  EXPECT_LT(stats_with, stats_without);
+}
+
+TEST(MemoryProfileTest, TensorFlowEightGpuFileReadsTheSameAsRecords) {
+  ExpectRecordsReadTheSame(
+      std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb",
+      1859 + 634);
+}
+
+TEST(MemoryProfileTest, JaxFileReadsTheSameAsRecords) {
+  ExpectRecordsReadTheSame(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/tracelens_jax_mi300_te_fused_attn.xplane.pb",
+                           59);
+}
+
 // Field names: every key of XProf's golden memory_profile JSON is one of ours.
 std::set<std::string> JsonKeys(const std::string& json) {
   std::set<std::string> keys;
@@ -540,7 +601,7 @@ MemoryEvent Event(int64_t t, MemoryActivity activity, uint64_t address, int64_t 
 ProfileModel ModelWith(std::vector<MemoryEvent> events) {
   ProfileModel model;
   model.memory.names = {"", "encoder/attention/softmax", "small"};
-  model.memory.allocators.push_back({"GPU_0_bfc", 0, std::move(events)});
+  model.memory.allocators.push_back({"GPU_0_bfc", 0, MemoryEventArray(events)});
   return model;
 }
 
