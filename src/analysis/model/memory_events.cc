@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "src/analysis/model/model_builder.h"
+#include "src/xspace/columnar/columnar_memory_apply.h"
 
 namespace stepscope::analysis {
 namespace {

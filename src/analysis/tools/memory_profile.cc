@@ -47,12 +47,12 @@ class AddressPairing {
   // Applies event `i`; returns the live allocation at its address before it, or
   // FlatUint64Map::kAbsent when the address was not live.
   uint32_t Apply(const MemoryEvent& e, uint32_t i) {
-    uint32_t at = live_.Find(e.address);
-    if (at == kFreed) at = FlatUint64Map::kAbsent;
+    uint32_t* slot = live_.Slot(e.address, kFreed);  // one probe; kFreed reads as not live
+    const uint32_t at = *slot == kFreed ? FlatUint64Map::kAbsent : *slot;
     if (e.activity == MemoryActivity::kDeallocation) {
-      if (at != FlatUint64Map::kAbsent) live_.Set(e.address, kFreed);
+      if (at != FlatUint64Map::kAbsent) *slot = kFreed;
     } else if (at == FlatUint64Map::kAbsent) {
-      live_.Set(e.address, i);
+      *slot = i;
     }
     return at;
   }

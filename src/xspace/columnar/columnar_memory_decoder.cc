@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "src/xspace/columnar/columnar_memory_apply.h"
+
 namespace stepscope::xspace {
 namespace {
 

@@ -80,10 +80,10 @@ inline bool IsNameRole(MemoryStatRole role) {
          role == MemoryStatRole::kMemoryIdName || role == MemoryStatRole::kMemoryIdNumber;
 }
 
-// Applies a stat of a numeric role (not IsNameRole) to `e`. Numbers may come as int, uint
-// or double (TF writes them inconsistently); a uint64 above INT64_MAX is out of range for
-// a byte count. Out-of-range values are clamped and counted in `*invalid`.
-void ApplyMemoryNumber(MemoryStatRole role, const ColumnarStat& stat, MemoryEvent* e, int64_t* invalid);
+// ApplyMemoryNumber(role, stat, event, invalid) (columnar_memory_apply.h) applies a stat
+// of a numeric role (not IsNameRole) to an event. Numbers may come as int, uint or double
+// (TF writes them inconsistently); a uint64 above INT64_MAX is out of range for a byte
+// count. Out-of-range values are clamped and counted in `*invalid`.
 
 // How a value names something (the text differs by role for numbers and refs).
 enum class MemoryValueUse : uint8_t {
