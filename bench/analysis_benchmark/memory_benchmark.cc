@@ -7,10 +7,14 @@
 // the model from it (memory-mapped read, columnar decode, every model phase including the
 // memory events) and runs the memory_profile tool; it reports the CPU time of each part
 // (one core's time even on a busy machine) and its peak RSS (VmHWM) minus its RSS before
-// reading. Writes $STEPSCOPE_BENCH_OUT/memory.json: memory_events, memory_file_bytes,
-// memory_model_cpu_s, memory_tool_cpu_s, memory_events_per_s (model + tool),
-// memory_tool_events_per_s, memory_peak_rss_over_file_size. Budgets (issue 14): >= 10 M
-// events/s per core, peak RSS <= 2x the file.
+// reading. The model is built as `stepscope analyze` and the CLI tools build it (no event
+// trees: memory events decoded by the reader straight into records); a second child
+// builds it as the server does (event trees and columns kept for the trace viewer, memory
+// events read from the columns). Writes $STEPSCOPE_BENCH_OUT/memory.json: memory_events,
+// memory_file_bytes, memory_model_cpu_s, memory_tool_cpu_s, memory_events_per_s (model +
+// tool), memory_tool_events_per_s, memory_peak_rss_over_file_size, and for the server's
+// model memory_server_events_per_s, memory_server_peak_rss_over_file_size. Budgets
+// (issue 14): >= 10 M events/s per core, peak RSS <= 2x the file.
 #include <sched.h>
 #include <unistd.h>
 
@@ -41,11 +45,13 @@ using stepscope::bench::ProcStatusBytes;
 constexpr uint64_t kDefaultEvents = 10'000'000;
 
 
-int Measure(const std::string& file, const std::string& out_path) {
+int Measure(const std::string& file, const std::string& out_path, bool keep_event_tree) {
   stepscope::bench::PinToOneCpu();
   const int64_t baseline = ProcStatusBytes("VmRSS:");
   const double start = ProcessCpuSeconds();
-  auto model = stepscope::analysis::BuildProfileModelFromFile(file);
+  stepscope::analysis::ModelOptions options;
+  options.keep_event_tree = keep_event_tree;
+  auto model = stepscope::analysis::BuildProfileModelFromFile(file, options);
   if (!model.ok()) {
     std::fprintf(stderr, "memory_benchmark: %s\n", model.status().ToString().c_str());
     return 1;
@@ -63,14 +69,16 @@ int Measure(const std::string& file, const std::string& out_path) {
   return out ? 0 : 1;
 }
 
-Figures RunChild(const std::string& file, const std::string& dir) {
-  return stepscope::bench::RunMeasuringChild({"--measure", file}, dir + "/child.txt");
+Figures RunChild(const std::string& file, const std::string& dir, bool keep_event_tree) {
+  return stepscope::bench::RunMeasuringChild({keep_event_tree ? "--measure-tree" : "--measure", file},
+                                             dir + "/child.txt");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc == 4 && std::string(argv[1]) == "--measure") return Measure(argv[2], argv[3]);
+  if (argc == 4 && std::string(argv[1]) == "--measure") return Measure(argv[2], argv[3], false);
+  if (argc == 4 && std::string(argv[1]) == "--measure-tree") return Measure(argv[2], argv[3], true);
   uint64_t target = kDefaultEvents;
   if (const char* n = std::getenv("STEPSCOPE_MEMORY_BENCH_EVENTS")) target = std::strtoull(n, nullptr, 10);
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("stepscope_memory_bench_" + std::to_string(getpid()));
@@ -86,9 +94,10 @@ int main(int argc, char** argv) {
     std::filesystem::copy_file(file, keep, std::filesystem::copy_options::overwrite_existing, error);
     if (error) std::fprintf(stderr, "memory_benchmark: cannot keep the file at %s: %s\n", keep, error.message().c_str());
   }
-  Figures r = RunChild(file, dir.string());
+  Figures r = RunChild(file, dir.string(), false);
+  Figures server = RunChild(file, dir.string(), true);
   std::filesystem::remove_all(dir);
-  if (r.empty()) {
+  if (r.empty() || server.empty()) {
     std::fprintf(stderr, "memory_benchmark: the measuring child failed\n");
     return 1;
   }
@@ -102,6 +111,8 @@ int main(int argc, char** argv) {
       {"memory_events_per_s", events / (r["model_cpu_s"] + r["tool_cpu_s"])},
       {"memory_tool_events_per_s", r["tool_cpu_s"] > 0 ? events / r["tool_cpu_s"] : 0},
       {"memory_peak_rss_over_file_size", (r["peak_rss"] - r["baseline_rss"]) / file_bytes},
+      {"memory_server_events_per_s", server["events"] / (server["model_cpu_s"] + server["tool_cpu_s"])},
+      {"memory_server_peak_rss_over_file_size", (server["peak_rss"] - server["baseline_rss"]) / file_bytes},
   };
   return stepscope::bench::WriteFigures("memory", figures);
 }

@@ -5,13 +5,16 @@
 // the whole profile, for one step and for time ranges. Hostile allocator events
 // (negative or 2^63 sizes, frees without allocations, addresses reused without a free,
 // NaN fragmentation) must come out as counted diagnostics, never as a crash or undefined
-// behaviour.
+// behaviour. The bytes are also read with memory events decoded into records by the
+// reader (ParseOptions::memory_event_records, what `stepscope analyze` reads): the
+// model's memory profile and diagnostics must be the same, byte for byte.
 //
 // Built as a fuzzer with -DSTEPSCOPE_BUILD_FUZZERS=ON (clang); replayed over
 // tests/fuzz/corpus/memory_profile/ by the normal test build (fuzz_replay_test).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -33,12 +36,39 @@ uint64_t Present(const analysis::MemoryProfileResult& result) {
   return sum;
 }
 
+std::string JsonOf(const analysis::MemoryProfileResult& result) {
+  return analysis::StructToolResult<analysis::MemoryProfileResult>(result).ToJson(false);
+}
+
+// The same bytes read with memory events as records give the same model memory, steps
+// and diagnostics (and fail where the plain read fails).
+void CheckRecordsReadTheSame(std::string_view bytes, const StatusOr<analysis::ProfileModel>& plain) {
+  xspace::ParseOptions options;
+  options.memory_event_records = analysis::IsHostThreadsPlaneName;
+  auto space = xspace::ParseColumnarXSpace(bytes, "fuzz", options);
+  if (!space.ok()) {
+    if (plain.ok()) __builtin_trap();
+    return;
+  }
+  auto model = analysis::BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*space)));
+  if (model.ok() != plain.ok()) __builtin_trap();
+  if (!model.ok()) return;
+  if (model->diagnostics != plain->diagnostics || model->steps.size() != plain->steps.size()) __builtin_trap();
+  if (model->memory.size() != plain->memory.size()) __builtin_trap();
+  if (JsonOf(analysis::ComputeMemoryProfile(*model)) != JsonOf(analysis::ComputeMemoryProfile(*plain))) __builtin_trap();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto space = xspace::ParseColumnarXSpace(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz");
-  if (!space.ok()) return 0;
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  auto space = xspace::ParseColumnarXSpace(bytes, "fuzz");
+  if (!space.ok()) {
+    CheckRecordsReadTheSame(bytes, space.status());
+    return 0;
+  }
   auto model = analysis::BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*space)));
+  CheckRecordsReadTheSame(bytes, model);
   if (!model.ok()) return 0;
   volatile uint64_t sink = model->memory.size();
   analysis::MemoryProfileResult all = analysis::ComputeMemoryProfile(*model);

@@ -251,7 +251,7 @@ TEST_F(ServerApiTest, MemoryProfileTakesATimeRange) {
   auto model = load::LoadProfile(request);
   ASSERT_TRUE(model.ok()) << model.status().ToString();
   ASSERT_FALSE(model->memory.allocators.empty());
-  const std::vector<analysis::MemoryEvent>& events = model->memory.allocators[0].events;
+  const analysis::MemoryEventArray& events = model->memory.allocators[0].events;
   const int64_t start_ps = events[events.size() / 3].time_ps, end_ps = events[2 * events.size() / 3].time_ps;
   analysis::ToolOptions options;
   options.start_ps = start_ps;

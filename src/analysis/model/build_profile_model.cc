@@ -159,8 +159,11 @@ void AddHloPrograms(const xspace::ColumnarXSpace& space, ProfileModel* model) {
 }
 
 // The model; with `only_group_id`, of that step group's events alone (ModelOptions::step).
+// `memory_records`: what TakeMemoryRecords took out of the space (or null); its arrays
+// become the model's.
 StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> space, const ModelOptions& options,
-                                  std::optional<int64_t> only_group_id) {
+                                  std::optional<int64_t> only_group_id,
+                                  internal::MemoryRecords* memory_records = nullptr) {
   const xspace::ColumnarXSpace& s = *space;
   std::vector<uint32_t> host_planes, device_planes;
   for (uint32_t p = 0; p < s.planes.size(); ++p) {
@@ -177,7 +180,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   internal::DeviceAnalysis device;
   internal::AnalyzeDevices(s, device_planes, &host, &device);
   // Before BuildSteps, which releases the host threads' groups as it goes.
-  internal::ExtractMemoryEvents(s, host, /*host_index=*/0, &model.memory);
+  internal::ExtractMemoryEvents(s, host, /*host_index=*/0, memory_records, &model.memory);
   // Only the device analysis looks launches up.
   host.correlation_to_group = {};
   host.correlation_to_op = {};
@@ -243,22 +246,33 @@ StatusOr<int64_t> StepGroupId(const ProfileModel& model, int64_t step) {
 
 }  // namespace
 
-StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
-                                         const ModelOptions& options) {
+namespace {
+
+StatusOr<ProfileModel> BuildProfileModelTaking(std::shared_ptr<const xspace::ColumnarXSpace> space,
+                                               const ModelOptions& options, internal::MemoryRecords* memory_records) {
   if (space == nullptr) return InvalidArgumentError("BuildProfileModel: no XSpace");
-  if (!options.step) return BuildModel(std::move(space), options, std::nullopt);
+  if (!options.step) return BuildModel(std::move(space), options, std::nullopt, memory_records);
   // Which group is the step is known only once steps are built: build the whole model
   // first (without event trees), then again counting that group's events alone.
   ModelOptions whole = options;
   whole.step.reset();
   whole.keep_event_tree = false;
-  STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel all_steps, BuildModel(space, whole, std::nullopt));
+  // The first build only finds the step's group: it leaves memory records alone (none).
+  internal::MemoryRecords none;
+  STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel all_steps, BuildModel(space, whole, std::nullopt, &none));
   STEPSCOPE_ASSIGN_OR_RETURN(int64_t group_id, StepGroupId(all_steps, *options.step));
-  STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel model, BuildModel(std::move(space), options, group_id));
+  STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel model, BuildModel(std::move(space), options, group_id, memory_records));
   model.diagnostics.insert(model.diagnostics.begin(),
                            "step " + std::to_string(*options.step) + " only: ops, kernels and device activity count "
                            "the events of this step's group (of " + std::to_string(all_steps.steps.size()) + " steps)");
   return model;
+}
+
+}  // namespace
+
+StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
+                                         const ModelOptions& options) {
+  return BuildProfileModelTaking(std::move(space), options, nullptr);
 }
 
 StatusOr<ProfileModel> BuildProfileModelFromXSpace(const xspace::XSpace& space, const ModelOptions& options) {
@@ -268,8 +282,13 @@ StatusOr<ProfileModel> BuildProfileModelFromXSpace(const xspace::XSpace& space, 
 }
 
 StatusOr<ProfileModel> BuildProfileModelFromFile(const std::string& path, const ModelOptions& options) {
-  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ReadColumnarXSpaceFile(path);
+  // A model that keeps no event tree keeps no columns either (nothing shows the memory
+  // events' stats from them): its memory events are decoded straight into records.
+  xspace::ColumnarReadOptions read;
+  if (!options.keep_event_tree) read.memory_event_records = IsHostThreadsPlaneName;
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::ReadColumnarXSpaceFile(path, read);
   if (!columnar.ok()) return columnar.status();
+  internal::MemoryRecords memory_records = internal::TakeMemoryRecords(&*columnar);
   ModelOptions with_host = options;
   if (with_host.hostname.empty()) {
     std::string file = std::filesystem::path(path).filename().string();
@@ -281,8 +300,11 @@ StatusOr<ProfileModel> BuildProfileModelFromFile(const std::string& path, const 
     }
     with_host.hostname = file;
   }
-  return BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*columnar)), with_host);
+  return BuildProfileModelTaking(std::make_shared<const xspace::ColumnarXSpace>(std::move(*columnar)), with_host,
+                                 &memory_records);
 }
+
+bool IsHostThreadsPlaneName(std::string_view name) { return IsHostThreadsPlane(name); }
 
 StatusOr<std::optional<int64_t>> ParseStepSelection(std::string_view text) {
   if (text.empty() || text == "all") return std::optional<int64_t>();

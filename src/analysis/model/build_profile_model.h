@@ -47,7 +47,14 @@ StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarX
 StatusOr<ProfileModel> BuildProfileModelFromXSpace(const xspace::XSpace& space, const ModelOptions& options = {});
 
 // Reads `path` (.xplane.pb, optionally gzip) with the streaming reader and builds.
-// When options.hostname is empty it is derived from the file name.
+// When options.hostname is empty it is derived from the file name. Without
+// keep_event_tree the host planes' memory events are read as records
+// (ParseOptions::memory_event_records with IsHostThreadsPlaneName): the same model,
+// faster, from columns that then lack those events' stats.
+
 StatusOr<ProfileModel> BuildProfileModelFromFile(const std::string& path, const ModelOptions& options = {});
+
+// Planes whose lines are host threads (the model's host side).
+bool IsHostThreadsPlaneName(std::string_view name);
 
 }  // namespace stepscope::analysis

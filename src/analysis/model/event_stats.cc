@@ -81,6 +81,8 @@ PlaneStatReader::PlaneStatReader(const ColumnarPlane& plane) : plane_(plane), ro
   }
   uint32_t group = plane.stat_index(StatType::kGroupId);
   if (group != ColumnarPlane::kNoStat) {
+    // Memory events read as records took their stats out of the columns.
+    for (uint32_t i : plane.memory_stat_indices) has_group_id_stat_ = has_group_id_stat_ || i == group;
     for (uint32_t i = 0, n = plane.num_stats(); i < n && !has_group_id_stat_; ++i) {
       has_group_id_stat_ = ColumnarPlane::StatMetadataOfKey(plane.stat_key[i]) == group;
     }

@@ -23,14 +23,21 @@ namespace internal {
 
 struct HostAnalysis;
 
+// The memory-event records of a space's planes, by plane index (empty for planes without).
+using MemoryRecords = std::vector<xspace::ColumnarMemoryEvents>;
+MemoryRecords TakeMemoryRecords(xspace::ColumnarXSpace* space);
+
 // Appends the memory events of the host threads (every line of the host planes) to
 // `out`, one MemoryAllocatorEvents per memory id, each sorted by time. An event without
 // a group_id stat takes the step group the model gave it (step markers, step window); an
 // event without a tf_op stat takes the name of the innermost host event around it on its
 // thread (Kineto's [memory] instants sit inside the ATen op that allocated). Hostile
 // values are clamped and counted (MemoryEvents::invalid_values); nothing here fails.
+// Planes read with memory_event_records hold their memory events as records
+// (ColumnarPlane::memory); they are read from there, or from `taken` (by plane index,
+// what TakeMemoryRecords took out of the space), whose arrays then become the model's.
 void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis& host, int host_index,
-                         MemoryEvents* out);
+                         MemoryRecords* taken, MemoryEvents* out);
 
 // Diagnostics lines about the memory events (clamped values), appended to `out`.
 void AddMemoryDiagnostics(const MemoryEvents& memory, std::vector<std::string>* out);

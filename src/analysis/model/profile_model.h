@@ -15,13 +15,18 @@
 //   - Field names are stable: new fields are added, existing ones are not renamed.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "src/xspace/columnar/columnar_memory_events.h"
+#include "src/xspace/columnar/pod_array.h"
 
 namespace stepscope::xspace {
 struct ColumnarXSpace;
@@ -528,42 +533,42 @@ struct DeviceStepTies {
 // Memory (allocator activity)
 // ---------------------------------------------------------------------------------------
 
-enum class MemoryActivity : uint8_t { kAllocation = 0, kDeallocation };
+// One MemoryAllocation / MemoryDeallocation event: the 96-byte record the columnar reader
+// decodes (src/xspace/columnar/columnar_memory_events.h says what each field holds);
+// memory_events.h reads them. op_name, region_type and shape index MemoryEvents::names.
+using MemoryActivity = xspace::MemoryActivity;
+using MemoryEvent = xspace::MemoryEvent;
+using xspace::kMaxMemoryBytes;
+// A PodArray, so that the reader's records become the model's without a copy; copyable,
+// as the model is.
+class MemoryEventArray : public xspace::PodArray<MemoryEvent> {
+ public:
+  MemoryEventArray() = default;
+  explicit MemoryEventArray(xspace::PodArray<MemoryEvent>&& from) noexcept : PodArray(std::move(from)) {}
+  MemoryEventArray(MemoryEventArray&&) noexcept = default;
+  MemoryEventArray& operator=(MemoryEventArray&&) noexcept = default;
+  MemoryEventArray(const MemoryEventArray& other) : PodArray() { CopyFrom(other.begin(), other.end()); }
+  explicit MemoryEventArray(const std::vector<MemoryEvent>& events) : PodArray() {
+    CopyFrom(events.data(), events.data() + events.size());
+  }
+  MemoryEventArray& operator=(const MemoryEventArray& other) {
+    if (this != &other) CopyFrom(other.begin(), other.end());
+    return *this;
+  }
 
-// One MemoryAllocation / MemoryDeallocation event (TF's BFC allocator and stepscope write
-// them; memory_events.h reads them). The allocator-state fields are the allocator's view
-// right after the event. Byte values are clamped to [0, kMaxMemoryBytes] and fragmentation
-// to [0, 1] (MemoryEvents::invalid_values counts the clamped ones), so sums of a few never
-// overflow.
-//
-// 96 bytes: a profile holds tens of millions of these at once, so the activity shares
-// the time's word (the reader clamps times to +-2^61 ps, which 63 bits hold).
-struct MemoryEvent {
-  int64_t time_ps : 63 = 0;  // on the file's timeline, as every begin_ps
-  MemoryActivity activity : 1 = MemoryActivity::kAllocation;
-  int64_t requested_bytes = 0;     // requested_bytes
-  int64_t allocation_bytes = 0;    // allocation_bytes: what the allocator handed out
-  uint64_t address = 0;            // addr
-  int64_t stack_reserved_bytes = 0;  // bytes_reserved
-  int64_t heap_allocated_bytes = 0;  // bytes_allocated (bytes in use)
-  int64_t free_memory_bytes = 0;     // bytes_available (limit - reserved - in use)
-  int64_t peak_bytes_in_use = 0;     // peak_bytes_in_use: the allocator's lifetime peak so far
-  double fragmentation = 0;          // (free - largest free chunk) / free
-  int64_t step_id = -1;              // group_id; -1 when the event has none
-  uint32_t op_name = 0;              // tf_op, index into MemoryEvents::names (0 = none)
-  uint32_t region_type = 0;          // region_type, index into names
-  uint32_t shape = 0;                // shape, index into names
-  int32_t data_type = 0;             // data_type: TF DataType enum value (0 = invalid)
+ private:
+  void CopyFrom(const MemoryEvent* first, const MemoryEvent* last) {
+    if (!Resize(static_cast<size_t>(last - first))) throw std::bad_alloc();
+    std::copy(first, last, begin());
+  }
 };
-static_assert(sizeof(MemoryEvent) == 96, "MemoryEvent grew: the memory bench's peak RSS budget counts on 96 bytes");
-inline constexpr int64_t kMaxMemoryBytes = int64_t{1} << 60;
 
 // The events of one memory id: the allocator_name stat (else index_on_host /
 // device_ordinal, as XProf), on one host.
 struct MemoryAllocatorEvents {
   std::string memory_id;
   int host_index = 0;
-  std::vector<MemoryEvent> events;  // by time_ps; file order on equal times
+  MemoryEventArray events;  // by time_ps; file order on equal times
 };
 
 struct MemoryEvents {

@@ -33,7 +33,7 @@ const std::string& NameAt(const std::vector<std::string>& names, uint32_t i) {
 
 // Per event of one memory id: the step id after XProf's fill.
 struct PairedEvents {
-  const std::vector<MemoryEvent>* events = nullptr;
+  const MemoryEventArray* events = nullptr;
   // Filled step ids; empty when every event has its own (the usual case: no copy).
   std::vector<int64_t> filled_step_ids;
   int64_t step_id(uint32_t i) const { return filled_step_ids.empty() ? (*events)[i].step_id : filled_step_ids[i]; }
@@ -47,12 +47,12 @@ class AddressPairing {
   // Applies event `i`; returns the live allocation at its address before it, or
   // FlatUint64Map::kAbsent when the address was not live.
   uint32_t Apply(const MemoryEvent& e, uint32_t i) {
-    uint32_t at = live_.Find(e.address);
-    if (at == kFreed) at = FlatUint64Map::kAbsent;
+    uint32_t* slot = live_.Slot(e.address, kFreed);  // one probe; kFreed reads as not live
+    const uint32_t at = *slot == kFreed ? FlatUint64Map::kAbsent : *slot;
     if (e.activity == MemoryActivity::kDeallocation) {
-      if (at != FlatUint64Map::kAbsent) live_.Set(e.address, kFreed);
+      if (at != FlatUint64Map::kAbsent) *slot = kFreed;
     } else if (at == FlatUint64Map::kAbsent) {
-      live_.Set(e.address, i);
+      *slot = i;
     }
     return at;
   }
@@ -93,7 +93,7 @@ class EventWindow {
 };
 
 // XProf's step fill: an event without a step id takes the last valid one + 1.
-PairedEvents FillStepIds(const std::vector<MemoryEvent>& events, MemoryDiagnostics* diagnostics) {
+PairedEvents FillStepIds(const MemoryEventArray& events, MemoryDiagnostics* diagnostics) {
   PairedEvents paired;
   paired.events = &events;
   const bool any_missing = std::any_of(events.begin(), events.end(),
@@ -119,7 +119,7 @@ PairedEvents FillStepIds(const std::vector<MemoryEvent>& events, MemoryDiagnosti
 // metadata (op, region, data type, shape) it shows: itself, or for a deallocation the
 // allocation it frees. Only the sampled points keep theirs: an index per event would cost
 // 4 bytes each.
-std::vector<uint32_t> PairEvents(const std::vector<MemoryEvent>& events, const std::vector<uint32_t>& sampled,
+std::vector<uint32_t> PairEvents(const MemoryEventArray& events, const std::vector<uint32_t>& sampled,
                                  MemoryDiagnostics* diagnostics, MemoryProfileSummary* summary) {
   std::vector<uint32_t> sources(sampled.begin(), sampled.end());
   AddressPairing pairing;
@@ -177,7 +177,7 @@ MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const
 
 // XProf's SampleMemoryProfileTimeline: `count` boxes of `width` snapshots from `start`,
 // each represented by its snapshot with the largest stack + heap (the first of equals).
-std::vector<uint32_t> SampleTimeline(const std::vector<MemoryEvent>& events, const EventWindow& window,
+std::vector<uint32_t> SampleTimeline(const MemoryEventArray& events, const EventWindow& window,
                                      size_t max_points) {
   const size_t n = window.size();
   if (n <= max_points || max_points == 0) {
@@ -238,7 +238,7 @@ MemoryActivityMetadata SpecialRow(int64_t bytes, std::string op, std::string reg
 // XProf's ProcessActiveAllocations + SaveActiveAllocationSnapshots.
 void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
                     const PairedEvents& paired, const EventWindow& window, PerAllocatorMemoryProfile* out) {
-  const std::vector<MemoryEvent>& events = allocator.events;
+  const MemoryEventArray& events = allocator.events;
   const MemoryProfileSummary& summary = out->summary;
   int64_t unmapped_allocation = summary.peak_stats.heap_allocated_bytes;
   int64_t unmapped_deallocation = 0;
@@ -319,7 +319,7 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
                                                   const MemoryTimeRange& time_range) {
   PerAllocatorMemoryProfile out;
   out.memory_id = allocator.memory_id;
-  const std::vector<MemoryEvent>& events = allocator.events;
+  const MemoryEventArray& events = allocator.events;
   const PairedEvents paired = FillStepIds(events, &out.diagnostics);
 
   // The step's events (all events without a step filter), then the part of them in the

@@ -17,6 +17,7 @@
 #include "src/analysis/tools/advisor.h"
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/xspace/columnar/columnar_reader.h"
 #include "src/xspace/xspace_io.h"
 
 namespace stepscope::analysis {
@@ -264,7 +265,7 @@ TEST(MemoryProfileTest, TimelineIsDownSampledWithThePeakKept) {
     if (i == 4321) e.heap_allocated_bytes = 5000;  // one spike
     e.address = static_cast<uint64_t>(i);
     e.step_id = 0;
-    allocator.events.push_back(e);
+    ASSERT_TRUE(allocator.events.push_back(e));
   }
   PerAllocatorMemoryProfile a = ComputeAllocatorProfile(allocator, {""});
   EXPECT_EQ(a.sampled_timeline.size(), kMaxTimelinePoints);
@@ -482,6 +483,143 @@ TEST(MemoryProfileTest, JaxFileMatchesRawEvents) {
   CheckAgainstRawEvents("tracelens_jax_mi300_te_fused_attn.xplane.pb", 1);
 }
 
+// `stepscope analyze` (no event trees) reads memory events as records, decoded by the
+// reader (columnar_memory_events.h); the same columns read plainly give the same model:
+// every tool's JSON is the same, and so are the memory profile of each peak step and the
+// diagnostics. The records path is checked to be the one taken.
+std::string ToolJson(const ProfileModel& model, const Tool& tool, const ToolOptions& options = {}) {
+  StatusOr<std::unique_ptr<ToolResult>> result = tool.Run(model, options);
+  return result.ok() ? (*result)->ToJson(false) : result.status().ToString();
+}
+
+void ExpectRecordsReadTheSame(const std::string& path, size_t expected_memory_events) {
+  ModelOptions no_tree;
+  no_tree.keep_event_tree = false;
+  StatusOr<ProfileModel> records = BuildProfileModelFromFile(path, no_tree);
+  StatusOr<xspace::ColumnarXSpace> plain_space = xspace::ReadColumnarXSpaceFile(path);
+  ASSERT_TRUE(records.ok()) << records.status().ToString();
+  ASSERT_TRUE(plain_space.ok()) << plain_space.status().ToString();
+  no_tree.hostname = records->hostnames.at(0);
+  StatusOr<ProfileModel> columns =
+      BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*plain_space)), no_tree);
+  ASSERT_TRUE(columns.ok()) << columns.status().ToString();
+  EXPECT_EQ(records->memory.size(), static_cast<int64_t>(expected_memory_events));
+  EXPECT_EQ(records->diagnostics, columns->diagnostics);
+  for (const Tool* tool : AllTools()) {
+    SCOPED_TRACE(tool->id());
+    EXPECT_EQ(ToolJson(*records, *tool), ToolJson(*columns, *tool));
+  }
+  const Tool& memory = **FindTool("memory_profile");
+  for (const PerAllocatorMemoryProfile& a : ComputeMemoryProfile(*columns).allocators) {
+    ToolOptions step;
+    step.step = a.summary.peak_step_id;
+    EXPECT_EQ(ToolJson(*records, memory, step), ToolJson(*columns, memory, step)) << a.memory_id;
+  }
+  // The records path was taken: the host plane holds the memory events as records, and
+  // their stats are not in its columns.
+  xspace::ColumnarReadOptions read;
+  read.memory_event_records = IsHostThreadsPlaneName;
+  StatusOr<xspace::ColumnarXSpace> with_records = xspace::ReadColumnarXSpaceFile(path, read);
+  StatusOr<xspace::ColumnarXSpace> without = xspace::ReadColumnarXSpaceFile(path);
+  ASSERT_TRUE(with_records.ok() && without.ok());
+  size_t in_records = 0, stats_with = 0, stats_without = 0;
+  for (const xspace::ColumnarPlane& plane : with_records->planes) {
+    in_records += plane.memory.size();
+    stats_with += plane.num_stats();
+  }
+  for (const xspace::ColumnarPlane& plane : without->planes) stats_without += plane.num_stats();
+  EXPECT_EQ(in_records, expected_memory_events);
+  EXPECT_LT(stats_with, stats_without);
+}
+
+// The serialized space read plainly and with memory events as records: the same memory
+// profile, diagnostics and steps. Returns how many memory events were records.
+size_t ExpectSameBothWays(const xspace::XSpace& proto) {
+  std::string bytes;
+  EXPECT_TRUE(proto.SerializeToString(&bytes));
+  auto plain_space = xspace::ParseColumnarXSpace(bytes, "plain");
+  xspace::ParseOptions options;
+  options.memory_event_records = IsHostThreadsPlaneName;
+  auto record_space = xspace::ParseColumnarXSpace(bytes, "records", options);
+  EXPECT_TRUE(plain_space.ok() && record_space.ok());
+  if (!plain_space.ok() || !record_space.ok()) return 0;
+  size_t records = 0;
+  for (const xspace::ColumnarPlane& plane : record_space->planes) records += plane.memory.size();
+  StatusOr<ProfileModel> plain = BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*plain_space)));
+  StatusOr<ProfileModel> from_records =
+      BuildProfileModel(std::make_shared<const xspace::ColumnarXSpace>(std::move(*record_space)));
+  EXPECT_TRUE(plain.ok() && from_records.ok());
+  if (!plain.ok() || !from_records.ok()) return records;
+  EXPECT_EQ(from_records->diagnostics, plain->diagnostics);
+  EXPECT_EQ(from_records->step_source, plain->step_source);
+  EXPECT_EQ(from_records->steps.size(), plain->steps.size());
+  EXPECT_EQ(from_records->memory.invalid_values, plain->memory.invalid_values);
+  const Tool& memory = **FindTool("memory_profile");
+  EXPECT_EQ(ToolJson(*from_records, memory), ToolJson(*plain, memory));
+  for (const StepInfo& step : plain->steps) {
+    ToolOptions one;
+    one.step = step.step_number;
+    EXPECT_EQ(ToolJson(*from_records, memory, one), ToolJson(*plain, memory, one)) << "step " << step.step_number;
+  }
+  return records;
+}
+
+// What the records path must get right besides plain events: names and steps taken from
+// the thread (no tf_op / group_id), numeric memory ids, hostile values, two threads of one
+// allocator, a line out of time order (placed thread by thread), memory events inside step
+// markers, and a plane whose memory event metadata carries stats (read the plain way).
+TEST(MemoryProfileTest, EdgeCasesReadTheSameAsRecords) {
+  TestSpace t;
+  TestSpace::Line main = t.HostLine(1, "main");
+  TestSpace::Line worker = t.HostLine(2, "worker");
+  for (int step = 0; step < 3; ++step) {
+    const double base = step * 10.0;
+    t.Event(main, "train", base, base + 9, {{"step_num", step}, {"_r", 1}});
+    t.Event(main, "aten::matmul", base + 1, base + 5);
+    t.Event(main, "MemoryAllocation", base + 2, base + 2,
+            {{"allocator_name", "cpu", false}, {"addr", uint64_t{100} + step}, {"allocation_bytes", int64_t{64}},
+             {"bytes_allocated", int64_t{64}}});
+    t.Event(worker, "MemoryAllocation", base + 3, base + 3,
+            {{"allocator_name", "cpu", false}, {"addr", uint64_t{200} + step}, {"allocation_bytes", int64_t{32}},
+             {"bytes_allocated", int64_t{96}}, {"tf_op", "worker_op"}, {"group_id", int64_t{step}}});
+    t.Event(worker, "MemoryDeallocation", base + 4, base + 4,
+            {{"index_on_host", int64_t{3}}, {"addr", uint64_t{7}}, {"allocation_bytes", int64_t{-1}},
+             {"fragmentation", std::nan("")}, {"shape", "[2,2]", false}, {"region_type", "temp"}});
+    t.Event(main, "MemoryDeallocation", base + 6, base + 6,
+            {{"allocator_name", "cpu", false}, {"addr", uint64_t{100} + step}, {"allocation_bytes", int64_t{64}},
+             {"bytes_allocated", int64_t{32}}, {"requested_bytes", uint64_t{1} << 63}, {"data_type", int64_t{19}}});
+  }
+  // A line written out of time order.
+  TestSpace::Line late = t.HostLine(3, "late");
+  t.Event(late, "MemoryAllocation", 8, 8, {{"allocator_name", "cpu", false}, {"addr", uint64_t{300}}});
+  t.Event(late, "MemoryAllocation", 7, 7, {{"allocator_name", "gpu", false}, {"addr", uint64_t{301}}});
+  EXPECT_GT(ExpectSameBothWays(t.space), 0u);
+
+  // Memory event metadata with stats of its own: that plane is read from the columns.
+  TestSpace m;
+  TestSpace::Line line = m.HostLine(1, "main");
+  m.Event(line, "MemoryAllocation", 1, 1, {{"addr", uint64_t{1}}, {"allocation_bytes", int64_t{8}}});
+  xspace::XPlane* plane = m.space.mutable_planes(0);
+  for (auto& [id, metadata] : *plane->mutable_event_metadata()) {
+    if (metadata.name() != "MemoryAllocation") continue;
+    xspace::XStat* stat = metadata.add_stats();
+    stat->set_metadata_id(plane->stat_metadata().begin()->first);
+    stat->set_int64_value(5);
+  }
+  EXPECT_EQ(ExpectSameBothWays(m.space), 0u);
+}
+
+TEST(MemoryProfileTest, TensorFlowEightGpuFileReadsTheSameAsRecords) {
+  ExpectRecordsReadTheSame(
+      std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb",
+      1859 + 634);
+}
+
+TEST(MemoryProfileTest, JaxFileReadsTheSameAsRecords) {
+  ExpectRecordsReadTheSame(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/tracelens_jax_mi300_te_fused_attn.xplane.pb",
+                           59);
+}
+
 // Field names: every key of XProf's golden memory_profile JSON is one of ours.
 std::set<std::string> JsonKeys(const std::string& json) {
   std::set<std::string> keys;
@@ -540,7 +678,7 @@ MemoryEvent Event(int64_t t, MemoryActivity activity, uint64_t address, int64_t 
 ProfileModel ModelWith(std::vector<MemoryEvent> events) {
   ProfileModel model;
   model.memory.names = {"", "encoder/attention/softmax", "small"};
-  model.memory.allocators.push_back({"GPU_0_bfc", 0, std::move(events)});
+  model.memory.allocators.push_back({"GPU_0_bfc", 0, MemoryEventArray(events)});
   return model;
 }
 

@@ -69,6 +69,7 @@ StatusOr<ColumnarXSpace> ReadColumnarXSpaceFile(const std::string& path, const C
   if (!status.ok()) return status;
   ParseOptions parse;
   parse.threads = options.threads > 0 ? options.threads : UsableCores();
+  parse.memory_event_records = options.memory_event_records;
   if (base::IsGzip(file.bytes())) {
     StatusOr<std::string> inflated = base::GunzipWithLimit(file.bytes(), options.limits.inflate);
     if (!inflated.ok()) return inflated.status().WithContext(path);

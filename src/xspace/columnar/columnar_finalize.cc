@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/base/status_macros.h"
+#include "src/xspace/columnar/columnar_memory_decoder.h"
 
 namespace stepscope::xspace {
 namespace {
@@ -100,7 +101,7 @@ uint64_t PlaneIds::InternString(std::string_view value, ColumnarPlane* plane) {
   return plane->strings.size() - 1;
 }
 
-Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
+Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane, const MemoryRecordDecoder* memory) {
   if (ids->overflowed()) return ResourceExhaustedError("too many distinct out-of-range metadata ids");
 
   // ---- stat metadata ----
@@ -120,6 +121,10 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
         any_big |= (key & ColumnarPlane::kWidePayload) != 0;
         max_used = std::max<uint64_t>(max_used, plane->stat_payload[i]);
       }
+    }
+    if (memory != nullptr) {
+      any_big |= memory->any_big_stat_id();
+      max_used = std::max(max_used, memory->max_used_stat_id());
     }
     stat_identity = !any_big && LayOutById(&plane->stat_metadata, max_used,
                                            [](int64_t id) { return ColumnarStatMetadata{.id = id, .defined = false}; });
@@ -153,6 +158,8 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane) {
     }
     plane->stat_key[i] = rest | stat.metadata_index;
   }
+
+  if (memory != nullptr) memory->Finalize(*ids, resolve_stat, plane);
 
   // ---- plane stats and event metadata (with their stats) ----
   plane->other_stats.clear();

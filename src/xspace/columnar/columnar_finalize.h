@@ -79,8 +79,11 @@ class PlaneIds {
   std::unordered_map<std::string, uint32_t, StringViewHash, std::equal_to<>> string_index_;
 };
 
+class MemoryRecordDecoder;
+
 // Resolves every id of `plane` to a dense index (placeholders for undefined ids), moves
-// the metadata and stats into place and indexes well-known stat names.
-Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane);
+// the metadata and stats into place and indexes well-known stat names. `memory`: the
+// decoder of the plane's memory-event records, whose stats count as used ones.
+Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane, const MemoryRecordDecoder* memory = nullptr);
 
 }  // namespace stepscope::xspace

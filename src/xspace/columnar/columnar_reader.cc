@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -13,6 +14,7 @@
 
 #include "src/base/utf8.h"
 #include "src/xspace/columnar/columnar_finalize.h"
+#include "src/xspace/columnar/columnar_memory_decoder.h"
 #include "src/xspace/columnar/wire_format.h"
 #include "src/xspace/read_rules.h"
 
@@ -60,11 +62,13 @@ int64_t OriginFor(int64_t timestamp_ns) {
 
 class Parser {
  public:
-  Parser(std::string_view bytes, std::string_view what, const std::function<void(uint64_t, uint64_t)>& on_consumed)
+  Parser(std::string_view bytes, std::string_view what, const std::function<void(uint64_t, uint64_t)>& on_consumed,
+         const std::function<bool(std::string_view)>* memory_event_records = nullptr)
       : base_(reinterpret_cast<const uint8_t*>(bytes.data())),
         size_(bytes.size()),
         what_(what),
-        on_consumed_(on_consumed) {
+        on_consumed_(on_consumed),
+        memory_event_records_(memory_event_records) {
     consumed_from_ = base_;
     next_progress_ = on_consumed_ ? base_ + kProgressIntervalBytes : base_ + size_ + 1;
   }
@@ -226,6 +230,18 @@ class Parser {
 
   bool ParsePlane(const uint8_t* begin, const uint8_t* end, ColumnarPlane* plane) {
     PlaneIds ids;
+    std::optional<MemoryRecordDecoder> memory;
+    memory_ = nullptr;
+    if (memory_event_records_ != nullptr && *memory_event_records_) {
+      memory.emplace();
+      std::string name;
+      if (ScanMemoryMetadata(begin, end, &*memory, &name) && (*memory_event_records_)(name) && memory->Prepare()) {
+        memory_ = &*memory;
+        plane->memory_in_records = true;
+        plane->memory.names.push_back({});  // value 0: none ("")
+        plane->memory.ids.push_back({.use = MemoryValueUse::kIdName});
+      }
+    }
     WireCursor c{begin, end};
     while (!c.done()) {
       const uint8_t* key_at = c.p;
@@ -268,7 +284,8 @@ class Parser {
       }
       if (!Skip(c, type, number, key_at, "XPlane unknown field")) return false;
     }
-    Status status = FinalizePlane(&ids, plane);
+    Status status = FinalizePlane(&ids, plane, memory_);
+    memory_ = nullptr;
     if (!status.ok()) {
       status_ = status.WithContext(std::string(what_) + ": plane '" + plane->name + "'");
       return false;
@@ -341,6 +358,7 @@ class Parser {
     if (final_base_ps != base_ps) {
       int64_t delta = static_cast<int64_t>(static_cast<uint64_t>(final_base_ps) - static_cast<uint64_t>(base_ps));
       for (uint32_t i = line.event_begin; i < line.event_end; ++i) plane->ShiftEventStart(i, delta);
+      if (memory_ != nullptr) memory_->ShiftLine(plane, line.event_begin);
     }
     plane->lines.push_back(std::move(line));
     return true;
@@ -351,6 +369,7 @@ class Parser {
     uint64_t metadata_id = 0, offset_ps = 0, duration_ps = 0, num_occurrences = 0;
     bool aggregated = false;
     const uint32_t stats_begin = plane->num_stats();
+    const size_t wide_begin = plane->wide_payloads.size();
     WireCursor c{begin, end};
     while (!c.done()) {
       const uint8_t* key_at = c.p;
@@ -420,6 +439,90 @@ class Parser {
     plane->AppendEvent(static_cast<int64_t>(offset_ps + static_cast<uint64_t>(base_ps)),
                        static_cast<int64_t>(duration_ps), ids->EncodeEventId(static_cast<int64_t>(metadata_id)),
                        stats_begin);
+    if (memory_ != nullptr && !aggregated) {
+      if (const uint8_t kind = memory_->KindOf(metadata_id)) {
+        if (!memory_->Decode(plane, *ids, index, kind, stats_begin, wide_begin)) return Exhausted("out of memory");
+      }
+    }
+    return true;
+  }
+
+  // What ParsePlane needs to decode memory events into records before the lines: the
+  // plane's name and its metadata maps (which TF writes after the lines), with
+  // FinalizePlane's rule that later duplicates win. Tolerant: false at the first
+  // malformed byte (the plane is then read without records, and its parse reports it).
+  bool ScanMemoryMetadata(const uint8_t* begin, const uint8_t* end, MemoryRecordDecoder* memory, std::string* name) {
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      const uint8_t* key_at = c.p;
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return false;
+      const uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (type == wire::kLengthDelimited &&
+          (number == field::kPlaneName || number == field::kPlaneEventMetadata || number == field::kPlaneStatMetadata)) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return false;
+        if (number == field::kPlaneName) {
+          name->assign(reinterpret_cast<const char*>(b), n);
+        } else if (!ScanMetadataEntry(b, b + n, number == field::kPlaneEventMetadata, memory)) {
+          return false;
+        }
+        continue;
+      }
+      if (!c.SkipField(type, number)) return false;
+      (void)key_at;
+    }
+    return true;
+  }
+
+  // One event_metadata or stat_metadata map entry: its key, and in its value the name
+  // (field 2 of both messages) and, for event metadata, whether it has stats.
+  static bool ScanMetadataEntry(const uint8_t* begin, const uint8_t* end, bool is_event, MemoryRecordDecoder* memory) {
+    int64_t entry_key = 0;
+    std::string_view name;
+    bool has_stats = false;
+    WireCursor c{begin, end};
+    while (!c.done()) {
+      uint64_t key;
+      if (!c.ReadVarint(&key)) return false;
+      const uint32_t number = static_cast<uint32_t>(key >> 3), type = key & 7;
+      if (number == field::kMapKey && type == wire::kVarint) {
+        uint64_t v;
+        if (!c.ReadVarint(&v)) return false;
+        entry_key = static_cast<int64_t>(v);
+        continue;
+      }
+      if (number == field::kMapValue && type == wire::kLengthDelimited) {
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return false;
+        WireCursor value{b, b + n};
+        while (!value.done()) {
+          uint64_t value_key;
+          if (!value.ReadVarint(&value_key)) return false;
+          const uint32_t value_number = static_cast<uint32_t>(value_key >> 3), value_type = value_key & 7;
+          if (value_type == wire::kLengthDelimited && value_number == 2) {  // name in both messages
+            const uint8_t* nb;
+            size_t nn;
+            if (!value.ReadLengthDelimited(&nb, &nn)) return false;
+            name = std::string_view(reinterpret_cast<const char*>(nb), nn);
+            continue;
+          }
+          if (is_event && value_type == wire::kLengthDelimited && value_number == field::kEventMetadataStats) {
+            has_stats = true;
+          }
+          if (!value.SkipField(value_type, value_number)) return false;
+        }
+        continue;
+      }
+      if (!c.SkipField(type, number)) return false;
+    }
+    if (is_event) {
+      memory->AddEventMetadata(entry_key, name, has_stats);
+    } else {
+      memory->AddStatMetadata(entry_key, name);
+    }
     return true;
   }
 
@@ -630,6 +733,8 @@ class Parser {
   size_t event_room_end_ = 0;
   size_t stat_room_end_ = 0;
   int64_t origin_ns_ = 0;
+  const std::function<bool(std::string_view)>* memory_event_records_;
+  MemoryRecordDecoder* memory_ = nullptr;  // of the plane being parsed, when its memory events are records
 };
 
 // Parses the planes of a scanned space on up to `threads` threads, each taking the next
@@ -645,7 +750,7 @@ Status ParsePlanes(std::string_view bytes, std::string_view what, const ParseOpt
   size_t first_failed = layout.planes.size();
   Status first_failure;
   auto work = [&] {
-    Parser parser(bytes, what, options.on_consumed);
+    Parser parser(bytes, what, options.on_consumed, &options.memory_event_records);
     for (size_t p = next++; p < layout.planes.size() && !failed; p = next++) {
       if (parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, &space->planes[p])) {
         continue;

@@ -29,6 +29,8 @@ struct ColumnarReadOptions {
   bool release_input_while_reading = true;
   // Threads that parse planes at once (ParseOptions::threads); 0: every usable core.
   int threads = 0;
+  // ParseOptions::memory_event_records.
+  std::function<bool(std::string_view plane_name)> memory_event_records;
 };
 
 struct ParseOptions {
@@ -42,6 +44,11 @@ struct ParseOptions {
   // errors (the first failing plane in file order is the one reported).
   int threads = 1;
   uint64_t parallel_min_bytes = 4ull << 20;  // below, starting threads costs more than it saves
+  // When set and true for a plane's name: that plane's memory events are decoded into
+  // ColumnarPlane::memory (records), their stats left out of the columns
+  // (columnar_memory_events.h). For readers that do not keep the columns for anything
+  // that shows those stats (the model of `stepscope analyze`, not the trace viewer).
+  std::function<bool(std::string_view plane_name)> memory_event_records;
 };
 
 // The cores this process may run on (its CPU affinity), at least 1.

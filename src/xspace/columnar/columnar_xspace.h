@@ -36,6 +36,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/xspace/columnar/columnar_memory_events.h"
 #include "src/xspace/columnar/pod_array.h"
 #include "src/xspace/schema.h"
 
@@ -114,6 +115,13 @@ class ColumnarPlane {
   std::vector<std::string> strings;       // values of kStr / kBytes stats
   // (event index, num_occurrences) of aggregated events.
   std::vector<std::pair<uint32_t, int64_t>> aggregated_events;
+  // ---- memory events as records (ColumnarReadOptions::memory_event_records) ----
+  // When set, the stats of this plane's memory events (not aggregated) are in `memory`,
+  // not in the stat columns: their events are there with no stats. memory_stat_indices
+  // lists the (dense) stat metadata those stats had.
+  bool memory_in_records = false;
+  std::vector<uint32_t> memory_stat_indices;
+  ColumnarMemoryEvents memory;
 
   uint32_t num_events() const { return static_cast<uint32_t>(event_start_ps.size()); }
   uint32_t num_stats() const { return static_cast<uint32_t>(stat_payload.size()); }
