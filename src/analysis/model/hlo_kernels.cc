@@ -13,8 +13,7 @@ void HloKernelAccumulator::Add(std::string_view hlo_module, int64_t program_id, 
   ++join_.kernels;
   if (hlo_op.empty()) return;
   ++join_.kernels_with_hlo_op;
-  auto key = std::make_tuple(hlo_module, program_id, hlo_op);
-  auto it = index_.find(key);
+  auto it = index_.find(IndexView(hlo_module, program_id, hlo_op));
   if (it == index_.end()) {
     it = index_.emplace(std::make_tuple(std::string(hlo_module), program_id, std::string(hlo_op)), entries_.size()).first;
     Entry& added = entries_.emplace_back();

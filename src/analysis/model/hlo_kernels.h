@@ -28,7 +28,20 @@ class HloKernelAccumulator {
     HloOpTime op;
     std::map<std::string, int64_t, std::less<>> launches_by_kernel;
   };
-  std::map<std::tuple<std::string, int64_t, std::string>, size_t, std::less<>> index_;
+  // (module, program id, op) -> index in entries_, looked up by views. The comparator
+  // compares as views on both sides: the standard library's mixed-type tuple comparison
+  // (tuple<string...> < tuple<string_view...>) builds with GCC but not with clang, which
+  // the fuzz build uses.
+  using IndexKey = std::tuple<std::string, int64_t, std::string>;
+  using IndexView = std::tuple<std::string_view, int64_t, std::string_view>;
+  struct IndexLess {
+    using is_transparent = void;
+    static IndexView View(const IndexKey& k) { return {std::get<0>(k), std::get<1>(k), std::get<2>(k)}; }
+    static const IndexView& View(const IndexView& v) { return v; }
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const { return View(a) < View(b); }
+  };
+  std::map<IndexKey, size_t, IndexLess> index_;
   std::vector<Entry> entries_;
   HloKernelJoin join_;
 };
