@@ -37,7 +37,11 @@ bool IsGzip(std::string_view data) {
          static_cast<unsigned char>(data[1]) == 0x8b;
 }
 
-GzipInflater::GzipInflater(const InflateLimits& limits) : limits_(limits), stream_(new inflate_state) {
+// The state is zeroed, not just initialized by isal_inflate_init: a corrupt stream can
+// copy from history before its first byte (igzip does not refuse every such distance),
+// and that history must be zeros, not whatever the heap held, or the same bytes would
+// inflate differently from one call to the next.
+GzipInflater::GzipInflater(const InflateLimits& limits) : limits_(limits), stream_(new inflate_state()) {
   isal_inflate_init(stream_);
 }
 

@@ -21,8 +21,10 @@ namespace stepscope::server {
 namespace {
 
 // ServerOptions states the capture defaults without pulling the gRPC client into its header.
-static_assert(ServerOptions{}.capture_max_workers == remote::kDefaultMaxCaptureWorkers);
-static_assert(ServerOptions{}.capture_max_response_bytes == remote::kDefaultMaxResponseBytes);
+// (Its named constants, not a ServerOptions{}: a struct with strings is a constant
+// expression for GCC but not for clang, which builds the fuzzers.)
+static_assert(ServerOptions::kDefaultCaptureMaxWorkers == remote::kDefaultMaxCaptureWorkers);
+static_assert(ServerOptions::kDefaultCaptureMaxResponseBytes == remote::kDefaultMaxResponseBytes);
 
 // What the UI may load and connect to: its own origin only. echarts sets inline styles.
 constexpr const char* kContentSecurityPolicy =

@@ -45,8 +45,10 @@ struct ServerOptions {
   int idle_timeout_ms = 5'000;
   size_t max_connections = 256;  // open at once; a new one evicts the oldest idle one
   // POST /api/capture bounds (capture_route.h; the defaults are remote::CaptureOptions').
-  int capture_max_workers = 256;
-  uint64_t capture_max_response_bytes = uint64_t{2} << 30;
+  static constexpr int kDefaultCaptureMaxWorkers = 256;
+  static constexpr uint64_t kDefaultCaptureMaxResponseBytes = uint64_t{2} << 30;
+  int capture_max_workers = kDefaultCaptureMaxWorkers;
+  uint64_t capture_max_response_bytes = kDefaultCaptureMaxResponseBytes;
 };
 
 class HttpServer {

@@ -50,7 +50,11 @@ void CheckColumns(std::string_view importer_name, std::string_view bytes, const 
   xspace::ColumnarXSpace direct;
   Status status = ImportTraceBytes(bytes, options, ImportOutput{.columnar = &direct}, nullptr, importer_name);
   StatusOr<xspace::ColumnarXSpace> read = xspace::XSpaceMessageToColumnar(space);
-  if (status.ok() != read.ok()) Fail("direct columns and the message's columns disagree on success");
+  if (status.ok() != read.ok()) {
+    std::fprintf(stderr, "direct: %s\nmessage's columns: %s\n", status.ToString().c_str(),
+                 read.status().ToString().c_str());
+    Fail("direct columns and the message's columns disagree on success");
+  }
   if (status.ok() && !fuzzing::SameColumns(*read, direct)) Fail("direct columns differ from the message's columns");
 }
 
