@@ -122,6 +122,13 @@ Status GzipInflater::InflateMember(std::string_view* input, bool input_end, char
   stream_->next_out = reinterpret_cast<uint8_t*>(out + *produced);
   stream_->avail_out = static_cast<uint32_t>(room);
   const int rc = isal_inflate(stream_);
+  if (stream_->avail_in > in_chunk) {
+    // igzip handed back bytes its bit buffer had read in an earlier call (it rewinds
+    // next_in past this chunk's start). Only corrupt data gets here; those bytes are gone
+    // from `input`, so stop rather than step back into them.
+    return Fail(DataLossError("gzip data is corrupt at compressed byte " + std::to_string(total_in_) +
+                              " (the decoder stepped back before this read)"));
+  }
   const size_t consumed = in_chunk - stream_->avail_in;
   const size_t got = room - stream_->avail_out;
   if (from_carry) {
