@@ -207,8 +207,8 @@ void AddCollectiveBandwidth(const ProfileModel& model, const ToolOptions& option
   }
   if (r->sized_collectives > 0 && (link_unknown || r->link_gbps == 0)) {
     r->diagnostics.push_back(
-        "link bandwidth unknown for some devices (the profile names no GPU the table knows): pass "
-        "--link_gbps to compare collectives with it");
+        "link bandwidth unknown for some devices (the profile names no GPU the table knows): give it "
+        "(--link_gbps, link_gbps= in the API, the Link GB/s box on the page) to compare collectives with it");
   }
 }
 
@@ -441,7 +441,7 @@ std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options
     rows.push_back({"Link", r.link_gbps > 0 ? "collectives reach " + output::FormatFixed(r.link_percent, 1) +
                                                   " % of link bandwidth (" + output::FormatFixed(r.link_gbps, 0) +
                                                   " GB/s, " + r.link + ")"
-                                            : std::string("unknown (pass --link_gbps)")});
+                                            : std::string("unknown (give --link_gbps)")});
   }
   if (r.all_reduce_mb_per_step > 0 || r.parameter_count > 0) {
     std::string ar = output::FormatFixed(r.all_reduce_mb_per_step, 1) + " MB in " +
