@@ -22,20 +22,6 @@ class FlatUint64Map {
       if (keys_[i] == key) return values_[i];
     }
   }
-  // Returns the value for `key`, inserting `value` first if absent.
-  uint32_t FindOrInsert(uint64_t key, uint32_t value) {
-    if ((size_ + 1) * 2 > keys_.size()) Rehash(keys_.size() * 2);
-    for (size_t i = Hash(key) & mask_;; i = (i + 1) & mask_) {
-      if (!used_[i]) {
-        used_[i] = 1;
-        keys_[i] = key;
-        values_[i] = value;
-        ++size_;
-        return value;
-      }
-      if (keys_[i] == key) return values_[i];
-    }
-  }
   // The value slot of `key`, inserting `absent_value` first if absent: a find and a set
   // in one probe. The pointer is valid until the next insertion.
   uint32_t* Slot(uint64_t key, uint32_t absent_value) {
@@ -51,22 +37,9 @@ class FlatUint64Map {
       if (keys_[i] == key) return &values_[i];
     }
   }
-  void Set(uint64_t key, uint32_t value) {
-    if ((size_ + 1) * 2 > keys_.size()) Rehash(keys_.size() * 2);
-    for (size_t i = Hash(key) & mask_;; i = (i + 1) & mask_) {
-      if (!used_[i]) {
-        used_[i] = 1;
-        keys_[i] = key;
-        values_[i] = value;
-        ++size_;
-        return;
-      }
-      if (keys_[i] == key) {
-        values_[i] = value;
-        return;
-      }
-    }
-  }
+  // Returns the value for `key`, inserting `value` first if absent.
+  uint32_t FindOrInsert(uint64_t key, uint32_t value) { return *Slot(key, value); }
+  void Set(uint64_t key, uint32_t value) { *Slot(key, value) = value; }
   size_t size() const { return size_; }
 
  private:
