@@ -76,7 +76,7 @@ std::string HostOfFile(const fs::path& path, ProfileFormat* format) {
     name.resize(name.size() - 3);
   }
   if (ParseProfileFileName(name, &host, format)) return host;
-  *format = EndsWith(name, ".json") || EndsWith(name, ".json.gz") ? ProfileFormat::kTraceJson : ProfileFormat::kXSpace;
+  *format = IsTraceFileName(name) ? ProfileFormat::kTraceJson : ProfileFormat::kXSpace;
   return path.stem().string();
 }
 

@@ -405,6 +405,8 @@ class Analyzer {
                                 " call" + (p.analysed_slow_calls == 1 ? "" : "s") + " (" +
                                 FormatUs(stage.calls > 0 ? stage.self_ps / stage.calls : 0) + " self time per call, " +
                                 std::to_string(stage.calls) + (stage.calls == 1 ? " call)" : " calls)");
+    // The stage's own setting (workers, buffer size), when the trace tells it.
+    const std::string now = stage.setting > 0 ? " (now " + std::to_string(stage.setting) + ")" : std::string();
     std::string advice;
     switch (stage.kind) {
       case BottleneckKind::kFileSource:
@@ -425,8 +427,7 @@ class Analyzer {
                  "is deterministic and fits in memory";
         break;
       case BottleneckKind::kParallelMap:
-        advice = "give this map more workers" +
-                 (stage.setting > 0 ? " (now " + std::to_string(stage.setting) + ")" : std::string()) +
+        advice = "give this map more workers" + now +
                  ", cache after this stage if its output is deterministic, or move this work offline";
         break;
       case BottleneckKind::kSequentialTransform:
@@ -434,9 +435,7 @@ class Analyzer {
                  "copies of the pipeline over shards";
         break;
       case BottleneckKind::kPrefetch:
-        advice = "enlarge the prefetch buffer" +
-                 (stage.setting > 0 ? " (now " + std::to_string(stage.setting) + ")" : std::string()) +
-                 " or speed up the stages it reads from";
+        advice = "enlarge the prefetch buffer" + now + " or speed up the stages it reads from";
         break;
       case BottleneckKind::kCache:
         advice = "the cache is still being filled; later epochs read from memory";

@@ -140,43 +140,6 @@ size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
 
 constexpr int64_t kPowersOf10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000};
 
-// The digits of the form nearly every trace writes: [-]digits[.digits] with at most 18
-// integer digits. nullopt for anything else (the general path decides).
-std::optional<PlainMicros> ReadPlainMicrosDigits(std::string_view text) {
-  const char* p = text.data();
-  const char* const end = p + text.size();
-  const bool negative = p < end && *p == '-';
-  p += negative ? 1 : 0;
-  uint64_t micros = 0;
-  const size_t integer_digits = ScanDigits(p, end, &micros);
-  if (integer_digits > 18) return std::nullopt;
-  p += integer_digits;
-  int64_t fraction = 0;
-  if (p < end && *p == '.') {
-    ++p;
-    uint64_t value = 0;
-    const size_t fraction_digits = ScanDigits(p, end, &value);
-    if (fraction_digits <= kPicosFractionDigits) {
-      fraction = static_cast<int64_t>(value) * kPowersOf10[kPicosFractionDigits - fraction_digits];
-    } else {
-      fraction = 0;
-      for (int i = 0; i < kPicosFractionDigits; ++i) fraction = fraction * 10 + (p[i] - '0');
-      if (p[kPicosFractionDigits] >= '5') ++fraction;  // rounded half up; 1000000 carries below
-    }
-    if (integer_digits + fraction_digits == 0) return std::nullopt;
-    p += fraction_digits;
-  } else if (integer_digits == 0) {
-    return std::nullopt;
-  }
-  if (p != end) return std::nullopt;
-  return PlainMicros{negative ? -static_cast<int64_t>(micros) : static_cast<int64_t>(micros),
-                     negative ? -fraction : fraction};
-}
-
-}  // namespace
-
-namespace {
-
 struct ParsedMicros {
   bool negative = false;
   int64_t micros = 0;          // magnitude of the integer part
@@ -248,7 +211,38 @@ std::optional<ParsedMicros> ParseMicrosText(std::string_view text) {
 
 }  // namespace
 
-std::optional<PlainMicros> ReadPlainMicros(std::string_view text) { return ReadPlainMicrosDigits(text); }
+// The digits of the form nearly every trace writes: [-]digits[.digits] with at most 18
+// integer digits. nullopt for anything else (the general path decides).
+std::optional<PlainMicros> ReadPlainMicros(std::string_view text) {
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p < end && *p == '-';
+  p += negative ? 1 : 0;
+  uint64_t micros = 0;
+  const size_t integer_digits = ScanDigits(p, end, &micros);
+  if (integer_digits > 18) return std::nullopt;
+  p += integer_digits;
+  int64_t fraction = 0;
+  if (p < end && *p == '.') {
+    ++p;
+    uint64_t value = 0;
+    const size_t fraction_digits = ScanDigits(p, end, &value);
+    if (fraction_digits <= kPicosFractionDigits) {
+      fraction = static_cast<int64_t>(value) * kPowersOf10[kPicosFractionDigits - fraction_digits];
+    } else {
+      fraction = 0;
+      for (int i = 0; i < kPicosFractionDigits; ++i) fraction = fraction * 10 + (p[i] - '0');
+      if (p[kPicosFractionDigits] >= '5') ++fraction;  // rounded half up; 1000000 carries below
+    }
+    if (integer_digits + fraction_digits == 0) return std::nullopt;
+    p += fraction_digits;
+  } else if (integer_digits == 0) {
+    return std::nullopt;
+  }
+  if (p != end) return std::nullopt;
+  return PlainMicros{negative ? -static_cast<int64_t>(micros) : static_cast<int64_t>(micros),
+                     negative ? -fraction : fraction};
+}
 
 std::optional<int64_t> PlainMicrosToPicos(const PlainMicros& value, int64_t base_micros) {
   int64_t relative = 0;
@@ -263,7 +257,7 @@ std::optional<int64_t> PlainMicrosToPicos(const PlainMicros& value, int64_t base
 
 std::optional<int64_t> ParseMicrosToPicos(std::string_view text, int64_t base_micros) {
   // Plain text that overflows is nullopt here too: the general path would say the same.
-  if (std::optional<PlainMicros> plain = ReadPlainMicrosDigits(text)) return PlainMicrosToPicos(*plain, base_micros);
+  if (std::optional<PlainMicros> plain = ReadPlainMicros(text)) return PlainMicrosToPicos(*plain, base_micros);
   std::optional<ParsedMicros> parsed = ParseMicrosText(text);
   if (!parsed) return std::nullopt;
   if (parsed->exponent) {
