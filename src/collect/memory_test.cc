@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "src/collect/record_for_test.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane.h"
 #include "src/xspace/xplane_builder.h"
@@ -27,15 +28,7 @@ struct MemoryEventSeen {
 };
 
 std::vector<MemoryEventSeen> Record(int host_tracer_level, const std::function<void()>& body) {
-  ProfileOptions options;
-  options.host_tracer_level = host_tracer_level;
-  StatusOr<std::unique_ptr<Session>> session = Session::Start(options);
-  EXPECT_TRUE(session.ok()) << session.status().ToString();
-  if (!session.ok()) return {};
-  body();
-  EXPECT_TRUE((*session)->Stop().ok());
-  xspace::XSpace space;
-  EXPECT_TRUE((*session)->CollectXSpace(&space).ok());
+  const xspace::XSpace space = test_support::RecordForTest(body, host_tracer_level);
   std::vector<MemoryEventSeen> out;
   const xspace::XPlane* raw = xspace::FindPlaneWithName(space, xspace::kHostThreadsPlaneName);
   if (raw == nullptr) return out;

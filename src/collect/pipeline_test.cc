@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "src/collect/record_for_test.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane.h"
 #include "src/xspace/xplane_builder.h"
@@ -24,18 +25,7 @@ using xspace::XEventVisitor;
 using xspace::XLineVisitor;
 using xspace::XPlaneVisitor;
 
-xspace::XSpace Record(const std::function<void()>& body, int level = 2) {
-  ProfileOptions options;
-  options.host_tracer_level = level;
-  StatusOr<std::unique_ptr<Session>> session = Session::Start(options);
-  EXPECT_TRUE(session.ok()) << session.status().ToString();
-  if (!session.ok()) return {};
-  body();
-  EXPECT_TRUE((*session)->Stop().ok());
-  xspace::XSpace space;
-  EXPECT_TRUE((*session)->CollectXSpace(&space).ok());
-  return space;
-}
+xspace::XSpace Record(const std::function<void()>& body, int level = 2) { return test_support::RecordForTest(body, level); }
 
 // Every event of the host plane: name, line id, stats by name, times.
 struct Seen {

@@ -15,6 +15,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "src/collect/record_for_test.h"
 #include "src/collect/recorder/thread_buffer.h"
 #include "src/collect/recorder/thread_registry.h"
 #include "src/collect/tracer.h"
@@ -34,17 +35,8 @@ using xspace::XPlaneVisitor;
 
 int64_t CurrentTid() { return static_cast<int64_t>(syscall(SYS_gettid)); }
 
-// Starts a session, runs `body`, stops and collects.
 xspace::XSpace Record(const std::function<void()>& body, const ProfileOptions& options = {}) {
-  StatusOr<std::unique_ptr<Session>> session = Session::Start(options);
-  EXPECT_TRUE(session.ok()) << session.status().ToString();
-  if (!session.ok()) return {};
-  body();
-  EXPECT_TRUE((*session)->Stop().ok());
-  xspace::XSpace space;
-  Status collected = (*session)->CollectXSpace(&space);
-  EXPECT_TRUE(collected.ok()) << collected.ToString();
-  return space;
+  return test_support::RecordForTest(body, options);
 }
 
 const xspace::XPlane& HostPlane(const xspace::XSpace& space) {
