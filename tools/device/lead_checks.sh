@@ -3,7 +3,8 @@
 # with .device/ carried (tools/device/prepare.sh fills .device/release from build/release). Writes to $OUT.
 #   1. kineto_15mb_analyze_ms with 1, 2, 4, 8 and 16 CPUs (taskset), median of 15 spawns;
 #   2. a real PyTorch (CUDA) Kineto trace, imported and analysed by stepscope;
-#   3. ./dev bench's import and analysis benchmarks with 16 cores (figures to $OUT/*.json).
+#   2b. memory_profile's peak per allocator beside torch.cuda's own peak of the same steps;
+#   3. ./dev bench's import, analysis and memory benchmarks with 16 cores (figures to $OUT/*.json).
 set -uo pipefail
 OUT="${OUT:-/tmp/out}"; mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/.device/release/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -33,12 +34,14 @@ PY
   # PyTorch loads the machine's own C++ runtime, not the carried (older) one.
   env -u LD_LIBRARY_PATH python3 tools/device/torch_trace.py "$OUT/torch_cuda_trace.json" && gzip -f "$OUT/torch_cuda_trace.json"
   "$S" import "$OUT/torch_cuda_trace.json.gz" --logdir /tmp/ld --run torch 2>&1 | tail -15
-  for tool in overview_page kernel_stats input_pipeline_analyzer framework_op_stats; do
+  for tool in overview_page kernel_stats input_pipeline_analyzer framework_op_stats memory_profile; do
     echo "-- $tool"; "$S" analyze /tmp/ld --tool "$tool" 2>&1 | head -60
   done
+  # memory_profile's peak per allocator, to set beside torch.cuda's own peak printed above.
+  "$S" analyze /tmp/ld --tool memory_profile --format json | python3 tools/device/memory_peaks.py
   "$S" info /tmp/ld 2>&1 | head -40
   echo "== benchmarks"
-  for bench in import_benchmark analysis_benchmark; do
+  for bench in import_benchmark analysis_benchmark memory_benchmark; do
     STEPSCOPE_BENCH_OUT="$OUT" STEPSCOPE_SHARED_DIR="$PWD/.device/release/shared" timeout 150 "$PWD/.device/release/bin/$bench" 2>&1 | tail -25
   done
 } 2>&1 | tee "$OUT/lead_checks.txt"

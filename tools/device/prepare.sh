@@ -40,8 +40,9 @@ carry_exe() {
 rm -rf "$DEVICE"
 for exe in cuda_mlp stepscope; do carry_exe "$BUILD/bin/$exe" "$DEVICE"; done
 RELEASE="$ROOT/build/release/bin"
-if [ -x "$RELEASE/stepscope" ] && [ -x "$RELEASE/import_benchmark" ] && [ -x "$RELEASE/analysis_benchmark" ]; then
-  for exe in stepscope import_benchmark analysis_benchmark; do carry_exe "$RELEASE/$exe" "$DEVICE/release"; done
+if [ -x "$RELEASE/stepscope" ] && [ -x "$RELEASE/import_benchmark" ] && [ -x "$RELEASE/analysis_benchmark" ] &&
+   [ -x "$RELEASE/memory_benchmark" ]; then
+  for exe in stepscope import_benchmark analysis_benchmark memory_benchmark; do carry_exe "$RELEASE/$exe" "$DEVICE/release"; done
   mkdir -p "$DEVICE/release/shared/testdata/traces"
   cp "$ROOT/../shared/testdata/traces/hta_ns_resolution_rank-0.pt.trace.json.gz" "$DEVICE/release/shared/testdata/traces/"
 else

@@ -37,6 +37,7 @@ def main(out_path):
     schedule = torch.profiler.schedule(wait=2, warmup=2, active=6, repeat=1)
     activities = [torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]
     step_times = []
+    memory = {}
     with torch.profiler.profile(activities=activities, schedule=schedule, record_shapes=True,
                                 profile_memory=True) as prof:
         for step, (images, labels) in enumerate(loader):
@@ -50,13 +51,24 @@ def main(out_path):
             optimizer.step()
             torch.cuda.synchronize()
             step_times.append(time.perf_counter() - start)
+            if step == 9:  # the last active step: CUDA's own peak over the recorded window
+                memory["peak_allocated"] = torch.cuda.max_memory_allocated()
+                memory["peak_reserved"] = torch.cuda.max_memory_reserved()
+                memory["allocated_at_end"] = torch.cuda.memory_allocated()
             prof.step()
+            if step == 3:  # recording starts with the next step: the peak counts from here
+                torch.cuda.synchronize()
+                torch.cuda.reset_peak_memory_stats()
+                memory["allocated_at_start"] = torch.cuda.memory_allocated()
             if step == 11:
                 break
     prof.export_chrome_trace(out_path)
     active = step_times[4:10]
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}: mean step of the active steps "
           f"{1000 * sum(active) / len(active):.3f} ms (host clock, after synchronize)")
+    # Ground truth for stepscope's memory_profile of cuda:0 on this trace.
+    print("torch.cuda memory over the active steps (bytes): " +
+          ", ".join(f"{name} {value}" for name, value in memory.items()))
 
 
 if __name__ == "__main__":
