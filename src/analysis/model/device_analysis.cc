@@ -20,6 +20,7 @@
 #include "src/xspace/schema.h"
 
 #include "src/analysis/model/sat_math.h"
+#include "src/base/sort_runs.h"
 
 namespace stepscope::analysis::internal {
 namespace {
@@ -185,7 +186,7 @@ class DeviceAnalyzer {
       std::vector<uint32_t>& order = stream_orders.emplace_back(line.num_events());
       std::iota(order.begin(), order.end(), line.event_begin);
       auto by_begin = [&](uint32_t a, uint32_t b) { return plane.event_start_ps[a] < plane.event_start_ps[b]; };
-      if (!std::is_sorted(order.begin(), order.end(), by_begin)) std::stable_sort(order.begin(), order.end(), by_begin);
+      base::SortRuns(order.begin(), order.end(), by_begin);
       if (host_->only_group_id) KeepSelectedStep(plane, reader, &order, &state);
       int64_t busy_end = INT64_MIN;
       out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "src/analysis/model/model_builder.h"
+#include "src/base/sort_runs.h"
 #include "src/xspace/columnar/columnar_memory_apply.h"
 
 namespace stepscope::analysis {
@@ -240,7 +241,7 @@ class Extractor {
       MemoryEventArray& events = id->events;
       if (events.empty()) continue;  // an id named by a value no event kept (cannot happen today)
       // One thread per allocator (the usual case) is already in time order.
-      if (!std::is_sorted(events.begin(), events.end(), by_time)) std::stable_sort(events.begin(), events.end(), by_time);
+      base::SortRuns(events.begin(), events.end(), by_time);
       out_->allocators.push_back({std::move(id->text), host_index, std::move(events)});
     }
     std::stable_sort(out_->allocators.begin(), out_->allocators.end(),

@@ -6,6 +6,7 @@
 #include <limits>
 #include <thread>
 
+#include "src/base/sort_runs.h"
 #include "src/base/status_macros.h"
 #include "src/base/utf8.h"
 #include "src/importers/assembler/plane_writer.h"
@@ -207,8 +208,8 @@ Status TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow
     if (line.nest) {
       NestLineEvents(&line.events, /*allow_overflow=*/true, &nesting);
     } else {
-      std::stable_sort(line.events.begin(), line.events.end(),
-                       [](const PendingEvent& a, const PendingEvent& b) { return a.timestamp_ps < b.timestamp_ps; });
+      base::SortRuns(line.events.begin(), line.events.end(),
+                     [](const PendingEvent& a, const PendingEvent& b) { return a.timestamp_ps < b.timestamp_ps; });
     }
     std::vector<int32_t> targets = BindFlowPoints(line.events, nesting.parents, line.nest, line.flows);
     for (size_t i = 0; i < line.flows.size(); ++i) {
