@@ -14,6 +14,14 @@ void ImportStats::Fix(std::string_view what, uint64_t n) {
   fixed[std::string(what)] += n;
 }
 
+void ImportStats::Add(const ImportStats& delta) {
+  flow_events += delta.flow_events;
+  xevents_written += delta.xevents_written;
+  for (const auto& [reason, n] : delta.dropped) Drop(reason, n);
+  for (const auto& [what, n] : delta.fixed) Fix(what, n);
+  if (__builtin_add_overflow(trimmed_ps, delta.trimmed_ps, &trimmed_ps)) trimmed_ps = INT64_MAX;
+}
+
 uint64_t ImportStats::DroppedTotal() const {
   uint64_t total = 0;
   for (const auto& [reason, n] : dropped) total += n;

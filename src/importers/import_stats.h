@@ -37,6 +37,10 @@ struct ImportStats {
 
   void Drop(std::string_view reason, uint64_t n = 1);
   void Fix(std::string_view what, uint64_t n = 1);
+  // Adds the flow, written, dropped, fixed and trimmed counts of `delta`: what one part of
+  // the work (a plane, a line) counted on its own, so that parts can run in parallel.
+  // flow_events may be a decrement there (modulo 2^64); trimmed_ps saturates.
+  void Add(const ImportStats& delta);
   uint64_t DroppedTotal() const;
 
   // One line per reason, for XSpace.warnings and the CLI:

@@ -39,8 +39,8 @@ struct ImportOptions {
   // a window's fixed cost is microseconds.
   size_t window_bytes = 1 << 20;
   // Threads an import may use: 0 = one per core; 1 = the caller's thread only. With more,
-  // the trace is inflated (.gz), tokenized and assembled on threads of their own, the
-  // planes written in parallel; the result is the same.
+  // the trace is inflated (.gz), tokenized and assembled on threads of their own, then
+  // its lines sorted and nested and its planes written in parallel; the result is the same.
   int threads = 0;
 };
 

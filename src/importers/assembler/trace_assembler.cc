@@ -186,9 +186,46 @@ void TraceAssembler::AddPlaneStr(uint32_t plane, std::string_view key, std::stri
   AddPlaneStat(plane, Intern(key), StatKind::kStr, Intern(value));
 }
 
+std::vector<PendingEvents> TraceAssembler::PrepareLine(PendingLine& line, uint32_t flow_key, ImportStats* stats) {
+  std::erase_if(line.events, [](const PendingEvent& e) { return (e.flags & kEventDropped) != 0; });
+  NestingResult nesting;
+  if (line.nest) {
+    NestLineEvents(&line.events, /*allow_overflow=*/true, &nesting);
+  } else {
+    base::SortRuns(line.events.begin(), line.events.end(),
+                   [](const PendingEvent& a, const PendingEvent& b) { return a.timestamp_ps < b.timestamp_ps; });
+  }
+  std::vector<int32_t> targets = BindFlowPoints(line.events, nesting.parents, line.nest, line.flows);
+  for (size_t i = 0; i < line.flows.size(); ++i) {
+    const PendingFlowPoint& point = line.flows[i];
+    const int32_t target = targets[i];
+    if (target < 0) {
+      --stats->flow_events;
+      stats->Drop("flow point with no slice to bind to on its thread");
+      continue;
+    }
+    uint64_t packed = (static_cast<uint64_t>(point.category & 0x3F) << 58) |
+                      ((point.flow_id & ((uint64_t{1} << 56) - 1)) << 2) | static_cast<uint64_t>(point.direction);
+    line.late_stats.push_back({line.events[target].seq, {flow_key, StatKind::kUint64, packed}});
+  }
+  PendingFlowPoints().swap(line.flows);
+  CountNestingFixes(nesting, stats);
+  std::vector<PendingEvents> levels;
+  PendingEvents overflow = std::move(nesting.overflow);
+  for (int level = 1; !overflow.empty(); ++level) {
+    NestingResult next;
+    NestLineEvents(&overflow, level < kMaxOverflowLevels, &next);
+    stats->Fix("slices overlapping step markers on both sides moved to an overflow line", overflow.size());
+    CountNestingFixes(next, stats);
+    levels.push_back(std::move(overflow));
+    overflow = std::move(next.overflow);
+  }
+  return levels;
+}
+
 template <typename Writer>
-Status TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, Writer& writer,
-                                  ImportStats* stats) const {
+Status TraceAssembler::WritePlane(Plane& plane, std::vector<std::vector<PendingEvents>>& overflow, int64_t origin_ps,
+                                  Writer& writer, ImportStats* stats) const {
   writer.WritePlaneStats(plane.stats);
 
   std::vector<uint32_t> order(plane.lines.size());
@@ -203,30 +240,7 @@ Status TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow
 
   for (uint32_t index : order) {
     PendingLine& line = plane.lines[index];
-    std::erase_if(line.events, [](const PendingEvent& e) { return (e.flags & kEventDropped) != 0; });
-    NestingResult nesting;
-    if (line.nest) {
-      NestLineEvents(&line.events, /*allow_overflow=*/true, &nesting);
-    } else {
-      base::SortRuns(line.events.begin(), line.events.end(),
-                     [](const PendingEvent& a, const PendingEvent& b) { return a.timestamp_ps < b.timestamp_ps; });
-    }
-    std::vector<int32_t> targets = BindFlowPoints(line.events, nesting.parents, line.nest, line.flows);
-    for (size_t i = 0; i < line.flows.size(); ++i) {
-      const PendingFlowPoint& point = line.flows[i];
-      const int32_t target = targets[i];
-      if (target < 0) {
-        --stats->flow_events;
-        stats->Drop("flow point with no slice to bind to on its thread");
-        continue;
-      }
-      uint64_t packed = (static_cast<uint64_t>(point.category & 0x3F) << 58) |
-                        ((point.flow_id & ((uint64_t{1} << 56) - 1)) << 2) |
-                        static_cast<uint64_t>(point.direction);
-      line.late_stats.push_back({line.events[target].seq, {flow_key, StatKind::kUint64, packed}});
-    }
     const LateStatIndex late(line.late_stats);
-
     auto write_line = [&](const PendingEvents& events, int64_t id, int level) {
       const std::string suffix = level > 0 ? " (overlapping " + std::to_string(level) + ")" : "";
       LineHeader header{.id = id, .name = std::string(strings_.Get(line.name_id)) + suffix};
@@ -234,21 +248,15 @@ Status TraceAssembler::WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow
       stats->xevents_written += writer.WriteLine(header, events, line, late, origin_ps);
     };
     write_line(line.events, line.id, 0);
-    CountNestingFixes(nesting, stats);
-    PendingEvents overflow = std::move(nesting.overflow);
-    for (int level = 1; !overflow.empty(); ++level) {
-      NestingResult next;
-      NestLineEvents(&overflow, level < kMaxOverflowLevels, &next);
-      stats->Fix("slices overlapping step markers on both sides moved to an overflow line", overflow.size());
-      write_line(overflow, line.id + level * kOverflowLineIdStride, level);
-      CountNestingFixes(next, stats);
-      overflow = std::move(next.overflow);
+    for (size_t level = 0; level < overflow[index].size(); ++level) {
+      const int level_number = static_cast<int>(level) + 1;
+      write_line(overflow[index][level], line.id + level_number * kOverflowLineIdStride, level_number);
+      PendingEvents().swap(overflow[index][level]);
     }
     // Free this line's records before the next one is written.
     PendingEvents().swap(line.events);
     PendingStats().swap(line.stats);
     LateStats().swap(line.late_stats);
-    PendingFlowPoints().swap(line.flows);
   }
   return writer.Finish();
 }
@@ -275,9 +283,61 @@ std::pair<uint64_t, uint64_t> TraceAssembler::ColumnBounds(const Plane& plane) {
   return {events, stats};
 }
 
+namespace {
+
+// Runs job(i) for i in [0, count) on up to `threads` threads (this one included), each
+// thread taking the next undone index.
+template <typename Job>
+void RunJobs(size_t count, int threads, const Job& job) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < count; i = next++) job(i);
+  };
+  std::vector<std::thread> helpers;
+  const size_t workers = std::min<size_t>(count, static_cast<size_t>(std::max(threads, 1)));
+  for (size_t i = 1; i < workers; ++i) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+}
+
+}  // namespace
+
 Status TraceAssembler::WritePlanes(const std::vector<uint32_t>& planes, int64_t origin_ps, const ImportOutput& output,
                                    int threads) {
   const uint32_t flow_key = Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow));
+  // What each plane dropped and fixed, added to the import's stats in plane order.
+  std::vector<ImportStats> plane_stats(planes.size());
+  // The column reservations count the records before flow points become late stats.
+  std::vector<std::pair<uint64_t, uint64_t>> bounds;
+  for (uint32_t plane : planes) bounds.push_back(ColumnBounds(planes_[plane]));
+
+  // First every line is sorted, nested and has its flow points bound: lines are
+  // independent, and one plane (the host's threads) often holds most of the events, so
+  // this spreads over threads by line, largest first. Each line's stats go to its own
+  // ImportStats (summed per plane below) and its overflow levels beside it.
+  struct LineJob {
+    uint32_t job;   // index into `planes`
+    uint32_t line;  // index into the plane's lines
+  };
+  std::vector<LineJob> line_jobs;
+  std::vector<std::vector<std::vector<PendingEvents>>> overflow(planes.size());
+  for (uint32_t job = 0; job < planes.size(); ++job) {
+    const Plane& plane = planes_[planes[job]];
+    overflow[job].resize(plane.lines.size());
+    for (uint32_t l = 0; l < plane.lines.size(); ++l) line_jobs.push_back({job, l});
+  }
+  std::stable_sort(line_jobs.begin(), line_jobs.end(), [&](const LineJob& a, const LineJob& b) {
+    return planes_[planes[a.job]].lines[a.line].events.size() > planes_[planes[b.job]].lines[b.line].events.size();
+  });
+  std::vector<ImportStats> line_stats(line_jobs.size());
+  RunJobs(line_jobs.size(), threads, [&](size_t i) {
+    const LineJob& task = line_jobs[i];
+    overflow[task.job][task.line] =
+        PrepareLine(planes_[planes[task.job]].lines[task.line], flow_key, &line_stats[i]);
+  });
+  for (size_t i = 0; i < line_jobs.size(); ++i) plane_stats[line_jobs[i].job].Add(line_stats[i]);
+
+  // Then the planes are written, each by one thread (a writer assigns ids in line order).
   // The outputs exist before the threads start: each job fills its own.
   std::vector<xspace::XPlane*> messages;
   const size_t first_column = output.columnar ? output.columnar->planes.size() : 0;
@@ -285,41 +345,24 @@ Status TraceAssembler::WritePlanes(const std::vector<uint32_t>& planes, int64_t 
     if (output.space) messages.push_back(output.space->add_planes());
   }
   if (output.columnar) output.columnar->planes.resize(first_column + planes.size());
-  // What each plane dropped and fixed, added to the import's stats in plane order.
-  std::vector<ImportStats> plane_stats(planes.size());
   std::vector<Status> results(planes.size());
-  std::atomic<size_t> next_job{0};
-  auto work = [&] {
-    for (size_t job = next_job++; job < planes.size(); job = next_job++) {
-      Plane& plane = planes_[planes[job]];
-      if (output.space) {
-        messages[job]->set_id(plane.id);
-        messages[job]->set_name(plane.name);
-        XPlaneWriter writer(strings_, messages[job]);
-        results[job] = WritePlane(plane, origin_ps, flow_key, writer, &plane_stats[job]);
-      } else {
-        auto [events, stats] = ColumnBounds(plane);
-        ColumnarPlaneWriter writer(strings_, plane.id, plane.name, events, stats,
-                                   &output.columnar->planes[first_column + job]);
-        results[job] = WritePlane(plane, origin_ps, flow_key, writer, &plane_stats[job]);
-        if (!results[job].ok()) results[job] = results[job].WithContext("plane '" + plane.name + "'");
-      }
-      plane.lines.clear();
+  RunJobs(planes.size(), threads, [&](size_t job) {
+    Plane& plane = planes_[planes[job]];
+    if (output.space) {
+      messages[job]->set_id(plane.id);
+      messages[job]->set_name(plane.name);
+      XPlaneWriter writer(strings_, messages[job]);
+      results[job] = WritePlane(plane, overflow[job], origin_ps, writer, &plane_stats[job]);
+    } else {
+      auto [events, stats] = bounds[job];
+      ColumnarPlaneWriter writer(strings_, plane.id, plane.name, events, stats,
+                                 &output.columnar->planes[first_column + job]);
+      results[job] = WritePlane(plane, overflow[job], origin_ps, writer, &plane_stats[job]);
+      if (!results[job].ok()) results[job] = results[job].WithContext("plane '" + plane.name + "'");
     }
-  };
-  std::vector<std::thread> helpers;
-  const size_t workers = std::min<size_t>(planes.size(), static_cast<size_t>(std::max(threads, 1)));
-  const size_t helper_count = workers > 1 ? workers - 1 : 0;
-  for (size_t i = 0; i < helper_count; ++i) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
-  for (const ImportStats& delta : plane_stats) {
-    stats_->flow_events += delta.flow_events;  // a decrement, modulo 2^64
-    stats_->xevents_written += delta.xevents_written;
-    for (const auto& [reason, n] : delta.dropped) stats_->Drop(reason, n);
-    for (const auto& [what, n] : delta.fixed) stats_->Fix(what, n);
-    if (__builtin_add_overflow(stats_->trimmed_ps, delta.trimmed_ps, &stats_->trimmed_ps)) stats_->trimmed_ps = INT64_MAX;
-  }
+    plane.lines.clear();
+  });
+  for (const ImportStats& delta : plane_stats) stats_->Add(delta);
   for (const Status& result : results) STEPSCOPE_RETURN_IF_ERROR(result);
   return OkStatus();
 }

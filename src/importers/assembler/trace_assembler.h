@@ -107,8 +107,8 @@ class TraceAssembler {
 
   // Phase 2: writes everything into the output's XSpace or columns (which should be
   // empty) and frees the pending records line by line. Adds the stats' warnings to the
-  // space's warnings. Planes are written on up to `threads` threads (the result is the
-  // same).
+  // space's warnings. Lines are readied (sorted, nested, flows bound) and then planes
+  // written on up to `threads` threads (the result is the same).
   Status Finish(const ImportOutput& output, int threads = 1);
   Status Finish(xspace::XSpace* space, int threads = 1) { return Finish(ImportOutput{.space = space}, threads); }
 
@@ -121,10 +121,17 @@ class TraceAssembler {
     std::vector<PendingStat> stats;
   };
 
-  // Writes one plane through `writer` (plane_writer.h); what it drops and fixes goes to
-  // `stats` (one per plane, so that planes can be written in parallel).
+  // Readies a line to be written: drops dropped events, sorts and nests the rest (or
+  // only sorts, for lines that do not nest), binds its flow points to slices as late
+  // stats of flow_key. Returns its overflow lines' events, level 1 first; what it drops
+  // and fixes goes to `stats`. Touches nothing but the line and `stats`.
+  static std::vector<PendingEvents> PrepareLine(PendingLine& line, uint32_t flow_key, ImportStats* stats);
+  // Writes one plane, its lines prepared, through `writer` (plane_writer.h), with
+  // overflow[l] the overflow levels of line l; what it counts goes to `stats` (one per
+  // plane, so that planes can be written in parallel).
   template <typename Writer>
-  Status WritePlane(Plane& plane, int64_t origin_ps, uint32_t flow_key, Writer& writer, ImportStats* stats) const;
+  Status WritePlane(Plane& plane, std::vector<std::vector<PendingEvents>>& overflow, int64_t origin_ps,
+                    Writer& writer, ImportStats* stats) const;
   static void CountNestingFixes(const NestingResult& nesting, ImportStats* stats);
   static std::pair<uint64_t, uint64_t> ColumnBounds(const Plane& plane);
   // Appends the planes `planes` (indices in planes_), in that order, to the output, on up

@@ -116,8 +116,8 @@ std::string DeterministicBytes(const xspace::XSpace& space) {
   return bytes;
 }
 
-// The threaded import (tokenizer on its own thread, planes written in parallel) gives the
-// single-threaded result, byte for byte, whatever the window.
+// The threaded import (tokenizer on its own thread, lines readied and planes written in
+// parallel) gives the single-threaded result, byte for byte, whatever the window.
 TEST_P(KinetoFileTest, ThreadsDoNotChangeTheResult) {
   std::string path = testing::TraceTestFile(GetParam().file);
   ImportOptions one_thread;
