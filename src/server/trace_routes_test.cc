@@ -150,7 +150,9 @@ TEST_F(TraceRoutesTest, SummaryOfTheWholeTraceCountsEveryEventAtAnyZoom) {
     EXPECT_LE(int64_t(name["self_ps"]), total_ps);
     previous = total_ps;
   }
-  if (!bool(summary["truncated"])) EXPECT_EQ(named, total);
+  if (!bool(summary["truncated"])) {
+    EXPECT_EQ(named, total);
+  }
   // Restricted to one track: that track's events alone.
   simdjson::dom::element first = tracks["sections"].at(0)["tracks"].at(0);
   simdjson::dom::parser one_parser;

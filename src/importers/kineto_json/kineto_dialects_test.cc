@@ -79,6 +79,46 @@ TEST(KinetoDialectsTest, Categories2021MapLikeTheCurrentOnes) {
   EXPECT_EQ(kernel->stats.at("flow"), std::to_string((9ull << 58) | (77ull << 2) | 1));
 }
 
+// A kernel's occupancy is computed from its launch and the device's limits where the trace
+// has both: Kineto's own "est. achieved occupancy %" is 0 for kernels with more than 48 KiB
+// of shared memory (and bounded by the grid), and is kept beside it. Without the limits
+// (an older deviceProperties, or none) the trace's figure stays.
+TEST(KinetoDialectsTest, OccupancyIsComputedFromTheDeviceLimits) {
+  constexpr std::string_view kKernels = R"json(
+    {"ph": "X", "cat": "kernel", "name": "sm80_xmma_fprop", "pid": 0, "tid": 7, "ts": 120, "dur": 4,
+     "args": {"device": 0, "stream": 7, "correlation": 77, "registers per thread": 168, "shared memory": 122880,
+              "grid": [1, 392, 1], "block": [128, 1, 1], "est. achieved occupancy %": 0}},
+    {"ph": "X", "cat": "kernel", "name": "small", "pid": 0, "tid": 7, "ts": 130, "dur": 4,
+     "args": {"device": 0, "stream": 7, "correlation": 78, "registers per thread": 32, "shared memory": 0,
+              "grid": [1, 1, 1], "block": [32, 1, 1], "est. achieved occupancy %": 0}}]})json";
+  const std::string full_limits = R"json({"deviceProperties": [{"id": 0, "name": "NVIDIA H100 80GB HBM3",
+    "computeMajor": 9, "computeMinor": 0, "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048,
+    "regsPerBlock": 65536, "warpSize": 32, "sharedMemPerBlock": 49152, "numSms": 132, "regsPerMultiprocessor": 65536,
+    "sharedMemPerBlockOptin": 232448, "sharedMemPerMultiprocessor": 233472}], "traceEvents": [)json" +
+                                  std::string(kKernels);
+  Result result = Import(full_limits);
+  ASSERT_TRUE(result.status.ok()) << result.status.ToString();
+  const ImportedEvent* big = Find(result, "sm80_xmma_fprop");
+  ASSERT_NE(big, nullptr);
+  // 1 block of 4 warps of 64 (src/xspace/kernel_occupancy_test.cc works it out).
+  EXPECT_EQ(big->stats.at("kernel_details"),
+            "regs:168 static_shared:122880 dynamic_shared:0 grid:1,392,1 block:128,1,1 occ_pct:6.25");
+  EXPECT_EQ(big->stats.at("est. achieved occupancy %"), "0");
+  const ImportedEvent* small = Find(result, "small");
+  ASSERT_NE(small, nullptr);
+  // One-warp blocks: the 32-block limit of the SM, 32 of 64 warps.
+  EXPECT_NE(small->stats.at("kernel_details").find(" occ_pct:50"), std::string::npos);
+
+  // The same kernels under a deviceProperties of PyTorch 1.9 (no limits): Kineto's figure.
+  Result old = Import(R"json({"deviceProperties": [{"id": 0, "name": "Tesla V100-SXM2-16GB", "computeMajor": 7,
+    "computeMinor": 0, "numSms": 80}], "traceEvents": [)json" + std::string(kKernels));
+  ASSERT_TRUE(old.status.ok()) << old.status.ToString();
+  const ImportedEvent* old_big = Find(old, "sm80_xmma_fprop");
+  ASSERT_NE(old_big, nullptr);
+  EXPECT_NE(old_big->stats.at("kernel_details").find(" occ_pct:0"), std::string::npos);
+  EXPECT_EQ(old_big->stats.count("est. achieved occupancy %"), 0u);
+}
+
 TEST(KinetoDialectsTest, LegacyAutogradExport) {
   Result result = Import(R"json([{"name": "aten::add", "ph": "X", "ts": 10.5, "dur": 4.25, "tid": 0, "pid": "CPU functions", "args": {}},
     {"name": "aten::mul", "ph": "X", "ts": 11, "dur": 1, "tid": 0, "pid": "CPU functions", "args": {}},

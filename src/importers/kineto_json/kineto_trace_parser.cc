@@ -3,9 +3,11 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <type_traits>
 
 #include "src/importers/json/json_text.h"
 #include "src/importers/kineto_json/kineto_args.h"
@@ -50,9 +52,9 @@ void AppendInt(int64_t value, std::string* out) {
   out->append(text, ptr);
 }
 
-// "[1, 2, 3]" -> "1,2,3"; missing dimensions default to 1 (XProf's rule).
-void AppendDims(std::string_view json_array, std::string* out) {
-  int64_t dims[3] = {1, 1, 1};
+// "[1, 2, 3]" -> {1, 2, 3}; missing dimensions default to 1 (XProf's rule).
+std::array<int64_t, 3> ParseDims(std::string_view json_array) {
+  std::array<int64_t, 3> dims = {1, 1, 1};
   int found = 0;
   size_t i = 0;
   while (i < json_array.size() && found < 3) {
@@ -66,11 +68,27 @@ void AppendDims(std::string_view json_array, std::string* out) {
       ++i;
     }
   }
+  return dims;
+}
+
+// "[1, 2, 3]" -> "1,2,3".
+void AppendDims(std::string_view json_array, std::string* out) {
+  const std::array<int64_t, 3> dims = ParseDims(json_array);
   AppendInt(dims[0], out);
   out->push_back(',');
   AppendInt(dims[1], out);
   out->push_back(',');
   AppendInt(dims[2], out);
+}
+
+// Threads in a block of "[x, y, z]"; nullopt when a dimension is below 1 or the product
+// overflows (hostile input).
+std::optional<int64_t> BlockThreads(std::string_view json_array) {
+  int64_t threads = 1;
+  for (int64_t dim : ParseDims(json_array)) {
+    if (dim < 1 || __builtin_mul_overflow(threads, dim, &threads)) return std::nullopt;
+  }
+  return threads;
 }
 
 std::string ShortDouble(double value) {
@@ -142,6 +160,39 @@ std::optional<int64_t> DomInt(simdjson::dom::element element) {
 }
 
 // The integer at `key` of an object, or nullopt (missing key, not an object, not a number).
+std::optional<int64_t> DomField(simdjson::dom::element object, const char* key);
+
+// The device limits of a deviceProperties entry that theoretical occupancy needs (PyTorch
+// writes them since 1.10); nullopt when one is missing or out of range.
+std::optional<xspace::OccupancyDevice> OccupancyLimits(simdjson::dom::element item) {
+  constexpr int64_t kMaxLimit = int64_t{1} << 40;  // far above any GPU's; keeps the arithmetic in range
+  xspace::OccupancyDevice device;
+  auto read = [&](const char* key, auto* out) {
+    std::optional<int64_t> value = DomField(item, key);
+    if (!value || *value <= 0 || *value > kMaxLimit) return false;
+    *out = static_cast<std::remove_pointer_t<decltype(out)>>(*value);
+    return true;
+  };
+  if (!read("computeMajor", &device.compute_major) || !read("warpSize", &device.warp_size) ||
+      !read("maxThreadsPerMultiprocessor", &device.max_threads_per_sm) ||
+      !read("regsPerMultiprocessor", &device.registers_per_sm) ||
+      !read("sharedMemPerMultiprocessor", &device.shared_per_sm)) {
+    return std::nullopt;
+  }
+  std::optional<int64_t> minor = DomField(item, "computeMinor");
+  if (!minor || *minor < 0 || *minor > 9) return std::nullopt;
+  device.compute_minor = static_cast<int>(*minor);
+  if (device.compute_major > 100 || device.warp_size > 1024 || device.max_threads_per_sm > (1 << 20)) {
+    return std::nullopt;
+  }
+  // Optional: a missing one is not checked.
+  read("maxThreadsPerBlock", &device.max_threads_per_block);
+  read("regsPerBlock", &device.registers_per_block);
+  read("sharedMemPerBlock", &device.shared_per_block);
+  read("sharedMemPerBlockOptin", &device.shared_per_block_optin);
+  return device;
+}
+
 std::optional<int64_t> DomField(simdjson::dom::element object, const char* key) {
   simdjson::dom::element value;
   if (object[key].get(value) != simdjson::SUCCESS) return std::nullopt;
@@ -169,6 +220,7 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
       device.memory_bytes = DomField(item, "totalGlobalMem");
       device.compute_major = DomField(item, "computeMajor");
       device.compute_minor = DomField(item, "computeMinor");
+      device.occupancy = OccupancyLimits(item);
     }
   } else if (key == "distributedInfo") {
     rank_ = DomField(root, "rank");
@@ -358,9 +410,17 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
   AddCorrelation(ref);
   const JsonArg* grid = args_.Get(KinetoArg::kGrid);
   const JsonArg* block = args_.Get(KinetoArg::kBlock);
+  uint32_t kept_args = 0;  // args the details below use that stay as stats of their own too
   if (grid != nullptr || block != nullptr) {
-    const JsonArg* occupancy = args_.Get(KinetoArg::kAchievedOccupancy);
-    if (occupancy == nullptr) occupancy = args_.Get(KinetoArg::kTheoreticalOccupancy);
+    // Theoretical occupancy, as XProf's kernel stats show it: computed from the launch and
+    // the device's limits where the trace has both, else the trace's theoretical figure,
+    // else Kineto's "est. achieved occupancy %" (0 for kernels above 48 KiB of shared
+    // memory, and grid-bound: not the same figure). A computed one keeps Kineto's
+    // estimate beside it as a stat.
+    std::optional<double> computed = TheoreticalOccupancy(block);
+    const JsonArg* occupancy = args_.Get(KinetoArg::kTheoreticalOccupancy);
+    if (occupancy == nullptr) occupancy = args_.Get(KinetoArg::kAchievedOccupancy);
+    if (computed) kept_args = ArgBit(KinetoArg::kAchievedOccupancy);
     std::string& details = details_scratch_;
     details.assign("regs:");
     AppendInt(args_.Int(KinetoArg::kRegisters).value_or(0), &details);
@@ -370,7 +430,9 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
     AppendDims(grid ? grid->value.text : "", &details);
     details.append(" block:");
     AppendDims(block ? block->value.text : "", &details);
-    if (occupancy != nullptr) {
+    if (computed) {
+      details += " occ_pct:" + ShortDouble(*computed);
+    } else if (occupancy != nullptr) {
       JsonNumber value = ParseJsonNumber(occupancy->value.text);
       double pct = value.kind == JsonNumberKind::kDouble ? value.double_value : static_cast<double>(value.int_value);
       if (value.kind != JsonNumberKind::kNotANumber) details += " occ_pct:" + ShortDouble(pct);
@@ -380,10 +442,25 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
     kernels_without_details_.push_back({ref, static_cast<uint64_t>(*correlation)});
   }
   AddOtherArgs(event, ref,
-               ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kDevice) | ArgBit(KinetoArg::kStream) |
-                   ArgBit(KinetoArg::kContext) | ArgBit(KinetoArg::kRegisters) | ArgBit(KinetoArg::kSharedMemory) |
-                   ArgBit(KinetoArg::kGrid) | ArgBit(KinetoArg::kBlock) | ArgBit(KinetoArg::kAchievedOccupancy) |
-                   ArgBit(KinetoArg::kTheoreticalOccupancy) | ArgBit(KinetoArg::kEvIdx));
+               (ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kDevice) | ArgBit(KinetoArg::kStream) |
+                ArgBit(KinetoArg::kContext) | ArgBit(KinetoArg::kRegisters) | ArgBit(KinetoArg::kSharedMemory) |
+                ArgBit(KinetoArg::kGrid) | ArgBit(KinetoArg::kBlock) | ArgBit(KinetoArg::kAchievedOccupancy) |
+                ArgBit(KinetoArg::kTheoreticalOccupancy) | ArgBit(KinetoArg::kEvIdx)) &
+                   ~kept_args);
+}
+
+std::optional<double> KinetoTraceParser::TheoreticalOccupancy(const JsonArg* block) const {
+  std::optional<int64_t> device = args_.Int(KinetoArg::kDevice);
+  if (!device || block == nullptr) return std::nullopt;
+  auto it = devices_.find(*device);
+  if (it == devices_.end() || !it->second.occupancy) return std::nullopt;
+  std::optional<int64_t> threads = BlockThreads(block->value.text);
+  std::optional<int64_t> registers = args_.Int(KinetoArg::kRegisters);
+  std::optional<int64_t> shared = args_.Int(KinetoArg::kSharedMemory);
+  if (!threads || !registers || !shared) return std::nullopt;
+  return xspace::TheoreticalOccupancyPercent(*it->second.occupancy, {.block_threads = *threads,
+                                                                   .registers_per_thread = *registers,
+                                                                   .shared_bytes = *shared});
 }
 
 void KinetoTraceParser::AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset) {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "src/importers/chrome_json/chrome_trace_parser.h"
+#include "src/xspace/kernel_occupancy.h"
 #include "src/importers/kineto_json/kineto_args.h"
 
 namespace stepscope::importers {
@@ -67,6 +68,8 @@ class KinetoTraceParser : public ChromeTraceParser {
   struct Device {
     std::string name;
     std::optional<int64_t> sm_count, memory_bytes, compute_major, compute_minor;
+    // The limits that decide a launch's theoretical occupancy (all of them, or none).
+    std::optional<xspace::OccupancyDevice> occupancy;
   };
   struct PendingKernel {
     EventRef event;
@@ -76,6 +79,10 @@ class KinetoTraceParser : public ChromeTraceParser {
   Category Classify(const RawTraceEvent& event);
   void CountHostEvent(int64_t pid);
   void AddKernelStats(const RawTraceEvent& event, EventRef ref);
+  // The kernel's theoretical occupancy in percent from its launch args ("block",
+  // "registers per thread", "shared memory") and its device's deviceProperties, when the
+  // trace has all of them (deviceProperties before the events, as PyTorch writes them).
+  std::optional<double> TheoreticalOccupancy(const JsonArg* block) const;
   void AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset);
   void AddMemoryStats(EventRef ref);
   void AddCorrelation(EventRef ref);
