@@ -17,7 +17,6 @@
 // model_events_per_s, model_peak_rss_over_file_size, kineto_15mb_analyze_ms and the raw
 // numbers behind them. Budgets (DESIGN.md, issue 11): >= 10 M events/s per core, peak RSS
 // <= 2x the file size, the Kineto analyze <= 20 ms.
-#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -37,6 +36,7 @@
 #include "bench/common/bench_figures.h"
 #include "bench/common/measure_child.h"
 #include "src/analysis/model/build_profile_model.h"
+#include "src/base/cores.h"
 #include "src/load/profile_loader.h"
 #include "src/xspace/columnar/columnar_reader.h"
 
@@ -134,13 +134,6 @@ Figures Best(const std::string& mode, const std::string& file, const std::string
   return best;
 }
 
-// The cores this process may run on.
-int UsableCores() {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return 1;
-  return std::max(1, CPU_COUNT(&allowed));
-}
-
 // A run directory of `hosts` hosts with target / hosts events each (one file, hard-linked
 // under every host's name), for the all-cores figure: their models are built in parallel
 // and combined, as `stepscope analyze <run>` does. Returns one host's file.
@@ -206,7 +199,7 @@ int main(int argc, char** argv) {
   Figures model = Best("model", file, dir);
   Figures one_host_all_cores = Best("model_all_cores", file, dir);
   std::filesystem::remove(file);
-  const int hosts = UsableCores();
+  const int hosts = stepscope::base::UsableCores();
   auto run = WriteRun(dir + "/run", hosts, target);
   if (!run.ok()) {
     std::fprintf(stderr, "%s\n", run.status().ToString().c_str());

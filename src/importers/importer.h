@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <thread>
 
+#include "src/base/cores.h"
 #include "src/importers/byte_source.h"
 #include "src/importers/import_output.h"
 #include "src/importers/import_stats.h"
@@ -44,10 +44,10 @@ struct ImportOptions {
   int threads = 0;
 };
 
-// ImportOptions::threads with 0 resolved to the number of cores.
+// ImportOptions::threads with 0 resolved to the cores this process may use.
 inline int ImportThreads(const ImportOptions& options) {
   if (options.threads > 0) return options.threads;
-  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return base::UsableCores();
 }
 
 // Confidence scale of Sniff(): 0 = not mine, 100 = certainly mine.

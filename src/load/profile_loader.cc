@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "src/analysis/model/combine_hosts.h"
+#include "src/base/cores.h"
 #include "src/base/status_macros.h"
 #include "src/load/trace_import.h"
 #include "src/xspace/logdir.h"
@@ -178,7 +179,7 @@ StatusOr<analysis::ProfileModel> LoadCombinedModel(const std::vector<HostProfile
   if (files.size() == 1) return LoadHostModel(files[0], options);
   // Hosts are built in parallel, a few at a time: each model can be large, and the
   // machine's cores are the limit anyway.
-  const size_t parallelism = std::max<size_t>(1, std::min<size_t>(files.size(), std::thread::hardware_concurrency()));
+  const size_t parallelism = std::max<size_t>(1, std::min<size_t>(files.size(), static_cast<size_t>(base::UsableCores())));
   std::vector<analysis::ProfileModel> models;
   models.reserve(files.size());
   for (size_t begin = 0; begin < files.size(); begin += parallelism) {
