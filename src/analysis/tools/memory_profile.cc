@@ -20,8 +20,6 @@ namespace {
 using output::ColumnType;
 using output::Table;
 
-// Value of a FlatUint64Map entry whose allocation was freed (the map cannot erase).
-constexpr uint32_t kFreed = FlatUint64Map::kAbsent - 1;
 constexpr int64_t kInvalidStepId = -1;
 
 int64_t StackPlusHeap(const MemoryEvent& e) { return e.stack_reserved_bytes + e.heap_allocated_bytes; }
@@ -41,19 +39,21 @@ struct PairedEvents {
 
 // XProf's pairing by address, event by event in time order: an allocation makes its
 // address live unless it already is (XProf keeps the first allocation's metadata), a
-// deallocation of a live address frees it.
+// deallocation of a live address frees it. Freed addresses leave the map, so it holds
+// what is live (small, in cache), not every address the profile ever used.
 class AddressPairing {
  public:
   // Applies event `i`; returns the live allocation at its address before it, or
   // FlatUint64Map::kAbsent when the address was not live.
   uint32_t Apply(const MemoryEvent& e, uint32_t i) {
-    uint32_t* slot = live_.Slot(e.address, kFreed);  // one probe; kFreed reads as not live
-    const uint32_t at = *slot == kFreed ? FlatUint64Map::kAbsent : *slot;
     if (e.activity == MemoryActivity::kDeallocation) {
-      if (at != FlatUint64Map::kAbsent) *slot = kFreed;
-    } else if (at == FlatUint64Map::kAbsent) {
-      *slot = i;
+      const uint32_t at = live_.Find(e.address);
+      if (at != FlatUint64Map::kAbsent) live_.Erase(e.address);
+      return at;
     }
+    uint32_t* slot = live_.Slot(e.address, FlatUint64Map::kAbsent);  // one probe
+    const uint32_t at = *slot;
+    if (at == FlatUint64Map::kAbsent) *slot = i;
     return at;
   }
 
@@ -253,9 +253,8 @@ void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<st
       added.push_back(i);
       unmapped_allocation = SatAdd(unmapped_allocation, -e.allocation_bytes);
     } else {
-      const uint32_t at = active.Find(e.address);
-      if (at != FlatUint64Map::kAbsent && at != kFreed) {
-        active.Set(e.address, kFreed);
+      if (active.Find(e.address) != FlatUint64Map::kAbsent) {
+        active.Erase(e.address);
       } else {
         AddTo(unmapped_deallocation, e.allocation_bytes);
       }

@@ -145,8 +145,8 @@ class Parser {
         const uint8_t* b;
         size_t n;
         if (!c.ReadLengthDelimited(&b, &n)) return StopOriginSearch(layout);
-        bool events = false, found = false, before_events = false;
-        int64_t first = 0, last = 0;
+        bool events = false, found = false;
+        int64_t last = 0;
         WireCursor line{b, b + n};
         while (!line.done()) {
           const uint8_t* line_key_at = line.p;
@@ -156,9 +156,12 @@ class Parser {
           if (line_type == wire::kVarint && line_number == field::kLineTimestampNs) {
             uint64_t v;
             if (!line.ReadVarint(&v)) return StopOriginSearch(layout);
-            if (!found) {
-              first = static_cast<int64_t>(v);
-              before_events = !events;
+            if (!found && !events) {
+              // Before the line's events: this timestamp is the origin, whatever follows
+              // (the events of a long line are not walked one by one).
+              layout->origin_set = true;
+              layout->origin_ns = OriginFor(static_cast<int64_t>(v));
+              return;
             }
             found = true;
             last = static_cast<int64_t>(v);
@@ -169,7 +172,7 @@ class Parser {
         }
         if (found) {
           layout->origin_set = true;
-          layout->origin_ns = OriginFor(before_events ? first : last);
+          layout->origin_ns = OriginFor(last);
           return;
         }
         continue;
