@@ -55,7 +55,9 @@ class MemoryRecordDecoder {
     MarkUsed(encoded);
     if (kind == StatKind::kRef) MarkUsedRaw(payload);
     MemoryEvent* e = &pending->event;
-    switch (const MemoryStatRole role = RoleOf(encoded, ids)) {
+    const MemoryStatRole role = RoleOf(encoded, ids);
+    if (IsMemoryBytesRole(role)) return ApplyMemoryNumber(role, ColumnarStat{0, kind, payload}, e, &pending->invalid);
+    switch (role) {
       case MemoryStatRole::kNone: break;
       case MemoryStatRole::kMemoryIdName: pending->memory_id = ValueIndex(MemoryValueUse::kIdName, kind, payload, out); break;
       case MemoryStatRole::kMemoryIdNumber:

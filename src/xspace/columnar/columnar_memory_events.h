@@ -55,18 +55,19 @@ struct MemoryEvent {
 static_assert(sizeof(MemoryEvent) == 96, "MemoryEvent grew: the memory bench's peak RSS budget counts on 96 bytes");
 inline constexpr int64_t kMaxMemoryBytes = int64_t{1} << 60;
 
-// What a stat of a memory event fills.
+// What a stat of a memory event fills. The byte counts come first and in a row: they are
+// most of a memory event's stats, and ApplyMemoryNumber handles them without a switch.
 enum class MemoryStatRole : uint8_t {
   kNone = 0,
-  kMemoryIdName,    // allocator_name
-  kMemoryIdNumber,  // index_on_host, device_ordinal
   kReserved,
   kAllocated,
   kAvailable,
-  kFragmentation,
   kPeak,
   kRequested,
   kAllocation,
+  kMemoryIdName,    // allocator_name
+  kMemoryIdNumber,  // index_on_host, device_ordinal
+  kFragmentation,
   kAddress,
   kOp,
   kGroup,

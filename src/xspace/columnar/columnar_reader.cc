@@ -459,6 +459,14 @@ class Parser {
 
   enum class FastPath : uint8_t { kDone, kExhausted, kNotTaken };
 
+  // The kind of an XStat varint value field by its number (kNone: not a value field).
+  static StatKind VarintStatKind(uint32_t number) {
+    static constexpr StatKind kKinds[8] = {StatKind::kNone,   StatKind::kNone,  StatKind::kNone, StatKind::kUint64,
+                                           StatKind::kInt64,  StatKind::kNone,  StatKind::kNone, StatKind::kRef};
+    static_assert(field::kStatUint64 == 3 && field::kStatInt64 == 4 && field::kStatRef == 7);
+    return number < 8 ? kKinds[number] : StatKind::kNone;
+  }
+
   // A memory event as writers emit it (metadata id first; then offset, duration and
   // stats of one id and one value each), decoded from the wire straight into its record:
   // its stats never pass through the stat columns, and nothing is hashed or allocated per
@@ -526,35 +534,27 @@ class Parser {
     uint64_t metadata_id, payload;
     if (!c.ReadVarint(&metadata_id) || metadata_id >= kSmallId || c.done()) return false;
     StatKind kind;
-    switch (*c.p++) {
-      case (field::kStatInt64 << 3) | wire::kVarint:
-        kind = StatKind::kInt64;
-        if (!c.ReadVarint(&payload)) return false;
-        break;
-      case (field::kStatUint64 << 3) | wire::kVarint:
-        kind = StatKind::kUint64;
-        if (!c.ReadVarint(&payload)) return false;
-        break;
-      case (field::kStatRef << 3) | wire::kVarint:
-        kind = StatKind::kRef;
-        if (!c.ReadVarint(&payload) || payload >= kSmallId) return false;
-        break;
-      case (field::kStatDouble << 3) | wire::kFixed64:
-        kind = StatKind::kDouble;
-        if (!c.ReadFixed64(&payload)) return false;
-        break;
-      case (field::kStatStr << 3) | wire::kLengthDelimited:
-      case (field::kStatBytes << 3) | wire::kLengthDelimited: {
-        kind = c.p[-1] == ((field::kStatStr << 3) | wire::kLengthDelimited) ? StatKind::kStr : StatKind::kBytes;
-        const uint8_t* b;
-        size_t n;
-        if (!c.ReadLengthDelimited(&b, &n) || n > PlaneIds::kMaxDedupStringBytes) return false;
-        const std::string_view text(reinterpret_cast<const char*>(b), n);
-        if (kind == StatKind::kStr && !base::IsValidUtf8(text)) return false;
-        payload = ids->InternString(text, plane);
-        break;
-      }
-      default: return false;
+    const uint8_t value_key = *c.p++;
+    if ((value_key & 7) == wire::kVarint) {
+      // int64, uint64 and ref values (most of a memory event's) share one path: no jump
+      // through a table per stat.
+      kind = VarintStatKind(value_key >> 3);
+      if (kind == StatKind::kNone || !c.ReadVarint(&payload)) return false;
+      if (kind == StatKind::kRef && payload >= kSmallId) return false;
+    } else if (value_key == ((field::kStatDouble << 3) | wire::kFixed64)) {
+      kind = StatKind::kDouble;
+      if (!c.ReadFixed64(&payload)) return false;
+    } else if (value_key == ((field::kStatStr << 3) | wire::kLengthDelimited) ||
+               value_key == ((field::kStatBytes << 3) | wire::kLengthDelimited)) {
+      kind = value_key == ((field::kStatStr << 3) | wire::kLengthDelimited) ? StatKind::kStr : StatKind::kBytes;
+      const uint8_t* b;
+      size_t n;
+      if (!c.ReadLengthDelimited(&b, &n) || n > PlaneIds::kMaxDedupStringBytes) return false;
+      const std::string_view text(reinterpret_cast<const char*>(b), n);
+      if (kind == StatKind::kStr && !base::IsValidUtf8(text)) return false;
+      payload = ids->InternString(text, plane);
+    } else {
+      return false;
     }
     if (!c.done()) return false;
     memory_->ApplyStat(static_cast<uint32_t>(metadata_id), kind, payload, *ids, pending, &plane->memory);
