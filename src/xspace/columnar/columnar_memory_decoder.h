@@ -4,9 +4,11 @@
 // TensorFlow writes a plane's lines before its metadata, so which events are memory
 // events and which stat fills which field is found first by a scan of the plane's
 // metadata (the reader's ScanMemoryMetadata, same rules as FinalizePlane: later
-// duplicates win). Each memory event's stats are appended to the stat columns as usual,
-// decoded from there into the record while hot, and cut off again, so the columns'
-// memory is reused event after event. Ids stay raw until FinalizePlane, as in the columns.
+// duplicates win). A memory event in the shape writers emit is decoded by the reader
+// straight from the wire (Parser::ParseMemoryEvent: ApplyStat per stat, then Commit);
+// any other has its stats appended to the stat columns as usual, decoded from there
+// into the record while hot (Decode, through the same ApplyStat), and cut off again.
+// Ids stay raw until FinalizePlane, as in the columns.
 #pragma once
 
 #include <cstdint>
