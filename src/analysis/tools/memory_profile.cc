@@ -93,6 +93,15 @@ class EventWindow {
 };
 
 // XProf's step fill: an event without a step id takes the last valid one + 1.
+int64_t FillStep(int64_t step_id, int64_t* last_valid_step) {
+  if (step_id != kInvalidStepId) {
+    *last_valid_step = step_id;
+    return step_id;
+  }
+  return *last_valid_step == INT64_MAX ? INT64_MAX : *last_valid_step + 1;  // saturating
+}
+
+// Every event's step after the fill (WalkEvents fills them on its way when it can).
 PairedEvents FillStepIds(const MemoryEventArray& events, MemoryDiagnostics* diagnostics) {
   PairedEvents paired;
   paired.events = &events;
@@ -102,14 +111,8 @@ PairedEvents FillStepIds(const MemoryEventArray& events, MemoryDiagnostics* diag
   paired.filled_step_ids.resize(events.size());
   int64_t last_valid_step = kInvalidStepId;
   for (uint32_t i = 0; i < events.size(); ++i) {
-    const MemoryEvent& e = events[i];
-    if (e.step_id == kInvalidStepId) {
-      paired.filled_step_ids[i] = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
-      ++diagnostics->missing_step_ids;
-    } else {
-      paired.filled_step_ids[i] = e.step_id;
-      last_valid_step = e.step_id;
-    }
+    diagnostics->missing_step_ids += events[i].step_id == kInvalidStepId;
+    paired.filled_step_ids[i] = FillStep(events[i].step_id, &last_valid_step);
   }
   return paired;
 }
@@ -182,20 +185,20 @@ WindowPeak WalkEvents(const MemoryEventArray& events, const EventWindow& window,
   size_t next_in_window = 0;
   for (uint32_t i = 0; i < events.size(); ++i) {
     const MemoryEvent& e = events[i];
-    int64_t step = e.step_id;
+    int64_t step;
     if (!fill_steps) {
       step = paired->step_id(i);
-    } else if (step == kInvalidStepId) {
-      step = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
-      ++diagnostics->missing_step_ids;
-      if (paired->filled_step_ids.empty()) {  // the first one missing: every step before it is its own
-        paired->filled_step_ids.resize(events.size());
-        for (uint32_t k = 0; k < i; ++k) paired->filled_step_ids[k] = events[k].step_id;
-      }
     } else {
-      last_valid_step = step;
+      step = FillStep(e.step_id, &last_valid_step);
+      if (e.step_id == kInvalidStepId) {
+        ++diagnostics->missing_step_ids;
+        if (paired->filled_step_ids.empty()) {  // the first one missing: every step before it is its own
+          paired->filled_step_ids.resize(events.size());
+          for (uint32_t k = 0; k < i; ++k) paired->filled_step_ids[k] = events[k].step_id;
+        }
+      }
+      if (!paired->filled_step_ids.empty()) paired->filled_step_ids[i] = step;
     }
-    if (fill_steps && !paired->filled_step_ids.empty()) paired->filled_step_ids[i] = step;
 
     const uint32_t at = pairing.Apply(e, i);
     const bool is_live = at != FlatUint64Map::kAbsent;

@@ -677,7 +677,8 @@ TEST(MemoryProfileTest, MemoryEventsOfEveryWireShapeReadTheSameAsRecords) {
   renamed->GetReflection()->MutableUnknownFields(renamed)->AddVarint(1, static_cast<uint64_t>(train_id));
   // Writers' shape again, after all of them.
   t.Event(line, "MemoryDeallocation", 8, 8,
-          {{"allocator_name", "gpu", false}, {"addr", uint64_t{2}}, {"tf_op", "op_c", false}, {"group_id", int64_t{1}}});
+          {{"allocator_name", "gpu", false}, {"addr", uint64_t{2}}, {"tf_op", "op_c", false},
+           {"group_id", int64_t{1}}});
   EXPECT_EQ(ExpectSameBothWays(t.space), 7u);
 }
 

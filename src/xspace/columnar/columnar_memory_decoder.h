@@ -58,10 +58,15 @@ class MemoryRecordDecoder {
     if (kind == StatKind::kRef) MarkUsedRaw(payload);
     MemoryEvent* e = &pending->event;
     const MemoryStatRole role = RoleOf(encoded, ids);
-    if (IsMemoryBytesRole(role)) return ApplyMemoryNumber(role, ColumnarStat{0, kind, payload}, e, &pending->invalid);
+    if (IsMemoryBytesRole(role)) {  // most stats: before the switch, whose jump is costly per stat
+      ApplyMemoryNumber(role, ColumnarStat{0, kind, payload}, e, &pending->invalid);
+      return;
+    }
     switch (role) {
       case MemoryStatRole::kNone: break;
-      case MemoryStatRole::kMemoryIdName: pending->memory_id = ValueIndex(MemoryValueUse::kIdName, kind, payload, out); break;
+      case MemoryStatRole::kMemoryIdName:
+        pending->memory_id = ValueIndex(MemoryValueUse::kIdName, kind, payload, out);
+        break;
       case MemoryStatRole::kMemoryIdNumber:
         pending->memory_id = ValueIndex(MemoryValueUse::kIdNumber, kind, payload, out);
         break;

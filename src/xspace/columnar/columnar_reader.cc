@@ -476,9 +476,10 @@ class Parser {
   // into the same record): what was done here by then (value indices, used ids, interned
   // short strings) is found again there, not added twice.
   // Flattened: every stat of every memory event comes through here, and the compiler
-  // would otherwise keep ReadVarint and ApplyStat as calls (measured: a third of the time).
-  [[gnu::flatten]] FastPath ParseMemoryEvent(const uint8_t* begin, const uint8_t* end, int64_t base_ps, ColumnarPlane* plane,
-                            PlaneIds* ids) {
+  // would otherwise keep ReadVarint and ApplyStat as calls (measured: the model's build
+  // took 40 % longer).
+  [[gnu::flatten]] FastPath ParseMemoryEvent(const uint8_t* begin, const uint8_t* end, int64_t base_ps,
+                                             ColumnarPlane* plane, PlaneIds* ids) {
     constexpr uint8_t kMetadataIdKey = (field::kEventMetadataId << 3) | wire::kVarint;
     if (begin == end || *begin != kMetadataIdKey) return FastPath::kNotTaken;
     WireCursor c{begin + 1, end};
