@@ -5,6 +5,7 @@
 // keeps keys and values in one array with linear probing, 12 bytes per slot, load <= 1/2.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -40,6 +41,26 @@ class FlatUint64Map {
   // Returns the value for `key`, inserting `value` first if absent.
   uint32_t FindOrInsert(uint64_t key, uint32_t value) { return *Slot(key, value); }
   void Set(uint64_t key, uint32_t value) { *Slot(key, value) = value; }
+  // Removes `key` if present. Backward-shift deletion (no tombstones): the entries after
+  // it in its probe run move up, so a map whose keys come and go (live addresses of an
+  // allocator) stays as small as what is in it.
+  void Erase(uint64_t key) {
+    size_t hole = Hash(key) & mask_;
+    for (;; hole = (hole + 1) & mask_) {
+      if (!used_[hole]) return;
+      if (keys_[hole] == key) break;
+    }
+    --size_;
+    for (size_t j = (hole + 1) & mask_; used_[j]; j = (j + 1) & mask_) {
+      // Entry j may fill the hole unless its home slot lies cyclically in (hole, j].
+      const size_t home = Hash(keys_[j]) & mask_;
+      if (((j - home) & mask_) < ((j - hole) & mask_)) continue;
+      keys_[hole] = keys_[j];
+      values_[hole] = values_[j];
+      hole = j;
+    }
+    used_[hole] = 0;
+  }
   size_t size() const { return size_; }
 
  private:

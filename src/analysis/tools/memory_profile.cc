@@ -20,8 +20,6 @@ namespace {
 using output::ColumnType;
 using output::Table;
 
-// Value of a FlatUint64Map entry whose allocation was freed (the map cannot erase).
-constexpr uint32_t kFreed = FlatUint64Map::kAbsent - 1;
 constexpr int64_t kInvalidStepId = -1;
 
 int64_t StackPlusHeap(const MemoryEvent& e) { return e.stack_reserved_bytes + e.heap_allocated_bytes; }
@@ -41,19 +39,21 @@ struct PairedEvents {
 
 // XProf's pairing by address, event by event in time order: an allocation makes its
 // address live unless it already is (XProf keeps the first allocation's metadata), a
-// deallocation of a live address frees it.
+// deallocation of a live address frees it. Freed addresses leave the map, so it holds
+// what is live (small, in cache), not every address the profile ever used.
 class AddressPairing {
  public:
   // Applies event `i`; returns the live allocation at its address before it, or
   // FlatUint64Map::kAbsent when the address was not live.
   uint32_t Apply(const MemoryEvent& e, uint32_t i) {
-    uint32_t* slot = live_.Slot(e.address, kFreed);  // one probe; kFreed reads as not live
-    const uint32_t at = *slot == kFreed ? FlatUint64Map::kAbsent : *slot;
     if (e.activity == MemoryActivity::kDeallocation) {
-      if (at != FlatUint64Map::kAbsent) *slot = kFreed;
-    } else if (at == FlatUint64Map::kAbsent) {
-      *slot = i;
+      const uint32_t at = live_.Find(e.address);
+      if (at != FlatUint64Map::kAbsent) live_.Erase(e.address);
+      return at;
     }
+    uint32_t* slot = live_.Slot(e.address, FlatUint64Map::kAbsent);  // one probe
+    const uint32_t at = *slot;
+    if (at == FlatUint64Map::kAbsent) *slot = i;
     return at;
   }
 
@@ -93,6 +93,15 @@ class EventWindow {
 };
 
 // XProf's step fill: an event without a step id takes the last valid one + 1.
+int64_t FillStep(int64_t step_id, int64_t* last_valid_step) {
+  if (step_id != kInvalidStepId) {
+    *last_valid_step = step_id;
+    return step_id;
+  }
+  return *last_valid_step == INT64_MAX ? INT64_MAX : *last_valid_step + 1;  // saturating
+}
+
+// Every event's step after the fill (WalkEvents fills them on its way when it can).
 PairedEvents FillStepIds(const MemoryEventArray& events, MemoryDiagnostics* diagnostics) {
   PairedEvents paired;
   paired.events = &events;
@@ -102,36 +111,97 @@ PairedEvents FillStepIds(const MemoryEventArray& events, MemoryDiagnostics* diag
   paired.filled_step_ids.resize(events.size());
   int64_t last_valid_step = kInvalidStepId;
   for (uint32_t i = 0; i < events.size(); ++i) {
-    const MemoryEvent& e = events[i];
-    if (e.step_id == kInvalidStepId) {
-      paired.filled_step_ids[i] = last_valid_step == INT64_MAX ? INT64_MAX : last_valid_step + 1;  // saturating
-      ++diagnostics->missing_step_ids;
-    } else {
-      paired.filled_step_ids[i] = e.step_id;
-      last_valid_step = e.step_id;
-    }
+    diagnostics->missing_step_ids += events[i].step_id == kInvalidStepId;
+    paired.filled_step_ids[i] = FillStep(events[i].step_id, &last_valid_step);
   }
   return paired;
 }
 
-// Pairs every event by address (counts and diagnostics over the whole profile of the
-// memory id) and returns, for each event of `sampled` (ascending), the event whose
-// metadata (op, region, data type, shape) it shows: itself, or for a deallocation the
-// allocation it frees. Only the sampled points keep theirs: an index per event would cost
-// 4 bytes each.
-std::vector<uint32_t> PairEvents(const MemoryEventArray& events, const std::vector<uint32_t>& sampled,
-                                 MemoryDiagnostics* diagnostics, MemoryProfileSummary* summary) {
-  std::vector<uint32_t> sources(sampled.begin(), sampled.end());
+// XProf's SampleMemoryProfileTimeline, fed one event at a time: the window's `n` events
+// fall into `max_points` boxes in order (the first ones of n / max_points events, the rest
+// one more), each shown by its event with the largest stack + heap (the first of equals).
+// With n <= max_points every event is its own box.
+class TimelineBoxes {
+ public:
+  TimelineBoxes(size_t n, size_t max_points) {
+    if (n <= max_points || max_points == 0) {
+      width_ = 1;
+      narrow_ = n;
+    } else {
+      width_ = n / max_points;
+      narrow_ = max_points * (width_ + 1) - n;
+    }
+    sampled_.reserve(std::min(n, max_points == 0 ? n : max_points));
+    sources_.reserve(sampled_.capacity());
+  }
+  // The next event of the window, with the event whose metadata it shows (`source`).
+  void Add(const MemoryEvent& e, uint32_t i, uint32_t source) {
+    const int64_t bytes = StackPlusHeap(e);
+    if (left_ == 0) {
+      left_ = boxes_started_++ < narrow_ ? width_ : width_ + 1;
+      best_ = i;
+      best_source_ = source;
+      best_bytes_ = bytes;
+    } else if (bytes > best_bytes_) {
+      best_ = i;
+      best_source_ = source;
+      best_bytes_ = bytes;
+    }
+    if (--left_ == 0) {
+      sampled_.push_back(best_);
+      sources_.push_back(best_source_);
+    }
+  }
+  const std::vector<uint32_t>& sampled() const { return sampled_; }
+  const std::vector<uint32_t>& sources() const { return sources_; }
+
+ private:
+  size_t width_ = 1, narrow_ = 0, left_ = 0, boxes_started_ = 0;
+  uint32_t best_ = 0, best_source_ = 0;
+  int64_t best_bytes_ = 0;
+  std::vector<uint32_t> sampled_, sources_;
+};
+
+// The window's summary figures that one walk in time order gives (UpdateProfileSummary).
+struct WindowPeak {
+  uint32_t peak = 0;  // the last event of the largest stack + heap
+  std::map<int64_t, int64_t> heap_at_step_end;
+};
+
+// One walk over a memory id's events in time order - they are read from memory, 96 bytes
+// each, so a second walk costs as much as the first: XProf's step fill (when `paired` has
+// no filled steps yet and one is missing), the pairing by address (counts and diagnostics
+// over the whole profile of the memory id) and, over `window`, the peak, the heap at each
+// step's end and the timeline's boxes, each sampled event showing its own metadata or, for
+// a deallocation, that of the allocation it frees.
+WindowPeak WalkEvents(const MemoryEventArray& events, const EventWindow& window, bool fill_steps, PairedEvents* paired,
+                      TimelineBoxes* boxes, MemoryDiagnostics* diagnostics, MemoryProfileSummary* summary) {
+  WindowPeak result;
+  if (!window.empty()) result.peak = window.front();
+  int64_t peak_bytes = window.empty() ? 0 : StackPlusHeap(events[result.peak]);
+  auto step_end = result.heap_at_step_end.end();
   AddressPairing pairing;
-  size_t next_sample = 0;
+  int64_t last_valid_step = kInvalidStepId;
+  size_t next_in_window = 0;
   for (uint32_t i = 0; i < events.size(); ++i) {
     const MemoryEvent& e = events[i];
+    int64_t step;
+    if (!fill_steps) {
+      step = paired->step_id(i);
+    } else {
+      step = FillStep(e.step_id, &last_valid_step);
+      if (e.step_id == kInvalidStepId) {
+        ++diagnostics->missing_step_ids;
+        if (paired->filled_step_ids.empty()) {  // the first one missing: every step before it is its own
+          paired->filled_step_ids.resize(events.size());
+          for (uint32_t k = 0; k < i; ++k) paired->filled_step_ids[k] = events[k].step_id;
+        }
+      }
+      if (!paired->filled_step_ids.empty()) paired->filled_step_ids[i] = step;
+    }
+
     const uint32_t at = pairing.Apply(e, i);
     const bool is_live = at != FlatUint64Map::kAbsent;
-    if (next_sample < sampled.size() && sampled[next_sample] == i) {
-      if (e.activity == MemoryActivity::kDeallocation && is_live) sources[next_sample] = at;
-      ++next_sample;
-    }
     if (e.activity == MemoryActivity::kDeallocation) {
       ++summary->num_deallocations;
       if (is_live) {
@@ -149,11 +219,25 @@ std::vector<uint32_t> PairEvents(const MemoryEventArray& events, const std::vect
         AddTo(diagnostics->never_freed_bytes, e.allocation_bytes);
       }
     }
+
+    if (next_in_window == window.size() || window[next_in_window] != i) continue;
+    ++next_in_window;
+    const int64_t bytes = StackPlusHeap(e);
+    if (bytes >= peak_bytes) {
+      result.peak = i;
+      peak_bytes = bytes;
+    }
+    // Events of one step come together: look the step up only when it changes.
+    if (step_end == result.heap_at_step_end.end() || step_end->first != step) {
+      step_end = result.heap_at_step_end.try_emplace(step).first;
+    }
+    step_end->second = e.heap_allocated_bytes;
+    boxes->Add(e, i, e.activity == MemoryActivity::kDeallocation && is_live ? at : i);
   }
-  return sources;
+  return result;
 }
 
-// The snapshot of event `i`, showing the metadata of event `source` (PairEvents).
+// The snapshot of event `i`, showing the metadata of event `source` (WalkEvents).
 MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
                                    const PairedEvents& paired, uint32_t i, uint32_t source_index) {
   const MemoryEvent& e = allocator.events[i];
@@ -173,35 +257,6 @@ MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const
   m.data_type = DataTypeName(source.data_type);
   m.tensor_shape = NameAt(names, source.shape);
   return s;
-}
-
-// XProf's SampleMemoryProfileTimeline: `count` boxes of `width` snapshots from `start`,
-// each represented by its snapshot with the largest stack + heap (the first of equals).
-std::vector<uint32_t> SampleTimeline(const MemoryEventArray& events, const EventWindow& window,
-                                     size_t max_points) {
-  const size_t n = window.size();
-  if (n <= max_points || max_points == 0) {
-    std::vector<uint32_t> all;
-    all.reserve(n);
-    for (uint32_t i : window) all.push_back(i);
-    return all;
-  }
-  std::vector<uint32_t> sampled;
-  sampled.reserve(max_points);
-  auto box_filter = [&](size_t width, size_t count, size_t start) {
-    for (size_t b = 0; b < count; ++b) {
-      size_t best = start + width * b;
-      for (size_t j = best + 1; j < start + width * (b + 1); ++j) {
-        if (StackPlusHeap(events[window[j]]) > StackPlusHeap(events[window[best]])) best = j;
-      }
-      sampled.push_back(window[best]);
-    }
-  };
-  const size_t width = n / max_points;
-  const size_t narrow = max_points * (width + 1) - n;  // boxes of `width`; the rest get width + 1
-  box_filter(width, narrow, 0);
-  box_filter(width + 1, max_points - narrow, width * narrow);
-  return sampled;
 }
 
 // Breakdown-order comparison on the merge key (XProf's MetadataComparator).
@@ -253,9 +308,8 @@ void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<st
       added.push_back(i);
       unmapped_allocation = SatAdd(unmapped_allocation, -e.allocation_bytes);
     } else {
-      const uint32_t at = active.Find(e.address);
-      if (at != FlatUint64Map::kAbsent && at != kFreed) {
-        active.Set(e.address, kFreed);
+      if (active.Find(e.address) != FlatUint64Map::kAbsent) {
+        active.Erase(e.address);
       } else {
         AddTo(unmapped_deallocation, e.allocation_bytes);
       }
@@ -320,7 +374,11 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
   PerAllocatorMemoryProfile out;
   out.memory_id = allocator.memory_id;
   const MemoryEventArray& events = allocator.events;
-  const PairedEvents paired = FillStepIds(events, &out.diagnostics);
+  // The step's events are listed before its window is cut, so its steps are filled
+  // first; without a step filter, WalkEvents fills them on its way.
+  PairedEvents paired;
+  paired.events = &events;
+  if (step_filter) paired = FillStepIds(events, &out.diagnostics);
 
   // The step's events (all events without a step filter), then the part of them in the
   // time range: events are in time order, so that part is one slice.
@@ -348,41 +406,24 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
   size_t end = step_window.size();
   if (time_range.end_ps) end = *time_range.end_ps == INT64_MAX ? end : first_at_or_after(*time_range.end_ps + 1);
   const EventWindow window(list, begin, std::max(begin, end));
-  if (window.empty()) {
-    PairEvents(events, {}, &out.diagnostics, &out.summary);
-    return out;
-  }
+
+  MemoryProfileSummary& summary = out.summary;
+  TimelineBoxes boxes(window.size(), max_timeline_points);
+  WindowPeak walked = WalkEvents(events, window, !step_filter, &paired, &boxes, &out.diagnostics, &summary);
+  if (window.empty()) return out;
 
   // Summary (XProf's UpdateProfileSummary over the window, in time order).
-  MemoryProfileSummary& summary = out.summary;
   summary.peak_bytes_usage_lifetime = events[window.back()].peak_bytes_in_use;
-  uint32_t peak = window.front();
-  int64_t peak_bytes = StackPlusHeap(events[peak]);
-  std::map<int64_t, int64_t> heap_at_step_end;
-  auto step_end = heap_at_step_end.end();
-  for (uint32_t i : window) {
-    const int64_t bytes = StackPlusHeap(events[i]);
-    if (bytes >= peak_bytes) {
-      peak = i;
-      peak_bytes = bytes;
-    }
-    // Events of one step come together: look the step up only when it changes.
-    const int64_t step = paired.step_id(i);
-    if (step_end == heap_at_step_end.end() || step_end->first != step) step_end = heap_at_step_end.try_emplace(step).first;
-    step_end->second = events[i].heap_allocated_bytes;
-  }
-  const MemoryEvent& p = events[peak];
+  const MemoryEvent& p = events[walked.peak];
   summary.peak_stats = {p.stack_reserved_bytes, p.heap_allocated_bytes, p.free_memory_bytes, p.fragmentation,
                         StackPlusHeap(p)};
   summary.peak_stats_time_ps = p.time_ps;
   summary.memory_capacity = StackPlusHeap(p) + p.free_memory_bytes;
-  summary.peak_step_id = paired.step_id(peak);
-  out.heap_at_step_end.assign(heap_at_step_end.begin(), heap_at_step_end.end());
+  summary.peak_step_id = paired.step_id(walked.peak);
+  out.heap_at_step_end.assign(walked.heap_at_step_end.begin(), walked.heap_at_step_end.end());
 
-  const std::vector<uint32_t> sampled = SampleTimeline(events, window, max_timeline_points);
-  const std::vector<uint32_t> sources = PairEvents(events, sampled, &out.diagnostics, &out.summary);
-  for (size_t k = 0; k < sampled.size(); ++k) {
-    out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, sampled[k], sources[k]));
+  for (size_t k = 0; k < boxes.sampled().size(); ++k) {
+    out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, boxes.sampled()[k], boxes.sources()[k]));
   }
   // What is live at the peak does not depend on where the time range starts: the
   // breakdown reads the step's events from the beginning.

@@ -609,6 +609,79 @@ TEST(MemoryProfileTest, EdgeCasesReadTheSameAsRecords) {
   EXPECT_EQ(ExpectSameBothWays(m.space), 0u);
 }
 
+// The last event written on `line`, to give it a shape TestSpace does not write.
+xspace::XEvent* LastEvent(TestSpace* t, TestSpace::Line line) {
+  xspace::XPlane* plane = t->space.mutable_planes(line.plane);
+  for (xspace::XLine& l : *plane->mutable_lines()) {
+    if (l.id() == line.id) return l.mutable_events(l.events_size() - 1);
+  }
+  return nullptr;
+}
+
+int64_t StatId(const xspace::XPlane& plane, std::string_view name) {
+  for (const auto& [id, metadata] : plane.stat_metadata()) {
+    if (metadata.name() == name) return id;
+  }
+  return -1;
+}
+
+// The reader decodes a memory event from the wire when it has the shape writers emit, and
+// otherwise from the stat columns (MemoryRecordDecoder::Decode) - also when it finds out
+// half way through the event's stats, after some were applied. Either way the records are
+// what the plain read gives, hostile values counted once.
+TEST(MemoryProfileTest, MemoryEventsOfEveryWireShapeReadTheSameAsRecords) {
+  TestSpace t;
+  TestSpace::Line line = t.HostLine(1, "main");
+  t.Event(line, "train", 0, 100, {{"step_num", 1}, {"_r", 1}});
+  // Writers' shape, with hostile values: from the wire.
+  t.Event(line, "MemoryAllocation", 1, 1,
+          {{"allocator_name", "gpu", false}, {"allocation_bytes", int64_t{-5}}, {"addr", uint64_t{1}},
+           {"bytes_allocated", int64_t{64}}, {"fragmentation", 0.5}, {"tf_op", "op_a"}, {"group_id", int64_t{1}},
+           {"shape", "[4]", false}});
+  // A string too long to intern twice, after a clamped value and names: from the columns.
+  const std::string long_op(100, 'x');
+  t.Event(line, "MemoryAllocation", 2, 2,
+          {{"allocator_name", "gpu", false}, {"allocation_bytes", int64_t{-7}}, {"addr", uint64_t{2}},
+           {"region_type", "temp"}, {"bytes_allocated", int64_t{128}}, {"tf_op", long_op.c_str(), false}});
+  // A stat without a value, after a clamped fragmentation.
+  t.Event(line, "MemoryDeallocation", 3, 3,
+          {{"allocator_name", "gpu", false}, {"addr", uint64_t{1}}, {"fragmentation", 7.0}, {"shape", "[4]", false}});
+  xspace::XPlane* plane = t.space.mutable_planes(line.plane);
+  LastEvent(&t, line)->add_stats()->set_metadata_id(StatId(*plane, "shape"));
+  // An unknown field after every stat.
+  t.Event(line, "MemoryAllocation", 4, 4,
+          {{"allocator_name", "gpu", false}, {"addr", uint64_t{3}}, {"requested_bytes", uint64_t{1} << 63},
+           {"tf_op", "op_b"}});
+  xspace::XEvent* unknown = LastEvent(&t, line);
+  unknown->GetReflection()->MutableUnknownFields(unknown)->AddVarint(99, 1);
+  // Ids beyond the flat tables: a ref value and a stat's metadata id of 2^21 and more.
+  (*plane->mutable_stat_metadata())[int64_t{1} << 21].set_name("big/op");
+  (*plane->mutable_stat_metadata())[int64_t{1} << 21].set_id(int64_t{1} << 21);
+  (*plane->mutable_stat_metadata())[int64_t{1} << 22].set_name("bytes_reserved");
+  (*plane->mutable_stat_metadata())[int64_t{1} << 22].set_id(int64_t{1} << 22);
+  t.Event(line, "MemoryAllocation", 5, 5, {{"allocator_name", "gpu", false}, {"addr", uint64_t{4}}});
+  xspace::XStat* big_ref = LastEvent(&t, line)->add_stats();
+  big_ref->set_metadata_id(StatId(*plane, "tf_op"));
+  big_ref->set_ref_value(int64_t{1} << 21);
+  t.Event(line, "MemoryAllocation", 6, 6, {{"allocator_name", "gpu", false}, {"addr", uint64_t{5}}});
+  xspace::XStat* big_id = LastEvent(&t, line)->add_stats();
+  big_id->set_metadata_id(int64_t{1} << 22);
+  big_id->set_int64_value(-4096);
+  // A second metadata id (the last wins): not a memory event after all.
+  t.Event(line, "MemoryAllocation", 7, 7, {{"allocator_name", "gpu", false}, {"addr", uint64_t{6}}});
+  int64_t train_id = 0;
+  for (const auto& [id, metadata] : plane->event_metadata()) {
+    if (metadata.name() == "train") train_id = id;
+  }
+  xspace::XEvent* renamed = LastEvent(&t, line);
+  renamed->GetReflection()->MutableUnknownFields(renamed)->AddVarint(1, static_cast<uint64_t>(train_id));
+  // Writers' shape again, after all of them.
+  t.Event(line, "MemoryDeallocation", 8, 8,
+          {{"allocator_name", "gpu", false}, {"addr", uint64_t{2}}, {"tf_op", "op_c", false},
+           {"group_id", int64_t{1}}});
+  EXPECT_EQ(ExpectSameBothWays(t.space), 7u);
+}
+
 TEST(MemoryProfileTest, TensorFlowEightGpuFileReadsTheSameAsRecords) {
   ExpectRecordsReadTheSame(
       std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb",

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 
 #include "src/xspace/columnar/columnar_memory_events.h"
 #include "src/xspace/columnar/columnar_xspace.h"
@@ -38,14 +39,22 @@ inline int64_t Bytes(const ColumnarStat& stat, int64_t* invalid) {
 
 }  // namespace memory_internal
 
+// The field of each byte-count role, kReserved..kAllocation in enum order.
+inline constexpr int64_t MemoryEvent::*kMemoryBytesFields[] = {
+    &MemoryEvent::stack_reserved_bytes, &MemoryEvent::heap_allocated_bytes, &MemoryEvent::free_memory_bytes,
+    &MemoryEvent::peak_bytes_in_use,    &MemoryEvent::requested_bytes,      &MemoryEvent::allocation_bytes};
+inline bool IsMemoryBytesRole(MemoryStatRole role) {
+  return static_cast<uint8_t>(role) - static_cast<uint8_t>(MemoryStatRole::kReserved) <
+         std::size(kMemoryBytesFields);
+}
+
 inline void ApplyMemoryNumber(MemoryStatRole role, const ColumnarStat& stat, MemoryEvent* e, int64_t* invalid) {
+  if (IsMemoryBytesRole(role)) {  // a field store, not a jump through a table
+    e->*kMemoryBytesFields[static_cast<uint8_t>(role) - static_cast<uint8_t>(MemoryStatRole::kReserved)] =
+        memory_internal::Bytes(stat, invalid);
+    return;
+  }
   switch (role) {
-    case MemoryStatRole::kReserved: e->stack_reserved_bytes = memory_internal::Bytes(stat, invalid); break;
-    case MemoryStatRole::kAllocated: e->heap_allocated_bytes = memory_internal::Bytes(stat, invalid); break;
-    case MemoryStatRole::kAvailable: e->free_memory_bytes = memory_internal::Bytes(stat, invalid); break;
-    case MemoryStatRole::kPeak: e->peak_bytes_in_use = memory_internal::Bytes(stat, invalid); break;
-    case MemoryStatRole::kRequested: e->requested_bytes = memory_internal::Bytes(stat, invalid); break;
-    case MemoryStatRole::kAllocation: e->allocation_bytes = memory_internal::Bytes(stat, invalid); break;
     case MemoryStatRole::kFragmentation: {
       double f = ColumnarPlane::AsDouble(stat);
       if (!(f >= 0.0 && f <= 1.0)) {  // also NaN

@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "src/xspace/columnar/columnar_memory_apply.h"
 
 namespace stepscope::xspace {
 namespace {
@@ -50,7 +49,7 @@ bool MemoryRecordDecoder::Prepare() {
   return true;
 }
 
-uint32_t MemoryRecordDecoder::ValueIndex(MemoryValueUse use, StatKind kind, uint64_t payload,
+uint32_t MemoryRecordDecoder::AddValue(MemoryValueUse use, StatKind kind, uint64_t payload,
                                          ColumnarMemoryEvents* out) {
   const int u = static_cast<int>(use);
   std::vector<uint32_t>* table = nullptr;
@@ -85,39 +84,31 @@ uint32_t MemoryRecordDecoder::SlotOf(uint32_t memory_id, ColumnarMemoryEvents* o
   return slot;
 }
 
-bool MemoryRecordDecoder::Decode(ColumnarPlane* plane, const PlaneIds& ids, uint32_t index, uint8_t kind,
-                                 uint32_t stats_begin, size_t wide_begin) {
+bool MemoryRecordDecoder::Commit(ColumnarPlane* plane, uint32_t index, Pending* pending) {
   ColumnarMemoryEvents* out = &plane->memory;
-  MemoryEvent e;
+  MemoryEvent& e = pending->event;
   e.time_ps = plane->event_start_ps[index];
-  e.activity = static_cast<MemoryActivity>(kind - 1);
-  uint32_t memory_id = 0;  // the last stat naming one wins; 0: none ("")
-  const uint32_t stats_end = plane->num_stats();
-  for (uint32_t s = stats_begin; s < stats_end; ++s) {
-    const uint32_t key = plane->stat_key[s];
-    const uint32_t encoded = key & ColumnarPlane::kMaxStatMetadata;
-    const auto stat_kind = static_cast<StatKind>(key >> ColumnarPlane::kKindShift);
-    const uint64_t payload =
-        (key & ColumnarPlane::kWidePayload) ? plane->wide_payloads[plane->stat_payload[s]] : plane->stat_payload[s];
-    MarkUsed(encoded);
-    if (stat_kind == StatKind::kRef) MarkUsedRef(payload);
-    const MemoryStatRole role = RoleOf(encoded, ids);
-    switch (role) {
-      case MemoryStatRole::kNone: break;
-      case MemoryStatRole::kMemoryIdName: memory_id = ValueIndex(MemoryValueUse::kIdName, stat_kind, payload, out); break;
-      case MemoryStatRole::kMemoryIdNumber:
-        memory_id = ValueIndex(MemoryValueUse::kIdNumber, stat_kind, payload, out);
-        break;
-      case MemoryStatRole::kOp: e.op_name = ValueIndex(MemoryValueUse::kName, stat_kind, payload, out); break;
-      case MemoryStatRole::kRegion: e.region_type = ValueIndex(MemoryValueUse::kName, stat_kind, payload, out); break;
-      case MemoryStatRole::kShape: e.shape = ValueIndex(MemoryValueUse::kName, stat_kind, payload, out); break;
-      default: ApplyMemoryNumber(role, ColumnarStat{0, stat_kind, payload}, &e, &out->invalid_values); break;
-    }
-  }
-  ColumnarMemoryEvents::Slot& slot = out->slots[SlotOf(memory_id, out)];
+  ColumnarMemoryEvents::Slot& slot = out->slots[SlotOf(pending->memory_id, out)];
   if (!slot.events.push_back(e) || !slot.event_index.push_back(index)) return false;
   slot.without_step += e.step_id == -1;
   slot.without_op += e.op_name == 0;
+  out->invalid_values += pending->invalid;
+  return true;
+}
+
+bool MemoryRecordDecoder::Decode(ColumnarPlane* plane, const PlaneIds& ids, uint32_t index, uint8_t kind,
+                                 uint32_t stats_begin, size_t wide_begin) {
+  Pending pending;
+  pending.event.activity = static_cast<MemoryActivity>(kind - 1);
+  const uint32_t stats_end = plane->num_stats();
+  for (uint32_t s = stats_begin; s < stats_end; ++s) {
+    const uint32_t key = plane->stat_key[s];
+    const uint64_t payload =
+        (key & ColumnarPlane::kWidePayload) ? plane->wide_payloads[plane->stat_payload[s]] : plane->stat_payload[s];
+    ApplyStat(key & ColumnarPlane::kMaxStatMetadata, static_cast<StatKind>(key >> ColumnarPlane::kKindShift), payload,
+              ids, &pending, &plane->memory);
+  }
+  if (!Commit(plane, index, &pending)) return false;
   // The stats live on in the record only: the columns' room is reused by the next event.
   (void)plane->stat_key.Resize(stats_begin);
   (void)plane->stat_payload.Resize(stats_begin);

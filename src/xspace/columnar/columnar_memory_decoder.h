@@ -4,9 +4,11 @@
 // TensorFlow writes a plane's lines before its metadata, so which events are memory
 // events and which stat fills which field is found first by a scan of the plane's
 // metadata (the reader's ScanMemoryMetadata, same rules as FinalizePlane: later
-// duplicates win). Each memory event's stats are appended to the stat columns as usual,
-// decoded from there into the record while hot, and cut off again, so the columns'
-// memory is reused event after event. Ids stay raw until FinalizePlane, as in the columns.
+// duplicates win). A memory event in the shape writers emit is decoded by the reader
+// straight from the wire (Parser::ParseMemoryEvent: ApplyStat per stat, then Commit);
+// any other has its stats appended to the stat columns as usual, decoded from there
+// into the record while hot (Decode, through the same ApplyStat), and cut off again.
+// Ids stay raw until FinalizePlane, as in the columns.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "src/xspace/columnar/columnar_finalize.h"
+#include "src/xspace/columnar/columnar_memory_apply.h"
 #include "src/xspace/columnar/columnar_memory_events.h"
 #include "src/xspace/columnar/columnar_xspace.h"
 
@@ -39,9 +42,49 @@ class MemoryRecordDecoder {
     return it == kind_big_.end() ? 0 : it->second;
   }
 
+  // One memory event while its stats are applied: nothing reaches the plane's records
+  // (nor its invalid-value count) before Commit, so a decode can be dropped half way.
+  struct Pending {
+    MemoryEvent event;
+    uint32_t memory_id = 0;  // the last stat naming one wins; 0: none ("")
+    int64_t invalid = 0;     // values clamped
+  };
+
+  // Applies one stat (its metadata id as PlaneIds encodes it) to `pending`. Repeating it
+  // is harmless: value indices and used ids are found again, not added twice.
+  void ApplyStat(uint32_t encoded, StatKind kind, uint64_t payload, const PlaneIds& ids, Pending* pending,
+                 ColumnarMemoryEvents* out) {
+    MarkUsed(encoded);
+    if (kind == StatKind::kRef) MarkUsedRaw(payload);
+    MemoryEvent* e = &pending->event;
+    const MemoryStatRole role = RoleOf(encoded, ids);
+    if (IsMemoryBytesRole(role)) {  // most stats: before the switch, whose jump is costly per stat
+      ApplyMemoryNumber(role, ColumnarStat{0, kind, payload}, e, &pending->invalid);
+      return;
+    }
+    switch (role) {
+      case MemoryStatRole::kNone: break;
+      case MemoryStatRole::kMemoryIdName:
+        pending->memory_id = ValueIndex(MemoryValueUse::kIdName, kind, payload, out);
+        break;
+      case MemoryStatRole::kMemoryIdNumber:
+        pending->memory_id = ValueIndex(MemoryValueUse::kIdNumber, kind, payload, out);
+        break;
+      case MemoryStatRole::kOp: e->op_name = ValueIndex(MemoryValueUse::kName, kind, payload, out); break;
+      case MemoryStatRole::kRegion: e->region_type = ValueIndex(MemoryValueUse::kName, kind, payload, out); break;
+      case MemoryStatRole::kShape: e->shape = ValueIndex(MemoryValueUse::kName, kind, payload, out); break;
+      default: ApplyMemoryNumber(role, ColumnarStat{0, kind, payload}, e, &pending->invalid); break;
+    }
+  }
+
+  // Appends the record of event `index` (its time as the plane's column holds it). False
+  // when memory is exhausted.
+  [[nodiscard]] bool Commit(ColumnarPlane* plane, uint32_t index, Pending* pending);
+
   // Decodes the stats [stats_begin, end of the columns) of event `index` into its record
   // and removes them from the columns (and wide payloads from `wide_begin` on). False
-  // when memory is exhausted.
+  // when memory is exhausted. (The reader decodes most memory events from the wire
+  // instead, never putting their stats in the columns: Parser::ParseMemoryEvent.)
   [[nodiscard]] bool Decode(ColumnarPlane* plane, const PlaneIds& ids, uint32_t index, uint8_t kind,
                             uint32_t stats_begin, size_t wide_begin);
 
@@ -99,8 +142,18 @@ class MemoryRecordDecoder {
       MarkUsedRaw(encoded);
     }
   }
-  void MarkUsedRef(uint64_t raw) { MarkUsedRaw(raw); }
-  uint32_t ValueIndex(MemoryValueUse use, StatKind kind, uint64_t payload, ColumnarMemoryEvents* out);
+  // Value (use, kind, payload) -> index into ColumnarMemoryEvents::names or ids; a value
+  // seen before costs one table read.
+  uint32_t ValueIndex(MemoryValueUse use, StatKind kind, uint64_t payload, ColumnarMemoryEvents* out) {
+    const std::vector<uint32_t>& table = kind == StatKind::kRef ? by_ref_[static_cast<int>(use)]
+                                                                : by_string_[static_cast<int>(use)];
+    if ((kind == StatKind::kRef || kind == StatKind::kStr || kind == StatKind::kBytes) && payload < table.size() &&
+        table[payload] != kNoValue) {
+      return table[payload];
+    }
+    return AddValue(use, kind, payload, out);
+  }
+  uint32_t AddValue(MemoryValueUse use, StatKind kind, uint64_t payload, ColumnarMemoryEvents* out);
   uint32_t SlotOf(uint32_t memory_id, ColumnarMemoryEvents* out);
 
   // From the scan: later duplicates win.

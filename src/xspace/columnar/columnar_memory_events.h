@@ -5,8 +5,9 @@
 // Why: a profile of allocator activity is tens of millions of events of 14 stats each.
 // Held as generic columns they cost ~150 bytes per event of fresh memory (whose page
 // faults were a third of the model's time), and the model then decoded every stat a
-// second time. Here an event's stats are decoded once, while they are hot, into the
-// record the model keeps; the stat columns they went through are reused by the next event.
+// second time. Here an event's stats are decoded once, from the wire (or, for unusual
+// shapes, from the stat columns they went through, which the next event reuses), into
+// the record the model keeps.
 //
 // The stat names are TensorFlow's (BFC allocator's AddTraceMe; reference/xspace.md
 // "Memory profile"). The same roles and value rules serve the model's reading of generic
@@ -55,18 +56,19 @@ struct MemoryEvent {
 static_assert(sizeof(MemoryEvent) == 96, "MemoryEvent grew: the memory bench's peak RSS budget counts on 96 bytes");
 inline constexpr int64_t kMaxMemoryBytes = int64_t{1} << 60;
 
-// What a stat of a memory event fills.
+// What a stat of a memory event fills. The byte counts come first and in a row: they are
+// most of a memory event's stats, and ApplyMemoryNumber handles them without a switch.
 enum class MemoryStatRole : uint8_t {
   kNone = 0,
-  kMemoryIdName,    // allocator_name
-  kMemoryIdNumber,  // index_on_host, device_ordinal
   kReserved,
   kAllocated,
   kAvailable,
-  kFragmentation,
   kPeak,
   kRequested,
   kAllocation,
+  kMemoryIdName,    // allocator_name
+  kMemoryIdNumber,  // index_on_host, device_ordinal
+  kFragmentation,
   kAddress,
   kOp,
   kGroup,
