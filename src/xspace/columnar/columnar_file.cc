@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 
+#include "src/base/cores.h"
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
 #include "src/xspace/columnar/columnar_reader.h"
@@ -68,7 +69,7 @@ StatusOr<ColumnarXSpace> ReadColumnarXSpaceFile(const std::string& path, const C
   Status status = file.Open(path, options.limits.max_file_bytes);
   if (!status.ok()) return status;
   ParseOptions parse;
-  parse.threads = options.threads > 0 ? options.threads : UsableCores();
+  parse.threads = options.threads > 0 ? options.threads : base::UsableCores();
   parse.memory_event_records = options.memory_event_records;
   if (base::IsGzip(file.bytes())) {
     StatusOr<std::string> inflated = base::GunzipWithLimit(file.bytes(), options.limits.inflate);

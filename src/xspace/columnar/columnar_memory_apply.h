@@ -44,7 +44,9 @@ inline constexpr int64_t MemoryEvent::*kMemoryBytesFields[] = {
     &MemoryEvent::stack_reserved_bytes, &MemoryEvent::heap_allocated_bytes, &MemoryEvent::free_memory_bytes,
     &MemoryEvent::peak_bytes_in_use,    &MemoryEvent::requested_bytes,      &MemoryEvent::allocation_bytes};
 inline bool IsMemoryBytesRole(MemoryStatRole role) {
-  return static_cast<uint8_t>(role) - static_cast<uint8_t>(MemoryStatRole::kReserved) <
+  // One compare: roles before kReserved wrap around to large unsigned values.
+  return static_cast<size_t>(static_cast<unsigned>(static_cast<uint8_t>(role) -
+                                                   static_cast<uint8_t>(MemoryStatRole::kReserved))) <
          std::size(kMemoryBytesFields);
 }
 

@@ -1,7 +1,5 @@
 #include "src/xspace/columnar/columnar_reader.h"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -888,12 +886,6 @@ Status ParsePlanes(std::string_view bytes, std::string_view what, const ParseOpt
 }
 
 }  // namespace
-
-int UsableCores() {
-  cpu_set_t allowed;
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return 1;
-  return std::max(1, CPU_COUNT(&allowed));
-}
 
 StatusOr<ColumnarXSpace> ParseColumnarXSpace(std::string_view bytes, std::string_view what,
                                              const ParseOptions& options) {

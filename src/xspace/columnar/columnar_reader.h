@@ -51,9 +51,6 @@ struct ParseOptions {
   std::function<bool(std::string_view plane_name)> memory_event_records;
 };
 
-// The cores this process may run on (its CPU affinity), at least 1.
-int UsableCores();
-
 // Parses serialized XSpace bytes (not compressed). `what` names the source in errors.
 StatusOr<ColumnarXSpace> ParseColumnarXSpace(std::string_view bytes, std::string_view what,
                                              const ParseOptions& options = {});
