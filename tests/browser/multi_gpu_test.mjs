@@ -109,3 +109,37 @@ test('a link bandwidth typed on the page reaches the tool and changes the collec
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(externalRequests, []);
 });
+
+test('a parameter count typed on the page reaches the tool and sets the all-reduce estimate', async () => {
+  // 10^9 fp32 gradients over a 50 GB/s link: 4 GB / 50 GB/s = 80 ms, the guide's estimate.
+  const given = await api(`/api/data?run=${RUN}&tool=multi_gpu&link_gbps=50&parameters=1000000000`);
+  assert.equal(given.summary.estimate_basis, 'parameters');
+  assert.equal(given.summary.parameter_count, 1e9);
+  assert.ok(Math.abs(given.summary.estimated_all_reduce_ms - 80) < 1e-6, `estimate ${given.summary.estimated_all_reduce_ms}`);
+
+  await page.goto(`${baseUrl}#run=${RUN}&tool=multi_gpu&link_gbps=50`);
+  await page.waitForSelector('[data-card="summary"]', { timeout: 120000 });
+  const before = await page.locator('[data-card="summary"]').innerText();
+  assert.ok(before.includes('from the measured all-reduce bytes'), `without a count the estimate uses the bytes: ${before}`);
+  const input = page.locator('#multi-gpu-parameters');
+  // Not a whole positive number: nothing is fetched.
+  await input.fill('0');
+  await input.press('Enter');
+  assert.ok(!(await page.evaluate(() => location.hash)).includes('parameters'), 'a zero count is not sent');
+  await input.fill('1000000000');
+  await input.press('Enter');
+  await page.waitForFunction(() => location.hash.includes('parameters=1000000000'), null, { timeout: 10000 });
+  await page.waitForFunction(
+    () => document.querySelector('[data-card="summary"]')?.textContent.includes('1,000,000,000 parameters'),
+    null,
+    { timeout: 120000 },
+  );
+  const summary = await page.locator('[data-card="summary"]').innerText();
+  assert.ok(summary.includes('80.00 ms'), `the tile shows the tool's estimate: ${summary}`);
+  assert.ok(summary.includes('the count given'), summary);
+  assert.equal(await page.locator('#multi-gpu-parameters').inputValue(), '1000000000', 'the input keeps the value');
+  const csv = await page.locator('[data-csv="devices"]').getAttribute('href');
+  assert.ok(csv.includes('parameters=1000000000'), `the CSV download carries the count: ${csv}`);
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(externalRequests, []);
+});

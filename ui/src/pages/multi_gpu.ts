@@ -1,7 +1,8 @@
 // Multi-GPU: per device, compute and collectives per step and how long each waits for the
 // straggler; per step, imbalance and launch skew; collectives' bandwidth against the link
-// (the tool's declared tables), with the link bandwidth the user can set (link_gbps=X in
-// the URL and on the API, as `analyze --link_gbps X`).
+// (the tool's declared tables), with the link bandwidth and the model's parameter count
+// the user can set (link_gbps=X and parameters=N in the URL and on the API, as `analyze
+// --link_gbps X --parameters N`) for the guide's all-reduce estimate.
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
@@ -22,7 +23,7 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
   page.append(
     card(
       'Summary',
-      { id: 'summary' },
+      { id: 'summary', actions: [parametersInput(ctx)] },
       tiles([
         { label: 'Devices', value: formatCount(summary.device_count), detail: `${formatCount(summary.steps)} steps compared` },
         {
@@ -43,6 +44,16 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
                 ? `${formatPercent(summary.link_percent)} of the ${num(summary.link_gbps).toFixed(0)} GB/s link (${str(summary.link)})`
                 : 'link bandwidth unknown'
               : 'no collective in the profile says how much it moved',
+        },
+        {
+          label: 'All-reduce estimate',
+          value: num(summary.estimated_all_reduce_ms) > 0 ? formatMs(summary.estimated_all_reduce_ms) : '–',
+          detail:
+            num(summary.estimated_all_reduce_ms) > 0
+              ? `${formatCount(summary.parameter_count)} parameters × 4 B / link (${
+                  str(summary.estimate_basis) === 'parameters' ? 'the count given' : 'from the measured all-reduce bytes'
+                }); measured ${formatMs(summary.all_reduce_ms_per_step)} per step`
+              : 'needs the link bandwidth (set it on the collectives card)',
         },
         {
           label: 'Launch threads',
@@ -117,6 +128,16 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
   const notes = diagnosticsList(d.diagnostics);
   if (notes) page.append(notes);
   return page;
+}
+
+// The model's parameter count for the all-reduce estimate; empty: the measured all-reduce
+// bytes / 4 (fp32 gradients).
+function parametersInput(ctx: PageContext): HTMLElement {
+  const input = el('input', { class: 'inline-select', id: 'multi-gpu-parameters', type: 'number', min: '1', max: '1000000000000000', step: '1', placeholder: 'from all-reduce bytes', 'aria-label': 'Model parameters' });
+  input.value = ctx.hash.extra.parameters ?? '';
+  // The browser's own range check first, so a slip stays in the box; the server checks the rest.
+  input.addEventListener('change', () => (input.checkValidity() ? ctx.setExtra('parameters', input.value.trim() || null) : input.reportValidity()));
+  return el('label', { class: 'toggle' }, 'Model parameters ', input);
 }
 
 // The link bandwidth to compare collectives with, labelled as the tool labels the column;
