@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/common/sync_to_disk.h"
+
 namespace stepscope::bench {
 namespace {
 
@@ -145,7 +147,7 @@ StatusOr<uint64_t> WritePlanes(const std::string& path, std::initializer_list<Pl
     PutVarint(&framed, body.size());
     ok = ok && write(framed) && write(body);
   }
-  ok = ok && write(head);
+  ok = ok && write(head) && SyncToDisk(file);  // written through before the timed reads
   ok = (std::fclose(file) == 0) && ok;
   if (!ok) return InvalidArgumentError(path + ": write failed");
   return bytes;

@@ -1,6 +1,5 @@
 #include "bench/import_benchmark/synthetic_kineto_trace.h"
 
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -9,13 +8,11 @@
 #include <memory>
 #include <vector>
 
+#include "bench/common/sync_to_disk.h"
+
 namespace stepscope::bench {
 namespace {
 
-// Writes `f`'s data through to the disk, so that the kernel's writeback of a fresh
-// gigabyte does not run (on the other core) during the imports that are then timed: it
-// made the plain-JSON figure swing from ~300 to ~550 MB/s between runs.
-bool SyncToDisk(FILE* f) { return std::fflush(f) == 0 && ::fsync(fileno(f)) == 0; }
 
 // Kernel names of realistic length (templated C++ kernels are long).
 constexpr const char* kKernels[] = {

@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "bench/common/sync_to_disk.h"
+
 namespace stepscope::bench {
 namespace {
 
@@ -464,7 +466,8 @@ StatusOr<SyntheticTraceInfo> WriteSyntheticTrace(const std::string& path, uint64
   }
   out.StringField(4, "synthetic-trainer");  // XSpace.hostnames
   out.Flush();
-  if (!out.ok() || std::fflush(file.get()) != 0) return InternalError(path + ": write failed: " + std::strerror(errno));
+  // Synced: written through before the timed index build reads it.
+  if (!out.ok() || !SyncToDisk(file.get())) return InternalError(path + ": write failed: " + std::strerror(errno));
   info.file_bytes = out.count();
   return info;
 }
