@@ -92,16 +92,21 @@ MemcpyDetails ParseMemcpyDetails(std::string_view details) {
 namespace {
 
 // cuBLAS's Hopper-era GEMMs are named nvjet_sm<arch>_<types>_<tile>..., the types' first
-// letter the inputs' type: h(alf), b(f16), t(f32) and q/e (fp8) run on Tensor Cores, s and d
-// (fp32, fp64 without TF32) do not. Seen on an H100: nvjet_sm90_hss_128x256_64x4_2x1_v_bz_coopA_NTN
-// for cublasGemmEx on fp16 inputs.
-bool IsNvjetTensorCoreKernel(std::string_view kernel_name) {
+// letter the inputs' type: h (fp16: nvjet_sm90_hss_* for cublasGemmEx on fp16 inputs, and
+// hsh_* under fp16 autocast), t (bf16: nvjet_sm90_tst_* under bf16 autocast; all three
+// seen in PyTorch 2.11 on an H100), b, and q/e (fp8) run on Tensor Cores; s and d (fp32,
+// fp64) do not. The letter, or 0 for other kernels.
+char NvjetInputType(std::string_view kernel_name) {
   constexpr std::string_view kPrefix = "nvjet_sm";
   const size_t at = kernel_name.find(kPrefix);
-  if (at == std::string_view::npos) return false;
+  if (at == std::string_view::npos) return 0;
   const size_t types = kernel_name.find('_', at + kPrefix.size());
-  if (types == std::string_view::npos || types + 1 >= kernel_name.size()) return false;
-  const char input_type = kernel_name[types + 1];
+  if (types == std::string_view::npos || types + 1 >= kernel_name.size()) return 0;
+  return kernel_name[types + 1];
+}
+
+bool IsNvjetTensorCoreKernel(std::string_view kernel_name) {
+  const char input_type = NvjetInputType(kernel_name);
   return input_type == 'h' || input_type == 'b' || input_type == 't' || input_type == 'q' || input_type == 'e';
 }
 
@@ -170,8 +175,15 @@ bool IsEinsumTensorCoreEligible(std::string_view equation) {
 
 bool Is16BitCompute(std::string_view kernel_name, std::string_view shape) {
   if (!shape.empty()) return shape.find("half") != std::string_view::npos || shape.find("bfloat16") != std::string_view::npos;
-  return ContainsIgnoreCase(kernel_name, "half") || ContainsIgnoreCase(kernel_name, "fp16") ||
-         ContainsIgnoreCase(kernel_name, "bf16");
+  // By name: "half", "fp16", and "f16" anywhere (bf16, cuDNN's sdpa_..._wgmma_f16_*,
+  // XMMA's *_f16f16_*); cuBLAS's nvjet GEMMs by their input type. A bf16 autocast run on an
+  // H100 has only names of these two kinds for its matmuls and attention.
+  if (ContainsIgnoreCase(kernel_name, "half") || ContainsIgnoreCase(kernel_name, "fp16") ||
+      ContainsIgnoreCase(kernel_name, "f16")) {
+    return true;
+  }
+  const char input_type = NvjetInputType(kernel_name);
+  return input_type == 'h' || input_type == 't' || input_type == 'b';
 }
 
 }  // namespace stepscope::analysis

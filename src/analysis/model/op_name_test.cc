@@ -165,6 +165,16 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_TRUE(Is16BitCompute("kernel", "(half[32,32])"));
   EXPECT_FALSE(Is16BitCompute("half_kernel", "(float[32])")) << "the shape decides when present";
   EXPECT_TRUE(Is16BitCompute("my_fp16_gemm", ""));
+  // Kernel names of PyTorch 2.11 runs on an H100 (fp32, fp16 and bf16 autocast).
+  EXPECT_TRUE(Is16BitCompute("nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_NNT", ""));  // bf16
+  EXPECT_TRUE(Is16BitCompute("nvjet_sm90_hsh_96x64_64x8_2x1_v_bz_NNN", ""));          // fp16
+  EXPECT_FALSE(Is16BitCompute("nvjet_sm90_sss_128x64_64x8_1x2_h_bz_NNT", ""));        // fp32
+  EXPECT_TRUE(Is16BitCompute("cudnn_generated_fort_native_sdpa_sm90_flash_fprop_wgmma_f16_knob_7_64x128x64", ""));
+  EXPECT_TRUE(Is16BitCompute("sm90_xmma_dgrad_implicit_gemm_f16f16_f16f32_f32_nhwckrsc_nhw", ""));
+  EXPECT_TRUE(Is16BitCompute("void cutlass::Kernel2<cutlass_80_wmma_tensorop_bf16_s161616gemm_bf16_32x32>", ""));
+  EXPECT_FALSE(Is16BitCompute("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3", ""));
+  EXPECT_FALSE(Is16BitCompute("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw", ""));
+  EXPECT_FALSE(Is16BitCompute("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>", ""));
 }
 
 }  // namespace
