@@ -8,7 +8,6 @@
 // works on it. Importers are stateless and may be used from several threads at once.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>

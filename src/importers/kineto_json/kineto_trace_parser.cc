@@ -71,9 +71,8 @@ std::array<int64_t, 3> ParseDims(std::string_view json_array) {
   return dims;
 }
 
-// "[1, 2, 3]" -> "1,2,3".
-void AppendDims(std::string_view json_array, std::string* out) {
-  const std::array<int64_t, 3> dims = ParseDims(json_array);
+// {1, 2, 3} -> "1,2,3".
+void AppendDims(const std::array<int64_t, 3>& dims, std::string* out) {
   AppendInt(dims[0], out);
   out->push_back(',');
   AppendInt(dims[1], out);
@@ -81,11 +80,11 @@ void AppendDims(std::string_view json_array, std::string* out) {
   AppendInt(dims[2], out);
 }
 
-// Threads in a block of "[x, y, z]"; nullopt when a dimension is below 1 or the product
+// Threads in a block of these dimensions; nullopt when one is below 1 or the product
 // overflows (hostile input).
-std::optional<int64_t> BlockThreads(std::string_view json_array) {
+std::optional<int64_t> BlockThreads(const std::array<int64_t, 3>& dims) {
   int64_t threads = 1;
-  for (int64_t dim : ParseDims(json_array)) {
+  for (int64_t dim : dims) {
     if (dim < 1 || __builtin_mul_overflow(threads, dim, &threads)) return std::nullopt;
   }
   return threads;
@@ -163,28 +162,27 @@ std::optional<int64_t> DomInt(simdjson::dom::element element) {
 std::optional<int64_t> DomField(simdjson::dom::element object, const char* key);
 
 // The device limits of a deviceProperties entry that theoretical occupancy needs (PyTorch
-// writes them since 1.10); nullopt when one is missing or out of range.
-std::optional<xspace::OccupancyDevice> OccupancyLimits(simdjson::dom::element item) {
+// writes them since 1.10), with its compute capability as read from it; nullopt when one
+// is missing or out of range.
+std::optional<xspace::OccupancyDevice> OccupancyLimits(simdjson::dom::element item, std::optional<int64_t> major,
+                                                       std::optional<int64_t> minor) {
   constexpr int64_t kMaxLimit = int64_t{1} << 40;  // far above any GPU's; keeps the arithmetic in range
+  if (!major || *major <= 0 || *major > 100 || !minor || *minor < 0 || *minor > 9) return std::nullopt;
   xspace::OccupancyDevice device;
+  device.compute_major = static_cast<int>(*major);
+  device.compute_minor = static_cast<int>(*minor);
   auto read = [&](const char* key, auto* out) {
     std::optional<int64_t> value = DomField(item, key);
     if (!value || *value <= 0 || *value > kMaxLimit) return false;
     *out = static_cast<std::remove_pointer_t<decltype(out)>>(*value);
     return true;
   };
-  if (!read("computeMajor", &device.compute_major) || !read("warpSize", &device.warp_size) ||
-      !read("maxThreadsPerMultiprocessor", &device.max_threads_per_sm) ||
+  if (!read("warpSize", &device.warp_size) || !read("maxThreadsPerMultiprocessor", &device.max_threads_per_sm) ||
       !read("regsPerMultiprocessor", &device.registers_per_sm) ||
       !read("sharedMemPerMultiprocessor", &device.shared_per_sm)) {
     return std::nullopt;
   }
-  std::optional<int64_t> minor = DomField(item, "computeMinor");
-  if (!minor || *minor < 0 || *minor > 9) return std::nullopt;
-  device.compute_minor = static_cast<int>(*minor);
-  if (device.compute_major > 100 || device.warp_size > 1024 || device.max_threads_per_sm > (1 << 20)) {
-    return std::nullopt;
-  }
+  if (device.warp_size > 1024 || device.max_threads_per_sm > (1 << 20)) return std::nullopt;
   // Optional: a missing one is not checked.
   read("maxThreadsPerBlock", &device.max_threads_per_block);
   read("regsPerBlock", &device.registers_per_block);
@@ -220,7 +218,7 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
       device.memory_bytes = DomField(item, "totalGlobalMem");
       device.compute_major = DomField(item, "computeMajor");
       device.compute_minor = DomField(item, "computeMinor");
-      device.occupancy = OccupancyLimits(item);
+      device.occupancy = OccupancyLimits(item, device.compute_major, device.compute_minor);
     }
   } else if (key == "distributedInfo") {
     rank_ = DomField(root, "rank");
@@ -417,19 +415,23 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
     // else Kineto's "est. achieved occupancy %" (0 for kernels above 48 KiB of shared
     // memory, and grid-bound: not the same figure). A computed one keeps Kineto's
     // estimate beside it as a stat.
-    std::optional<double> computed = TheoreticalOccupancy(block);
+    const std::optional<int64_t> registers = args_.Int(KinetoArg::kRegisters);
+    const std::optional<int64_t> shared = args_.Int(KinetoArg::kSharedMemory);
+    const std::array<int64_t, 3> block_dims = ParseDims(block ? block->value.text : "");
+    std::optional<double> computed;
+    if (block != nullptr) computed = TheoreticalOccupancy(BlockThreads(block_dims), registers, shared);
     const JsonArg* occupancy = args_.Get(KinetoArg::kTheoreticalOccupancy);
     if (occupancy == nullptr) occupancy = args_.Get(KinetoArg::kAchievedOccupancy);
     if (computed) kept_args = ArgBit(KinetoArg::kAchievedOccupancy);
     std::string& details = details_scratch_;
     details.assign("regs:");
-    AppendInt(args_.Int(KinetoArg::kRegisters).value_or(0), &details);
+    AppendInt(registers.value_or(0), &details);
     details.append(" static_shared:");
-    AppendInt(args_.Int(KinetoArg::kSharedMemory).value_or(0), &details);
+    AppendInt(shared.value_or(0), &details);
     details.append(" dynamic_shared:0 grid:");
-    AppendDims(grid ? grid->value.text : "", &details);
+    AppendDims(ParseDims(grid ? grid->value.text : ""), &details);
     details.append(" block:");
-    AppendDims(block ? block->value.text : "", &details);
+    AppendDims(block_dims, &details);
     if (computed) {
       details += " occ_pct:" + ShortDouble(*computed);
     } else if (occupancy != nullptr) {
@@ -449,15 +451,14 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
                    ~kept_args);
 }
 
-std::optional<double> KinetoTraceParser::TheoreticalOccupancy(const JsonArg* block) const {
+std::optional<double> KinetoTraceParser::TheoreticalOccupancy(std::optional<int64_t> threads,
+                                                             std::optional<int64_t> registers,
+                                                             std::optional<int64_t> shared) const {
+  if (!threads || !registers || !shared) return std::nullopt;
   std::optional<int64_t> device = args_.Int(KinetoArg::kDevice);
-  if (!device || block == nullptr) return std::nullopt;
+  if (!device) return std::nullopt;
   auto it = devices_.find(*device);
   if (it == devices_.end() || !it->second.occupancy) return std::nullopt;
-  std::optional<int64_t> threads = BlockThreads(block->value.text);
-  std::optional<int64_t> registers = args_.Int(KinetoArg::kRegisters);
-  std::optional<int64_t> shared = args_.Int(KinetoArg::kSharedMemory);
-  if (!threads || !registers || !shared) return std::nullopt;
   return xspace::TheoreticalOccupancyPercent(*it->second.occupancy, {.block_threads = *threads,
                                                                    .registers_per_thread = *registers,
                                                                    .shared_bytes = *shared});
@@ -553,9 +554,9 @@ void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& s
         std::string details = "regs:0 static_shared:";
         AppendInt(args_.Int(KinetoArg::kSharedMemory).value_or(0), &details);
         details += " dynamic_shared:0 grid:";
-        AppendDims(grid->value.text, &details);
+        AppendDims(ParseDims(grid->value.text), &details);
         details += " block:";
-        AppendDims(block->value.text, &details);
+        AppendDims(ParseDims(block->value.text), &details);
         launch_details_by_correlation_[static_cast<uint64_t>(*correlation)] = std::move(details);
       }
       AddOtherArgs(event, ref, ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kEvIdx));

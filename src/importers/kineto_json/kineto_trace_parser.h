@@ -79,10 +79,12 @@ class KinetoTraceParser : public ChromeTraceParser {
   Category Classify(const RawTraceEvent& event);
   void CountHostEvent(int64_t pid);
   void AddKernelStats(const RawTraceEvent& event, EventRef ref);
-  // The kernel's theoretical occupancy in percent from its launch args ("block",
-  // "registers per thread", "shared memory") and its device's deviceProperties, when the
-  // trace has all of them (deviceProperties before the events, as PyTorch writes them).
-  std::optional<double> TheoreticalOccupancy(const JsonArg* block) const;
+  // The kernel's theoretical occupancy in percent from its launch (threads per block,
+  // "registers per thread", "shared memory", as read from its args) and its device's
+  // deviceProperties, when the trace has all of them (deviceProperties before the events,
+  // as PyTorch writes them).
+  std::optional<double> TheoreticalOccupancy(std::optional<int64_t> threads, std::optional<int64_t> registers,
+                                             std::optional<int64_t> shared) const;
   void AddMemcpyStats(const RawTraceEvent& event, const Slice& slice, EventRef ref, bool memset);
   void AddMemoryStats(EventRef ref);
   void AddCorrelation(EventRef ref);
