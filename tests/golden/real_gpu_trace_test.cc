@@ -107,9 +107,11 @@ TEST_P(RealGpuTraceTest, EveryKernelHasTheOccupancyOfItsLaunch) {
   EXPECT_EQ(saw_fprop, GetParam().file == kCnn.file);
 }
 
-// Under bf16 autocast, without record_shapes, the matmuls (cuBLAS nvjet_sm90_tst_*) and the
-// attention (cuDNN sdpa_..._wgmma_f16_*) are 16-bit by their names: before, the overview
-// said 0 % 16-bit for this run. They are over a fifth of its kernel time.
+// Under bf16 autocast, without record_shapes, kernels are 16-bit by their names: the
+// matmuls (cuBLAS nvjet_sm90_tst_*) and the attention (cuDNN sdpa_..._wgmma_f16_*), over a
+// fifth of the kernel time, and ATen's kernels on c10::BFloat16 (elementwise, reductions,
+// dropout), over a third. Before, the overview said 0 %, then 28 %. Layer norm (fp32 under
+// autocast) and the AdamW step stay fp32: about a third.
 TEST(RealGpuTraceBf16Test, AutocastMatmulsAndAttentionCountAsSixteenBit) {
   uint64_t dropped = 0;
   analysis::ProfileModel model = Load(kTransformer, &dropped);
@@ -118,8 +120,8 @@ TEST(RealGpuTraceBf16Test, AutocastMatmulsAndAttentionCountAsSixteenBit) {
   simdjson::dom::element doc = ToolJson("overview_page", model, &json, &parser);
   double bit16 = -1;
   ASSERT_EQ(doc["device_compute_precision"]["bit16_percent"].get_double().get(bit16), simdjson::SUCCESS);
-  EXPECT_GT(bit16, 20.0);
-  EXPECT_LT(bit16, 60.0);  // layer norm, dropout and the optimizer stay fp32
+  EXPECT_GT(bit16, 55.0);
+  EXPECT_LT(bit16, 75.0);
 }
 
 INSTANTIATE_TEST_SUITE_P(RecordedRuns, RealGpuTraceTest, ::testing::Values(kCnn, kTransformer),

@@ -175,6 +175,19 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_FALSE(Is16BitCompute("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3", ""));
   EXPECT_FALSE(Is16BitCompute("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw", ""));
   EXPECT_FALSE(Is16BitCompute("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>", ""));
+  // ATen's own kernels name their element type: c10::BFloat16 and c10::Half are 16-bit.
+  EXPECT_TRUE(Is16BitCompute("void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, "
+                             "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)",
+                             ""));
+  EXPECT_TRUE(Is16BitCompute("void at::native::(anonymous namespace)::fused_dropout_kernel_vec<c10::BFloat16, float, "
+                             "unsigned int, 1, 8, bool>(at::cuda::detail::TensorInfo<c10::BFloat16 const, unsigned int>)",
+                             ""));
+  EXPECT_TRUE(Is16BitCompute("void at::native::reduce_kernel<128, 4, at::native::ReduceOp<c10::Half, "
+                             "at::native::func_wrapper_t<c10::Half, at::native::sum_functor<c10::Half, float, float>>>>",
+                             ""));
+  EXPECT_FALSE(Is16BitCompute("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float, false>"
+                              "(int, float, float const*, float const*, float const*, float*, float*, float*)",
+                              ""));
 }
 
 }  // namespace
