@@ -105,6 +105,23 @@ char NvjetInputType(std::string_view kernel_name) {
   return kernel_name[types + 1];
 }
 
+// The input type of a Tensile / hipBLASLt GEMM (rocBLAS and hipBLASLt on AMD GPUs):
+// "Cijk_<A layout>_<B layout>_<types>_...", the types' first letter is A's and B's element
+// type: H (fp16: HHS, HSS, HB), B (bf16: BBS, BSS), S (fp32: SB, SS), D, C, Z, I (int8),
+// F (fp8: F8F8S, F8HS). 0 for other names.
+char TensileInputType(std::string_view kernel_name) {
+  constexpr std::string_view kPrefix = "Cijk_";
+  const size_t at = kernel_name.find(kPrefix);
+  if (at == std::string_view::npos) return 0;
+  size_t field = at + kPrefix.size();
+  for (int skip = 0; skip < 2; ++skip) {  // A's and B's layout
+    field = kernel_name.find('_', field);
+    if (field == std::string_view::npos) return 0;
+    ++field;
+  }
+  return field < kernel_name.size() ? kernel_name[field] : 0;
+}
+
 bool IsNvjetTensorCoreKernel(std::string_view kernel_name) {
   const char input_type = NvjetInputType(kernel_name);
   return input_type == 'h' || input_type == 'b' || input_type == 't' || input_type == 'q' || input_type == 'e';
@@ -178,14 +195,16 @@ bool Is16BitCompute(std::string_view kernel_name, std::string_view shape) {
   // By name: "half", "fp16", and "f16" anywhere (bf16, cuDNN's sdpa_..._wgmma_f16_*,
   // XMMA's *_f16f16_*), "bfloat16" (ATen's kernels are templates on c10::Half or
   // c10::BFloat16, and say so in their names: elementwise, reductions, dropout); cuBLAS's
-  // nvjet GEMMs by their input type. A bf16 autocast run on an H100 has only names of
-  // these kinds for its matmuls, attention and bf16 elementwise work.
+  // nvjet GEMMs and AMD's Tensile GEMMs by their input type. A bf16 autocast run on an
+  // H100 has only names of these kinds for its matmuls, attention and bf16 elementwise work.
   if (ContainsIgnoreCase(kernel_name, "half") || ContainsIgnoreCase(kernel_name, "fp16") ||
       ContainsIgnoreCase(kernel_name, "f16") || ContainsIgnoreCase(kernel_name, "bfloat16")) {
     return true;
   }
   const char input_type = NvjetInputType(kernel_name);
-  return input_type == 'h' || input_type == 't' || input_type == 'b';
+  if (input_type == 'h' || input_type == 't' || input_type == 'b') return true;
+  const char tensile_type = TensileInputType(kernel_name);
+  return tensile_type == 'H' || tensile_type == 'B';
 }
 
 }  // namespace stepscope::analysis

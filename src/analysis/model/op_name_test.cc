@@ -175,6 +175,13 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_FALSE(Is16BitCompute("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3", ""));
   EXPECT_FALSE(Is16BitCompute("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw", ""));
   EXPECT_FALSE(Is16BitCompute("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>", ""));
+  // AMD's Tensile / hipBLASLt GEMMs by their input type (fp32 from the shared MI250 trace).
+  EXPECT_TRUE(Is16BitCompute("Cijk_Ailk_Bljk_HHS_BH_MT128x128x16_MI16x16x16x1_SN_1LDSB0_APM1", ""));
+  EXPECT_TRUE(Is16BitCompute("Cijk_Ailk_Bjlk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x256x64_MI16x16x1_CMS_SN", ""));
+  EXPECT_TRUE(Is16BitCompute("Custom_Cijk_Ailk_Bljk_BSS_BH_Bias_SAV_UserArgs_MT128x128x64_MI16x16x1", ""));
+  EXPECT_FALSE(Is16BitCompute("Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1", ""));
+  EXPECT_FALSE(Is16BitCompute("Cijk_Ailk_Bljk_F8F8S_BH_MT128x128x64_MI16x16x1", "")) << "fp8 is not 16-bit";
+  EXPECT_FALSE(Is16BitCompute("Cijk_Ailk", "")) << "cut short";
   // ATen's own kernels name their element type: c10::BFloat16 and c10::Half are 16-bit.
   EXPECT_TRUE(Is16BitCompute("void at::native::vectorized_elementwise_kernel<8, at::native::CUDAFunctor_add<c10::BFloat16>, "
                              "std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)",
