@@ -216,7 +216,9 @@ TEST(TfDataBottleneckTest, HostileEventsAreCountedNotFatal) {
   EXPECT_FALSE(r.diagnostics.empty());
   EXPECT_EQ(r.pipelines.size(), 1u);
   for (const PipelineStageStats& stage : r.stages) {
-    if (stage.id == 20 || stage.id == 21 || stage.id == 22) EXPECT_FALSE(stage.parent_known) << stage.long_name;
+    if (stage.id == 20 || stage.id == 21 || stage.id == 22) {
+      EXPECT_FALSE(stage.parent_known) << stage.long_name;
+    }
   }
   EXPECT_FALSE(BuildTables(r).empty());
 }
