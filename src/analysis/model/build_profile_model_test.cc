@@ -10,6 +10,7 @@
 #include "src/analysis/model/combine_hosts.h"
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/model_test_util.h"
+#include "src/analysis/model/op_name.h"
 #include "src/hlo/hlo_programs.h"
 #include "src/xspace/columnar/columnar_xspace.h"
 
@@ -133,6 +134,36 @@ TEST(BuildProfileModelTest, NestedOpsSelfTimeAndTree) {
   // No markers at all.
   EXPECT_TRUE(model.steps.empty());
   EXPECT_TRUE(HasDiagnostic(model, "no step markers found"));
+}
+
+// Python frames (with_stack, with_modules, stepscope's Python tracer) are a call stack,
+// not ops: no rows, and the ops below a frame are children of the op around it, as
+// key_averages() counts (it never sees the frames). The DataLoader's frames under its
+// __next__ make __next__'s own time, which stays input.
+TEST(BuildProfileModelTest, PythonFramesAreNotOpsAndHideNoChildren) {
+  TestSpace t;
+  auto line = t.HostLine(1, "python3");
+  t.Event(line, "fwd", 0, 20);                                      // user annotation
+  t.Event(line, "nn.Module: Linear_0", 1, 12);                      // with_modules
+  t.Event(line, "torch/nn/modules/linear.py(114): forward", 2, 11);  // with_stack
+  t.Event(line, "<built-in method linear of type object at 0x7f>", 3, 10);
+  t.Event(line, "aten::linear", 4, 9);
+  t.Event(line, "aten::addmm", 5, 8);
+  t.Event(line, "model.py(30): helper", 13, 15);  // a frame right under fwd, no op below
+  t.Event(line, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 21, 31);
+  t.Event(line, "torch/utils/data/dataloader.py(674): _next_data", 22, 30);
+  t.Event(line, "aten::stack", 24, 26);
+  ProfileModel model = Build(t.space);
+  for (const OpMetrics& op : model.host_ops.ops) EXPECT_FALSE(IsPythonFrameName(op.name)) << op.name;
+  ASSERT_EQ(model.host_ops.ops.size(), 5u);
+  EXPECT_EQ(FindOp(model.host_ops, "fwd")->self_time_ps, Ms(15));  // 20 - aten::linear's 5
+  EXPECT_EQ(FindOp(model.host_ops, "aten::linear")->self_time_ps, Ms(2));
+  EXPECT_EQ(FindOp(model.host_ops, "aten::addmm")->self_time_ps, Ms(3));
+  const OpMetrics* next = FindOp(model.host_ops, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  ASSERT_NE(next, nullptr);
+  EXPECT_EQ(next->self_time_ps, Ms(8));  // 10 - aten::stack's 2
+  EXPECT_EQ(model.host_ops.total_self_time_ps, Ms(30)) << "the ops' self times still partition their time";
+  EXPECT_EQ(model.input_pipeline.category_self_time_ps[static_cast<int>(InputOpCategory::kDataLoader)], Ms(8));
 }
 
 TEST(BuildProfileModelTest, TfOpNamesSplitIntoNameAndType) {

@@ -24,7 +24,7 @@ struct Agg {
   bool eager = false;
 };
 
-enum class NameKind : int8_t { kUnset = -1, kOp, kSkip, kGetNext, kDataLoaderNext };
+enum class NameKind : int8_t { kUnset = -1, kOp, kSkip, kGetNext, kDataLoaderNext, kPythonFrame };
 
 // True when [begin, end) overlaps a step (steps sorted by begin).
 bool OverlapsAStep(const std::vector<StepInfo>& steps, int64_t begin, int64_t end) {
@@ -85,11 +85,15 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
     }
     // Self times as ComputeSelfTimes computes them, but finished as each subtree closes
     // (events are in pre-order: a parent is on the stack of open ancestors when its
-    // children come), so no array over every event of the thread is held.
+    // children come), so no array over every event of the thread is held. Python frames
+    // are transparent, as in key_averages(): an event under frames is a child of the
+    // nearest open event that is not one (its `owner`), and a frame takes no time from
+    // its parent.
     struct Open {
       uint32_t index;
       uint32_t metadata;  // UINT32_MAX: not counted
       int64_t self_ps;
+      int32_t owner;  // index into `open` of the nearest non-frame event at or above; -1: none
     };
     std::vector<Open> open;
     auto close = [&](const Open& o) {
@@ -102,22 +106,26 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
         open.pop_back();
       }
       uint32_t e = thread.event(i);
-      if (!open.empty()) {
-        const uint32_t p = thread.event(parent);
-        const int64_t inside = std::min(plane.event_end_ps(e), plane.event_end_ps(p)) - plane.event_start_ps[e];
-        if (inside > 0) open.back().self_ps -= inside;
-      }
-      open.push_back({i, UINT32_MAX, plane.duration_ps(e)});
-      if (facts.flags[i] & kIsStepMarker || (host.only_group_id && !host.Counts(facts.group[i]))) continue;
       uint32_t m = plane.event_metadata_index[e];
       if (kind[m] == NameKind::kUnset) {
         std::string_view name = plane.event_name(e);
         kind[m] = IsMemoryEventName(name)       ? NameKind::kSkip
+                  : IsPythonFrameName(name)     ? NameKind::kPythonFrame
                   : IsDataLoaderNextName(name)  ? NameKind::kDataLoaderNext
                   : IsIteratorGetNextName(name) ? NameKind::kGetNext
                                                 : NameKind::kOp;
       }
-      if (kind[m] == NameKind::kSkip) continue;
+      const bool frame = kind[m] == NameKind::kPythonFrame;
+      const int32_t above = open.empty() ? -1 : open.back().owner;
+      if (!frame && above >= 0) {
+        Open& owner = open[static_cast<size_t>(above)];
+        const uint32_t p = thread.event(owner.index);
+        const int64_t inside = std::min(plane.event_end_ps(e), plane.event_end_ps(p)) - plane.event_start_ps[e];
+        if (inside > 0) owner.self_ps -= inside;
+      }
+      open.push_back({i, UINT32_MAX, plane.duration_ps(e), frame ? above : static_cast<int32_t>(open.size())});
+      if (facts.flags[i] & kIsStepMarker || (host.only_group_id && !host.Counts(facts.group[i]))) continue;
+      if (kind[m] == NameKind::kSkip || frame) continue;
       const int64_t duration = plane.duration_ps(e);
       if (kind[m] == NameKind::kGetNext || kind[m] == NameKind::kDataLoaderNext) {
         ++input.get_next_count;

@@ -156,6 +156,16 @@ bool IsNotRealComputeName(std::string_view name) {
 
 bool IsExecutorProcessName(std::string_view name) { return StartsWithIgnoreCase(name, "ExecutorState::Process"); }
 
+bool IsPythonFrameName(std::string_view name) {
+  if (name.starts_with("<built-in ") || name.starts_with("nn.Module: ")) return true;
+  // "<file>(<digits>): <function>": the file part non-empty, at least one digit.
+  const size_t close = name.find("): ");
+  if (close == std::string_view::npos || close + 3 >= name.size()) return false;
+  size_t open = close;
+  while (open > 0 && name[open - 1] >= '0' && name[open - 1] <= '9') --open;
+  return open < close && open >= 2 && name[open - 1] == '(';
+}
+
 bool IsMemoryEventName(std::string_view name) { return name == "MemoryAllocation" || name == "MemoryDeallocation"; }
 
 bool IsCompileName(std::string_view name) {
@@ -190,14 +200,9 @@ InputOpCategory ClassifyTfDataOp(std::string_view name) {
 
 }  // namespace
 
-bool IsDataLoaderWorkName(std::string_view name) {
-  return IsDataLoaderNextName(name) || name.starts_with("torch/utils/data/");
-}
+bool IsDataLoaderWorkName(std::string_view name) { return IsDataLoaderNextName(name); }
 
-bool IsPinMemoryName(std::string_view name) {
-  return name == "aten::pin_memory" || name == "aten::_pin_memory" ||
-         name.starts_with("torch/utils/data/_utils/pin_memory.py");
-}
+bool IsPinMemoryName(std::string_view name) { return name == "aten::pin_memory" || name == "aten::_pin_memory"; }
 
 bool IsHostToDeviceTransferName(std::string_view name) {
   const auto contains = [&](std::string_view part) { return name.find(part) != std::string_view::npos; };

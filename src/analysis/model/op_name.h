@@ -46,6 +46,12 @@ bool IsNotRealComputeName(std::string_view name);
 bool IsExecutorProcessName(std::string_view name);
 // MemoryAllocation / MemoryDeallocation instants (memory profile data, not ops).
 bool IsMemoryEventName(std::string_view name);
+// A Python frame as torch.profiler's with_stack / with_modules and stepscope's Python
+// tracer name it: "<file>(<first line>): <function>", "<built-in method NAME ...>" /
+// "<built-in function NAME>", "nn.Module: <class>_<n>". A call stack, not an op: host op
+// tables leave frames out, and the ops under a frame are children of the op around it
+// (what PyTorch's key_averages() and XProf count).
+bool IsPythonFrameName(std::string_view name);
 // Host-side compilation (XLA / PjRt compile events): stepscope's source of kHostCompile.
 bool IsCompileName(std::string_view name);
 // TF loop ops whose presence makes TF skip grouping (CheckLoopOp).
@@ -72,11 +78,11 @@ MemcpyDirection MemcpyDirectionFromName(std::string_view name);
 //     (IsDataLoaderWorkName).
 std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::string_view name);
 // PyTorch's DataLoader at work on the training thread: its iterator's __next__
-// (IsDataLoaderNextName) and, in traces recorded with_stack, the Python frames of
-// torch/utils/data/ below it.
+// (IsDataLoaderNextName), whose own time includes the Python frames below it (frames are
+// not ops: IsPythonFrameName).
 bool IsDataLoaderWorkName(std::string_view name);
-// PyTorch copying a batch into page-locked memory: aten::pin_memory / aten::_pin_memory
-// and the DataLoader's pin-memory thread (torch/utils/data/_utils/pin_memory.py frames).
+// PyTorch copying a batch into page-locked memory: aten::pin_memory / aten::_pin_memory,
+// on the training thread or the DataLoader's pin-memory thread.
 bool IsPinMemoryName(std::string_view name);
 // JAX / PjRt putting host data on a device: DevicePut* (jax.device_put),
 // *CopyToDevice* and *TransferToDevice* (PjRt buffers), BufferFromPyval.
