@@ -852,23 +852,25 @@ class Parser {
 
 // Parses the planes of a scanned space on up to `threads` threads, each taking the next
 // unparsed plane. On failure, the error of the first failing plane in file order - the
-// one a single thread reports: planes are handed out in order, and a worker finishes the
-// plane it holds, so every plane before a failing one is parsed to its end.
+// one a single thread reports: planes are handed out in order, and a worker parses every
+// plane it takes that comes before the first failure found so far, so every plane before
+// the first failing one is parsed to its end. (A single "failed" flag let a worker drop
+// the earlier plane it had just taken when a later one failed first: which error came
+// back then depended on the threads' timing. Found by the columnar fuzzer.)
 Status ParsePlanes(std::string_view bytes, std::string_view what, const ParseOptions& options,
                    const SpaceLayout& layout, int threads, ColumnarXSpace* space) {
-  space->planes.resize(layout.planes.size());
+  const size_t planes = layout.planes.size();
+  space->planes.resize(planes);
   std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
+  std::atomic<size_t> first_failed{planes};  // the earliest failing plane so far
   std::mutex mutex;
-  size_t first_failed = layout.planes.size();
   Status first_failure;
   auto work = [&] {
     Parser parser(bytes, what, options.on_consumed, &options.memory_event_records);
-    for (size_t p = next++; p < layout.planes.size() && !failed; p = next++) {
+    for (size_t p = next++; p < planes && p < first_failed; p = next++) {
       if (parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, &space->planes[p])) {
         continue;
       }
-      failed = true;
       std::lock_guard<std::mutex> lock(mutex);
       if (p < first_failed) {
         first_failed = p;
@@ -877,7 +879,7 @@ Status ParsePlanes(std::string_view bytes, std::string_view what, const ParseOpt
       return;
     }
   };
-  const size_t workers = std::clamp<size_t>(static_cast<size_t>(threads), 1, std::max<size_t>(1, layout.planes.size()));
+  const size_t workers = std::clamp<size_t>(static_cast<size_t>(threads), 1, std::max<size_t>(1, planes));
   std::vector<std::thread> pool;
   for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
   work();
