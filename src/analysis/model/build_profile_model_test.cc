@@ -150,6 +150,7 @@ TEST(BuildProfileModelTest, PythonFramesAreNotOpsAndHideNoChildren) {
   t.Event(line, "aten::linear", 4, 9);
   t.Event(line, "aten::addmm", 5, 8);
   t.Event(line, "model.py(30): helper", 13, 15);  // a frame right under fwd, no op below
+  t.Event(line, "$builtins len", 16, 17);           // TF's / JAX's Python tracer
   t.Event(line, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 21, 31);
   t.Event(line, "torch/utils/data/dataloader.py(674): _next_data", 22, 30);
   t.Event(line, "aten::stack", 24, 26);

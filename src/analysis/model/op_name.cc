@@ -158,6 +158,12 @@ bool IsExecutorProcessName(std::string_view name) { return StartsWithIgnoreCase(
 
 bool IsPythonFrameName(std::string_view name) {
   if (name.starts_with("<built-in ") || name.starts_with("nn.Module: ")) return true;
+  // TensorFlow's and JAX's Python tracer: "$<file>:<line> <function>" for Python code,
+  // "$<module> <function>" for built-ins ("$builtins len", "$<unknown> append").
+  if (name.starts_with('$')) {
+    const size_t space = name.find(' ');
+    return space != std::string_view::npos && space > 1 && space + 1 < name.size();
+  }
   // "<file>(<digits>): <function>": the file part non-empty, at least one digit.
   const size_t close = name.find("): ");
   if (close == std::string_view::npos || close + 3 >= name.size()) return false;

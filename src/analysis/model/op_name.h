@@ -48,7 +48,9 @@ bool IsExecutorProcessName(std::string_view name);
 bool IsMemoryEventName(std::string_view name);
 // A Python frame as torch.profiler's with_stack / with_modules and stepscope's Python
 // tracer name it: "<file>(<first line>): <function>", "<built-in method NAME ...>" /
-// "<built-in function NAME>", "nn.Module: <class>_<n>". A call stack, not an op: host op
+// "<built-in function NAME>", "nn.Module: <class>_<n>"; or as TensorFlow's and JAX's
+// Python tracer does: "$<file>:<line> <function>", "$<module> <function>". A call stack,
+// not an op: host op
 // tables leave frames out, and the ops under a frame are children of the op around it
 // (what PyTorch's key_averages() and XProf count).
 bool IsPythonFrameName(std::string_view name);

@@ -83,6 +83,11 @@ TEST(OpNameTest, PyTorchAndJaxInputNames) {
   EXPECT_TRUE(IsPythonFrameName("<built-in method add of type object at 0x7f0>"));
   EXPECT_TRUE(IsPythonFrameName("<built-in function len>"));
   EXPECT_TRUE(IsPythonFrameName("nn.Module: Qwen2DecoderLayer_1"));
+  EXPECT_TRUE(IsPythonFrameName("$api.py:3165 try_to_block"));  // JAX's Python tracer
+  EXPECT_TRUE(IsPythonFrameName("$builtins isinstance"));
+  EXPECT_TRUE(IsPythonFrameName("$<unknown> append"));
+  EXPECT_FALSE(IsPythonFrameName("$ x")) << "no file or module";
+  EXPECT_FALSE(IsPythonFrameName("$api.py:3165")) << "no function";
   EXPECT_FALSE(IsPythonFrameName("aten::linear"));
   EXPECT_FALSE(IsPythonFrameName("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
   EXPECT_FALSE(IsPythonFrameName("ProfilerStep#3"));
