@@ -204,6 +204,9 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_TRUE(Is16BitCompute("void at::native::reduce_kernel<128, 4, at::native::ReduceOp<c10::Half, "
                              "at::native::func_wrapper_t<c10::Half, at::native::sum_functor<c10::Half, float, float>>>>",
                              ""));
+  EXPECT_TRUE(Is16BitCompute("void at::native::vectorized_elementwise_kernel<8, at::native::float16_copy_kernel_cuda("
+                             "at::TensorIteratorBase&)::{lambda(float)#1}, std::array<char*, 2ul> >",
+                             ""));  // a cast to fp16 (an fp16 CNN on an H100)
   EXPECT_FALSE(Is16BitCompute("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float, false>"
                               "(int, float, float const*, float const*, float const*, float*, float*, float*)",
                               ""));
