@@ -194,8 +194,9 @@ struct OpMetricsDb {
   // when idle time is included.
   int64_t idle_time_ps = 0;
   // Sum of self_time_ps over ops. Host: total_time_ps - idle_time_ps minus the self
-  // time of step markers (per thread, self times tile the busy time, and markers are not
-  // ops). Device: kernels on concurrent streams overlap, so it
+  // time of step markers and the time in Python frames outside the ops below them (per
+  // thread, self times tile the busy time; markers and frames are not ops). Device:
+  // kernels on concurrent streams overlap, so it
   // can exceed total_time_ps - idle_time_ps.
   int64_t total_self_time_ps = 0;
 };
