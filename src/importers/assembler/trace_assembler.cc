@@ -1,11 +1,10 @@
 #include "src/importers/assembler/trace_assembler.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <limits>
-#include <thread>
 
+#include "src/base/for_each_index.h"
 #include "src/base/sort_runs.h"
 #include "src/base/status_macros.h"
 #include "src/base/utf8.h"
@@ -286,18 +285,15 @@ std::pair<uint64_t, uint64_t> TraceAssembler::ColumnBounds(const Plane& plane) {
 namespace {
 
 // Runs job(i) for i in [0, count) on up to `threads` threads (this one included), each
-// thread taking the next undone index.
+// thread taking the next undone index. Jobs do not fail.
 template <typename Job>
 void RunJobs(size_t count, int threads, const Job& job) {
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < count; i = next++) job(i);
-  };
-  std::vector<std::thread> helpers;
-  const size_t workers = std::min<size_t>(count, static_cast<size_t>(std::max(threads, 1)));
-  for (size_t i = 1; i < workers; ++i) helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers) helper.join();
+  base::ForEachIndex(count, threads, [&] {
+    return [&](size_t i) {
+      job(i);
+      return true;
+    };
+  });
 }
 
 }  // namespace

@@ -1,15 +1,13 @@
 #include "src/xspace/columnar/columnar_reader.h"
 
 #include <algorithm>
-#include <atomic>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "src/base/for_each_index.h"
 #include "src/base/utf8.h"
 #include "src/xspace/columnar/columnar_finalize.h"
 #include "src/xspace/columnar/columnar_memory_decoder.h"
@@ -851,40 +849,21 @@ class Parser {
 };
 
 // Parses the planes of a scanned space on up to `threads` threads, each taking the next
-// unparsed plane. On failure, the error of the first failing plane in file order - the
-// one a single thread reports: planes are handed out in order, and a worker parses every
-// plane it takes that comes before the first failure found so far, so every plane before
-// the first failing one is parsed to its end. (A single "failed" flag let a worker drop
-// the earlier plane it had just taken when a later one failed first: which error came
-// back then depended on the threads' timing. Found by the columnar fuzzer.)
+// unparsed plane with a parser of its own. On failure, the error of the first failing
+// plane in file order - the one a single thread reports (base::ForEachIndex).
 Status ParsePlanes(std::string_view bytes, std::string_view what, const ParseOptions& options,
                    const SpaceLayout& layout, int threads, ColumnarXSpace* space) {
   const size_t planes = layout.planes.size();
   space->planes.resize(planes);
-  std::atomic<size_t> next{0};
-  std::atomic<size_t> first_failed{planes};  // the earliest failing plane so far
-  std::mutex mutex;
-  Status first_failure;
-  auto work = [&] {
-    Parser parser(bytes, what, options.on_consumed, &options.memory_event_records);
-    for (size_t p = next++; p < planes && p < first_failed; p = next++) {
-      if (parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, &space->planes[p])) {
-        continue;
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      if (p < first_failed) {
-        first_failed = p;
-        first_failure = parser.FailureStatus();
-      }
-      return;
-    }
-  };
-  const size_t workers = std::clamp<size_t>(static_cast<size_t>(threads), 1, std::max<size_t>(1, planes));
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < workers; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& thread : pool) thread.join();
-  return first_failure;
+  std::vector<Status> failures(planes);  // each written by the thread that parsed the plane
+  const size_t first_failed = base::ForEachIndex(planes, threads, [&] {
+    return [&, parser = Parser(bytes, what, options.on_consumed, &options.memory_event_records)](size_t p) mutable {
+      if (parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, &space->planes[p])) return true;
+      failures[p] = parser.FailureStatus();
+      return false;
+    };
+  });
+  return first_failed < planes ? failures[first_failed] : OkStatus();
 }
 
 }  // namespace
