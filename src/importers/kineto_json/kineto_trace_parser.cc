@@ -159,7 +159,11 @@ std::optional<int64_t> DomInt(simdjson::dom::element element) {
 }
 
 // The integer at `key` of an object, or nullopt (missing key, not an object, not a number).
-std::optional<int64_t> DomField(simdjson::dom::element object, const char* key);
+std::optional<int64_t> DomField(simdjson::dom::element object, const char* key) {
+  simdjson::dom::element value;
+  if (object[key].get(value) != simdjson::SUCCESS) return std::nullopt;
+  return DomInt(value);
+}
 
 // The device limits of a deviceProperties entry that theoretical occupancy needs (PyTorch
 // writes them since 1.10), with its compute capability as read from it; nullopt when one
@@ -189,12 +193,6 @@ std::optional<xspace::OccupancyDevice> OccupancyLimits(simdjson::dom::element it
   read("sharedMemPerBlock", &device.shared_per_block);
   read("sharedMemPerBlockOptin", &device.shared_per_block_optin);
   return device;
-}
-
-std::optional<int64_t> DomField(simdjson::dom::element object, const char* key) {
-  simdjson::dom::element value;
-  if (object[key].get(value) != simdjson::SUCCESS) return std::nullopt;
-  return DomInt(value);
 }
 
 }  // namespace

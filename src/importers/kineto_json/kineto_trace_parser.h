@@ -32,8 +32,8 @@
 #include <vector>
 
 #include "src/importers/chrome_json/chrome_trace_parser.h"
-#include "src/xspace/kernel_occupancy.h"
 #include "src/importers/kineto_json/kineto_args.h"
+#include "src/xspace/kernel_occupancy.h"
 
 namespace stepscope::importers {
 
