@@ -278,10 +278,7 @@ StatusOr<SyntheticProfile> WriteSyntheticMemoryXSpace(const std::string& path, u
   std::vector<uint64_t> ops, shapes;
   for (int k = 0; k < 200; ++k) {
     ops.push_back(host.StatId("model/layer_" + std::to_string(k) + "/MatMul"));
-    // Appended, not `"[" + std::to_string(...)`: GCC 12 warns (-Wrestrict) on that falsely.
-    std::string shape(1, '[');
-    shape.append(std::to_string(32 + k)).append(",1024]");
-    shapes.push_back(host.StatId(shape));
+    shapes.push_back(host.StatId("[" + std::to_string(32 + k) + ",1024]"));
   }
   const uint64_t output = host.StatId("output"), temp = host.StatId("temp");
   constexpr int64_t kCapacity = int64_t{16} << 30, kStack = int64_t{64} << 20;

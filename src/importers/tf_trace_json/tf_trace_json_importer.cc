@@ -32,9 +32,7 @@ class TfTraceParser : public ChromeTraceParser {
     std::string_view process = ProcessName(current_pid());
     if (step == nullptr || process.rfind("/device:", 0) == 0) return;
     slice->flags |= kEventStepMarker;
-    // Appended, not `" " + std::string(...)`: GCC 12 warns (-Wrestrict) on that falsely.
-    std::string suffix(1, ' ');
-    suffix.append(step->value.text);
+    std::string suffix = " " + std::string(step->value.text);
     if (slice->name.size() > suffix.size() && slice->name.substr(slice->name.size() - suffix.size()) == suffix) {
       slice->display_storage = std::string(slice->name);
       slice->display_name = slice->display_storage;
