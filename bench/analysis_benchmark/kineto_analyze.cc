@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,8 +35,14 @@ double Median(std::vector<double> values) {
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-// Runs `args` with stdout to /dev/null; its wall time in ms, or -1 when it fails.
-double TimeProcessMs(std::vector<std::string> args) {
+struct ProcessRun {
+  double wall_ms = -1;  // -1: the process could not start or failed
+  double cpu_seconds = 0;
+  double peak_rss_bytes = 0;
+};
+
+// Runs `args` with stdout to /dev/null: its wall time, CPU time and peak RSS.
+ProcessRun RunProcess(std::vector<std::string> args) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -46,12 +53,21 @@ double TimeProcessMs(std::vector<std::string> args) {
   pid_t pid;
   int spawned = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return -1;
+  ProcessRun run;
+  if (spawned != 0) return run;
   int status = 0;
-  waitpid(pid, &status, 0);
+  struct rusage usage{};
+  wait4(pid, &status, 0, &usage);
   const double ms = MsSince(start);
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? ms : -1;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return run;
+  run.wall_ms = ms;
+  run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                    static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  run.peak_rss_bytes = static_cast<double>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+  return run;
 }
+
+double TimeProcessMs(std::vector<std::string> args) { return RunProcess(std::move(args)).wall_ms; }
 
 }  // namespace
 
@@ -69,6 +85,24 @@ Figures MeasureAnalyzeProcess(const std::string& stepscope, const std::string& t
   return {{"kineto_15mb_analyze_ms", Median(analyze)},
           {"kineto_15mb_analyze_min_ms", *std::min_element(analyze.begin(), analyze.end())},
           {"stepscope_startup_ms", Median(startup)}};
+}
+
+Figures MeasureAnalyzeCommand(const std::string& stepscope, const std::string& profile, int runs) {
+  if (!std::filesystem::exists(stepscope) || !std::filesystem::exists(profile)) return {};
+  ProcessRun best;
+  for (int run = 0; run < runs; ++run) {
+    ProcessRun r = RunProcess({stepscope, "analyze", profile, "--tool", "overview_page"});
+    if (r.wall_ms < 0) return {};
+    if (best.wall_ms < 0 || r.cpu_seconds < best.cpu_seconds) best.cpu_seconds = r.cpu_seconds;
+    if (best.wall_ms < 0 || r.wall_ms < best.wall_ms) best.wall_ms = r.wall_ms;
+    best.peak_rss_bytes = std::max(best.peak_rss_bytes, r.peak_rss_bytes);
+  }
+  ProcessRun startup = RunProcess({stepscope, "help"});
+  if (startup.wall_ms < 0) return {};
+  return {{"cpu_seconds", best.cpu_seconds},
+          {"seconds", best.wall_ms / 1000},
+          {"peak_rss", best.peak_rss_bytes},
+          {"baseline_rss", startup.peak_rss_bytes}};
 }
 
 Figures MeasureAnalyzePhases(const std::string& trace, int runs) {

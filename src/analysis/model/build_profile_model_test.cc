@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 #include "src/analysis/model/combine_hosts.h"
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/model_test_util.h"
 #include "src/analysis/model/op_name.h"
+#include "src/analysis/model/pipeline_events.h"
 #include "src/hlo/hlo_programs.h"
 #include "src/xspace/columnar/columnar_xspace.h"
 
@@ -165,6 +167,58 @@ TEST(BuildProfileModelTest, PythonFramesAreNotOpsAndHideNoChildren) {
   EXPECT_EQ(next->self_time_ps, Ms(8));  // 10 - aten::stack's 2
   EXPECT_EQ(model.host_ops.total_self_time_ps, Ms(30)) << "the ops' self times still partition their time";
   EXPECT_EQ(model.input_pipeline.category_self_time_ps[static_cast<int>(InputOpCategory::kDataLoader)], Ms(8));
+}
+
+// A model without event trees (the CLI's) takes the tf.data events while it still has the
+// trees; a model with them extracts the same events on demand. The eager copy is sized
+// exactly: a tf.data-heavy host has millions of these, and spare capacity was the largest
+// block of `stepscope analyze` on such a profile.
+TEST(BuildProfileModelTest, PipelineEventsWithoutTreesAreTheOnDemandOnesSizedExactly) {
+  TestSpace t;
+  auto loop = t.HostLine(1, "python3");
+  t.Event(loop, "train", 0, 20, {{"step_num", 0}, {"_r", 1}});
+  auto worker = t.HostLine(2, "tf_data_worker");
+  t.Event(worker, "Iterator::Prefetch", 0, 10, {{"id", 11}, {"parent_id", 0}, {"buffer_limit", 4}});
+  t.Event(worker, "Iterator::Prefetch::Map", 1, 5, {{"id", 12}, {"parent_id", 11}});
+  t.Event(worker, "MapProduce", 2, 4, {{"element_id", 7}});
+  t.Event(worker, "Iterator::Prefetch::Map", 6, 9, {{"id", 12}, {"parent_id", 11}});
+  auto consumer = t.HostLine(3, "tf_data_consumer");
+  t.Event(consumer, "PrefetchConsume", 12, 14, {{"element_id", 7}});
+
+  PipelineEvents on_demand;
+  ForEachHostPipelineEvents(Build(t.space), [&](int, const PipelineEvents& events) { on_demand = events; });
+  ModelOptions without_trees;
+  without_trees.keep_event_tree = false;
+  ProfileModel model = Build(t.space, without_trees);
+  ASSERT_EQ(model.pipeline_events.size(), 1u);
+  const PipelineEvents& eager = model.pipeline_events[0];
+
+  EXPECT_EQ(eager.threads, (std::vector<std::string>{"tf_data_worker", "tf_data_consumer"}));
+  EXPECT_EQ(eager.threads, on_demand.threads);
+  EXPECT_EQ(eager.names, on_demand.names);
+  ASSERT_EQ(eager.events.size(), 5u);
+  EXPECT_EQ(eager.events.capacity(), eager.events.size());
+  ASSERT_EQ(on_demand.events.size(), eager.events.size());
+  for (size_t i = 0; i < eager.events.size(); ++i) {
+    const PipelineEvent& a = eager.events[i];
+    const PipelineEvent& b = on_demand.events[i];
+    EXPECT_EQ(std::tie(a.begin_ps, a.end_ps, a.id, a.parent_id, a.element_id, a.setting, a.enclosing, a.name,
+                       a.thread, a.kind, a.flags),
+              std::tie(b.begin_ps, b.end_ps, b.id, b.parent_id, b.element_id, b.setting, b.enclosing, b.name,
+                       b.thread, b.kind, b.flags))
+        << "event " << i;
+  }
+  // Nesting and stats as the trees give them.
+  EXPECT_EQ(eager.events[0].enclosing, -1);
+  EXPECT_EQ(eager.events[0].setting, 4);
+  EXPECT_EQ(eager.events[1].enclosing, 0);
+  EXPECT_EQ(eager.events[1].parent_id, 11);
+  EXPECT_EQ(eager.events[2].enclosing, 1);
+  EXPECT_EQ(eager.events[2].kind, PipelineEventKind::kProduce);
+  EXPECT_EQ(eager.events[3].begin_ps, Ms(6));
+  EXPECT_EQ(eager.events[3].enclosing, 0);
+  EXPECT_EQ(eager.events[4].thread, 1u);
+  EXPECT_EQ(eager.events[4].element_id, 7);
 }
 
 TEST(BuildProfileModelTest, TfOpNamesSplitIntoNameAndType) {

@@ -73,11 +73,12 @@ PlaneTables TablesFor(const xspace::ColumnarPlane& plane, PipelineEvents* out) {
 }
 
 // One lookup per event: most threads (the training loop, runtime threads) have none.
-bool HasPipelineEvent(const xspace::ColumnarPlane& plane, const HostThread& thread, const PlaneTables& tables) {
+size_t CountPipelineEvents(const xspace::ColumnarPlane& plane, const HostThread& thread, const PlaneTables& tables) {
+  size_t count = 0;
   for (size_t i = 0; i < thread.size(); ++i) {
-    if (tables.name_of_metadata[plane.event_metadata_index[thread.event(i)]] != 0) return true;
+    count += tables.name_of_metadata[plane.event_metadata_index[thread.event(i)]] != 0;
   }
-  return false;
+  return count;
 }
 
 void ExtractThread(const xspace::ColumnarPlane& plane, const HostThread& thread, const PlaneTables& tables,
@@ -135,17 +136,29 @@ PipelineEvents ExtractPipelineEvents(const xspace::ColumnarXSpace& space, const 
   // Tables per plane, built on first use (host threads of one model share one plane).
   std::vector<PlaneTables> tables(space.planes.size());
   std::vector<bool> built(space.planes.size(), false);
-  for (const HostThread& thread : threads) {
+  // Counted first, so that the events take their exact size: a tf.data-heavy host has
+  // millions, and a growing vector would hold them up to three times over while it moves
+  // them (10 M-event profile: 407 MB instead of 134, the largest block of `analyze`).
+  std::vector<size_t> counts(threads.size(), 0);
+  size_t total = 0;
+  for (size_t t = 0; t < threads.size(); ++t) {
+    const HostThread& thread = threads[t];
     if (thread.plane_index >= space.planes.size()) continue;
     const xspace::ColumnarPlane& plane = space.planes[thread.plane_index];
     if (!built[thread.plane_index]) {
       tables[thread.plane_index] = TablesFor(plane, &out);
       built[thread.plane_index] = true;
     }
-    const PlaneTables& plane_tables = tables[thread.plane_index];
-    if (!plane_tables.has_iterators || !HasPipelineEvent(plane, thread, plane_tables)) continue;
+    if (tables[thread.plane_index].has_iterators) counts[t] = CountPipelineEvents(plane, thread, tables[thread.plane_index]);
+    total += counts[t];
+  }
+  out.events.reserve(total);
+  for (size_t t = 0; t < threads.size(); ++t) {
+    if (counts[t] == 0) continue;
+    const HostThread& thread = threads[t];
     out.threads.push_back(thread.name);
-    ExtractThread(plane, thread, plane_tables, static_cast<uint32_t>(out.threads.size() - 1), &out);
+    ExtractThread(space.planes[thread.plane_index], thread, tables[thread.plane_index],
+                  static_cast<uint32_t>(out.threads.size() - 1), &out);
   }
   return out;
 }
