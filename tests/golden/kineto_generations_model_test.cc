@@ -182,6 +182,61 @@ TEST(KinetoGenerationsModelTest, EveryGenerationsDeviceComputeIsTheDevicesBusyTi
   EXPECT_EQ(steps_checked, importers::testing::KinetoGenerations().size() - 1);
 }
 
+// A torch.compile'd bf16 step recorded with record_shapes: Inductor's Triton kernels name
+// no type, but each launch is wrapped in a record function of the kernel's name whose
+// "Input type" lists the kernel's tensors. A kernel counts as 16-bit compute when its name
+// says so (the bf16 GEMM) or when every floating-point input of its launching op is Half or
+// BFloat16 (the bf16 Triton kernel); a float Triton kernel, and one launched by an op whose
+// types were not recorded, stay 32-bit.
+constexpr std::string_view kCompiledBf16Step = R"json({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 7, "tid": 7, "ts": 1000, "dur": 1000,
+   "args": {"External id": 1}},
+  {"ph": "X", "cat": "user_annotation", "name": "CompiledFunction", "pid": 7, "tid": 7, "ts": 1010, "dur": 400,
+   "args": {"External id": 2}},
+  {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_mul_0", "pid": 7, "tid": 7, "ts": 1030, "dur": 10,
+   "args": {"External id": 3, "Input Dims": [[4, 256], [4, 256], [4, 256], []],
+            "Input type": ["c10::BFloat16", "c10::BFloat16", "c10::BFloat16", "Scalar"]}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 7, "tid": 7, "ts": 1032, "dur": 4,
+   "args": {"External id": 3, "correlation": 101}},
+  {"ph": "X", "cat": "cpu_op", "name": "triton_red_fused_sum_1", "pid": 7, "tid": 7, "ts": 1050, "dur": 10,
+   "args": {"External id": 4, "Input Dims": [[4, 256], [4]], "Input type": ["float", "float"]}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 7, "tid": 7, "ts": 1052, "dur": 4,
+   "args": {"External id": 4, "correlation": 102}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 7, "tid": 7, "ts": 1070, "dur": 10,
+   "args": {"External id": 5, "Input Dims": [[4, 256], [256, 256]], "Input type": ["c10::BFloat16", "c10::BFloat16"]}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 7, "tid": 7, "ts": 1072, "dur": 4,
+   "args": {"External id": 5, "correlation": 103}},
+  {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_2", "pid": 7, "tid": 7, "ts": 1090, "dur": 10,
+   "args": {"External id": 6}},
+  {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 7, "tid": 7, "ts": 1092, "dur": 4,
+   "args": {"External id": 6, "correlation": 104}},
+  {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_mul_0", "pid": 0, "tid": 7, "ts": 1100, "dur": 30,
+   "args": {"External id": 3, "device": 0, "stream": 7, "correlation": 101}},
+  {"ph": "X", "cat": "kernel", "name": "triton_red_fused_sum_1", "pid": 0, "tid": 7, "ts": 1140, "dur": 50,
+   "args": {"External id": 4, "device": 0, "stream": 7, "correlation": 102}},
+  {"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", "pid": 0,
+   "tid": 7, "ts": 1200, "dur": 20, "args": {"External id": 5, "device": 0, "stream": 7, "correlation": 103}},
+  {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_2", "pid": 0, "tid": 7, "ts": 1230, "dur": 10,
+   "args": {"External id": 6, "device": 0, "stream": 7, "correlation": 104}}
+]})json";
+
+TEST(KinetoGenerationsModelTest, CompiledKernelsCountAsSixteenBitByTheirLaunchingOpsInputTypes) {
+  xspace::XSpace space;
+  importers::ImportStats stats;
+  Status imported = importers::ImportTraceBytes(kCompiledBf16Step, {}, &space, &stats);
+  ASSERT_TRUE(imported.ok()) << imported.ToString();
+  StatusOr<ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  ASSERT_EQ(model->steps.size(), 1u);
+  const analysis::StepBreakdown& b = model->steps[0].breakdown;
+  constexpr int64_t kUsPs = 1'000'000;
+  EXPECT_EQ(b.ps(EventType::kDeviceCompute16), (30 + 20) * kUsPs);  // bf16 Triton + bf16 GEMM
+  EXPECT_EQ(b.ps(EventType::kDeviceCompute32), (50 + 10) * kUsPs);  // float Triton + untyped launch
+  const analysis::StepTimeSummary summary = analysis::SummarizeSteps(*model);
+  ASSERT_TRUE(summary.device_compute_16bit_percent.has_value());
+  EXPECT_NEAR(*summary.device_compute_16bit_percent, 100.0 * 50 / 110, 1e-9);
+}
+
 // The DataLoader keeps its PyTorch name and is the step's input wait (HOST_WAIT_INPUT),
 // counted as an input fetch on the input-pipeline page.
 TEST(KinetoGenerationsModelTest, DataLoaderIsTheInputWaitUnderItsOwnName) {

@@ -184,6 +184,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   // Only the device analysis looks launches up.
   host.correlation_to_group = {};
   host.correlation_to_op = {};
+  host.launches_with_16bit_inputs = {};
 
   HostEnvironment env = ReadHostEnvironment(s, host_planes, options);
   model.hostnames.push_back(env.hostname);

@@ -435,6 +435,9 @@ class DeviceAnalyzer {
       type = EventType::kDeviceCollectives;
     } else {
       bool half = stats.shape.empty() ? facts.name_says_16bit : Is16BitCompute(plane.event_name(e), stats.shape);
+      // A kernel whose name says no type (torch.compile's Triton kernels) counts by its
+      // launching op's inputs, as XProf counts an op by its data type.
+      if (!half && stats.has_correlation_id) half = host_->launches_with_16bit_inputs.Find(stats.correlation_id) == 1;
       type = half ? EventType::kDeviceCompute16 : EventType::kDeviceCompute32;
     }
     if (group >= static_cast<int32_t>(StepSpan::kMaxGroups) ||

@@ -11,6 +11,7 @@
 #include "src/analysis/model/collective_message.h"
 #include "src/analysis/model/event_stats.h"
 #include "src/analysis/model/event_tree.h"
+#include "src/analysis/model/input_precision.h"
 #include "src/analysis/model/op_name.h"
 #include "src/analysis/model/step_marker_rules.h"
 
@@ -310,6 +311,10 @@ class HostGrouper {
     constexpr uint32_t kNone = UINT32_MAX;
     std::vector<uint32_t> inner_scope, inner_op;  // per event: innermost scope / cpu_op-like scope
     std::vector<uint32_t> inner_comms;            // per event: innermost scope with a collective's size
+    // Per event: the floating-point precision of the innermost scope whose "Input type"
+    // names one (input_precision.h), only on planes that have the stat.
+    std::vector<InputPrecision> inner_precision;
+    uint32_t input_type_index = xspace::ColumnarPlane::kNoStat;  // of the current plane
     std::vector<int8_t> cpu_op_like;              // per event metadata of the current plane: -1 unknown
     uint32_t cpu_op_like_plane = UINT32_MAX;
     std::optional<CollectiveStatReader> comms_reader;  // of the current plane
@@ -328,10 +333,13 @@ class HostGrouper {
           cpu_op_like.assign(plane.event_metadata.size(), -1);
           launch_op_index = FlatUint64Map();
           comms_reader.emplace(plane);
+          input_type_index = InputTypeStatIndex(plane);
         }
         if (comms_reader->has_any()) inner_comms.resize(thread.size());
       }
       const bool comms = scopes && comms_reader->has_any();
+      const bool typed = scopes && input_type_index != xspace::ColumnarPlane::kNoStat;
+      if (typed) inner_precision.assign(thread.size(), InputPrecision::kUnknown);
       for (uint32_t i = 0; i < thread.size(); ++i) {
         const uint8_t flags = facts.flags[i];
         uint32_t scope = kNone, op = kNone, message = kNone;
@@ -350,6 +358,17 @@ class HostGrouper {
             }
           }
           if (comms) inner_comms[i] = message;
+          if (typed) {
+            InputPrecision precision = parent >= 0 ? inner_precision[parent] : InputPrecision::kUnknown;
+            if (flags & kIsOpScope) {
+              xspace::ColumnarStat types;
+              if (plane.FindEventStat(thread.event(i), input_type_index, &types)) {
+                const InputPrecision own = FloatInputPrecision(plane.AsString(types));
+                if (own != InputPrecision::kUnknown) precision = own;
+              }
+            }
+            inner_precision[i] = precision;
+          }
           if ((flags & kIsOpScope) && !(flags & kIsStepMarker)) {
             scope = i;
             int8_t& like = cpu_op_like[plane.event_metadata_index[thread.event(i)]];
@@ -371,6 +390,7 @@ class HostGrouper {
           out_->correlation_to_group.Add(correlation_id, (flags & kGroupedByWindow) ? group | kTiedByWindowBit : group);
         }
         if (message != kNone) out_->correlation_to_collective.Add(correlation_id, static_cast<int32_t>(message));
+        if (typed && inner_precision[i] == InputPrecision::k16Bit) out_->launches_with_16bit_inputs.Add(correlation_id, 1);
         if (launcher != kNone) {
           const uint32_t metadata = plane.event_metadata_index[thread.event(launcher)];
           uint32_t launch_op = launch_op_index.FindOrInsert(metadata, static_cast<uint32_t>(out_->launch_ops.size()));
@@ -384,6 +404,14 @@ class HostGrouper {
     out_->correlation_to_group.Finish();
     out_->correlation_to_op.Finish();
     out_->correlation_to_collective.Finish();
+    out_->launches_with_16bit_inputs.Finish();
+  }
+
+  static uint32_t InputTypeStatIndex(const ColumnarPlane& plane) {
+    for (uint32_t i = 0; i < plane.stat_metadata.size(); ++i) {
+      if (plane.stat_metadata[i].name == "Input type") return i;
+    }
+    return xspace::ColumnarPlane::kNoStat;
   }
 
   const xspace::ColumnarXSpace& space_;

@@ -203,6 +203,10 @@ struct HostAnalysis {
   // collective_messages. Empty when the file has none.
   CorrelationMap correlation_to_collective;
   std::vector<CollectiveMessage> collective_messages;
+  // Launches (1 by correlation id) whose innermost typed scope's floating-point inputs are
+  // all 16-bit (PyTorch's "Input type", input_precision.h): their kernels count as 16-bit
+  // compute whatever their names say. Empty when the file records no input types.
+  CorrelationMap launches_with_16bit_inputs;
   std::vector<std::string> diagnostics;
   // Set when the model is of one step (ModelOptions::step): the group id (as GroupTable::id
   // reports it) whose events alone count in ops, kernels, devices and input facts.
