@@ -233,6 +233,40 @@ TEST(ChromeJsonImporterTest, FlowV2BindIdsLinkSlices) {
   EXPECT_EQ(out >> 2, in >> 2);
 }
 
+// A flow is its points with the same category and the same id text: a number and the
+// string of the same digits are one id; "07" is not "7"; one id in two categories is two
+// flows; v2 bind ids are flows of their own whatever the categories are called.
+TEST(ChromeJsonImporterTest, FlowsAreJoinedByCategoryAndIdText) {
+  Result result = ImportText(R"({"traceEvents": [
+    {"ph": "X", "name": "a_out", "ts": 1, "dur": 2, "pid": 1, "tid": 1},
+    {"ph": "s", "cat": "c", "name": "f", "id": 7, "ts": 2, "pid": 1, "tid": 1},
+    {"ph": "X", "name": "a_in", "ts": 10, "dur": 2, "pid": 1, "tid": 2},
+    {"ph": "f", "cat": "c", "name": "f", "id": "7", "bp": "e", "ts": 11, "pid": 1, "tid": 2},
+    {"ph": "X", "name": "b_out", "ts": 20, "dur": 2, "pid": 1, "tid": 1},
+    {"ph": "s", "cat": "c", "name": "f", "id": "07", "ts": 21, "pid": 1, "tid": 1},
+    {"ph": "X", "name": "c_out", "ts": 30, "dur": 2, "pid": 1, "tid": 1},
+    {"ph": "s", "cat": "other", "name": "f", "id": 7, "ts": 31, "pid": 1, "tid": 1},
+    {"ph": "X", "name": "d_out", "ts": 40, "dur": 2, "pid": 1, "tid": 1},
+    {"ph": "s", "cat": "c", "name": "f", "id": "0x7", "ts": 41, "pid": 1, "tid": 1},
+    {"ph": "X", "name": "v2_out", "ts": 50, "dur": 1, "pid": 1, "tid": 1, "bind_id": 7, "flow_out": true},
+    {"ph": "X", "name": "v2_in", "ts": 60, "dur": 1, "pid": 1, "tid": 2, "bind_id": 7, "flow_in": true}
+  ]})");
+  ASSERT_TRUE(result.status.ok()) << result.status.ToString();
+  EXPECT_EQ(result.stats.flow_events, 5u);  // the s/f points; v2 flows are stats of their slices
+  auto flow_of = [&](std::string_view name) {
+    const ImportedEvent* event = Find(result, name);
+    EXPECT_NE(event, nullptr) << name;
+    return event != nullptr && event->stats.count("flow") ? FlowValue(*event) >> 2 : 0;
+  };
+  const uint64_t seven = flow_of("a_out");
+  ASSERT_NE(seven, 0u);
+  EXPECT_EQ(flow_of("a_in"), seven);  // 7 and "7"
+  std::set<uint64_t> distinct = {seven, flow_of("b_out"), flow_of("c_out"), flow_of("d_out"), flow_of("v2_out")};
+  EXPECT_EQ(distinct.size(), 5u);  // "07", another category, "0x7", v2: each its own flow
+  EXPECT_EQ(distinct.count(0), 0u);
+  EXPECT_EQ(flow_of("v2_in"), flow_of("v2_out"));
+}
+
 TEST(ChromeJsonImporterTest, TruncatedFilesFailClearlyOrImportThePrefix) {
   std::string json = R"({"traceEvents": [
     {"ph": "X", "name": "a", "ts": 1, "dur": 1, "pid": 1, "tid": 1},

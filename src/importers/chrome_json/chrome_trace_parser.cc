@@ -330,15 +330,54 @@ void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
   ++stats_->events_imported;
 }
 
+namespace {
+
+// The value of a canonical unsigned decimal (no sign, no leading zero, at most 19 digits):
+// such ids compare equal exactly when their texts do.
+std::optional<uint64_t> CanonicalDecimal(std::string_view text) {
+  if (text.empty() || text.size() > 19 || (text.size() > 1 && text[0] == '0')) return std::nullopt;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<uint64_t>(c - '0');
+  }
+  return value;
+}
+
+// The category key of flow v2's bind ids: no interned string has it.
+constexpr uint32_t kFlowV2Category = UINT32_MAX;
+
+}  // namespace
+
+uint64_t ChromeTraceParser::FlowIdOf(uint32_t category_key, std::string_view id_text) {
+  // The flat maps hold 32-bit sequences: past that, new ids take the string map.
+  if (const std::optional<uint64_t> number = CanonicalDecimal(id_text)) {
+    uint32_t index = flow_category_index_.Find(category_key);
+    if (index == 0) {
+      numeric_flow_ids_.emplace_back();
+      index = static_cast<uint32_t>(numeric_flow_ids_.size());
+      flow_category_index_.Insert(category_key, index);
+    }
+    FlatIdMap& ids = numeric_flow_ids_[index - 1];
+    if (const uint32_t sequence = ids.Find(*number)) return kAllocatedFlowIdBase + sequence;
+    if (flow_sequence_ < UINT32_MAX - 1) {
+      const auto sequence = static_cast<uint32_t>(NextFlowSequence());
+      ids.Insert(*number, sequence);
+      return kAllocatedFlowIdBase + sequence;
+    }
+  }
+  std::string key = std::to_string(category_key);
+  key += '\x1f';
+  key += id_text;
+  auto [it, inserted] = flow_ids_.try_emplace(std::move(key), 0);
+  if (inserted) it->second = NextFlowSequence();
+  return kAllocatedFlowIdBase + it->second;
+}
+
 std::pair<uint64_t, uint8_t> ChromeTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text) {
   // Flow points are joined by category and id. Not by name: PyTorch's legacy export names
   // the 's' after the op and the 'f' after the kernel.
-  std::string key(event.cat.text);
-  key += '\x1f';
-  key += id_text;
-  auto [it, inserted] = flow_ids_.try_emplace(key, 0);
-  if (inserted) it->second = kAllocatedFlowIdBase + flow_ids_.size();
-  return {it->second, 0};
+  return {FlowIdOf(assembler_->Intern(event.cat.text), id_text), 0};
 }
 
 void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
@@ -369,12 +408,9 @@ void ChromeTraceParser::HandleFlowV2(const RawTraceEvent& event, EventRef ref, c
   bool out = event.flow_out.text == "true";
   bool in = event.flow_in.text == "true";
   if (!out && !in) return;
-  std::string key = "v2\x1f";
-  key += event.bind_id.text;
-  auto [it, inserted] = flow_ids_.try_emplace(key, 0);
-  if (inserted) it->second = kAllocatedFlowIdBase + flow_ids_.size();
+  const uint64_t flow_id = FlowIdOf(kFlowV2Category, event.bind_id.text);
   uint64_t direction = in && out ? 3 : out ? 2 : 1;
-  uint64_t packed = ((it->second & ((uint64_t{1} << 56) - 1)) << 2) | direction;
+  uint64_t packed = ((flow_id & ((uint64_t{1} << 56) - 1)) << 2) | direction;
   assembler_->AddUint(ref, assembler_->Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow)), packed);
 }
 

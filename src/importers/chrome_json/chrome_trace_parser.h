@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "src/importers/assembler/flat_id_map.h"
 #include "src/importers/assembler/trace_assembler.h"
 #include "src/importers/import_stats.h"
 #include "src/importers/importer.h"
@@ -200,7 +201,16 @@ class ChromeTraceParser : public TraceJsonSink {
   std::unordered_map<TrackKey, std::vector<BeginEnd>, TrackKeyHash> begin_end_;
   uint64_t order_ = 0;
   RecordVector<RawFlowPoint> flow_points_;
-  std::unordered_map<std::string, uint64_t> flow_ids_;
+  // Flow ids by (category, id text), numbered in order of first sight from
+  // kAllocatedFlowIdBase. Ids that are canonical decimal numbers (what most writers emit)
+  // live in a flat map per category; any other id text in flow_ids_. A trace of millions of
+  // flows spent a third of its import allocating and hashing a string key per point.
+  uint64_t NextFlowSequence() { return ++flow_sequence_; }
+  uint64_t FlowIdOf(uint32_t category_key, std::string_view id_text);
+  uint64_t flow_sequence_ = 0;
+  FlatIdMap flow_category_index_;                  // interned category -> index + 1 into numeric_flow_ids_
+  std::vector<FlatIdMap> numeric_flow_ids_;        // per category: decimal id -> flow sequence
+  std::unordered_map<std::string, uint64_t> flow_ids_;  // "<category>\x1f<id text>" -> flow sequence
   std::unordered_map<std::string, int64_t> string_ids_;
   std::unordered_map<int64_t, std::string> string_of_id_;
   std::unordered_map<int64_t, std::string> process_names_;
