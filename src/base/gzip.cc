@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "src/base/status_macros.h"
 
@@ -240,6 +241,66 @@ StatusOr<std::string> Gzip(std::string_view data, int level) {
   if (rc != Z_STREAM_END) return InternalError("deflate failed");
   out.resize(out_pos);
   return out;
+}
+
+
+struct GzipDeflater::State {
+  std::function<bool(std::string_view)> out;
+  isal_zstream stream{};
+  std::vector<uint8_t> level_buffer = std::vector<uint8_t>(ISAL_DEF_LVL1_DEFAULT);
+  std::vector<uint8_t> output = std::vector<uint8_t>(256 << 10);
+  bool ok = true;
+};
+
+GzipDeflater::GzipDeflater(std::function<bool(std::string_view)> out) : state_(std::make_unique<State>()) {
+  state_->out = std::move(out);
+  isal_zstream& s = state_->stream;
+  isal_deflate_init(&s);
+  s.level = 1;
+  s.level_buf = state_->level_buffer.data();
+  s.level_buf_size = static_cast<uint32_t>(state_->level_buffer.size());
+  s.gzip_flag = IGZIP_GZIP;
+  s.flush = NO_FLUSH;
+}
+
+GzipDeflater::~GzipDeflater() = default;
+
+// Runs the compressor until it has taken all input (and, at the end of the stream, written
+// the trailer), handing each full or final output buffer on.
+bool GzipDeflater::Pump(bool end_of_stream) {
+  isal_zstream& s = state_->stream;
+  s.end_of_stream = end_of_stream ? 1 : 0;
+  while (true) {
+    s.next_out = state_->output.data();
+    s.avail_out = static_cast<uint32_t>(state_->output.size());
+    if (isal_deflate(&s) != COMP_OK) return state_->ok = false;
+    const size_t produced = state_->output.size() - s.avail_out;
+    if (produced > 0 &&
+        !state_->out(std::string_view(reinterpret_cast<const char*>(state_->output.data()), produced))) {
+      return state_->ok = false;
+    }
+    const bool done = end_of_stream ? s.internal_state.state == ZSTATE_END : s.avail_in == 0 && s.avail_out != 0;
+    if (done) return true;
+  }
+}
+
+bool GzipDeflater::Write(std::string_view data) {
+  if (!state_->ok) return false;
+  while (!data.empty()) {
+    const size_t chunk = std::min(data.size(), kMaxChunkBytes);
+    state_->stream.next_in = reinterpret_cast<uint8_t*>(const_cast<char*>(data.data()));
+    state_->stream.avail_in = static_cast<uint32_t>(chunk);
+    if (!Pump(/*end_of_stream=*/false)) return false;
+    data.remove_prefix(chunk);
+  }
+  return true;
+}
+
+bool GzipDeflater::Finish() {
+  if (!state_->ok) return false;
+  state_->stream.next_in = nullptr;
+  state_->stream.avail_in = 0;
+  return Pump(/*end_of_stream=*/true);
 }
 
 }  // namespace stepscope::base

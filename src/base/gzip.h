@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -90,5 +92,28 @@ StatusOr<std::string> GunzipWithLimit(std::string_view data, uint64_t max_output
 
 // Compresses `data` as one gzip member.
 StatusOr<std::string> Gzip(std::string_view data, int level = 6);
+
+// Streaming gzip compression for exports (trace JSON files and downloads): what is written
+// is compressed and the gzip bytes handed to `out`, in pieces of up to 256 KiB. igzip at
+// level 1: on trace JSON ~3 GB/s per core against zlib level 6's ~0.16 GB/s, for files
+// about a third larger (measured ratio 14.4 against 19.2); zlib made a 1.4 GB export spend
+// two thirds of its time compressing.
+class GzipDeflater {
+ public:
+  explicit GzipDeflater(std::function<bool(std::string_view)> out);
+  ~GzipDeflater();
+  GzipDeflater(const GzipDeflater&) = delete;
+  GzipDeflater& operator=(const GzipDeflater&) = delete;
+
+  // False once `out` refused bytes (nothing more is written then).
+  bool Write(std::string_view data);
+  // Ends the stream (gzip trailer); call once, after the last Write.
+  bool Finish();
+
+ private:
+  bool Pump(bool end_of_stream);
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 }  // namespace stepscope::base

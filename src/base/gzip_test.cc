@@ -232,5 +232,58 @@ TEST(GzipTest, DamagedTrailerIsCorrupt) {
   }
 }
 
+
+// What GzipDeflater writes in pieces is one gzip member that inflates to the input: small
+// and large writes, an empty write, many output pieces.
+TEST(GzipDeflaterTest, StreamsOneMemberThatInflatesToTheInput) {
+  std::string input;
+  for (int i = 0; input.size() < (3 << 20); ++i) input += "{\"ph\":\"X\",\"name\":\"op_" + std::to_string(i % 977) + "\"},";
+  std::string packed;
+  size_t pieces = 0;
+  GzipDeflater deflater([&](std::string_view bytes) {
+    EXPECT_LE(bytes.size(), size_t{256} << 10);
+    packed.append(bytes);
+    ++pieces;
+    return true;
+  });
+  ASSERT_TRUE(deflater.Write(std::string_view(input).substr(0, 10)));
+  ASSERT_TRUE(deflater.Write(""));
+  ASSERT_TRUE(deflater.Write(std::string_view(input).substr(10)));
+  ASSERT_TRUE(deflater.Finish());
+  EXPECT_TRUE(IsGzip(packed));
+  EXPECT_LT(packed.size(), input.size() / 4);
+  EXPECT_GT(pieces, 0u);
+  StatusOr<std::string> unpacked = GunzipWithLimit(packed, 1 << 30);
+  ASSERT_TRUE(unpacked.ok()) << unpacked.status().ToString();
+  EXPECT_EQ(*unpacked, input);
+
+  std::string empty_packed;
+  GzipDeflater empty([&](std::string_view bytes) {
+    empty_packed.append(bytes);
+    return true;
+  });
+  ASSERT_TRUE(empty.Finish());
+  StatusOr<std::string> nothing = GunzipWithLimit(empty_packed, 1 << 20);
+  ASSERT_TRUE(nothing.ok()) << nothing.status().ToString();
+  EXPECT_EQ(*nothing, "");
+}
+
+// A sink that refuses (a closed download, a full disk) stops the stream for good.
+TEST(GzipDeflaterTest, ARefusingSinkEndsTheStream) {
+  int calls = 0;
+  GzipDeflater deflater([&](std::string_view) {
+    ++calls;
+    return false;
+  });
+  std::string input(1 << 20, 'x');
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<char>('a' + (i * 7919) % 26);
+  bool ok = true;
+  for (int i = 0; i < 8 && ok; ++i) ok = deflater.Write(input);
+  EXPECT_FALSE(ok && deflater.Finish());
+  EXPECT_FALSE(deflater.Write("more"));
+  EXPECT_FALSE(deflater.Finish());
+  EXPECT_EQ(calls, 1);
+}
+
 }  // namespace
 }  // namespace stepscope::base

@@ -14,6 +14,7 @@
 #include "src/analysis/trace/trace_output_file.h"
 #include "src/analysis/trace/trace_search.h"
 #include "src/analysis/trace/trace_summary.h"
+#include "src/base/gzip.h"
 #include "src/base/logging.h"
 #include "src/base/status_macros.h"
 #include "src/server/request_params.h"
@@ -258,7 +259,7 @@ StatusOr<TraceRoutes::Export> TraceRoutes::PrepareExport(const QueryParams& quer
 
 Status TraceRoutes::WriteExport(const Export& plan, const trace::ByteSink& sink) {
   if (!plan.gzip) return trace::ExportTraceJson(*plan.index, plan.format, sink).status();
-  trace::GzipStream gzip(sink);
+  base::GzipDeflater gzip(sink);
   STEPSCOPE_RETURN_IF_ERROR(trace::ExportTraceJson(*plan.index, plan.format, [&gzip](std::string_view piece) {
                               return gzip.Write(piece);
                             }).status());
