@@ -243,7 +243,6 @@ StatusOr<std::string> Gzip(std::string_view data, int level) {
   return out;
 }
 
-
 struct GzipDeflater::State {
   std::function<bool(std::string_view)> out;
   isal_zstream stream{};
