@@ -13,9 +13,15 @@
 // events read from the columns). Writes $STEPSCOPE_BENCH_OUT/memory.json: memory_events,
 // memory_file_bytes, memory_model_cpu_s, memory_tool_cpu_s, memory_events_per_s (model +
 // tool), memory_tool_events_per_s, memory_peak_rss_over_file_size, and for the server's
-// model memory_server_events_per_s, memory_server_peak_rss_over_file_size. Budgets
-// (issue 14): >= 10 M events/s per core, peak RSS <= 2x the file.
+// model memory_server_events_per_s, memory_server_peak_rss_over_file_size; and what a
+// third child measures of the cost below any decoder, memory_floor_file_pages_cpu_s (the
+// file mapped and every cache line read) and memory_floor_record_pages_cpu_s (fresh pages for one 96-byte
+// record per event, written). Budgets (issue 14): >= 10 M events/s per core, peak RSS <=
+// 2x the file.
+#include <fcntl.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -31,6 +37,7 @@
 #include "bench/common/measure_child.h"
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tools/memory_profile.h"
+#include "src/xspace/columnar/columnar_memory_events.h"
 
 
 namespace {
@@ -69,6 +76,38 @@ int Measure(const std::string& file, const std::string& out_path, bool keep_even
   return out ? 0 : 1;
 }
 
+// Child: what any reading of this file into 96-byte records costs on this machine before
+// a single field is decoded (one core, as Measure): the file mapped and every cache line
+// of it loaded, and as many fresh pages as the records take, written. On a VM, first touches of memory are
+// slow, and both are a large share of the per-core budget.
+int MeasureFloor(const std::string& file, uint64_t events, const std::string& out_path) {
+  stepscope::bench::PinToOneCpu();
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat info{};
+  if (fd < 0 || ::fstat(fd, &info) != 0) return 1;
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  double start = ProcessCpuSeconds();
+  void* mapped = ::mmap(nullptr, info.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (mapped == MAP_FAILED) return 1;
+  ::madvise(mapped, info.st_size, MADV_SEQUENTIAL);
+  uint64_t sum = 0;
+  // Every cache line: a decoder reads every byte.
+  for (size_t i = 0; i < static_cast<size_t>(info.st_size); i += 64) sum += static_cast<const uint8_t*>(mapped)[i];
+  ::munmap(mapped, info.st_size);
+  const double file_pages = ProcessCpuSeconds() - start;
+  const size_t record_bytes = events * sizeof(stepscope::xspace::MemoryEvent);
+  start = ProcessCpuSeconds();
+  void* records = ::mmap(nullptr, record_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (records == MAP_FAILED) return 1;
+  for (size_t i = 0; i < record_bytes; i += page) static_cast<volatile uint8_t*>(records)[i] = static_cast<uint8_t>(sum);
+  ::munmap(records, record_bytes);
+  const double record_pages = ProcessCpuSeconds() - start;
+  std::ofstream out(out_path);
+  out << FigureLines({{"file_pages_cpu_s", file_pages}, {"record_pages_cpu_s", record_pages}});
+  return out ? 0 : 1;
+}
+
 Figures RunChild(const std::string& file, const std::string& dir, bool keep_event_tree) {
   return stepscope::bench::RunMeasuringChild({keep_event_tree ? "--measure-tree" : "--measure", file},
                                              dir + "/child.txt");
@@ -79,6 +118,9 @@ Figures RunChild(const std::string& file, const std::string& dir, bool keep_even
 int main(int argc, char** argv) {
   if (argc == 4 && std::string(argv[1]) == "--measure") return Measure(argv[2], argv[3], false);
   if (argc == 4 && std::string(argv[1]) == "--measure-tree") return Measure(argv[2], argv[3], true);
+  if (argc == 5 && std::string(argv[1]) == "--floor") {
+    return MeasureFloor(argv[2], std::strtoull(argv[3], nullptr, 10), argv[4]);
+  }
   uint64_t target = kDefaultEvents;
   if (const char* n = std::getenv("STEPSCOPE_MEMORY_BENCH_EVENTS")) target = std::strtoull(n, nullptr, 10);
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("stepscope_memory_bench_" + std::to_string(getpid()));
@@ -96,8 +138,12 @@ int main(int argc, char** argv) {
   }
   Figures r = RunChild(file, dir.string(), false);
   Figures server = RunChild(file, dir.string(), true);
+  Figures floor = r.empty() ? Figures{}
+                            : stepscope::bench::RunMeasuringChild(
+                                  {"--floor", file, std::to_string(static_cast<uint64_t>(r["events"]))},
+                                  (dir / "floor.txt").string());
   std::filesystem::remove_all(dir);
-  if (r.empty() || server.empty()) {
+  if (r.empty() || server.empty() || floor.empty()) {
     std::fprintf(stderr, "memory_benchmark: the measuring child failed\n");
     return 1;
   }
@@ -113,6 +159,9 @@ int main(int argc, char** argv) {
       {"memory_peak_rss_over_file_size", (r["peak_rss"] - r["baseline_rss"]) / file_bytes},
       {"memory_server_events_per_s", server["events"] / (server["model_cpu_s"] + server["tool_cpu_s"])},
       {"memory_server_peak_rss_over_file_size", (server["peak_rss"] - server["baseline_rss"]) / file_bytes},
+      // Before any decoding: the file's pages and the records' fresh pages (MeasureFloor).
+      {"memory_floor_file_pages_cpu_s", floor["file_pages_cpu_s"]},
+      {"memory_floor_record_pages_cpu_s", floor["record_pages_cpu_s"]},
   };
   return stepscope::bench::WriteFigures("memory", figures);
 }
