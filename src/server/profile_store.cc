@@ -5,6 +5,7 @@
 #include <system_error>
 #include <utility>
 
+#include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tool_registry.h"
 #include "src/base/status_macros.h"
 
@@ -111,6 +112,25 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(c
                                                                               std::string_view host,
                                                                               std::optional<int64_t> step) {
   STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
+  // A step's model starts from the run's all-steps model when that is cached (the UI asks
+  // for it first): a step the profile does not have is answered from it, and one host's
+  // step model shares its columns instead of reading and decoding the file again.
+  if (step) {
+    if (std::shared_ptr<const analysis::ProfileModel> all = models_.Peek(ModelKey(run, host, files, std::nullopt))) {
+      STEPSCOPE_RETURN_IF_ERROR(analysis::StepGroupId(*all, *step).status());
+      if (files.size() == 1 && all->source != nullptr) {
+        return models_.GetOrCompute(ModelKey(run, host, files, step),
+                                    [&]() -> StatusOr<std::shared_ptr<const analysis::ProfileModel>> {
+                                      analysis::ModelOptions options;
+                                      options.step = step;
+                                      options.hostname = files[0].host;  // as load::LoadHostModel names it
+                                      STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model,
+                                                                 analysis::BuildProfileModel(all->source, options));
+                                      return std::make_shared<const analysis::ProfileModel>(std::move(model));
+                                    });
+      }
+    }
+  }
   return models_.GetOrCompute(ModelKey(run, host, files, step),
                               [&]() -> StatusOr<std::shared_ptr<const analysis::ProfileModel>> {
                                 analysis::ModelOptions options;

@@ -106,6 +106,17 @@ class ResultCache {
     return result;
   }
 
+  // The finished value for `key` (counted as a hit), or null when there is none yet:
+  // nothing is computed or waited for.
+  Value Peek(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end() || !it->second.ready) return nullptr;
+    ++stats_.hits;
+    lru_.splice(lru_.begin(), lru_, it->second.lru_position);
+    return it->second.value;
+  }
+
   // Drops every finished entry; computations in flight finish and are not kept.
   void Clear() {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -39,6 +39,22 @@ TEST(ResultCacheTest, ComputesOnceThenHits) {
   EXPECT_EQ(stats.entries, 1u);
 }
 
+// Peek hands out a finished value (a hit) and nothing else: it neither computes nor waits.
+TEST(ResultCacheTest, PeekSeesOnlyFinishedValues) {
+  Cache cache = MakeCache(100);
+  EXPECT_EQ(cache.Peek("k"), nullptr);
+  std::atomic<int> calls = 0;
+  auto computed = cache.GetOrCompute("k", Returning("value", &calls));
+  ASSERT_TRUE(computed.ok());
+  Cache::Value peeked = cache.Peek("k");
+  ASSERT_NE(peeked, nullptr);
+  EXPECT_EQ(peeked.get(), computed->get());
+  EXPECT_EQ(cache.Peek("other"), nullptr);
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(cache.stats().computations, 1);
+  EXPECT_EQ(cache.stats().hits, 1);
+}
+
 TEST(ResultCacheTest, ConcurrentRequestsForOneKeyShareOneComputation) {
   Cache cache = MakeCache(1000);
   std::atomic<int> calls = 0;

@@ -234,9 +234,13 @@ TEST_F(ServerApiTest, StepParameterGivesTheResultOfThatStepsModel) {
   EXPECT_EQ(csv.status, 200);
   EXPECT_TRUE(HasHeader(csv, "_step" + std::to_string(step) + ".csv")) << csv.headers;
 
+  // A step the profile does not have is answered from the cached all-steps model: no
+  // model is read or built for it.
+  const int64_t models_built = server_->store().model_cache_stats().computations;
   RawResponse missing = Get("/api/data?run=synthetic&tool=overview_page&step=9999");
   EXPECT_EQ(missing.status, 404);
   EXPECT_NE(ErrorOf(missing).find("no step 9999"), std::string::npos);
+  EXPECT_EQ(server_->store().model_cache_stats().computations, models_built);
   RawResponse bad = Get("/api/tables?run=synthetic&tool=overview_page&step=two");
   EXPECT_EQ(bad.status, 400);
   EXPECT_NE(ErrorOf(bad).find("step: a step number (or 'all') is expected, not"), std::string::npos);

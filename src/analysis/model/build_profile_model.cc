@@ -233,18 +233,6 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   return model;
 }
 
-// The group id of the step numbered `step`; kNotFound naming the steps there are.
-StatusOr<int64_t> StepGroupId(const ProfileModel& model, int64_t step) {
-  for (const StepInfo& info : model.steps) {
-    if (info.step_number == step) return info.group_id;
-  }
-  if (model.steps.empty()) return NotFoundError("no step " + std::to_string(step) + ": this profile has no steps");
-  return NotFoundError("no step " + std::to_string(step) + " in this profile; its " +
-                       std::to_string(model.steps.size()) + " steps are numbered " +
-                       std::to_string(model.steps.front().step_number) + " to " +
-                       std::to_string(model.steps.back().step_number));
-}
-
 }  // namespace
 
 namespace {
@@ -270,6 +258,17 @@ StatusOr<ProfileModel> BuildProfileModelTaking(std::shared_ptr<const xspace::Col
 }
 
 }  // namespace
+
+StatusOr<int64_t> StepGroupId(const ProfileModel& model, int64_t step) {
+  for (const StepInfo& info : model.steps) {
+    if (info.step_number == step) return info.group_id;
+  }
+  if (model.steps.empty()) return NotFoundError("no step " + std::to_string(step) + ": this profile has no steps");
+  return NotFoundError("no step " + std::to_string(step) + " in this profile; its " +
+                       std::to_string(model.steps.size()) + " steps are numbered " +
+                       std::to_string(model.steps.front().step_number) + " to " +
+                       std::to_string(model.steps.back().step_number));
+}
 
 StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
                                          const ModelOptions& options) {

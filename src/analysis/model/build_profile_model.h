@@ -38,6 +38,10 @@ struct ModelOptions {
 // prefix with the flag or parameter it came from.
 StatusOr<std::optional<int64_t>> ParseStepSelection(std::string_view text);
 
+// The group id of the step numbered `step` in `model`; kNotFound naming the steps there
+// are ("no step 7 in this profile; its 40 steps are numbered 0 to 39").
+StatusOr<int64_t> StepGroupId(const ProfileModel& model, int64_t step);
+
 // Builds the model from columnar data (the fast path). Shares ownership of `space`.
 StatusOr<ProfileModel> BuildProfileModel(std::shared_ptr<const xspace::ColumnarXSpace> space,
                                          const ModelOptions& options = {});
