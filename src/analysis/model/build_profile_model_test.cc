@@ -298,7 +298,10 @@ TEST(BuildProfileModelTest, GpuHostAndDeviceBreakdown) {
     EXPECT_EQ(b.ps(EventType::kHostWaitInput), Ms(2));
     EXPECT_EQ(b.ps(EventType::kHostPrepare), Ms(1.5));
     EXPECT_EQ(b.ps(EventType::kHostToDevice), Ms(1));
-    EXPECT_EQ(b.ps(EventType::kDeviceCompute32), Ms(4));
+    // Step 0's kernel is volta_sgemm (fp32), step 1's volta_h884gemm (fp16 HMMA).
+    const bool half = step.step_number % 2 == 1;
+    EXPECT_EQ(b.ps(EventType::kDeviceCompute32), half ? 0 : Ms(4));
+    EXPECT_EQ(b.ps(EventType::kDeviceCompute16), half ? Ms(4) : 0);
     EXPECT_EQ(b.ps(EventType::kDeviceToHost), Ms(1));
     EXPECT_EQ(b.ps(EventType::kUnknownTime), Ms(0.5));
     EXPECT_EQ(b.ps(EventType::kHostCompute), 0) << "MatMul's own time is covered by its launches";

@@ -122,6 +122,25 @@ char TensileInputType(std::string_view kernel_name) {
   return field < kernel_name.size() ? kernel_name[field] : 0;
 }
 
+// cuBLAS's and cuDNN's half-precision kernels of the Maxwell-to-Ampere era, named by their
+// compute type 'h' (half) at the start of a name segment: "maxwell_hgemm_128x64_nn",
+// "volta_h884gemm_256x128_ldg8_nn", "turing_h1688gemm_128x128_ldg8_tn",
+// "ampere_h16816gemm_64x64_ldg8_stages_64x5_nn", "volta_h884cudnn_256x64_ldg8_relu_exp_small_nhwc_tn_v1"
+// (HMMA 8x8x4 and its successors). Their 's' twins ("volta_s884gemm_fp16") say fp16 in
+// another segment.
+bool IsHalfPrecisionBlasName(std::string_view kernel_name) {
+  for (size_t at = kernel_name.find('h'); at != std::string_view::npos; at = kernel_name.find('h', at + 1)) {
+    if (at > 0 && kernel_name[at - 1] != '_') continue;
+    size_t end = at + 1;
+    while (end < kernel_name.size() && kernel_name[end] >= '0' && kernel_name[end] <= '9') ++end;
+    const size_t digits = end - at - 1;
+    if (digits != 0 && digits < 3) continue;  // the MMA shape: 884, 1688, 16816, ...
+    const std::string_view rest = kernel_name.substr(end);
+    if (rest.starts_with("gemm") || (digits >= 3 && rest.starts_with("cudnn"))) return true;
+  }
+  return false;
+}
+
 bool IsNvjetTensorCoreKernel(std::string_view kernel_name) {
   const char input_type = NvjetInputType(kernel_name);
   return input_type == 'h' || input_type == 'b' || input_type == 't' || input_type == 'q' || input_type == 'e';
@@ -195,13 +214,15 @@ bool Is16BitCompute(std::string_view kernel_name, std::string_view shape) {
   // By name: "half", "fp16", and "f16" anywhere (bf16, cuDNN's sdpa_..._wgmma_f16_*,
   // XMMA's *_f16f16_*), "float16" (bfloat16 too: ATen's kernels are templates on c10::Half
   // or c10::BFloat16 and say so in their names - elementwise, reductions, dropout - and its
-  // casts are float16_copy_kernel / bfloat16_copy_kernel); cuBLAS's
+  // casts are float16_copy_kernel / bfloat16_copy_kernel); cuBLAS's and cuDNN's half
+  // kernels by their compute type (volta_h884gemm, maxwell_hgemm: IsHalfPrecisionBlasName); cuBLAS's
   // nvjet GEMMs and AMD's Tensile GEMMs by their input type. A bf16 autocast run on an
   // H100 has only names of these kinds for its matmuls, attention and bf16 elementwise work.
   if (ContainsIgnoreCase(kernel_name, "half") || ContainsIgnoreCase(kernel_name, "fp16") ||
       ContainsIgnoreCase(kernel_name, "f16") || ContainsIgnoreCase(kernel_name, "float16")) {
     return true;
   }
+  if (IsHalfPrecisionBlasName(kernel_name)) return true;
   const char input_type = NvjetInputType(kernel_name);
   if (input_type == 'h' || input_type == 't' || input_type == 'b') return true;
   const char tensile_type = TensileInputType(kernel_name);

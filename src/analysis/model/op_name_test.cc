@@ -187,6 +187,18 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
   EXPECT_FALSE(Is16BitCompute("sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3", ""));
   EXPECT_FALSE(Is16BitCompute("sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw", ""));
   EXPECT_FALSE(Is16BitCompute("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>", ""));
+  // cuBLAS / cuDNN half-precision kernels of the Maxwell-Ampere era, by their compute type.
+  EXPECT_TRUE(Is16BitCompute("volta_h884gemm_256x128_ldg8_nn", ""));
+  EXPECT_TRUE(Is16BitCompute("turing_h1688gemm_128x128_ldg8_tn", ""));
+  EXPECT_TRUE(Is16BitCompute("ampere_h16816gemm_64x64_ldg8_stages_64x5_nn", ""));
+  EXPECT_TRUE(Is16BitCompute("volta_h884cudnn_256x64_ldg8_relu_exp_small_nhwc_tn_v1", ""));
+  EXPECT_TRUE(Is16BitCompute("maxwell_hgemm_128x64_nn", ""));
+  EXPECT_FALSE(Is16BitCompute("volta_sgemm_128x64_nn", ""));
+  EXPECT_FALSE(Is16BitCompute("ampere_tf32_s1688gemm_tf32_128x128_16x32_sliced1x2_ldg4_tn", ""));
+  EXPECT_FALSE(Is16BitCompute("maxwell_scudnn_128x128_relu_interior_nn", ""));
+  EXPECT_FALSE(Is16BitCompute("void at::native::(anonymous namespace)::hgemm_like_kernel<float>", ""))
+      << "an 'h' inside a word is not the compute type";
+  EXPECT_FALSE(Is16BitCompute("cudnn::winograd::h2cudnn_kernel<float>", "")) << "2 digits: no MMA shape";
   // AMD's Tensile / hipBLASLt GEMMs by their input type (fp32 from the shared MI250 trace).
   EXPECT_TRUE(Is16BitCompute("Cijk_Ailk_Bljk_HHS_BH_MT128x128x16_MI16x16x16x1_SN_1LDSB0_APM1", ""));
   EXPECT_TRUE(Is16BitCompute("Cijk_Ailk_Bjlk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x256x64_MI16x16x1_CMS_SN", ""));
