@@ -214,9 +214,9 @@ bool Is16BitCompute(std::string_view kernel_name, std::string_view shape) {
   // By name: "half", "fp16", and "f16" anywhere (bf16, cuDNN's sdpa_..._wgmma_f16_*,
   // XMMA's *_f16f16_*), "float16" (bfloat16 too: ATen's kernels are templates on c10::Half
   // or c10::BFloat16 and say so in their names - elementwise, reductions, dropout - and its
-  // casts are float16_copy_kernel / bfloat16_copy_kernel); cuBLAS's and cuDNN's half
-  // kernels by their compute type (volta_h884gemm, maxwell_hgemm: IsHalfPrecisionBlasName); cuBLAS's
-  // nvjet GEMMs and AMD's Tensile GEMMs by their input type. A bf16 autocast run on an
+  // casts are float16_copy_kernel / bfloat16_copy_kernel); cuBLAS's and cuDNN's older half
+  // kernels by their compute type (volta_h884gemm, maxwell_hgemm); cuBLAS's nvjet GEMMs and
+  // AMD's Tensile GEMMs by their input type. A bf16 autocast run on an
   // H100 has only names of these kinds for its matmuls, attention and bf16 elementwise work.
   if (ContainsIgnoreCase(kernel_name, "half") || ContainsIgnoreCase(kernel_name, "fp16") ||
       ContainsIgnoreCase(kernel_name, "f16") || ContainsIgnoreCase(kernel_name, "float16")) {
