@@ -100,6 +100,9 @@ ParsedOpName ParseOpName(std::string_view full_name) {
     default: break;
   }
   if (IsPyTorchOpName(full_name)) return {OpCategory::kPyTorch, full_name, full_name};
+  // The DataLoader keeps its name (it is what PyTorch's profiler shows) and is input, as
+  // tf.data's iterators are.
+  if (IsDataLoaderWorkName(full_name)) return {OpCategory::kDataLoader, full_name, "DataLoader"};
   size_t colon = full_name.find(':');
   if (colon == std::string_view::npos) return op;
   std::string_view name = full_name.substr(0, colon);
@@ -219,6 +222,7 @@ bool IsHostToDeviceTransferName(std::string_view name) {
 std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::string_view name) {
   switch (category) {
     case OpCategory::kTfData: return ClassifyTfDataOp(name);
+    case OpCategory::kDataLoader: return InputOpCategory::kDataLoader;
     case OpCategory::kMemcpyHToD:
     case OpCategory::kInfeed: return InputOpCategory::kEnqueue;
     default: break;

@@ -54,10 +54,15 @@ TEST(OpNameTest, DataLoaderFetchesAreInputWaits) {
   EXPECT_TRUE(IsIteratorGetNextName("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
   EXPECT_FALSE(IsDataLoaderNextName("DataLoader"));
   EXPECT_FALSE(IsIteratorGetNextName("aten::to"));
-  // The name is kept: it is not an op of any framework category.
+  // The name is kept; its category says it is input (as tf.data's iterators are), its type
+  // gathers every kind of DataLoader iteration.
   ParsedOpName loader = ParseOpName("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
-  EXPECT_EQ(loader.category, OpCategory::kOther);
+  EXPECT_EQ(loader.category, OpCategory::kDataLoader);
+  EXPECT_EQ(OpCategoryName(loader.category), "data_loader");
   EXPECT_EQ(loader.name, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  EXPECT_EQ(loader.type, "DataLoader");
+  EXPECT_EQ(HostInputOpCategory(loader.category, loader.name), InputOpCategory::kDataLoader);
+  EXPECT_EQ(ParseOpName("DataLoader").category, OpCategory::kOther);
 }
 
 TEST(OpNameTest, StepMarkerAndInputNames) {

@@ -111,6 +111,7 @@ std::string_view OpCategoryName(OpCategory category) {
     case OpCategory::kInfeed: return "infeed";
     case OpCategory::kDeviceKernel: return "device_kernel";
     case OpCategory::kPyTorch: return "pytorch";
+    case OpCategory::kDataLoader: return "data_loader";
   }
   return "other";
 }

@@ -154,6 +154,7 @@ enum class OpCategory : uint8_t {
   kInfeed,        // "InfeedEnqueue*"
   kDeviceKernel,  // a device kernel with no framework op attached; type == kernel name
   kPyTorch,       // a PyTorch op ("aten::addmm") that launched device work; type == name
+  kDataLoader,    // PyTorch's DataLoader iteration ("enumerate(DataLoader)#...__next__"; input); type "DataLoader"
 };
 std::string_view OpCategoryName(OpCategory category);  // "tensorflow", "tf_data", ...
 
