@@ -17,11 +17,14 @@ namespace {
 constexpr size_t kBytesPerEvent = 48;
 constexpr size_t kBytesPerRow = 256;
 
-std::string ModelKey(const load::RunProfiles& run, std::string_view host,
-                     const std::vector<load::HostProfileFile>& files, std::optional<int64_t> step) {
+std::string ModelKey(const load::RunProfiles& run, const std::vector<load::HostProfileFile>& files,
+                     std::optional<int64_t> step) {
   std::string key = run.name;
   key += '\0';
-  key += host;
+  // The files decide the model: for a one-host run, no host, "all" and the host's name are
+  // one model (the trace viewer asks by name, the pages without a host: keyed by the text,
+  // a 10 M-event profile was built and held twice).
+  key += files.size() == run.hosts.size() ? load::kAllHosts : std::string_view(files[0].host);
   key += '\0';
   key += load::FilesSignature(files);
   key += '\0';
@@ -116,10 +119,10 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(c
   // for it first): a step the profile does not have is answered from it, and one host's
   // step model shares its columns instead of reading and decoding the file again.
   if (step) {
-    if (std::shared_ptr<const analysis::ProfileModel> all = models_.Peek(ModelKey(run, host, files, std::nullopt))) {
+    if (std::shared_ptr<const analysis::ProfileModel> all = models_.Peek(ModelKey(run, files, std::nullopt))) {
       STEPSCOPE_RETURN_IF_ERROR(analysis::StepGroupId(*all, *step).status());
       if (files.size() == 1 && all->source != nullptr) {
-        return models_.GetOrCompute(ModelKey(run, host, files, step),
+        return models_.GetOrCompute(ModelKey(run, files, step),
                                     [&]() -> StatusOr<std::shared_ptr<const analysis::ProfileModel>> {
                                       analysis::ModelOptions options;
                                       options.step = step;
@@ -131,7 +134,7 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(c
       }
     }
   }
-  return models_.GetOrCompute(ModelKey(run, host, files, step),
+  return models_.GetOrCompute(ModelKey(run, files, step),
                               [&]() -> StatusOr<std::shared_ptr<const analysis::ProfileModel>> {
                                 analysis::ModelOptions options;
                                 options.step = step;
@@ -147,7 +150,7 @@ StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load
                                                                       std::optional<int64_t> step) {
   STEPSCOPE_RETURN_IF_ERROR(analysis::FindTool(tool_id).status());
   STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
-  std::string key = ModelKey(run, host, files, step);
+  std::string key = ModelKey(run, files, step);
   key += '\0';
   key += tool_id;
   key += '\0';

@@ -199,10 +199,13 @@ TEST_F(ServerApiTest, DataIsTheToolsJsonByteForByte) {
     ASSERT_TRUE(result.ok());
     EXPECT_EQ(r.body, (*result)->ToJson(/*pretty=*/true)) << tool;
   }
-  // host omitted, "all" and the single host name are the same result for a one-host run.
+  // host omitted, "all" and the single host name are the same result for a one-host run,
+  // and one model: the trace viewer, which names the host, builds none of its own.
   RawResponse all = Get("/api/data?run=synthetic&tool=overview_page&host=all");
   RawResponse omitted = Get("/api/data?run=synthetic&tool=overview_page");
   EXPECT_EQ(all.body, omitted.body);
+  EXPECT_EQ(Get("/api/trace/tracks?run=synthetic&host=worker0").status, 200);
+  EXPECT_EQ(server_->store().model_cache_stats().computations, 1);
   simdjson::dom::parser parser;
   EXPECT_EQ(int64_t(parser.parse(omitted.body)["steps"]), 4);
 }
