@@ -107,6 +107,20 @@ TEST_F(TraceRoutesTest, TracksListDeviceSectionsThenHostThreads) {
   EXPECT_EQ(std::string_view(gpu4.at(3)["kind"]), "stream");
 }
 
+// A one-host run has one index and one model, whatever its host is called: no host,
+// "all", or the host's name.
+TEST_F(TraceRoutesTest, OneHostRunHasOneIndexWhateverTheHostIsCalled) {
+  const int64_t indexes = routes_->store().index_cache_stats().computations;
+  const int64_t models = store_->model_cache_stats().computations;
+  EXPECT_EQ(routes_->Handle("/api/trace/tracks", Params({{"run", kRun}})).status, 200);
+  for (const char* host : {"all", "34.83.195.179_6003"}) {
+    HttpReply reply = routes_->Handle("/api/trace/tracks", Params({{"run", kRun}, {"host", host}}));
+    EXPECT_EQ(reply.status, 200) << host << ": " << reply.body;
+  }
+  EXPECT_LE(routes_->store().index_cache_stats().computations, indexes + 1);
+  EXPECT_LE(store_->model_cache_stats().computations, models + 1);
+}
+
 TEST_F(TraceRoutesTest, FullRangeTilesAccountForEveryEvent) {
   simdjson::dom::parser parser;
   auto tracks = Json(routes_->Handle("/api/trace/tracks", Params({{"run", kRun}})), parser);
