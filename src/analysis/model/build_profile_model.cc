@@ -248,12 +248,19 @@ StatusOr<ProfileModel> BuildProfileModelTaking(std::shared_ptr<const xspace::Col
   whole.keep_event_tree = false;
   // The first build only finds the step's group: it leaves memory records alone (none).
   internal::MemoryRecords none;
-  STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel all_steps, BuildModel(space, whole, std::nullopt, &none));
-  STEPSCOPE_ASSIGN_OR_RETURN(int64_t group_id, StepGroupId(all_steps, *options.step));
+  int64_t group_id = 0;
+  size_t step_count = 0;
+  {
+    // Only the step's group and the step count are kept: the whole model (its tables, its
+    // tf.data events) would otherwise stay alive through the step's build.
+    STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel all_steps, BuildModel(space, whole, std::nullopt, &none));
+    STEPSCOPE_ASSIGN_OR_RETURN(group_id, StepGroupId(all_steps, *options.step));
+    step_count = all_steps.steps.size();
+  }
   STEPSCOPE_ASSIGN_OR_RETURN(ProfileModel model, BuildModel(std::move(space), options, group_id, memory_records));
   model.diagnostics.insert(model.diagnostics.begin(),
                            "step " + std::to_string(*options.step) + " only: ops, kernels and device activity count "
-                           "the events of this step's group (of " + std::to_string(all_steps.steps.size()) + " steps)");
+                           "the events of this step's group (of " + std::to_string(step_count) + " steps)");
   return model;
 }
 
