@@ -374,10 +374,11 @@ uint64_t ChromeTraceParser::FlowIdOf(uint32_t category_key, std::string_view id_
   return kAllocatedFlowIdBase + it->second;
 }
 
-std::pair<uint64_t, uint8_t> ChromeTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text) {
+std::pair<uint64_t, uint8_t> ChromeTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text,
+                                                              uint32_t category_key) {
   // Flow points are joined by category and id. Not by name: PyTorch's legacy export names
   // the 's' after the op and the 'f' after the kernel.
-  return {FlowIdOf(assembler_->Intern(event.cat.text), id_text), 0};
+  return {FlowIdOf(category_key, id_text), 0};
 }
 
 void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
@@ -392,14 +393,15 @@ void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
     stats_->Drop("flow event without \"id\"");
     return;
   }
-  auto [flow_id, category] = FlowIdentity(event, id_text);
+  const uint32_t category_key = assembler_->Intern(event.cat.text);
+  auto [flow_id, category] = FlowIdentity(event, id_text, category_key);
   PendingFlowPoint point;
   point.timestamp_ps = *timestamp_ps;
   point.flow_id = flow_id;
   point.category = category;
   point.direction = phase == 's' ? FlowDirection::kOut : phase == 't' ? FlowDirection::kInOut : FlowDirection::kIn;
   point.binding = (phase == 'f' && event.bp.text != "e") ? FlowBinding::kNext : FlowBinding::kEnclosing;
-  flow_points_.push_back({current_pid_, current_tid_, assembler_->Intern(event.cat.text), point});
+  flow_points_.push_back({current_pid_, current_tid_, category_key, point});
   ++stats_->flow_events;
 }
 

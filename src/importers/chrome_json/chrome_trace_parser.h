@@ -107,8 +107,9 @@ class ChromeTraceParser : public TraceJsonSink {
   // Adds the event's args as stats. Default: AddArgsAsStats (every arg).
   virtual void AddSliceStats(const RawTraceEvent& event, const Slice& slice, EventRef ref);
   // Flow identity: an id (56 bits) and XFlow category. Default: a fresh id per distinct
-  // (cat, id), category 0 (generic).
-  virtual std::pair<uint64_t, uint8_t> FlowIdentity(const RawTraceEvent& event, std::string_view id_text);
+  // (cat, id), category 0 (generic). `category_key`: the event's cat, interned.
+  virtual std::pair<uint64_t, uint8_t> FlowIdentity(const RawTraceEvent& event, std::string_view id_text,
+                                                    uint32_t category_key);
   // The track a flow point belongs to, resolved after all events are known.
   virtual TrackKey FlowTrack(int64_t pid, int64_t tid, std::string_view category) {
     return {TrackKind::kThread, pid, tid};

@@ -572,13 +572,14 @@ void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& s
   AddOtherArgs(event, ref, ArgBit(KinetoArg::kEvIdx));
 }
 
-std::pair<uint64_t, uint8_t> KinetoTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text) {
+std::pair<uint64_t, uint8_t> KinetoTraceParser::FlowIdentity(const RawTraceEvent& event, std::string_view id_text,
+                                                              uint32_t category_key) {
   if (IsLaunchFlow(event)) {
     if (std::optional<int64_t> id = ParseJsonInteger(id_text); id && *id >= 0) {
       return {static_cast<uint64_t>(*id), kGpuLaunchFlowCategory};
     }
   }
-  auto [id, category] = ChromeTraceParser::FlowIdentity(event, id_text);
+  auto [id, category] = ChromeTraceParser::FlowIdentity(event, id_text, category_key);
   if (IsLegacyLaunchFlow(event)) category = kGpuLaunchFlowCategory;
   return {id, category};
 }

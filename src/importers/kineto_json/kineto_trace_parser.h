@@ -47,7 +47,8 @@ class KinetoTraceParser : public ChromeTraceParser {
   TrackKey TrackOf(const RawTraceEvent& event) override;
   void PrepareSlice(const RawTraceEvent& event, Slice* slice) override;
   void AddSliceStats(const RawTraceEvent& event, const Slice& slice, EventRef ref) override;
-  std::pair<uint64_t, uint8_t> FlowIdentity(const RawTraceEvent& event, std::string_view id_text) override;
+  std::pair<uint64_t, uint8_t> FlowIdentity(const RawTraceEvent& event, std::string_view id_text,
+                                            uint32_t category_key) override;
   TrackKey FlowTrack(int64_t pid, int64_t tid, std::string_view category) override;
   void ResolveEventReferences() override;
   TrackPlacement PlaceTrack(const TrackKey& track) override;
