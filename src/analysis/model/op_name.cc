@@ -102,7 +102,7 @@ ParsedOpName ParseOpName(std::string_view full_name) {
   if (IsPyTorchOpName(full_name)) return {OpCategory::kPyTorch, full_name, full_name};
   // The DataLoader keeps its name (it is what PyTorch's profiler shows) and is input, as
   // tf.data's iterators are.
-  if (IsDataLoaderWorkName(full_name)) return {OpCategory::kDataLoader, full_name, "DataLoader"};
+  if (IsDataLoaderNextName(full_name)) return {OpCategory::kDataLoader, full_name, "DataLoader"};
   size_t colon = full_name.find(':');
   if (colon == std::string_view::npos) return op;
   std::string_view name = full_name.substr(0, colon);
@@ -209,8 +209,6 @@ InputOpCategory ClassifyTfDataOp(std::string_view name) {
 
 }  // namespace
 
-bool IsDataLoaderWorkName(std::string_view name) { return IsDataLoaderNextName(name); }
-
 bool IsPinMemoryName(std::string_view name) { return name == "aten::pin_memory" || name == "aten::_pin_memory"; }
 
 bool IsHostToDeviceTransferName(std::string_view name) {
@@ -222,13 +220,12 @@ bool IsHostToDeviceTransferName(std::string_view name) {
 std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::string_view name) {
   switch (category) {
     case OpCategory::kTfData: return ClassifyTfDataOp(name);
-    case OpCategory::kDataLoader: return InputOpCategory::kDataLoader;
     case OpCategory::kMemcpyHToD:
     case OpCategory::kInfeed: return InputOpCategory::kEnqueue;
     default: break;
   }
   if (IsPinMemoryName(name)) return InputOpCategory::kPinMemory;
-  if (IsDataLoaderWorkName(name)) return InputOpCategory::kDataLoader;
+  if (IsDataLoaderNextName(name)) return InputOpCategory::kDataLoader;
   if (IsHostToDeviceTransferName(name)) return InputOpCategory::kEnqueue;
   return std::nullopt;
 }

@@ -50,9 +50,8 @@ bool IsMemoryEventName(std::string_view name);
 // tracer name it: "<file>(<first line>): <function>", "<built-in method NAME ...>" /
 // "<built-in function NAME>", "nn.Module: <class>_<n>"; or as TensorFlow's and JAX's
 // Python tracer does: "$<file>:<line> <function>", "$<module> <function>". A call stack,
-// not an op: host op
-// tables leave frames out, and the ops under a frame are children of the op around it
-// (what PyTorch's key_averages() and XProf count).
+// not an op: host op tables leave frames out, and the ops under a frame are children of
+// the op around it (what PyTorch's key_averages() and XProf count).
 bool IsPythonFrameName(std::string_view name);
 // Host-side compilation (XLA / PjRt compile events): stepscope's source of kHostCompile.
 bool IsCompileName(std::string_view name);
@@ -77,12 +76,9 @@ MemcpyDirection MemcpyDirectionFromName(std::string_view name);
 //   - MemcpyHToD / InfeedEnqueue and JAX/PjRt host-to-device transfers
 //     (IsHostToDeviceTransferName): enqueue;
 //   - PyTorch: pinned-memory copies (IsPinMemoryName), then DataLoader iteration
-//     (IsDataLoaderWorkName).
+//     (IsDataLoaderNextName; its own time includes the Python frames below it: frames are
+//     not ops, IsPythonFrameName).
 std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::string_view name);
-// PyTorch's DataLoader at work on the training thread: its iterator's __next__
-// (IsDataLoaderNextName), whose own time includes the Python frames below it (frames are
-// not ops: IsPythonFrameName).
-bool IsDataLoaderWorkName(std::string_view name);
 // PyTorch copying a batch into page-locked memory: aten::pin_memory / aten::_pin_memory,
 // on the training thread or the DataLoader's pin-memory thread.
 bool IsPinMemoryName(std::string_view name);
