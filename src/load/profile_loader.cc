@@ -156,6 +156,13 @@ std::string FilesSignature(const std::vector<HostProfileFile>& files) {
   return signature;
 }
 
+std::string SelectionKey(const RunProfiles& run, const std::vector<HostProfileFile>& files) {
+  std::string key(files.size() == run.hosts.size() ? kAllHosts : std::string_view(files.front().host));
+  key += '\0';
+  key += FilesSignature(files);
+  return key;
+}
+
 StatusOr<analysis::ProfileModel> LoadHostModel(const HostProfileFile& file, const analysis::ModelOptions& options) {
   analysis::ModelOptions with_host = options;
   if (with_host.hostname.empty()) with_host.hostname = file.host;

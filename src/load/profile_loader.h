@@ -56,6 +56,12 @@ StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir);
 // rewritten (paths, sizes and mtimes are equal).
 std::string FilesSignature(const std::vector<HostProfileFile>& files);
 
+// Identifies what a host selection of `run` covers, for cache keys: kAllHosts when
+// `files` (the selected ones, non-empty) are all the run's hosts, else the one host's name,
+// then FilesSignature. So for a one-host run no host, "all" and the host's name are one
+// key, as they are one model.
+std::string SelectionKey(const RunProfiles& run, const std::vector<HostProfileFile>& files);
+
 // Builds one host's model. The host name is the file's unless options name one.
 // Errors name the file.
 StatusOr<analysis::ProfileModel> LoadHostModel(const HostProfileFile& file,

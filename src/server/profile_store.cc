@@ -19,14 +19,12 @@ constexpr size_t kBytesPerRow = 256;
 
 std::string ModelKey(const load::RunProfiles& run, const std::vector<load::HostProfileFile>& files,
                      std::optional<int64_t> step) {
+  // By the files the selection covers, not the host text: the pages ask with no host and
+  // the trace viewer by the host's name (keyed by the text, a 10 M-event profile was built
+  // and held twice).
   std::string key = run.name;
   key += '\0';
-  // The files decide the model: for a one-host run, no host, "all" and the host's name are
-  // one model (the trace viewer asks by name, the pages without a host: keyed by the text,
-  // a 10 M-event profile was built and held twice).
-  key += files.size() == run.hosts.size() ? load::kAllHosts : std::string_view(files[0].host);
-  key += '\0';
-  key += load::FilesSignature(files);
+  key += load::SelectionKey(run, files);
   key += '\0';
   key += step ? "step " + std::to_string(*step) : std::string("all steps");
   return key;

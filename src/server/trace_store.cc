@@ -39,10 +39,9 @@ TraceStore::TraceStore(ProfileStore* profiles, size_t index_cache_bytes, size_t 
 StatusOr<TraceStore::IndexHandle> TraceStore::GetIndex(const load::RunProfiles& run, std::string_view host) {
   STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
   IndexHandle handle;
-  // Keyed by the files the selection picks, as models are: a one-host run's index is one
+  // Keyed by the files the selection covers, as models are: a one-host run's index is one
   // whatever the host is called.
-  handle.key = run.name + '\0' + std::string(files.size() == run.hosts.size() ? load::kAllHosts : files[0].host) +
-               '\0' + load::FilesSignature(files);
+  handle.key = run.name + '\0' + load::SelectionKey(run, files);
   STEPSCOPE_ASSIGN_OR_RETURN(handle.index, indexes_.GetOrCompute(handle.key, [&]() -> StatusOr<std::shared_ptr<const TraceIndex>> {
     if (files.size() == 1 && profiles_ != nullptr) {
       // The model of this host keeps its columnar source: index that.
