@@ -14,10 +14,10 @@
 // memory_file_bytes, memory_model_cpu_s, memory_tool_cpu_s, memory_events_per_s (model +
 // tool), memory_tool_events_per_s, memory_peak_rss_over_file_size, and for the server's
 // model memory_server_events_per_s, memory_server_peak_rss_over_file_size; and what a
-// third child measures of the cost below any decoder, memory_floor_file_pages_cpu_s (the
-// file mapped and every cache line read) and memory_floor_record_pages_cpu_s (fresh pages for one 96-byte
-// record per event, written). Budgets (issue 14): >= 10 M events/s per core, peak RSS <=
-// 2x the file.
+// third child measures of the cost below any decoder: memory_floor_file_pages_cpu_s (the
+// file mapped and every cache line read) and memory_floor_record_pages_cpu_s (fresh pages
+// for one 96-byte record per event, written). Budgets (issue 14): >= 10 M events/s per
+// core, peak RSS <= 2x the file.
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -78,13 +78,17 @@ int Measure(const std::string& file, const std::string& out_path, bool keep_even
 
 // Child: what any reading of this file into 96-byte records costs on this machine before
 // a single field is decoded (one core, as Measure): the file mapped and every cache line
-// of it loaded, and as many fresh pages as the records take, written. On a VM, first touches of memory are
-// slow, and both are a large share of the per-core budget.
+// of it loaded, and as many fresh pages as the records take, written. On a VM, first
+// touches of memory are slow, and both are a large share of the per-core budget.
 int MeasureFloor(const std::string& file, uint64_t events, const std::string& out_path) {
   stepscope::bench::PinToOneCpu();
   const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 1;
   struct stat info{};
-  if (fd < 0 || ::fstat(fd, &info) != 0) return 1;
+  if (::fstat(fd, &info) != 0) {
+    ::close(fd);
+    return 1;
+  }
   const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   double start = ProcessCpuSeconds();
   void* mapped = ::mmap(nullptr, info.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
