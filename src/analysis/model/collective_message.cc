@@ -5,6 +5,8 @@
 #include <cctype>
 #include <string>
 
+#include "src/analysis/model/op_name.h"
+
 namespace stepscope::analysis {
 namespace {
 
@@ -18,14 +20,6 @@ std::string Squeezed(std::string_view name) {
     out.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   }
   return out;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
 }
 
 }  // namespace

@@ -7,18 +7,14 @@ namespace {
 
 enum class TypeKind : uint8_t { kNotFloat, k16Bit, kOtherFloat };
 
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && StartsWithIgnoreCase(a, b);
-}
-
 // One C++ type name as torch.profiler writes it (c10 types with or without "c10::").
 TypeKind KindOfType(std::string_view type) {
   if (type.starts_with("c10::")) type.remove_prefix(5);
   if (type.starts_with("at::")) type.remove_prefix(4);
-  if (EqualsIgnoringCase(type, "Half") || EqualsIgnoringCase(type, "BFloat16")) return TypeKind::k16Bit;
+  if (EqualsIgnoreCase(type, "Half") || EqualsIgnoreCase(type, "BFloat16")) return TypeKind::k16Bit;
   // float, double, the 8- and 4-bit floats (Float8_e4m3fn, Float4_e2m1fn_x2, ...) and
   // complex<...> of any of them.
-  if (EqualsIgnoringCase(type, "float") || EqualsIgnoringCase(type, "double") ||
+  if (EqualsIgnoreCase(type, "float") || EqualsIgnoreCase(type, "double") ||
       StartsWithIgnoreCase(type, "Float8_") || StartsWithIgnoreCase(type, "Float4_") ||
       StartsWithIgnoreCase(type, "complex")) {
     return TypeKind::kOtherFloat;

@@ -64,6 +64,10 @@ bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
   return true;
 }
 
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && StartsWithIgnoreCase(a, b);
+}
+
 MemcpyDirection MemcpyDirectionFromName(std::string_view name) {
   // Both spellings occur: XProf's op names (MemcpyHToD) and CUPTI/ROCm event names (MemcpyH2D).
   struct Prefix {

@@ -89,6 +89,7 @@ bool IsHostToDeviceTransferName(std::string_view name);
 // Case-insensitive prefix / substring tests.
 bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix);
 bool ContainsIgnoreCase(std::string_view text, std::string_view needle);
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
 // Collective communication by name, any case: NCCL/RCCL kernels ("ncclDevKernel_...",
 // "ncclKernel_..."), XLA's HLO ops and GPU kernels ("all-reduce", "all-gather",
