@@ -505,16 +505,20 @@ Status Tokenizer::ParseWindow(size_t window, WindowResult* out) {
 
 simdjson::error_code Tokenizer::RunStage1(const char* document, size_t length) {
   if (stage1_ == nullptr || stage1_capacity_ < length) {
+    // Sized for the largest document the buffer can frame now ('[', its data, a suffix),
+    // not for this one: windows differ by a few bytes, and each reallocation of the index
+    // (4 bytes per input byte) is fresh memory the kernel must zero again.
+    const size_t capacity = std::max(length, buffer_.capacity() + 1 + kMaxSuffixBytes);
     simdjson::error_code error =
         stage1_ == nullptr
-            ? simdjson::get_active_implementation()->create_dom_parser_implementation(length, kMaxJsonDepth, stage1_)
-            : stage1_->set_capacity(length);
+            ? simdjson::get_active_implementation()->create_dom_parser_implementation(capacity, kMaxJsonDepth, stage1_)
+            : stage1_->set_capacity(capacity);
     if (error) {
       stage1_.reset();
       stage1_capacity_ = 0;
       return error;
     }
-    stage1_capacity_ = length;
+    stage1_capacity_ = capacity;
   }
   return stage1_->stage1(reinterpret_cast<const uint8_t*>(document), length, simdjson::stage1_mode::regular);
 }
