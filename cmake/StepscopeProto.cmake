@@ -27,7 +27,18 @@ function(stepscope_add_proto_library target)
   endforeach()
   add_library(${target} STATIC ${srcs})
   target_include_directories(${target} SYSTEM PUBLIC ${gen_dir})
-  target_link_libraries(${target} PUBLIC protobuf::libprotobuf ${ARG_DEPS})
+  # A target linked with the property STEPSCOPE_STATIC_PROTOBUF set (the `stepscope`
+  # executable) gets Debian's libprotobuf.a where there is one; every other target gets the
+  # shared library (the Python module shares a process with libtorch, which loads it too).
+  if(STEPSCOPE_PROTOBUF_STATIC_LIBRARY)
+    target_link_libraries(${target} PUBLIC
+      "$<IF:$<BOOL:$<TARGET_PROPERTY:STEPSCOPE_STATIC_PROTOBUF>>,${STEPSCOPE_PROTOBUF_STATIC_LIBRARY},protobuf::libprotobuf>"
+      ${ARG_DEPS})
+    # The headers come with protobuf::libprotobuf either way.
+    target_include_directories(${target} SYSTEM PUBLIC $<TARGET_PROPERTY:protobuf::libprotobuf,INTERFACE_INCLUDE_DIRECTORIES>)
+  else()
+    target_link_libraries(${target} PUBLIC protobuf::libprotobuf ${ARG_DEPS})
+  endif()
   if(ARG_GRPC)
     # The generated service stubs call into grpc++ (found in the top-level CMakeLists).
     target_link_libraries(${target} PUBLIC gRPC::grpc++)
