@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "src/analysis/trace/trace_export.h"
-#include "src/analysis/trace/trace_output_file.h"
+#include "src/base/output_file.h"
 #include "src/cli/batch_memory.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
@@ -71,7 +71,7 @@ int RunConvertCommand(CommandContext& context) {
   PrepareHeapForInputs(load::ProfilePaths(*profile));
   auto index = load::LoadTraceIndex(profile->files);
   if (!index.ok()) return ReportError(context.err, path, index.status());
-  auto file = analysis::trace::TraceOutputFile::Open(out_path);
+  auto file = base::OutputFile::Open(out_path);
   if (!file.ok()) return ReportError(context.err, out_path, file.status());
   auto stats = analysis::trace::ExportTraceJson(*index, *format, [&file](std::string_view piece) {
     return (*file)->Write(piece);

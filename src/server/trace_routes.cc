@@ -11,7 +11,6 @@
 #include "src/analysis/trace/trace_counters.h"
 #include "src/analysis/trace/trace_flows.h"
 #include "src/analysis/trace/trace_json.h"
-#include "src/analysis/trace/trace_output_file.h"
 #include "src/analysis/trace/trace_search.h"
 #include "src/analysis/trace/trace_summary.h"
 #include "src/base/gzip.h"

@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "src/base/file_io.h"
+#include "src/base/gzip.h"
 #include "src/xspace/xplane_builder.h"
 #include "src/xspace/xspace_io.h"
 
@@ -86,6 +87,42 @@ TEST(XSpaceIoTest, TruncatedGarbageAndEmptyFilesAreRejected) {
   ReadLimits tiny;
   tiny.max_file_bytes = 10;
   EXPECT_EQ(ReadXSpaceFile(path, tiny).status().code(), StatusCode::kResourceExhausted);
+}
+
+// WriteXSpaceFile streams the serialization through a 1 MiB buffer: the file must hold
+// exactly the bytes SerializeXSpace gives (deterministic, metadata maps in key order), also
+// for a space several buffers long, and inflate to them when gzipped.
+TEST(XSpaceIoTest, StreamedFileHoldsTheDeterministicSerialization) {
+  const std::string dir = FreshDir("streamed");
+  XSpace space;
+  XPlaneBuilder plane(space.add_planes());
+  plane.SetName(kHostThreadsPlaneName);
+  for (int64_t l = 0; l < 4; ++l) {
+    XLineBuilder line = plane.GetOrCreateLine(l);
+    line.SetName("thread " + std::to_string(l));
+    // Metadata ids created out of order, so map order matters.
+    for (int e = 0; e < 40000; ++e) {
+      XEventBuilder event = line.AddEvent(*plane.GetOrCreateEventMetadata("op " + std::to_string((e * 7919) % 997)));
+      event.SetOffsetPs(e * 1000);
+      event.SetDurationPs(500 + e % 13);
+      event.AddStatValue(*plane.GetOrCreateStatMetadata("step_num"), static_cast<int64_t>(e / 100));
+    }
+  }
+  StatusOr<std::string> expected = SerializeXSpace(space);
+  ASSERT_TRUE(expected.ok());
+  ASSERT_GT(expected->size(), 2u << 20);
+  const std::string plain = dir + "/plain.xplane.pb";
+  const std::string packed = dir + "/packed.xplane.pb";
+  ASSERT_TRUE(WriteXSpaceFile(plain, space).ok());
+  ASSERT_TRUE(WriteXSpaceFile(packed, space, /*gzip=*/true).ok());
+  EXPECT_TRUE(*base::ReadFile(plain, 64 << 20) == *expected);
+  std::string gz = *base::ReadFile(packed, 64 << 20);
+  ASSERT_TRUE(base::IsGzip(gz));
+  auto inflated = base::GunzipWithLimit(gz, uint64_t{64} << 20);
+  ASSERT_TRUE(inflated.ok());
+  EXPECT_TRUE(*inflated == *expected);
+  // Nothing but the two files is left in the directory.
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 2);
 }
 
 }  // namespace

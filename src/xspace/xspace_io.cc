@@ -7,6 +7,7 @@
 
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/base/output_file.h"
 #include "src/base/status_macros.h"
 #include "src/xspace/validate.h"
 
@@ -60,14 +61,47 @@ StatusOr<std::string> SerializeXSpace(const XSpace& space) {
   return bytes;
 }
 
-Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
-  StatusOr<std::string> serialized = SerializeXSpace(space);
-  if (!serialized.ok()) return InternalError(serialized.status().message() + " for " + path);
-  std::string bytes = std::move(serialized).value();
-  if (gzip) {
-    STEPSCOPE_ASSIGN_OR_RETURN(bytes, base::Gzip(bytes));
+namespace {
+
+// Hands protobuf's output buffer to an OutputFile (and so to its compressor) as it fills.
+class OutputFileStream : public google::protobuf::io::CopyingOutputStream {
+ public:
+  explicit OutputFileStream(base::OutputFile* file) : file_(file) {}
+  bool Write(const void* buffer, int size) override {
+    return file_->Write(std::string_view(static_cast<const char*>(buffer), static_cast<size_t>(size)));
   }
-  return base::WriteFileAtomically(path, bytes);
+
+ private:
+  base::OutputFile* file_;
+};
+
+// Serializes into `file` as SerializeXSpace does (deterministically), through a 1 MiB
+// buffer: only that is held, never the serialization of the whole space.
+bool SerializeXSpaceTo(const XSpace& space, base::OutputFile* file) {
+  OutputFileStream stream(file);
+  google::protobuf::io::CopyingOutputStreamAdaptor buffered(&stream, 1 << 20);
+  bool serialized = false;
+  {
+    google::protobuf::io::CodedOutputStream coded(&buffered);
+    coded.SetSerializationDeterministic(true);
+    serialized = space.SerializeToCodedStream(&coded);
+  }
+  return buffered.Flush() && serialized;
+}
+
+}  // namespace
+
+Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
+  // Synced before the rename, as WriteFileAtomically does: a profile is not an export.
+  STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<base::OutputFile> file,
+                             base::OutputFile::Open(path, {.gzip = gzip, .sync = true}));
+  if (!SerializeXSpaceTo(space, file.get())) {
+    // A write that failed is the storage (Close says why); otherwise protobuf refused the
+    // message. Either way the temporary file is removed and `path` is untouched.
+    if (file->failed()) return file->Close();
+    return InternalError("cannot serialize the XSpace (over protobuf's 2 GiB limit?) for " + path);
+  }
+  return file->Close();
 }
 
 }  // namespace stepscope::xspace

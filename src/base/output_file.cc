@@ -1,0 +1,117 @@
+#include "src/base/output_file.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "src/base/file_io.h"
+#include "src/base/gzip.h"
+
+namespace stepscope::base {
+namespace {
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Unique within the process too: two threads may write the same path (the collector and a
+// capture of the same host), and each must own its temporary file.
+std::string TemporaryPath(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  return path + ".tmp." + std::to_string(::getpid()) + "." +
+         std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+}
+
+}  // namespace
+
+struct OutputFile::Impl {
+  std::string path;
+  std::string temp_path;
+  bool sync = false;
+  FILE* plain = nullptr;                // the temporary file
+  std::unique_ptr<GzipDeflater> gz;     // set for gzip: compresses into `plain`
+  std::string error;
+  bool closed = false;
+
+  bool WritePlain(std::string_view data) {
+    if (!error.empty()) return false;
+    if (std::fwrite(data.data(), 1, data.size(), plain) != data.size()) {
+      error = std::strerror(errno);
+      return false;
+    }
+    return true;
+  }
+
+  // Flushes, fsyncs when asked and closes `plain`; false (with `error`) when any fails.
+  bool FinishPlain() {
+    bool ok = std::fflush(plain) == 0;
+    if (ok && sync) ok = ::fsync(::fileno(plain)) == 0;
+    if (!ok && error.empty()) error = std::strerror(errno);
+    ok = std::fclose(plain) == 0 && ok;
+    if (!ok && error.empty()) error = std::strerror(errno);
+    plain = nullptr;
+    return ok;
+  }
+};
+
+OutputFile::OutputFile(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+OutputFile::~OutputFile() {
+  if (impl_->closed) return;
+  if (impl_->plain != nullptr) std::fclose(impl_->plain);
+  std::remove(impl_->temp_path.c_str());
+}
+
+StatusOr<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path, const OutputFileOptions& options) {
+  auto impl = std::make_unique<Impl>();
+  impl->path = path;
+  impl->temp_path = TemporaryPath(path);
+  impl->sync = options.sync;
+  impl->plain = std::fopen(impl->temp_path.c_str(), "wbx");  // x: never another's file
+  if (impl->plain == nullptr) return OutputFileError(errno, path + ": cannot create: " + std::strerror(errno));
+  if (options.gzip) {
+    Impl* raw = impl.get();
+    impl->gz = std::make_unique<GzipDeflater>([raw](std::string_view bytes) { return raw->WritePlain(bytes); });
+  }
+  return std::unique_ptr<OutputFile>(new OutputFile(std::move(impl)));
+}
+
+StatusOr<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path) {
+  return Open(path, {.gzip = EndsWith(path, ".gz")});
+}
+
+bool OutputFile::Write(std::string_view data) {
+  if (!impl_->error.empty()) return false;
+  return impl_->gz != nullptr ? impl_->gz->Write(data) : impl_->WritePlain(data);
+}
+
+bool OutputFile::failed() const { return !impl_->error.empty(); }
+
+Status OutputFile::Close() {
+  bool ok = impl_->error.empty();
+  if (impl_->gz != nullptr) {
+    ok = ok && impl_->gz->Finish();
+    impl_->gz = nullptr;
+  }
+  if (impl_->plain != nullptr) ok = impl_->FinishPlain() && ok;
+  // The file was created, so whatever fails now is the storage: kIoError.
+  if (!ok) {
+    if (impl_->error.empty()) impl_->error = std::strerror(errno);
+    std::remove(impl_->temp_path.c_str());
+    impl_->closed = true;
+    return IoError(impl_->path + ": write failed: " + impl_->error);
+  }
+  if (std::rename(impl_->temp_path.c_str(), impl_->path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(impl_->temp_path.c_str());
+    impl_->closed = true;
+    return IoError(impl_->path + ": cannot rename into place: " + reason);
+  }
+  impl_->closed = true;
+  return OkStatus();
+}
+
+}  // namespace stepscope::base

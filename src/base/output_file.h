@@ -1,0 +1,52 @@
+// A file an output is streamed into: plain, or gzip-compressed (base::GzipDeflater). It is
+// written to "<path>.tmp.<pid>.<n>" and renamed over `path` by Close(), so a failed or
+// interrupted write never leaves a half-written file under the final name, and the file
+// that was there before stays whole until the new one is complete.
+//
+// Users: `stepscope convert -o` and the trace viewer's downloads (Chrome / Perfetto JSON),
+// and every XSpace written (xspace_io.h WriteXSpaceFile), which streams its serialization
+// here instead of holding it in memory beside the message.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "stepscope/status.h"
+
+namespace stepscope::base {
+
+struct OutputFileOptions {
+  bool gzip = false;
+  // fsync before the rename: the new file is on disk before it replaces the old one (a
+  // profile, whose loss a crash must not cause); exports skip it.
+  bool sync = false;
+};
+
+class OutputFile {
+ public:
+  // Creates the temporary file. Errors as WriteFileAtomically's (file_io.h): kInvalidArgument
+  // when the path cannot be created (no such directory, no permission), kIoError when the
+  // storage fails.
+  static StatusOr<std::unique_ptr<OutputFile>> Open(const std::string& path, const OutputFileOptions& options);
+  // Gzip when the path ends in ".gz".
+  static StatusOr<std::unique_ptr<OutputFile>> Open(const std::string& path);
+  ~OutputFile();  // removes the temporary file unless Close() succeeded
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  // False on a write error (the error is kept for Close()).
+  bool Write(std::string_view data);
+  // True once a write failed: Close() will fail with kIoError.
+  bool failed() const;
+  // Flushes (and with `sync`, fsyncs), closes and renames into place. kIoError when a
+  // write failed or the rename did; the temporary file is removed then.
+  Status Close();
+
+ private:
+  struct Impl;
+  explicit OutputFile(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace stepscope::base

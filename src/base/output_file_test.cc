@@ -1,0 +1,141 @@
+#include "src/base/output_file.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "src/base/file_io.h"
+#include "src/base/gzip.h"
+
+namespace stepscope::base {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string FreshDir(const std::string& name) {
+  fs::path dir = fs::temp_directory_path() / ("stepscope_output_file_test_" + std::to_string(::getpid())) / name;
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+// File names in `dir`, sorted: what a reader of the directory would see.
+std::vector<std::string> Names(const std::string& dir) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+TEST(OutputFileTest, TheOldFileStaysUntilCloseReplacesIt) {
+  const std::string dir = FreshDir("replace");
+  const std::string path = dir + "/out.bin";
+  ASSERT_TRUE(WriteFileAtomically(path, "old").ok());
+  auto file = OutputFile::Open(path);
+  ASSERT_TRUE(file.ok()) << file.status().ToString();
+  ASSERT_TRUE((*file)->Write("new "));
+  ASSERT_TRUE((*file)->Write("bytes"));
+  EXPECT_EQ(*ReadFile(path, 100), "old");
+  EXPECT_EQ(Names(dir).size(), 2u);  // out.bin and its temporary file
+  ASSERT_TRUE((*file)->Close().ok());
+  EXPECT_EQ(*ReadFile(path, 100), "new bytes");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"out.bin"});
+}
+
+TEST(OutputFileTest, GzipByNameOrByOption) {
+  const std::string dir = FreshDir("gzip");
+  const std::string text(100000, 'a');
+  for (const auto& [path, options] : {std::pair{dir + "/by_name.json.gz", OutputFileOptions{}},
+                                      std::pair{dir + "/by_option.pb", OutputFileOptions{.gzip = true, .sync = true}}}) {
+    auto file = path.ends_with(".gz") ? OutputFile::Open(path) : OutputFile::Open(path, options);
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->Write(text));
+    ASSERT_TRUE((*file)->Close().ok());
+    std::string bytes = *ReadFile(path, 1 << 20);
+    ASSERT_TRUE(IsGzip(bytes)) << path;
+    EXPECT_LT(bytes.size(), text.size() / 10);
+    auto inflated = GunzipWithLimit(bytes, InflateLimits{});
+    ASSERT_TRUE(inflated.ok());
+    EXPECT_EQ(*inflated, text);
+  }
+  // Without the option or the suffix the bytes are written as they are.
+  auto plain = OutputFile::Open(dir + "/plain.pb", {});
+  ASSERT_TRUE(plain.ok());
+  ASSERT_TRUE((*plain)->Write(text));
+  ASSERT_TRUE((*plain)->Close().ok());
+  EXPECT_EQ(*ReadFile(dir + "/plain.pb", 1 << 20), text);
+}
+
+TEST(OutputFileTest, AbandonedFileLeavesNothingAndTheOldFileWhole) {
+  const std::string dir = FreshDir("abandon");
+  const std::string path = dir + "/out.bin";
+  ASSERT_TRUE(WriteFileAtomically(path, "precious").ok());
+  {
+    auto file = OutputFile::Open(path, {.sync = true});
+    ASSERT_TRUE(file.ok());
+    ASSERT_TRUE((*file)->Write("half"));
+  }
+  EXPECT_EQ(*ReadFile(path, 100), "precious");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"out.bin"});
+}
+
+TEST(OutputFileTest, TwoWritersOfOnePathEachHaveTheirOwnTemporaryFile) {
+  const std::string dir = FreshDir("two");
+  const std::string path = dir + "/out.bin";
+  auto first = OutputFile::Open(path);
+  auto second = OutputFile::Open(path);
+  ASSERT_TRUE(first.ok() && second.ok());
+  ASSERT_TRUE((*first)->Write("first"));
+  ASSERT_TRUE((*second)->Write("second"));
+  ASSERT_TRUE((*first)->Close().ok());
+  EXPECT_EQ(*ReadFile(path, 100), "first");
+  ASSERT_TRUE((*second)->Close().ok());
+  EXPECT_EQ(*ReadFile(path, 100), "second");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"out.bin"});
+}
+
+TEST(OutputFileTest, APathThatCannotBeCreatedIsInvalidArgument) {
+  const std::string dir = FreshDir("missing");
+  auto file = OutputFile::Open(dir + "/no/such/dir/out.bin");
+  ASSERT_FALSE(file.ok());
+  EXPECT_EQ(file.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(file.status().message().find("no/such/dir/out.bin"), std::string::npos);
+}
+
+// A disk that fills up mid-write: a child with RLIMIT_FSIZE (SIGXFSZ ignored, so write()
+// fails with EFBIG) streams 1 MiB; it exits with the code Close() returned, or 99 when a
+// write did not report the failure.
+TEST(OutputFileTest, DiskFullIsAnIoErrorAndLeavesTheOldFile) {
+  const std::string dir = FreshDir("full");
+  const std::string path = dir + "/out.bin";
+  ASSERT_TRUE(WriteFileAtomically(path, "precious").ok());
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    struct rlimit limit = {4096, 4096};
+    ::signal(SIGXFSZ, SIG_IGN);
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(100);
+    auto file = OutputFile::Open(path, {.sync = true});
+    if (!file.ok()) ::_exit(101);
+    bool all_written = true;
+    for (int i = 0; i < 16; ++i) all_written = (*file)->Write(std::string(64 << 10, 'x')) && all_written;
+    Status closed = (*file)->Close();
+    ::_exit(all_written || !(*file)->failed() ? 99 : static_cast<int>(closed.code()));
+  }
+  ASSERT_GT(pid, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), static_cast<int>(StatusCode::kIoError));
+  EXPECT_EQ(*ReadFile(path, 100), "precious");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"out.bin"});
+}
+
+}  // namespace
+}  // namespace stepscope::base
