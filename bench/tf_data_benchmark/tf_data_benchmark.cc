@@ -26,6 +26,7 @@ namespace {
 using analysis::PipelineEvent;
 using analysis::PipelineEventKind;
 using analysis::PipelineEvents;
+using analysis::PipelineIteratorStats;
 using Clock = std::chrono::steady_clock;
 
 constexpr int kElementsPerBatch = 32;
@@ -66,18 +67,24 @@ class Generator {
     e.end_ps = end_us * kUs;
     e.enclosing = enclosing;  // index within the thread until merged
     if (kind == PipelineEventKind::kIterator) {
-      e.id = id;
       e.flags |= PipelineEvent::kHasId;
-      if (parent >= 0) {
-        e.parent_id = parent;
-        e.flags |= PipelineEvent::kHasParentId;
-      }
+      if (parent >= 0) e.flags |= PipelineEvent::kHasParentId;
+      e.stats = StatsIndex({.id = id, .parent_id = std::max<int64_t>(parent, 0)});
     } else {
       e.element_id = element;
       e.flags |= PipelineEvent::kHasElementId;
     }
     per_thread_[thread].push_back(e);
     return static_cast<int32_t>(per_thread_[thread].size() - 1);
+  }
+
+  // The shared entry of these iterator stats (a handful of iterators: a linear search).
+  uint32_t StatsIndex(const PipelineIteratorStats& stats) {
+    for (size_t i = 0; i < out_.iterator_stats.size(); ++i) {
+      if (out_.iterator_stats[i] == stats) return static_cast<uint32_t>(i);
+    }
+    out_.iterator_stats.push_back(stats);
+    return static_cast<uint32_t>(out_.iterator_stats.size() - 1);
   }
 
   void AddBatch(int64_t b) {

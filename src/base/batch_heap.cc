@@ -31,7 +31,7 @@ constexpr size_t kMiB = size_t{1} << 20;
 constexpr size_t kHugePage = 2 * kMiB;
 // glibc's largest mmap threshold on 64-bit (HEAP_MAX_SIZE / 2): blocks below it come from
 // the heap, so the reservation is made of blocks just under it.
-constexpr size_t kMmapThreshold = 32 * kMiB;
+constexpr size_t kMmapThreshold = kLargeBlockBytes;
 constexpr size_t kReserveBlock = kMmapThreshold - 64 * 1024;
 constexpr size_t kMinReserve = 32 * kMiB;
 constexpr size_t kMaxReserve = 2048 * kMiB;
@@ -92,6 +92,12 @@ BatchHeapReport PrepareHeapForBatchRun(size_t expected_bytes) {
   (void)expected_bytes;
 #endif
   return report;
+}
+
+void ReleaseFreedHeapMemory() {
+#if defined(__GLIBC__) && !defined(STEPSCOPE_SANITIZED_HEAP)
+  malloc_trim(0);
+#endif
 }
 
 }  // namespace stepscope::base

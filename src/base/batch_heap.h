@@ -34,4 +34,14 @@ bool BatchHeapSupported();
 // `expected_bytes`: about the peak the run will allocate; clamped to [32 MiB, 2 GiB].
 BatchHeapReport PrepareHeapForBatchRun(size_t expected_bytes);
 
+// Blocks this large are mapped on their own by malloc, never carved from its heap (glibc's
+// largest mmap threshold, which the batch policy also sets).
+constexpr size_t kLargeBlockBytes = size_t{32} << 20;
+
+// Hands the pages of freed heap blocks back to the kernel (glibc's malloc_trim; nothing
+// elsewhere). Freed memory otherwise stays resident for reuse, and a large block (which
+// malloc maps on its own) is then counted on top of it: call this before allocating one
+// at a memory peak. It costs a walk of the heap and re-faulting the pages if reused.
+void ReleaseFreedHeapMemory();
+
 }  // namespace stepscope::base

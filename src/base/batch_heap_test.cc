@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace stepscope::base {
 namespace {
@@ -57,6 +59,37 @@ TEST(BatchHeapTest, ReservedHeapIsFaultedInByHugePagesAndReusedAfterFree) {
   std::memset(second, 2, bytes);
   EXPECT_LT(MinorFaults() - before, 64);
   std::free(second);
+}
+
+// Resident memory of this process, from /proc/self/statm.
+size_t ResidentBytes() {
+  std::ifstream in("/proc/self/statm");
+  size_t pages = 0, resident = 0;
+  in >> pages >> resident;
+  return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Freed heap blocks stay resident under the batch policy (that is its point); a phase about
+// to map a large block hands them back first, so they are not counted twice at a peak.
+TEST(BatchHeapTest, FreedHeapMemoryIsHandedBackOnRequest) {
+  PrepareHeapForBatchRun(96 * kMiB);  // applied by the first test or here
+  std::vector<char*> blocks;
+  for (int i = 0; i < 48; ++i) {
+    auto* block = static_cast<char*>(std::malloc(kMiB));
+    ASSERT_NE(block, nullptr);
+    std::memset(block, 3, kMiB);
+    blocks.push_back(block);
+  }
+  // A live block after them keeps the freed ones below the heap's top.
+  auto* keep = static_cast<char*>(std::malloc(kMiB));
+  std::memset(keep, 4, kMiB);
+  for (char* block : blocks) std::free(block);
+  const size_t before = ResidentBytes();
+  ReleaseFreedHeapMemory();
+  const size_t after = ResidentBytes();
+  EXPECT_GE(before, after + 40 * kMiB) << "resident " << before << " -> " << after;
+  EXPECT_EQ(keep[kMiB - 1], 4);  // what is alive is untouched
+  std::free(keep);
 }
 
 TEST(BatchHeapTest, IsAppliedOnce) {

@@ -202,21 +202,25 @@ TEST(BuildProfileModelTest, PipelineEventsWithoutTreesAreTheOnDemandOnesSizedExa
   for (size_t i = 0; i < eager.events.size(); ++i) {
     const PipelineEvent& a = eager.events[i];
     const PipelineEvent& b = on_demand.events[i];
-    EXPECT_EQ(std::tie(a.begin_ps, a.end_ps, a.id, a.parent_id, a.element_id, a.setting, a.enclosing, a.name,
-                       a.thread, a.kind, a.flags),
-              std::tie(b.begin_ps, b.end_ps, b.id, b.parent_id, b.element_id, b.setting, b.enclosing, b.name,
-                       b.thread, b.kind, b.flags))
+    EXPECT_EQ(std::tie(a.begin_ps, a.end_ps, a.element_id, a.enclosing, a.name, a.thread, a.kind, a.flags),
+              std::tie(b.begin_ps, b.end_ps, b.element_id, b.enclosing, b.name, b.thread, b.kind, b.flags))
         << "event " << i;
+    EXPECT_EQ(eager.stats_of(a), on_demand.stats_of(b)) << "event " << i;
   }
   // Nesting and stats as the trees give them.
   EXPECT_EQ(eager.events[0].enclosing, -1);
-  EXPECT_EQ(eager.events[0].setting, 4);
+  EXPECT_EQ(eager.stats_of(eager.events[0]), (PipelineIteratorStats{.id = 11, .parent_id = 0, .setting = 4}));
   EXPECT_EQ(eager.events[1].enclosing, 0);
-  EXPECT_EQ(eager.events[1].parent_id, 11);
+  EXPECT_EQ(eager.stats_of(eager.events[1]), (PipelineIteratorStats{.id = 12, .parent_id = 11, .setting = 0}));
   EXPECT_EQ(eager.events[2].enclosing, 1);
   EXPECT_EQ(eager.events[2].kind, PipelineEventKind::kProduce);
   EXPECT_EQ(eager.events[3].begin_ps, Ms(6));
   EXPECT_EQ(eager.events[3].enclosing, 0);
+  // Equal iterator stats are shared: the zero entry (the produce and the consume), the
+  // prefetch's, and one for both calls of the map.
+  EXPECT_EQ(eager.iterator_stats.size(), 3u);
+  EXPECT_EQ(eager.events[1].stats, eager.events[3].stats);
+  EXPECT_EQ(eager.events[2].stats, 0u);
   EXPECT_EQ(eager.events[4].thread, 1u);
   EXPECT_EQ(eager.events[4].element_id, 7);
 }

@@ -103,11 +103,12 @@ class Analyzer {
         ++r_.counts.iterators_without_id;
         continue;
       }
-      auto [it, inserted] = by_id.try_emplace(e.id, static_cast<int32_t>(r_.stages.size()));
+      const PipelineIteratorStats& stats = in_.stats_of(e);
+      auto [it, inserted] = by_id.try_emplace(stats.id, static_cast<int32_t>(r_.stages.size()));
       if (inserted) {
         PipelineStageStats stage;
-        stage.id = e.id;
-        if (e.has(PipelineEvent::kHasParentId)) stage.parent_id = e.parent_id;
+        stage.id = stats.id;
+        if (e.has(PipelineEvent::kHasParentId)) stage.parent_id = stats.parent_id;
         stage.long_name = in_.names[e.name];
         stage.dataset_name = std::string(DatasetNameOf(stage.long_name));
         stage.kind = BottleneckKindOf(stage.dataset_name);
@@ -118,7 +119,7 @@ class Analyzer {
       }
       stage_of_[i] = it->second;
       PipelineStageStats& stage = r_.stages[it->second];
-      stage.setting = std::max(stage.setting, e.setting);
+      stage.setting = std::max(stage.setting, stats.setting);
     }
     stage_by_id_ = std::move(by_id);
   }
@@ -153,7 +154,7 @@ class Analyzer {
           ++r_.counts.produce_without_element;
           continue;
         }
-        producers.push_back({ev_[child].parent_id, e.element_id, child});
+        producers.push_back({in_.stats_of(ev_[child]).parent_id, e.element_id, child});
       } else if (e.kind == PipelineEventKind::kConsume) {
         const int32_t enclosing = e.enclosing;
         if (enclosing < 0 || enclosing >= i || !IsStageCall(enclosing)) {
@@ -164,7 +165,7 @@ class Analyzer {
           ++r_.counts.consume_without_producer;
           continue;
         }
-        consumers.push_back({ev_[enclosing].id, e.element_id, enclosing});
+        consumers.push_back({in_.stats_of(ev_[enclosing]).id, e.element_id, enclosing});
       }
     }
     std::sort(producers.begin(), producers.end());

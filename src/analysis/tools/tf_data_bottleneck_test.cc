@@ -25,12 +25,16 @@ class EventsBuilder {
   }
   int Iterator(const std::string& name, int64_t begin_us, int64_t end_us, int64_t id, std::optional<int64_t> parent) {
     PipelineEvent e = Base(name, PipelineEventKind::kIterator, begin_us, end_us);
-    e.id = id;
+    PipelineIteratorStats stats;
+    stats.id = id;
     e.flags |= PipelineEvent::kHasId;
     if (parent) {
-      e.parent_id = *parent;
+      stats.parent_id = *parent;
       e.flags |= PipelineEvent::kHasParentId;
     }
+    // One entry per event: the table need not be shared to be read right.
+    e.stats = static_cast<uint32_t>(events_.iterator_stats.size());
+    events_.iterator_stats.push_back(stats);
     return Push(e);
   }
   int Element(const std::string& name, PipelineEventKind kind, int64_t begin_us, int64_t end_us, int64_t element) {
@@ -230,6 +234,9 @@ TEST(TfDataBottleneckTest, RandomHostileEventsFinish) {
   PipelineEvents events;
   events.threads = {"t0", "t1", "t2"};
   events.names = {"Iterator::A", "Iterator::A::B", "Iterator::A::B::C", "PrefetchProduce", "PrefetchConsume"};
+  for (int i = 0; i < 64; ++i) {
+    events.iterator_stats.push_back({static_cast<int64_t>(rng() % 8), static_cast<int64_t>(rng() % 8), 0});
+  }
   const int n = 200000;
   for (int i = 0; i < n; ++i) {
     PipelineEvent e;
@@ -238,8 +245,8 @@ TEST(TfDataBottleneckTest, RandomHostileEventsFinish) {
                         : (e.name == 3 ? PipelineEventKind::kProduce : PipelineEventKind::kConsume);
     e.begin_ps = static_cast<int64_t>(rng() % 1000000);
     e.end_ps = e.begin_ps + static_cast<int64_t>(rng() % 1000);
-    e.id = static_cast<int64_t>(rng() % 8);
-    e.parent_id = static_cast<int64_t>(rng() % 8);
+    // Some indices past the table's end: read as no stats.
+    e.stats = static_cast<uint32_t>(rng() % 80);
     e.element_id = static_cast<int64_t>(rng() % 4);
     e.flags = static_cast<uint8_t>(rng() % 8);
     e.enclosing = i == 0 ? -1 : static_cast<int32_t>(rng() % i) - 1;
@@ -257,12 +264,13 @@ TEST(TfDataBottleneckTest, HugeDurationsSaturateInsteadOfOverflowing) {
   PipelineEvents events;
   events.threads = {"t"};
   events.names = {"Iterator::Range"};
+  events.iterator_stats.push_back({.id = 1});
   const int64_t huge = int64_t{1} << 61;  // the model's clamp
   for (int i = 0; i < 8; ++i) {
     PipelineEvent e;
     e.begin_ps = -huge;
     e.end_ps = huge;
-    e.id = 1;
+    e.stats = 1;
     e.flags = PipelineEvent::kHasId;
     events.events.push_back(e);
   }
