@@ -3,8 +3,6 @@
 // writes them as one TensorBoard-style run, <logdir>/plugins/profile/<run>/<host>.xplane.pb,
 // one file per trace. Ranks of one job (Kineto's distributedInfo.rank) become the hosts
 // rank0, rank1, ... of that run. Prints what was read, kept and dropped per file.
-#include <google/protobuf/arena.h>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +17,7 @@
 #include "src/cli/flags.h"
 #include "src/cli/import_run_name.h"
 #include "src/importers/importer_registry.h"
+#include "src/xspace/columnar/columnar_writer.h"
 #include "src/xspace/logdir.h"
 #include "src/xspace/schema.h"
 
@@ -46,21 +45,14 @@ struct Counts {
   int lines = 0;
 };
 
-Counts CountContents(const xspace::XSpace& space) {
+Counts CountContents(const xspace::ColumnarXSpace& space) {
   Counts counts;
-  for (const xspace::XPlane& plane : space.planes()) {
-    if (xspace::IsDevicePlaneName(plane.name())) ++counts.device_planes;
-    counts.lines += plane.lines_size();
-    int64_t root_id = -1;
-    for (const auto& [id, metadata] : plane.stat_metadata()) {
-      if (metadata.name() == xspace::GetStatTypeStr(xspace::StatType::kIsRoot)) root_id = id;
-    }
-    if (root_id < 0) continue;
-    for (const xspace::XLine& line : plane.lines()) {
-      for (const xspace::XEvent& event : line.events()) {
-        for (const xspace::XStat& stat : event.stats()) counts.steps += stat.metadata_id() == root_id ? 1 : 0;
-      }
-    }
+  for (const xspace::ColumnarPlane& plane : space.planes) {
+    if (xspace::IsDevicePlaneName(plane.name)) ++counts.device_planes;
+    counts.lines += static_cast<int>(plane.lines.size());
+    const uint32_t root = plane.stat_index(xspace::StatType::kIsRoot);
+    if (root == xspace::ColumnarPlane::kNoStat) continue;
+    for (uint32_t i = 0; i < plane.num_stats(); ++i) counts.steps += plane.event_stat(i).metadata_index == root ? 1 : 0;
   }
   return counts;
 }
@@ -109,23 +101,28 @@ int RunImportCommand(CommandContext& context) {
     options.fallback_host_name = TraceFileStem(file);
     options.allow_truncated = allow_truncated;
     importers::ImportStats stats;
-    // Arena allocation: the space is built once, serialized once and freed at once.
-    google::protobuf::Arena arena;
-    auto* space = google::protobuf::Arena::CreateMessage<xspace::XSpace>(&arena);
-    Status status = importers::ImportTraceFile(file, options, space, &stats, format);
+    // Into columns, which are written as they are (columnar_writer.h): the same bytes as
+    // the XSpace message would serialize to, without building the message (5-10x the
+    // file) or holding its serialization.
+    xspace::ColumnarXSpace space;
+    Status status = importers::ImportTraceFileColumnar(file, options, &space, &stats, format);
     if (!status.ok()) return ReportError(context.err, file, status);
-    std::string host = space->hostnames_size() > 0 ? space->hostnames(0) : options.fallback_host_name;
+    std::string host = space.hostnames.empty() ? options.fallback_host_name : space.hostnames[0];
     std::string unique = xspace::SanitizeHostName(host);
     for (int k = 2; hosts_written.count(unique) != 0; ++k) unique = xspace::SanitizeHostName(host) + "_" + std::to_string(k);
     if (unique != xspace::SanitizeHostName(host)) {
       context.err << "stepscope: import: " << file << ": host " << host << " is already in run " << run
                   << "; writing it as " << unique << "\n";
     }
-    StatusOr<std::string> written = xspace::WriteXSpaceToLogdir(logdir, run, unique, *space);
+    StatusOr<std::string> written = xspace::PrepareLogdirHostPath(logdir, run, unique);
+    if (written.ok()) {
+      Status saved = xspace::WriteColumnarXSpaceFile(*written, space);
+      if (!saved.ok()) written = saved;
+    }
     if (!written.ok()) return ReportError(context.err, file, written.status());
     hosts_written.insert(unique);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    Counts counts = CountContents(*space);
+    Counts counts = CountContents(space);
     context.out << file << " (" << stats.format << ", " << Megabytes(stats.json_bytes) << " JSON) -> " << *written
                 << "\n"
                 << "  host " << unique << ": " << stats.events_read << " events read, " << stats.events_imported

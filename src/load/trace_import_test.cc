@@ -1,12 +1,16 @@
 #include "src/load/trace_import.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <string>
 
+#include "src/base/file_io.h"
 #include "src/xspace/columnar/columnar_test_util.h"
+#include "src/xspace/columnar/columnar_writer.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
+#include "src/xspace/xspace_io.h"
 
 namespace stepscope::load {
 namespace {
@@ -30,6 +34,35 @@ TEST(TraceImportTest, ColumnarImportEqualsTheReaderOnEverySharedTrace) {
     xspace::ExpectSameColumns(*want, *got);
     ++traces;
   }
+  EXPECT_GE(traces, 5);
+}
+
+// `stepscope import` writes the imported columns as they are (columnar_writer.h): on every
+// shared trace the file must be, byte for byte, the serialization of the XSpace message
+// the message path builds, so it reads the same everywhere TensorBoard's files are read.
+TEST(TraceImportTest, WrittenColumnsAreTheMessagesSerializationOnEverySharedTrace) {
+  int traces = 0;
+  const std::string dir = std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces";
+  const std::filesystem::path out = std::filesystem::temp_directory_path() /
+                                    ("stepscope_trace_import_test_" + std::to_string(::getpid()) + ".xplane.pb");
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string path = entry.path().string();
+    if (!path.ends_with(".json") && !path.ends_with(".json.gz")) continue;
+    SCOPED_TRACE(path);
+    StatusOr<xspace::XSpace> message = ImportTraceFile(path);
+    ASSERT_TRUE(message.ok()) << message.status().ToString();
+    StatusOr<std::string> want = xspace::SerializeXSpace(*message);
+    ASSERT_TRUE(want.ok());
+    StatusOr<xspace::ColumnarXSpace> columns = ImportTraceFileColumnar(path);
+    ASSERT_TRUE(columns.ok()) << columns.status().ToString();
+    ASSERT_TRUE(xspace::WriteColumnarXSpaceFile(out.string(), *columns).ok());
+    StatusOr<std::string> got = base::ReadFile(out.string(), uint64_t{1} << 30);
+    ASSERT_TRUE(got.ok());
+    EXPECT_EQ(got->size(), want->size());
+    EXPECT_TRUE(*got == *want);
+    ++traces;
+  }
+  std::filesystem::remove(out);
   EXPECT_GE(traces, 5);
 }
 

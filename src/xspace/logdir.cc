@@ -59,15 +59,19 @@ std::string SanitizeHostName(std::string_view host) {
   return out;
 }
 
-StatusOr<std::string> WriteXSpaceToLogdir(std::string_view logdir, std::string_view run,
-                                          std::string_view host, const XSpace& space) {
+StatusOr<std::string> PrepareLogdirHostPath(std::string_view logdir, std::string_view run, std::string_view host) {
   std::string run_name = run.empty() ? base::LocalTimestampString(base::WallNowNs()) : std::string(run);
   if (run_name.find('/') != std::string::npos || run_name == ".." || run_name == ".") {
     return InvalidArgumentError("run name '" + run_name + "' must be a plain directory name");
   }
   fs::path dir = fs::path(ProfileRootDir(logdir)) / run_name;
   STEPSCOPE_RETURN_IF_ERROR(base::CreateDirectories(dir.string()));
-  std::string path = (dir / (SanitizeHostName(host) + std::string(kXPlaneFileSuffix))).string();
+  return (dir / (SanitizeHostName(host) + std::string(kXPlaneFileSuffix))).string();
+}
+
+StatusOr<std::string> WriteXSpaceToLogdir(std::string_view logdir, std::string_view run,
+                                          std::string_view host, const XSpace& space) {
+  STEPSCOPE_ASSIGN_OR_RETURN(std::string path, PrepareLogdirHostPath(logdir, run, host));
   STEPSCOPE_RETURN_IF_ERROR(WriteXSpaceFile(path, space));
   return path;
 }

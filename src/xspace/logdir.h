@@ -33,6 +33,11 @@ std::string ProfileRootDir(std::string_view logdir);
 // Host name as used in file names: ':' and '/' replaced by '_'; empty becomes "localhost".
 std::string SanitizeHostName(std::string_view host);
 
+// <logdir>/plugins/profile/<run>/<host>.xplane.pb, its directories created. An empty
+// `run` uses the current local time; a run that is not a plain directory name is
+// kInvalidArgument. For writers of their own (columnar_writer.h); others use:
+StatusOr<std::string> PrepareLogdirHostPath(std::string_view logdir, std::string_view run, std::string_view host);
+
 // Writes `space` to <logdir>/plugins/profile/<run>/<host>.xplane.pb atomically, creating
 // directories. An empty `run` uses the current local time. Returns the path written.
 StatusOr<std::string> WriteXSpaceToLogdir(std::string_view logdir, std::string_view run,
