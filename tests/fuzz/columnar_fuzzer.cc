@@ -1,5 +1,6 @@
 // libFuzzer target for the analysis read path: bytes -> the streaming columnar XSpace
-// reader (xspace/columnar, on one thread and on several, which must agree) -> every column accessor -> the profile model (steps, trees,
+// reader (xspace/columnar, on one thread and on several, which must agree) -> the columnar
+// writer and back -> every column accessor -> the profile model (steps, trees,
 // breakdown, ops, kernels) -> the host combiner. Anything that crashes, reads out of
 // bounds or hits undefined behaviour here would do the same to `stepscope analyze` on a
 // hostile file.
@@ -20,6 +21,7 @@
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/step_markers.h"
 #include "src/xspace/columnar/columnar_reader.h"
+#include "src/xspace/columnar/columnar_writer.h"
 #include "tests/fuzz/same_columns.h"
 
 namespace {
@@ -81,6 +83,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   if (!SameColumns(*space, *again)) __builtin_trap();
+  // Written again (columnar_writer.h, what `stepscope import` does with its columns), the
+  // columns must read back with the same planes, lines and events.
+  auto written = xspace::SerializeColumnarXSpace(*space);
+  if (!written.ok()) __builtin_trap();
+  auto reread = xspace::ParseColumnarXSpace(*written, "fuzz, written again");
+  if (!reread.ok() || reread->planes.size() != space->planes.size() || reread->num_events() != space->num_events()) {
+    __builtin_trap();
+  }
+  for (size_t p = 0; p < space->planes.size(); ++p) {
+    if (reread->planes[p].lines.size() != space->planes[p].lines.size()) __builtin_trap();
+  }
   volatile uint64_t sink = WalkColumns(*space);
   sink = sink + analysis::FindStepMarkers(*space).size();
   auto shared = std::make_shared<const xspace::ColumnarXSpace>(std::move(*space));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <numeric>
 #include <string_view>
@@ -51,11 +52,12 @@ size_t OptionalStringSize(uint32_t field, std::string_view text) {
   return text.empty() ? 0 : BytesSize(field, text.size());
 }
 
-// Buffered wire output into an OutputFile; remembers the first failed write. Numbers are
-// encoded straight into the buffer (a field key and a value take at most 15 bytes).
+// Buffered wire output into a sink (an OutputFile's Write); remembers the first failed
+// write. Numbers are encoded straight into the buffer.
 class WireWriter {
  public:
-  explicit WireWriter(base::OutputFile* file) : file_(file), buffer_(new char[kBufferBytes]) {}
+  explicit WireWriter(std::function<bool(std::string_view)> sink)
+      : sink_(std::move(sink)), buffer_(new char[kBufferBytes]) {}
 
   void Varint(uint64_t value) {
     Room(10);
@@ -83,7 +85,7 @@ class WireWriter {
     if (bytes.size() > kBufferBytes - used_) {
       Flush();
       if (bytes.size() >= kBufferBytes) {
-        if (ok_) ok_ = file_->Write(bytes);
+        if (ok_) ok_ = sink_(bytes);
         return;
       }
     }
@@ -101,7 +103,7 @@ class WireWriter {
 
   // Writes what is buffered; false once any write failed.
   bool Flush() {
-    if (ok_ && used_ > 0) ok_ = file_->Write(std::string_view(buffer_.get(), used_));
+    if (ok_ && used_ > 0) ok_ = sink_(std::string_view(buffer_.get(), used_));
     used_ = 0;
     return ok_;
   }
@@ -113,7 +115,7 @@ class WireWriter {
     if (kBufferBytes - used_ < bytes) Flush();
   }
 
-  base::OutputFile* file_;
+  std::function<bool(std::string_view)> sink_;
   std::unique_ptr<char[]> buffer_;
   size_t used_ = 0;
   bool ok_ = true;
@@ -332,16 +334,15 @@ class PlaneWriter {
   std::vector<size_t> line_bytes_;  // each line's message, computed once
 };
 
-}  // namespace
-
-Status WriteColumnarXSpace(const ColumnarXSpace& space, base::OutputFile* file) {
+// Streams `space` into `sink`; false from the sink ends the writing.
+Status WriteColumnarXSpaceTo(const ColumnarXSpace& space, std::function<bool(std::string_view)> sink) {
   for (const ColumnarPlane& plane : space.planes) {
     if (plane.memory_in_records) {
       return UnimplementedError("plane '" + plane.name +
                                 "' holds its memory events as records, not stats: it cannot be written as an XSpace");
     }
   }
-  WireWriter out(file);
+  WireWriter out(std::move(sink));
   for (const ColumnarPlane& plane : space.planes) {
     const PlaneWriter writer(space, plane);
     out.LengthPrefix(field::kSpacePlanes, writer.Bytes());
@@ -353,6 +354,21 @@ Status WriteColumnarXSpace(const ColumnarXSpace& space, base::OutputFile* file) 
   for (const std::string& hostname : space.hostnames) out.Bytes(field::kSpaceHostnames, hostname);
   if (!out.Flush()) return IoError("cannot write the XSpace (see the file's error on close)");
   return OkStatus();
+}
+
+}  // namespace
+
+Status WriteColumnarXSpace(const ColumnarXSpace& space, base::OutputFile* file) {
+  return WriteColumnarXSpaceTo(space, [file](std::string_view bytes) { return file->Write(bytes); });
+}
+
+StatusOr<std::string> SerializeColumnarXSpace(const ColumnarXSpace& space) {
+  std::string bytes;
+  STEPSCOPE_RETURN_IF_ERROR(WriteColumnarXSpaceTo(space, [&bytes](std::string_view more) {
+    bytes.append(more);
+    return true;
+  }));
+  return bytes;
 }
 
 Status WriteColumnarXSpaceFile(const std::string& path, const ColumnarXSpace& space) {

@@ -29,6 +29,9 @@ namespace stepscope::xspace {
 // Writes `space` into `file` (which the caller closes). kIoError when a write fails.
 Status WriteColumnarXSpace(const ColumnarXSpace& space, base::OutputFile* file);
 
+// The same bytes in memory: for tests and checks (product code streams them).
+StatusOr<std::string> SerializeColumnarXSpace(const ColumnarXSpace& space);
+
 // Writes `space` to `path` atomically (temporary file, fsync, rename), as WriteXSpaceFile
 // does for a message: `path` is untouched on failure.
 Status WriteColumnarXSpaceFile(const std::string& path, const ColumnarXSpace& space);
