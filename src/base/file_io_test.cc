@@ -1,14 +1,13 @@
 #include "src/base/file_io.h"
 
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <filesystem>
 #include <string>
+
+#include "src/base/testing/file_size_limit.h"
 
 namespace stepscope::base {
 namespace {
@@ -53,23 +52,14 @@ TEST(FileIoTest, FailedWriteKeepsOldFileAndSaysWhy) {
   EXPECT_EQ(OutputFileError(EACCES, "not yours").code(), StatusCode::kInvalidArgument);
 }
 
-// A disk that fills up mid-write: a child with RLIMIT_FSIZE (SIGXFSZ ignored, so write()
-// fails with EFBIG) writes 64 KiB; it exits with the status code it got.
+// A disk that fills up mid-write: 64 KiB written in a child limited to 4 KiB of file.
 TEST(FileIoTest, DiskFullIsAnIoErrorAndLeavesNothingBehind) {
   const std::string path = TempDir() + "/full.bin";
   ASSERT_TRUE(WriteFileAtomically(path, "precious").ok());
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    struct rlimit limit = {4096, 4096};
-    ::signal(SIGXFSZ, SIG_IGN);
-    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(100);
-    ::_exit(static_cast<int>(WriteFileAtomically(path, std::string(64 << 10, 'x')).code()));
-  }
-  ASSERT_GT(pid, 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), static_cast<int>(StatusCode::kIoError));
+  const int code = ExitCodeWithFileSizeLimit(4096, [&] {
+    return static_cast<int>(WriteFileAtomically(path, std::string(64 << 10, 'x')).code());
+  });
+  EXPECT_EQ(code, static_cast<int>(StatusCode::kIoError));
   EXPECT_EQ(*ReadFile(path, 100), "precious");
   int files = 0;  // full.bin, and no full.bin.tmp.*
   for (auto& e : std::filesystem::directory_iterator(TempDir())) files += e.path().filename().string().rfind("full.bin", 0) == 0;

@@ -1,9 +1,6 @@
 #include "src/base/output_file.h"
 
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +10,7 @@
 
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/base/testing/file_size_limit.h"
 
 namespace stepscope::base {
 namespace {
@@ -109,30 +107,21 @@ TEST(OutputFileTest, APathThatCannotBeCreatedIsInvalidArgument) {
   EXPECT_NE(file.status().message().find("no/such/dir/out.bin"), std::string::npos);
 }
 
-// A disk that fills up mid-write: a child with RLIMIT_FSIZE (SIGXFSZ ignored, so write()
-// fails with EFBIG) streams 1 MiB; it exits with the code Close() returned, or 99 when a
-// write did not report the failure.
+// A disk that fills up mid-write: 1 MiB streamed in a child limited to 4 KiB of file. Its
+// exit code is what Close() returned, or 99 when no write reported the failure.
 TEST(OutputFileTest, DiskFullIsAnIoErrorAndLeavesTheOldFile) {
   const std::string dir = FreshDir("full");
   const std::string path = dir + "/out.bin";
   ASSERT_TRUE(WriteFileAtomically(path, "precious").ok());
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    struct rlimit limit = {4096, 4096};
-    ::signal(SIGXFSZ, SIG_IGN);
-    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(100);
+  const int code = ExitCodeWithFileSizeLimit(4096, [&] {
     auto file = OutputFile::Open(path, {.sync = true});
-    if (!file.ok()) ::_exit(101);
+    if (!file.ok()) return 101;
     bool all_written = true;
     for (int i = 0; i < 16; ++i) all_written = (*file)->Write(std::string(64 << 10, 'x')) && all_written;
     Status closed = (*file)->Close();
-    ::_exit(all_written || !(*file)->failed() ? 99 : static_cast<int>(closed.code()));
-  }
-  ASSERT_GT(pid, 0);
-  int status = 0;
-  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), static_cast<int>(StatusCode::kIoError));
+    return all_written || !(*file)->failed() ? 99 : static_cast<int>(closed.code());
+  });
+  EXPECT_EQ(code, static_cast<int>(StatusCode::kIoError));
   EXPECT_EQ(*ReadFile(path, 100), "precious");
   EXPECT_EQ(Names(dir), std::vector<std::string>{"out.bin"});
 }

@@ -15,16 +15,26 @@
 namespace stepscope::load {
 namespace {
 
-// The analysis path reads imported traces through the message walk; on every shared
-// trace it must give the columns the streaming reader gives for the same XSpace.
-TEST(TraceImportTest, ColumnarImportEqualsTheReaderOnEverySharedTrace) {
-  ASSERT_TRUE(TraceImportAvailable());
+// Calls `check(path)` for every trace file the shared test data holds; the number checked.
+template <typename Check>
+int ForEachSharedTrace(const Check& check) {
   int traces = 0;
   const std::string dir = std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces";
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string path = entry.path().string();
     if (!path.ends_with(".json") && !path.ends_with(".json.gz")) continue;
     SCOPED_TRACE(path);
+    check(path);
+    ++traces;
+  }
+  return traces;
+}
+
+// The analysis path reads imported traces through the message walk; on every shared
+// trace it must give the columns the streaming reader gives for the same XSpace.
+TEST(TraceImportTest, ColumnarImportEqualsTheReaderOnEverySharedTrace) {
+  ASSERT_TRUE(TraceImportAvailable());
+  const int traces = ForEachSharedTrace([](const std::string& path) {
     StatusOr<xspace::XSpace> message = ImportTraceFile(path);
     ASSERT_TRUE(message.ok()) << message.status().ToString();
     StatusOr<xspace::ColumnarXSpace> want = xspace::ConvertXSpaceToColumnar(*message);
@@ -32,8 +42,7 @@ TEST(TraceImportTest, ColumnarImportEqualsTheReaderOnEverySharedTrace) {
     StatusOr<xspace::ColumnarXSpace> got = ImportTraceFileColumnar(path);
     ASSERT_TRUE(got.ok()) << got.status().ToString();
     xspace::ExpectSameColumns(*want, *got);
-    ++traces;
-  }
+  });
   EXPECT_GE(traces, 5);
 }
 
@@ -41,14 +50,9 @@ TEST(TraceImportTest, ColumnarImportEqualsTheReaderOnEverySharedTrace) {
 // shared trace the file must be, byte for byte, the serialization of the XSpace message
 // the message path builds, so it reads the same everywhere TensorBoard's files are read.
 TEST(TraceImportTest, WrittenColumnsAreTheMessagesSerializationOnEverySharedTrace) {
-  int traces = 0;
-  const std::string dir = std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces";
   const std::filesystem::path out = std::filesystem::temp_directory_path() /
                                     ("stepscope_trace_import_test_" + std::to_string(::getpid()) + ".xplane.pb");
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string path = entry.path().string();
-    if (!path.ends_with(".json") && !path.ends_with(".json.gz")) continue;
-    SCOPED_TRACE(path);
+  const int traces = ForEachSharedTrace([&out](const std::string& path) {
     StatusOr<xspace::XSpace> message = ImportTraceFile(path);
     ASSERT_TRUE(message.ok()) << message.status().ToString();
     StatusOr<std::string> want = xspace::SerializeXSpace(*message);
@@ -60,8 +64,7 @@ TEST(TraceImportTest, WrittenColumnsAreTheMessagesSerializationOnEverySharedTrac
     ASSERT_TRUE(got.ok());
     EXPECT_EQ(got->size(), want->size());
     EXPECT_TRUE(*got == *want);
-    ++traces;
-  }
+  });
   std::filesystem::remove(out);
   EXPECT_GE(traces, 5);
 }

@@ -12,6 +12,7 @@
 #include "src/xspace/columnar/columnar_finalize.h"
 #include "src/xspace/columnar/columnar_memory_decoder.h"
 #include "src/xspace/columnar/wire_format.h"
+#include "src/xspace/columnar/xplane_fields.h"
 #include "src/xspace/read_rules.h"
 
 namespace stepscope::xspace {
@@ -26,22 +27,6 @@ constexpr uint64_t kProgressIntervalBytes = 16ull << 20;
 // profile start, as TF and stepscope save them, and kept as they are. Larger ones are
 // wall-clock ns, whose picoseconds overflow int64, so they are made relative.
 constexpr int64_t kNormalizedLimitNs = 1'000'000'000'000'000;
-
-// Field numbers of proto/stepscope/xplane.proto.
-namespace field {
-constexpr uint32_t kSpacePlanes = 1, kSpaceErrors = 2, kSpaceWarnings = 3, kSpaceHostnames = 4;
-constexpr uint32_t kPlaneId = 1, kPlaneName = 2, kPlaneLines = 3, kPlaneEventMetadata = 4,
-                   kPlaneStatMetadata = 5, kPlaneStats = 6;
-constexpr uint32_t kLineId = 1, kLineName = 2, kLineTimestampNs = 3, kLineEvents = 4, kLineDurationPs = 9,
-                   kLineDisplayId = 10, kLineDisplayName = 11;
-constexpr uint32_t kEventMetadataId = 1, kEventOffsetPs = 2, kEventDurationPs = 3, kEventStats = 4,
-                   kEventNumOccurrences = 5;
-constexpr uint32_t kStatMetadataId = 1, kStatDouble = 2, kStatUint64 = 3, kStatInt64 = 4, kStatStr = 5,
-                   kStatBytes = 6, kStatRef = 7;
-constexpr uint32_t kMapKey = 1, kMapValue = 2;
-constexpr uint32_t kEventMetadataName = 2, kEventMetadataDisplayName = 4, kEventMetadataStats = 5;
-constexpr uint32_t kStatMetadataName = 2, kStatMetadataDescription = 3;
-}  // namespace field
 
 // Where an XSpace's planes are, found without parsing them (their events are skipped as
 // length-delimited fields), and the time origin the reader would fix.

@@ -11,28 +11,12 @@
 
 #include "src/base/status_macros.h"
 #include "src/xspace/columnar/wire_format.h"
+#include "src/xspace/columnar/xplane_fields.h"
 
 namespace stepscope::xspace {
 namespace {
 
 using wire::WireType;
-
-// Field numbers of xplane.proto.
-namespace field {
-constexpr uint32_t kSpacePlanes = 1, kSpaceErrors = 2, kSpaceWarnings = 3, kSpaceHostnames = 4;
-constexpr uint32_t kPlaneId = 1, kPlaneName = 2, kPlaneLines = 3, kPlaneEventMetadata = 4, kPlaneStatMetadata = 5,
-                   kPlaneStats = 6;
-constexpr uint32_t kLineId = 1, kLineName = 2, kLineTimestampNs = 3, kLineEvents = 4, kLineDurationPs = 9,
-                   kLineDisplayId = 10, kLineDisplayName = 11;
-constexpr uint32_t kEventMetadataId = 1, kEventOffsetPs = 2, kEventDurationPs = 3, kEventStats = 4,
-                   kEventNumOccurrences = 5;
-constexpr uint32_t kStatMetadataId = 1, kStatDouble = 2, kStatUint64 = 3, kStatInt64 = 4, kStatStr = 5,
-                   kStatBytes = 6, kStatRef = 7;
-constexpr uint32_t kEventMetadataIdField = 1, kEventMetadataName = 2, kEventMetadataDisplayName = 4,
-                   kEventMetadataStats = 5;
-constexpr uint32_t kStatMetadataIdField = 1, kStatMetadataName = 2;
-constexpr uint32_t kMapKey = 1, kMapValue = 2;
-}  // namespace field
 
 size_t VarintSize(uint64_t value) {
   size_t n = 1;
