@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "src/base/ascii.h"
+
 namespace stepscope::server {
 namespace {
 
@@ -9,16 +11,6 @@ namespace {
 bool IsTokenChar(char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   return c != '\0' && std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
-}
-
-char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (LowerAscii(a[i]) != LowerAscii(b[i])) return false;
-  }
-  return true;
 }
 
 std::string_view TrimSpaceAndTab(std::string_view text) {
@@ -37,7 +29,7 @@ std::string Printable(std::string_view text) {
 
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
-  c = LowerAscii(c);
+  c = base::AsciiLower(c);
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   return -1;
 }
@@ -172,7 +164,7 @@ bool RequestFraming::RecordHeader(std::string_view line) {
       return Refuse(400, "control byte in the value of header " + Printable(name));
     }
   }
-  if (EqualsIgnoringCase(name, "Content-Length")) {
+  if (base::AsciiEqualsIgnoreCase(name, "Content-Length")) {
     if (value.empty() || value.size() > 18 || value.find_first_not_of("0123456789") != std::string_view::npos) {
       return Refuse(400, "bad Content-Length '" + Printable(value) + "'");
     }
@@ -180,11 +172,11 @@ bool RequestFraming::RecordHeader(std::string_view line) {
       return Refuse(400, "Content-Length headers that disagree");
     }
     content_length_ = std::string(value);
-  } else if (EqualsIgnoringCase(name, "Transfer-Encoding")) {
+  } else if (base::AsciiEqualsIgnoreCase(name, "Transfer-Encoding")) {
     ++transfer_encoding_headers_;
     transfer_encoding_ = std::string(value);
-  } else if (EqualsIgnoringCase(name, "Expect")) {
-    expect_continue_ = EqualsIgnoringCase(value, "100-continue");
+  } else if (base::AsciiEqualsIgnoreCase(name, "Expect")) {
+    expect_continue_ = base::AsciiEqualsIgnoreCase(value, "100-continue");
   }
   return true;
 }
@@ -203,7 +195,7 @@ bool RequestFraming::StartBody() {
     if (!content_length_.empty()) {
       return Refuse(400, "both Content-Length and Transfer-Encoding (ambiguous body length)");
     }
-    if (transfer_encoding_headers_ > 1 || !EqualsIgnoringCase(transfer_encoding_, "chunked")) {
+    if (transfer_encoding_headers_ > 1 || !base::AsciiEqualsIgnoreCase(transfer_encoding_, "chunked")) {
       return Refuse(501, "Transfer-Encoding '" + Printable(transfer_encoding_) + "' not supported (only chunked)");
     }
     state_ = State::kChunkSize;

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "src/base/ascii.h"
+
 namespace stepscope::analysis {
 namespace {
 
@@ -38,11 +40,7 @@ bool IsJaxOpType(std::string_view s) {
   return s[i] == '[' && s.back() == ']';
 }
 
-// ASCII only (names are ASCII where it matters), and inline: std::tolower is a call per
-// character through the locale.
-char AsciiLower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool EqualsIgnoreCase(char a, char b) { return AsciiLower(a) == AsciiLower(b); }
+using base::AsciiLower;
 
 }  // namespace
 
@@ -57,16 +55,10 @@ bool ContainsIgnoreCase(std::string_view text, std::string_view needle) {
 }
 
 bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
-  if (prefix.size() > text.size()) return false;
-  for (size_t i = 0; i < prefix.size(); ++i) {
-    if (!EqualsIgnoreCase(text[i], prefix[i])) return false;
-  }
-  return true;
+  return base::AsciiStartsWithIgnoreCase(text, prefix);
 }
 
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && StartsWithIgnoreCase(a, b);
-}
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) { return base::AsciiEqualsIgnoreCase(a, b); }
 
 MemcpyDirection MemcpyDirectionFromName(std::string_view name) {
   // Both spellings occur: XProf's op names (MemcpyHToD) and CUPTI/ROCm event names (MemcpyH2D).

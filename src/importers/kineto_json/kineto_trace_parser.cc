@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <type_traits>
 
+#include "src/base/ascii.h"
 #include "src/importers/json/json_text.h"
 #include "src/importers/kineto_json/kineto_args.h"
 #include "src/xspace/schema.h"
@@ -33,14 +33,6 @@ constexpr int64_t kMaxDeviceOrdinal = 4095;
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
 constexpr std::string_view kStepEventName = "ProfilerStep";
 constexpr std::string_view kStreamPrefix = "stream ";
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  }
-  return true;
-}
 
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
@@ -108,7 +100,7 @@ std::pair<std::string, std::string> MemoryKinds(std::string_view name) {
     while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
     while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
     std::string out(text);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : out) c = base::AsciiLower(c);
     return out;
   };
   return {trim_lower(name.substr(open + 1, arrow - open - 1)), trim_lower(name.substr(arrow + 2, close - arrow - 2))};
@@ -267,17 +259,17 @@ KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& eve
     default:
       break;
   }
-  if (EqualsIgnoreCase(cat, "kernel")) return Category::kKernel;
-  if (EqualsIgnoreCase(cat, "gpu_memcpy") || EqualsIgnoreCase(cat, "memcpy")) return Category::kMemcpy;
-  if (EqualsIgnoreCase(cat, "gpu_memset") || EqualsIgnoreCase(cat, "memset")) return Category::kMemset;
-  if (EqualsIgnoreCase(cat, "gpu_user_annotation")) return Category::kGpuAnnotation;
-  if (EqualsIgnoreCase(cat, "user_annotation")) return Category::kUserAnnotation;
-  if (EqualsIgnoreCase(cat, "cuda_runtime") || EqualsIgnoreCase(cat, "runtime") ||
-      EqualsIgnoreCase(cat, "cuda_driver") || EndsWith(cat, "_runtime")) {
+  if (base::AsciiEqualsIgnoreCase(cat, "kernel")) return Category::kKernel;
+  if (base::AsciiEqualsIgnoreCase(cat, "gpu_memcpy") || base::AsciiEqualsIgnoreCase(cat, "memcpy")) return Category::kMemcpy;
+  if (base::AsciiEqualsIgnoreCase(cat, "gpu_memset") || base::AsciiEqualsIgnoreCase(cat, "memset")) return Category::kMemset;
+  if (base::AsciiEqualsIgnoreCase(cat, "gpu_user_annotation")) return Category::kGpuAnnotation;
+  if (base::AsciiEqualsIgnoreCase(cat, "user_annotation")) return Category::kUserAnnotation;
+  if (base::AsciiEqualsIgnoreCase(cat, "cuda_runtime") || base::AsciiEqualsIgnoreCase(cat, "runtime") ||
+      base::AsciiEqualsIgnoreCase(cat, "cuda_driver") || EndsWith(cat, "_runtime")) {
     return Category::kRuntime;
   }
-  if (EqualsIgnoreCase(cat, "cpu_instant_event")) return Category::kInstant;
-  if (EqualsIgnoreCase(cat, "trace")) return Category::kTrace;
+  if (base::AsciiEqualsIgnoreCase(cat, "cpu_instant_event")) return Category::kInstant;
+  if (base::AsciiEqualsIgnoreCase(cat, "trace")) return Category::kTrace;
   return Category::kHostOp;
 }
 
