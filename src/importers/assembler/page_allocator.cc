@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 
 namespace stepscope::importers {
 namespace {
@@ -28,5 +30,49 @@ void* MapHugePages(size_t bytes) {
 }
 
 void UnmapHugePages(void* memory, size_t bytes) { ::munmap(memory, RoundUp(bytes)); }
+
+namespace internal {
+
+void* GrowRecordBuffer(void* data, size_t old_bytes, size_t used_bytes, size_t new_bytes, bool* mapped) {
+  if (new_bytes < kHugePageBytes) {
+    // Only reached while the buffer is malloc'ed: mapped buffers never shrink here.
+    return std::realloc(data, new_bytes == 0 ? 1 : new_bytes);
+  }
+  if (!*mapped) {
+    void* fresh = MapHugePages(new_bytes);
+    if (fresh == nullptr) return nullptr;
+    if (used_bytes > 0) std::memcpy(fresh, data, used_bytes);
+    std::free(data);
+    *mapped = true;
+    return fresh;
+  }
+  const size_t old_size = RoundUp(old_bytes);
+  const size_t new_size = RoundUp(new_bytes);
+  if (new_size == old_size) return data;
+  // In place when the addresses after the mapping are free (the extension keeps its
+  // huge-page advice: it joins the same mapping).
+  void* grown = ::mremap(data, old_size, new_size, 0);
+  if (grown != MAP_FAILED) return grown;
+  // Otherwise a larger aligned mapping, into whose start the pages are moved: the kernel
+  // moves page tables (whole 2 MiB entries where both sides are aligned), not bytes.
+  void* target = MapHugePages(new_bytes);
+  if (target == nullptr) return nullptr;
+  if (::mremap(data, old_size, old_size, MREMAP_MAYMOVE | MREMAP_FIXED, target) == MAP_FAILED) {
+    std::memcpy(target, data, used_bytes);
+    ::munmap(data, old_size);
+  }
+  return target;
+}
+
+void FreeRecordBuffer(void* data, size_t bytes, bool mapped) {
+  if (data == nullptr) return;
+  if (mapped) {
+    UnmapHugePages(data, bytes);
+  } else {
+    std::free(data);
+  }
+}
+
+}  // namespace internal
 
 }  // namespace stepscope::importers

@@ -29,5 +29,48 @@ TEST(PageAllocatorTest, VectorsGrowAcrossTheThreshold) {
   EXPECT_EQ(moved.back(), ((uint64_t{3} << 20) - 1) * 7);
 }
 
+// Growth of a mapped array moves its pages into a larger mapping; every record must be
+// where it was, through many doublings (up to 64 MiB) and whichever way each one went.
+TEST(PageAllocatorTest, MappedArraysKeepTheirRecordsAcrossManyGrowths) {
+  struct Record {
+    uint64_t a;
+    uint32_t b;
+    bool operator==(const Record&) const = default;
+  };
+  RecordVector<Record> records;
+  RecordVector<Record> interleaved;  // grows alongside, so in-place growth is often blocked
+  const uint64_t count = (uint64_t{64} << 20) / sizeof(Record);
+  for (uint64_t i = 0; i < count; ++i) {
+    records.push_back({i, static_cast<uint32_t>(i * 3)});
+    if (i % 4 == 0) interleaved.emplace_back(Record{i, 1});
+  }
+  ASSERT_EQ(records.size(), count);
+  for (uint64_t i = 0; i < count; i += 997) ASSERT_EQ(records[i], (Record{i, static_cast<uint32_t>(i * 3)})) << i;
+  EXPECT_EQ(records.back().a, count - 1);
+  EXPECT_EQ(interleaved[interleaved.size() - 1].a, (count - 1) / 4 * 4);
+}
+
+// The vector operations the importers use, with std::vector's meaning.
+TEST(PageAllocatorTest, VectorOperations) {
+  RecordVector<int32_t> values = {5, 1, 4};
+  const RecordVector<int32_t> more = {9, 2};
+  values.insert(values.end(), more.begin(), more.end());
+  EXPECT_EQ(values, (RecordVector<int32_t>{5, 1, 4, 9, 2}));
+  EXPECT_EQ(values.EraseIf([](int32_t v) { return v % 2 == 0; }), 2u);
+  EXPECT_EQ(values, (RecordVector<int32_t>{5, 1, 9}));
+  values.resize(5);
+  EXPECT_EQ(values, (RecordVector<int32_t>{5, 1, 9, 0, 0}));
+  values.resize(2);
+  values.pop_back();
+  EXPECT_EQ(values, (RecordVector<int32_t>{5}));
+  RecordVector<int32_t> copy = values;
+  copy.assign(3, -1);
+  EXPECT_EQ(copy, (RecordVector<int32_t>{-1, -1, -1}));
+  EXPECT_EQ(values, (RecordVector<int32_t>{5}));  // the copy is its own
+  RecordVector<int32_t>().swap(copy);
+  EXPECT_TRUE(copy.empty());
+  EXPECT_FALSE(values == copy);
+}
+
 }  // namespace
 }  // namespace stepscope::importers

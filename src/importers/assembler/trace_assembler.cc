@@ -186,7 +186,7 @@ void TraceAssembler::AddPlaneStr(uint32_t plane, std::string_view key, std::stri
 }
 
 std::vector<PendingEvents> TraceAssembler::PrepareLine(PendingLine& line, uint32_t flow_key, ImportStats* stats) {
-  std::erase_if(line.events, [](const PendingEvent& e) { return (e.flags & kEventDropped) != 0; });
+  line.events.EraseIf([](const PendingEvent& e) { return (e.flags & kEventDropped) != 0; });
   NestingResult nesting;
   if (line.nest) {
     NestLineEvents(&line.events, /*allow_overflow=*/true, &nesting);
