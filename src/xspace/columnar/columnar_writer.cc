@@ -4,7 +4,6 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <numeric>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
