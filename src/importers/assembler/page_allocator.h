@@ -91,16 +91,19 @@ class RecordVector {
     capacity_ = n;
     mapped_ = mapped;
   }
+  // The record is copied before the array grows: `value` may be one of its own records,
+  // which growing unmaps.
   void push_back(const T& value) {
+    const T record = value;
     if (size_ == capacity_) Grow(size_ + 1);
-    data_[size_++] = value;
+    data_[size_++] = record;
   }
   template <typename... Args>
   T& emplace_back(Args&&... args) {
+    const T record(std::forward<Args>(args)...);
     if (size_ == capacity_) Grow(size_ + 1);
-    T* record = ::new (static_cast<void*>(data_ + size_)) T(std::forward<Args>(args)...);
-    ++size_;
-    return *record;
+    data_[size_] = record;
+    return data_[size_++];
   }
   void pop_back() { --size_; }
   // Appends [first, last) at the end (the only position the importers insert at).
@@ -108,7 +111,11 @@ class RecordVector {
     const size_t at = static_cast<size_t>(position - data_);
     const size_t count = static_cast<size_t>(last - first);
     if (count == 0) return data_ + at;
+    // A range of this array's own records moves with it when it grows.
+    const bool own = data_ != nullptr && first >= data_ && first < data_ + size_;
+    const size_t own_offset = own ? static_cast<size_t>(first - data_) : 0;
     if (size_ + count > capacity_) Grow(size_ + count);
+    if (own) first = data_ + own_offset;
     std::memcpy(static_cast<void*>(data_ + size_), first, count * sizeof(T));
     size_ += count;
     return data_ + at;

@@ -67,6 +67,17 @@ TEST(PageAllocatorTest, VectorOperations) {
   copy.assign(3, -1);
   EXPECT_EQ(copy, (RecordVector<int32_t>{-1, -1, -1}));
   EXPECT_EQ(values, (RecordVector<int32_t>{5}));  // the copy is its own
+  // Its own records, appended while it grows (which moves them).
+  RecordVector<int32_t> self;
+  constexpr int32_t kFirst = 300000;  // 1.2 MB, then past 2 MiB: malloc'ed, then mapped
+  for (int32_t i = 0; i < kFirst; ++i) self.push_back(i);
+  for (int i = 0; i < 3; ++i) self.insert(self.end(), self.begin(), self.end());
+  self.push_back(self[7]);
+  self.emplace_back(self[9]);
+  ASSERT_EQ(self.size(), size_t{8} * kFirst + 2);
+  EXPECT_EQ(self[size_t{7} * kFirst + kFirst - 1], kFirst - 1);
+  EXPECT_EQ(self[size_t{8} * kFirst], 7);
+  EXPECT_EQ(self[size_t{8} * kFirst + 1], 9);
   RecordVector<int32_t>().swap(copy);
   EXPECT_TRUE(copy.empty());
   EXPECT_FALSE(values == copy);
