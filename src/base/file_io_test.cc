@@ -12,15 +12,19 @@
 namespace stepscope::base {
 namespace {
 
-std::string TempDir() {
+// A directory of this test's own, emptied first: the temp dir outlives test processes,
+// and a recycled process id must not find an earlier run's files.
+std::string FreshDir(const std::string& name) {
   auto dir = std::filesystem::temp_directory_path() /
-             ("stepscope_file_io_test_" + std::to_string(::getpid()));
+             ("stepscope_file_io_test_" + std::to_string(::getpid())) / name;
+  std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();
 }
 
 TEST(FileIoTest, AtomicWriteThenRead) {
-  std::string path = TempDir() + "/a.bin";
+  const std::string dir = FreshDir("atomic");
+  std::string path = dir + "/a.bin";
   ASSERT_TRUE(WriteFileAtomically(path, "first").ok());
   ASSERT_TRUE(WriteFileAtomically(path, "second").ok());
   auto data = ReadFile(path, 100);
@@ -28,12 +32,12 @@ TEST(FileIoTest, AtomicWriteThenRead) {
   EXPECT_EQ(*data, "second");
   // No temp files left behind.
   int files = 0;
-  for (auto& e : std::filesystem::directory_iterator(TempDir())) files += e.path().filename() == "a.bin" ? 0 : 1;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.path().filename() == "a.bin" ? 0 : 1;
   EXPECT_EQ(files, 0);
 }
 
 TEST(FileIoTest, FailedWriteKeepsOldFile) {
-  std::string dir = TempDir();
+  std::string dir = FreshDir("keep");
   std::string path = dir + "/keep.bin";
   ASSERT_TRUE(WriteFileAtomically(path, "precious").ok());
   // Writing into a directory that does not exist fails and touches nothing.
@@ -42,7 +46,7 @@ TEST(FileIoTest, FailedWriteKeepsOldFile) {
 }
 
 TEST(FileIoTest, FailedWriteKeepsOldFileAndSaysWhy) {
-  const std::string dir = TempDir();
+  const std::string dir = FreshDir("why");
   // A path that cannot be used is the caller's problem, not the disk's.
   EXPECT_EQ(WriteFileAtomically(dir + "/missing/x.bin", "data").code(), StatusCode::kInvalidArgument);
   ASSERT_TRUE(WriteFileAtomically(dir + "/plain.bin", "x").ok());
@@ -54,7 +58,8 @@ TEST(FileIoTest, FailedWriteKeepsOldFileAndSaysWhy) {
 
 // A disk that fills up mid-write: 64 KiB written in a child limited to 4 KiB of file.
 TEST(FileIoTest, DiskFullIsAnIoErrorAndLeavesNothingBehind) {
-  const std::string path = TempDir() + "/full.bin";
+  const std::string dir = FreshDir("full");
+  const std::string path = dir + "/full.bin";
   ASSERT_TRUE(WriteFileAtomically(path, "precious").ok());
   const int code = ExitCodeWithFileSizeLimit(4096, [&] {
     return static_cast<int>(WriteFileAtomically(path, std::string(64 << 10, 'x')).code());
@@ -62,16 +67,17 @@ TEST(FileIoTest, DiskFullIsAnIoErrorAndLeavesNothingBehind) {
   EXPECT_EQ(code, static_cast<int>(StatusCode::kIoError));
   EXPECT_EQ(*ReadFile(path, 100), "precious");
   int files = 0;  // full.bin, and no full.bin.tmp.*
-  for (auto& e : std::filesystem::directory_iterator(TempDir())) files += e.path().filename().string().rfind("full.bin", 0) == 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.path().filename().string().rfind("full.bin", 0) == 0;
   EXPECT_EQ(files, 1);
 }
 
 TEST(FileIoTest, LimitsAndMissingFiles) {
-  std::string path = TempDir() + "/big.bin";
+  const std::string dir = FreshDir("limits");
+  std::string path = dir + "/big.bin";
   ASSERT_TRUE(WriteFileAtomically(path, std::string(1000, 'x')).ok());
   EXPECT_EQ(ReadFile(path, 999).status().code(), StatusCode::kResourceExhausted);
   EXPECT_EQ(ReadFile(path + ".nope", 999).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(ReadFile(TempDir(), 999).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(ReadFile(dir, 999).status().code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace
