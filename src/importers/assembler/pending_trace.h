@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "src/importers/assembler/page_allocator.h"
+#include "src/importers/assembler/record_vector.h"
 
 namespace stepscope::importers {
 

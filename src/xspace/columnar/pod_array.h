@@ -18,16 +18,16 @@
 #include <type_traits>
 #include <utility>
 
+#include "src/base/mapped_buffer.h"
+
 namespace stepscope::xspace {
 
 namespace internal {
-// Buffers at or above this size are mmapped. 256 KiB: below it a malloc'ed copy is cheap
-// and a page-granular mapping per small line would waste memory.
-inline constexpr size_t kPodArrayMmapThresholdBytes = 256 << 10;
-// Grows (or creates) a buffer to `new_bytes`, keeping the first `used_bytes`. Returns
-// nullptr when memory is exhausted. `*is_mapped` tells how the buffer was obtained.
-void* GrowPodBuffer(void* data, size_t old_bytes, size_t used_bytes, size_t new_bytes, bool* is_mapped);
-void FreePodBuffer(void* data, size_t bytes, bool is_mapped);
+// Buffers of 256 KiB and more are mapped (below it a malloc'ed copy is cheap and a
+// page-granular mapping per small line would waste memory), without huge pages: each
+// column's partly used last 2 MiB page would then be resident, which cost more peak
+// memory (measured) than the faults cost time.
+inline constexpr base::BufferPolicy kPodArrayBuffers{.map_threshold_bytes = 256 << 10, .huge_pages = false};
 }  // namespace internal
 
 template <typename T>
@@ -36,7 +36,7 @@ class PodArray {
 
  public:
   PodArray() = default;
-  ~PodArray() { internal::FreePodBuffer(data_, capacity_ * sizeof(T), mapped_); }
+  ~PodArray() { base::FreeBuffer(data_, capacity_ * sizeof(T), mapped_, internal::kPodArrayBuffers); }
   PodArray(PodArray&& other) noexcept { Swap(other); }
   PodArray& operator=(PodArray&& other) noexcept {
     if (this != &other) {
@@ -75,7 +75,8 @@ class PodArray {
   [[nodiscard]] bool Reserve(size_t n) {
     if (n <= capacity_) return true;
     bool mapped = mapped_;
-    void* grown = internal::GrowPodBuffer(data_, capacity_ * sizeof(T), size_ * sizeof(T), n * sizeof(T), &mapped);
+    void* grown = base::GrowBuffer(data_, capacity_ * sizeof(T), size_ * sizeof(T), n * sizeof(T),
+                                   internal::kPodArrayBuffers, &mapped);
     if (grown == nullptr) return false;
     data_ = static_cast<T*>(grown);
     capacity_ = n;

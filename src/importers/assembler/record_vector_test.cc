@@ -1,4 +1,4 @@
-#include "src/importers/assembler/page_allocator.h"
+#include "src/importers/assembler/record_vector.h"
 
 #include <gtest/gtest.h>
 
@@ -8,20 +8,8 @@
 namespace stepscope::importers {
 namespace {
 
-TEST(PageAllocatorTest, LargeBlocksAreAlignedZeroedAndWritable) {
-  for (size_t bytes : {kHugePageBytes, kHugePageBytes + 1, size_t{5} << 20}) {
-    char* memory = static_cast<char*>(MapHugePages(bytes));
-    ASSERT_NE(memory, nullptr);
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(memory) % kHugePageBytes, 0u);
-    EXPECT_EQ(memory[0], 0);
-    EXPECT_EQ(memory[bytes - 1], 0);
-    std::memset(memory, 0x5a, bytes);
-    UnmapHugePages(memory, bytes);
-  }
-}
-
 // Records survive growth across the 2 MiB threshold (malloc to mapped and on).
-TEST(PageAllocatorTest, VectorsGrowAcrossTheThreshold) {
+TEST(RecordVectorTest, VectorsGrowAcrossTheThreshold) {
   RecordVector<uint64_t> values;
   for (uint64_t i = 0; i < (uint64_t{3} << 20); ++i) values.push_back(i * 7);
   for (uint64_t i = 0; i < values.size(); i += 4099) ASSERT_EQ(values[i], i * 7);
@@ -31,7 +19,7 @@ TEST(PageAllocatorTest, VectorsGrowAcrossTheThreshold) {
 
 // Growth of a mapped array moves its pages into a larger mapping; every record must be
 // where it was, through many doublings (up to 64 MiB) and whichever way each one went.
-TEST(PageAllocatorTest, MappedArraysKeepTheirRecordsAcrossManyGrowths) {
+TEST(RecordVectorTest, MappedArraysKeepTheirRecordsAcrossManyGrowths) {
   struct Record {
     uint64_t a;
     uint32_t b;
@@ -51,7 +39,7 @@ TEST(PageAllocatorTest, MappedArraysKeepTheirRecordsAcrossManyGrowths) {
 }
 
 // The vector operations the importers use, with std::vector's meaning.
-TEST(PageAllocatorTest, VectorOperations) {
+TEST(RecordVectorTest, VectorOperations) {
   RecordVector<int32_t> values = {5, 1, 4};
   const RecordVector<int32_t> more = {9, 2};
   values.insert(values.end(), more.begin(), more.end());

@@ -1,14 +1,14 @@
 // The assembler's record arrays. An import of a large trace fills hundreds of megabytes of
 // them, and at 4 KiB a page the page faults cost as much as filling them: arrays of 2 MiB
-// and more are mapped on their own with transparent huge pages requested (MADV_HUGEPAGE:
-// one fault per 2 MiB where the kernel allows it, ordinary pages where it does not);
-// smaller ones come from malloc.
+// and more are mapped on their own with transparent huge pages requested, smaller ones
+// come from malloc (base/mapped_buffer.h).
 //
 // Why not std::vector: a vector that doubles copies into a fresh buffer, so every record
 // is copied about once more and the kernel zeroes about twice the final size (19 % of a
 // one-thread import of a 210 MB Kineto trace was that zeroing). A mapped RecordVector
 // grows by moving its pages into a larger mapping (mremap): no copy, and only the pages
-// the records reach are ever touched.
+// the records reach are ever touched. Unlike xspace::PodArray (the same buffers, without
+// huge pages, for the many columns of a plane) it has std::vector's interface and throws.
 #pragma once
 
 #include <cstddef>
@@ -18,21 +18,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "src/base/mapped_buffer.h"
+
 namespace stepscope::importers {
 
-// At least `bytes` of zeroed memory aligned to 2 MiB, or null. Freed with UnmapHugePages.
-void* MapHugePages(size_t bytes);
-void UnmapHugePages(void* memory, size_t bytes);
-
-inline constexpr size_t kHugePageBytes = size_t{2} << 20;
-
-namespace internal {
-// A buffer of `new_bytes` holding the first `used_bytes` of `data` (`old_bytes` long,
-// mapped when `*mapped`), which it replaces; `*mapped` tells how the new one was obtained.
-// Null when memory is exhausted (then `data` is untouched).
-void* GrowRecordBuffer(void* data, size_t old_bytes, size_t used_bytes, size_t new_bytes, bool* mapped);
-void FreeRecordBuffer(void* data, size_t bytes, bool mapped);
-}  // namespace internal
+inline constexpr base::BufferPolicy kRecordBuffers{.map_threshold_bytes = base::kHugePageBytes, .huge_pages = true};
 
 // A growable array of trivially copyable records with std::vector's interface, as far as
 // the importers use it. Throws std::bad_alloc when memory is exhausted, as a vector does.
@@ -64,7 +54,7 @@ class RecordVector {
     swap(taken);
     return *this;
   }
-  ~RecordVector() { internal::FreeRecordBuffer(data_, capacity_ * sizeof(T), mapped_); }
+  ~RecordVector() { base::FreeBuffer(data_, capacity_ * sizeof(T), mapped_, kRecordBuffers); }
 
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
@@ -85,7 +75,8 @@ class RecordVector {
   void reserve(size_t n) {
     if (n <= capacity_) return;
     bool mapped = mapped_;
-    void* grown = internal::GrowRecordBuffer(data_, capacity_ * sizeof(T), size_ * sizeof(T), n * sizeof(T), &mapped);
+    void* grown =
+        base::GrowBuffer(data_, capacity_ * sizeof(T), size_ * sizeof(T), n * sizeof(T), kRecordBuffers, &mapped);
     if (grown == nullptr) throw std::bad_alloc();
     data_ = static_cast<T*>(grown);
     capacity_ = n;

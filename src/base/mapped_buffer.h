@@ -1,0 +1,36 @@
+// Growable buffers behind the large arrays of plain records (xspace::PodArray, the
+// importers' RecordVector). Small buffers come from malloc; from a threshold up a buffer
+// is mapped on its own and grows with mremap: the kernel moves page tables instead of
+// bytes, and capacity never reached is never touched, so resident memory stays at the size
+// of the data (a doubling vector holds old and new buffer at once, and the kernel zeroes
+// every new one again).
+#pragma once
+
+#include <cstddef>
+
+namespace stepscope::base {
+
+inline constexpr size_t kHugePageBytes = size_t{2} << 20;
+
+struct BufferPolicy {
+  // Buffers at or above this size are mapped.
+  size_t map_threshold_bytes = 0;
+  // Mapped 2 MiB-aligned with transparent huge pages requested (MADV_HUGEPAGE: one fault
+  // per 2 MiB where the kernel allows it), and kept aligned as they grow. Fewer faults, but
+  // a partly used last 2 MiB page is resident whole: for few large arrays, not many small.
+  bool huge_pages = false;
+};
+
+// A buffer of `new_bytes` holding the first `used_bytes` of `data` (`old_bytes` long,
+// mapped when `*mapped`), which it replaces; `*mapped` tells how the new one was obtained.
+// Null when memory is exhausted (then `data` is untouched). Never shrinks a mapped buffer.
+void* GrowBuffer(void* data, size_t old_bytes, size_t used_bytes, size_t new_bytes, const BufferPolicy& policy,
+                 bool* mapped);
+void FreeBuffer(void* data, size_t bytes, bool mapped, const BufferPolicy& policy);
+
+// At least `bytes` of zeroed memory aligned to 2 MiB with huge pages requested, or null.
+// Freed with UnmapHugePages.
+void* MapHugePages(size_t bytes);
+void UnmapHugePages(void* memory, size_t bytes);
+
+}  // namespace stepscope::base
