@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <vector>
 
+#include "src/base/mapped_buffer.h"
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -28,7 +30,6 @@ namespace stepscope::base {
 namespace {
 
 constexpr size_t kMiB = size_t{1} << 20;
-constexpr size_t kHugePage = 2 * kMiB;
 // glibc's largest mmap threshold on 64-bit (HEAP_MAX_SIZE / 2): blocks below it come from
 // the heap, so the reservation is made of blocks just under it.
 constexpr size_t kMmapThreshold = kLargeBlockBytes;
@@ -54,11 +55,11 @@ size_t ReserveHugePageHeap(size_t bytes) {
   }
   size_t advised = 0;
   if (!blocks.empty()) {
-    const uintptr_t first = (low + kHugePage - 1) & ~uintptr_t{kHugePage - 1};
-    const uintptr_t last = high & ~uintptr_t{kHugePage - 1};
+    const uintptr_t first = (low + kHugePageBytes - 1) & ~uintptr_t{kHugePageBytes - 1};
+    const uintptr_t last = high & ~uintptr_t{kHugePageBytes - 1};
     // The blocks are contiguous unless something else moved the program break between
     // them; advising a gap would fail (ENOMEM) harmlessly, but say nothing was done.
-    const bool contiguous = high - low < (blocks.size() + 1) * (kReserveBlock + kHugePage);
+    const bool contiguous = high - low < (blocks.size() + 1) * (kReserveBlock + kHugePageBytes);
     if (contiguous && last > first && ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE) == 0) {
       advised = last - first;
     }

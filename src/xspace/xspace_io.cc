@@ -46,22 +46,16 @@ StatusOr<XSpace> ReadXSpaceFile(const std::string& path, const ReadLimits& limit
   return ParseXSpace(bytes, path, limits);
 }
 
-StatusOr<std::string> SerializeXSpace(const XSpace& space) {
-  // Deterministic: map entries (event/stat metadata) in key order, so the same XSpace
-  // always gives the same bytes (reproducible files, stable caches, diffable round trips).
-  std::string bytes;
-  bool serialized = false;
-  {
-    google::protobuf::io::StringOutputStream stream(&bytes);
-    google::protobuf::io::CodedOutputStream coded(&stream);
-    coded.SetSerializationDeterministic(true);
-    serialized = space.SerializeToCodedStream(&coded);
-  }
-  if (!serialized) return ResourceExhaustedError("cannot serialize the XSpace (over protobuf's 2 GiB limit?)");
-  return bytes;
-}
-
 namespace {
+
+// Deterministic: map entries (event/stat metadata) in key order, so the same XSpace always
+// gives the same bytes (reproducible files, stable caches, diffable round trips). False
+// when protobuf refuses the message or a write fails.
+bool SerializeDeterministically(const XSpace& space, google::protobuf::io::ZeroCopyOutputStream* stream) {
+  google::protobuf::io::CodedOutputStream coded(stream);
+  coded.SetSerializationDeterministic(true);
+  return space.SerializeToCodedStream(&coded);
+}
 
 // Hands protobuf's output buffer to an OutputFile (and so to its compressor) as it fills.
 class OutputFileStream : public google::protobuf::io::CopyingOutputStream {
@@ -75,21 +69,25 @@ class OutputFileStream : public google::protobuf::io::CopyingOutputStream {
   base::OutputFile* file_;
 };
 
-// Serializes into `file` as SerializeXSpace does (deterministically), through a 1 MiB
-// buffer: only that is held, never the serialization of the whole space.
+// Serializes into `file` as SerializeXSpace does, through a 1 MiB buffer: only that is
+// held, never the serialization of the whole space.
 bool SerializeXSpaceTo(const XSpace& space, base::OutputFile* file) {
   OutputFileStream stream(file);
   google::protobuf::io::CopyingOutputStreamAdaptor buffered(&stream, 1 << 20);
-  bool serialized = false;
-  {
-    google::protobuf::io::CodedOutputStream coded(&buffered);
-    coded.SetSerializationDeterministic(true);
-    serialized = space.SerializeToCodedStream(&coded);
-  }
+  const bool serialized = SerializeDeterministically(space, &buffered);
   return buffered.Flush() && serialized;
 }
 
 }  // namespace
+
+StatusOr<std::string> SerializeXSpace(const XSpace& space) {
+  std::string bytes;
+  google::protobuf::io::StringOutputStream stream(&bytes);
+  if (!SerializeDeterministically(space, &stream)) {
+    return ResourceExhaustedError("cannot serialize the XSpace (over protobuf's 2 GiB limit?)");
+  }
+  return bytes;
+}
 
 Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
   // Synced before the rename, as WriteFileAtomically does: a profile is not an export.
