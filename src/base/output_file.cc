@@ -114,4 +114,13 @@ Status OutputFile::Close() {
   return OkStatus();
 }
 
+Status WriteOutputFile(const std::string& path, const OutputFileOptions& options,
+                       const std::function<Status(OutputFile*)>& write) {
+  StatusOr<std::unique_ptr<OutputFile>> file = OutputFile::Open(path, options);
+  if (!file.ok()) return file.status();
+  Status written = write(file->get());
+  if (!written.ok() && !(*file)->failed()) return written;  // the destructor removes the temporary file
+  return (*file)->Close();
+}
+
 }  // namespace stepscope::base

@@ -8,6 +8,7 @@
 // here instead of holding it in memory beside the message.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,5 +49,12 @@ class OutputFile {
   explicit OutputFile(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// Writes `path` through an OutputFile that `write` fills, then closes it into place. A
+// failed write is the storage, and Close() says so (kIoError); another error `write`
+// returns is returned as it is. Either way the temporary file is removed and the file
+// that was at `path` stays whole.
+Status WriteOutputFile(const std::string& path, const OutputFileOptions& options,
+                       const std::function<Status(OutputFile*)>& write);
 
 }  // namespace stepscope::base

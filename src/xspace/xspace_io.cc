@@ -91,15 +91,11 @@ StatusOr<std::string> SerializeXSpace(const XSpace& space) {
 
 Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
   // Synced before the rename, as WriteFileAtomically does: a profile is not an export.
-  STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<base::OutputFile> file,
-                             base::OutputFile::Open(path, {.gzip = gzip, .sync = true}));
-  if (!SerializeXSpaceTo(space, file.get())) {
-    // A write that failed is the storage (Close says why); otherwise protobuf refused the
-    // message. Either way the temporary file is removed and `path` is untouched.
-    if (file->failed()) return file->Close();
-    return InternalError("cannot serialize the XSpace (over protobuf's 2 GiB limit?) for " + path);
-  }
-  return file->Close();
+  return base::WriteOutputFile(path, {.gzip = gzip, .sync = true}, [&](base::OutputFile* file) {
+    return SerializeXSpaceTo(space, file)
+               ? OkStatus()
+               : InternalError("cannot serialize the XSpace (over protobuf's 2 GiB limit?) for " + path);
+  });
 }
 
 }  // namespace stepscope::xspace

@@ -355,12 +355,10 @@ StatusOr<std::string> SerializeColumnarXSpace(const ColumnarXSpace& space) {
 }
 
 Status WriteColumnarXSpaceFile(const std::string& path, const ColumnarXSpace& space) {
-  STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<base::OutputFile> file, base::OutputFile::Open(path, {.sync = true}));
-  Status written = WriteColumnarXSpace(space, file.get());
-  // A failed write is the storage: Close() names the error. Anything else (a plane that
-  // cannot be written) leaves the temporary file to the destructor.
-  if (!written.ok() && !file->failed()) return written.WithContext(path);
-  return file->Close();
+  return base::WriteOutputFile(path, {.sync = true}, [&](base::OutputFile* file) {
+    Status written = WriteColumnarXSpace(space, file);
+    return written.ok() ? written : written.WithContext(path);
+  });
 }
 
 }  // namespace stepscope::xspace
