@@ -38,10 +38,14 @@ struct ImportOptions {
   // a window's fixed cost is microseconds.
   size_t window_bytes = 1 << 20;
   // Threads an import may use: 0 = one per core; 1 = the caller's thread only. With more,
-  // the trace is inflated (.gz), tokenized and assembled on threads of their own, then
-  // its lines sorted and nested and its planes written in parallel; the result is the same.
+  // the trace is tokenized (and, from kReadAheadMinThreads, inflated) and assembled on
+  // threads of their own, then its lines sorted and nested and its planes written in
+  // parallel; the result is the same.
   int threads = 0;
 };
+
+// Threads from which a .gz is inflated on a read-ahead thread of its own.
+inline constexpr int kReadAheadMinThreads = 3;
 
 // ImportOptions::threads with 0 resolved to the cores this process may use.
 inline int ImportThreads(const ImportOptions& options) {
