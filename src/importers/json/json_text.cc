@@ -114,7 +114,8 @@ uint64_t EightDigits(uint64_t word) {
 // Reads the run of ASCII digits at [p, end) in one pass, eight at a time where eight
 // bytes are left. Returns its length; `*value` is its value when the run has at most 19
 // digits (it wraps beyond).
-size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
+__attribute__((always_inline)) inline size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
+  constexpr uint64_t kPowers[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
   uint64_t v = 0;
   size_t n = 0;
   while (end - (p + n) >= 8) {
@@ -123,7 +124,12 @@ size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
     const uint64_t non_digits = NonDigitBytes(word);
     if (non_digits != 0) {
       const size_t digits = static_cast<size_t>(__builtin_ctzll(non_digits) >> 3);
-      for (size_t i = 0; i < digits; ++i) v = v * 10 + static_cast<uint64_t>(p[n + i] - '0');
+      if (digits > 0) {
+        // The digits moved to the word's low-order end, '0's shifted in before them.
+        const unsigned shift = static_cast<unsigned>(8 * (8 - digits));
+        const uint64_t padded = (word << shift) | (0x3030303030303030ull >> (64 - shift));
+        v = v * kPowers[digits] + EightDigits(padded);
+      }
       *value = v;
       return n + digits;
     }

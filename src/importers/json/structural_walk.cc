@@ -86,7 +86,20 @@ simdjson::error_code StructuralWalk::FindClose(uint32_t i, uint32_t* close) cons
   return simdjson::TAPE_ERROR;
 }
 
-simdjson::error_code StructuralWalk::ReadValue(uint32_t i, JsonToken* token, uint32_t* next) const {
+simdjson::error_code StructuralWalk::ReadNested(uint32_t i, JsonToken* token, uint32_t* next) const {
+  uint32_t close = 0;
+  simdjson::error_code error = FindClose(i, &close);
+  if (error) return error;
+  token->kind = at(i) == '[' ? JsonKind::kArray : JsonKind::kObject;
+  const char* begin = document_ + indexes_[i];
+  token->text = std::string_view(begin, static_cast<size_t>(document_ + indexes_[close + 1] - begin));
+  *next = close + 1;
+  return simdjson::SUCCESS;
+}
+
+// Inlined into the event walk: nearly every value there is a string or a scalar.
+__attribute__((always_inline)) inline simdjson::error_code StructuralWalk::ReadValueInline(uint32_t i, JsonToken* token,
+                                                                                          uint32_t* next) const {
   if (i >= count_) return simdjson::TAPE_ERROR;
   const char first = at(i);
   switch (first) {
@@ -95,16 +108,8 @@ simdjson::error_code StructuralWalk::ReadValue(uint32_t i, JsonToken* token, uin
       *next = i + 1;
       return StringContent(i, &token->text);
     case '[':
-    case '{': {
-      uint32_t close = 0;
-      simdjson::error_code error = FindClose(i, &close);
-      if (error) return error;
-      token->kind = first == '[' ? JsonKind::kArray : JsonKind::kObject;
-      const char* begin = document_ + indexes_[i];
-      token->text = std::string_view(begin, static_cast<size_t>(document_ + indexes_[close + 1] - begin));
-      *next = close + 1;
-      return simdjson::SUCCESS;
-    }
+    case '{':
+      return ReadNested(i, token, next);
     case ']':
     case '}':
     case ',':
@@ -128,8 +133,12 @@ simdjson::error_code StructuralWalk::ReadValue(uint32_t i, JsonToken* token, uin
   return simdjson::SUCCESS;
 }
 
+simdjson::error_code StructuralWalk::ReadValue(uint32_t i, JsonToken* token, uint32_t* next) const {
+  return ReadValueInline(i, token, next);
+}
+
 template <typename OnField>
-simdjson::error_code StructuralWalk::ReadObject(uint32_t i, uint32_t* next, OnField on_field) const {
+__attribute__((always_inline)) inline simdjson::error_code StructuralWalk::ReadObject(uint32_t i, uint32_t* next, OnField on_field) const {
   uint32_t j = i + 1;
   if (j >= count_) return simdjson::TAPE_ERROR;
   if (at(j) == '}') {
@@ -160,7 +169,8 @@ simdjson::error_code StructuralWalk::ReadObject(uint32_t i, uint32_t* next, OnFi
 }
 
 simdjson::error_code StructuralWalk::ReadEvent(uint32_t i, RawTraceEvent* event, uint32_t* next) const {
-  return ReadObject(i, next, [this, event](std::string_view key, uint32_t value, uint32_t* after) {
+  return ReadObject(i, next, [this, event](std::string_view key, uint32_t value, uint32_t* after)
+                                 __attribute__((always_inline)) {
     JsonToken* target = nullptr;
     switch (key.size()) {
       case 1:
@@ -186,10 +196,10 @@ simdjson::error_code StructuralWalk::ReadEvent(uint32_t i, RawTraceEvent* event,
           event->has_args = true;
           if (at(value) != '{') break;  // not an object: ignored
           return ReadObject(value, after, [this, event](std::string_view arg_key, uint32_t arg_value,
-                                                        uint32_t* arg_after) {
+                                                        uint32_t* arg_after) __attribute__((always_inline)) {
             JsonArg& arg = event->args.emplace_back();
             arg.key = arg_key;
-            return ReadValue(arg_value, &arg.value, arg_after);
+            return ReadValueInline(arg_value, &arg.value, arg_after);
           });
         }
         break;
@@ -204,7 +214,7 @@ simdjson::error_code StructuralWalk::ReadEvent(uint32_t i, RawTraceEvent* event,
         break;
     }
     JsonToken ignored;
-    return ReadValue(value, target != nullptr ? target : &ignored, after);
+    return ReadValueInline(value, target != nullptr ? target : &ignored, after);
   });
 }
 

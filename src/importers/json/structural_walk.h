@@ -51,6 +51,10 @@ class StructuralWalk {
   simdjson::error_code ReadObject(uint32_t i, uint32_t* next, OnField on_field) const;
   // The content of the string whose opening quote is structural `i`.
   inline simdjson::error_code StringContent(uint32_t i, std::string_view* content) const;
+  // ReadValue, inlined where it is called per field.
+  inline simdjson::error_code ReadValueInline(uint32_t i, JsonToken* token, uint32_t* next) const;
+  // ReadValue of an array or object.
+  simdjson::error_code ReadNested(uint32_t i, JsonToken* token, uint32_t* next) const;
   // The structural that closes the array or object opened at `i`, which must be well formed.
   simdjson::error_code FindClose(uint32_t i, uint32_t* close) const;
   // The text from structural `i` to the next one, without trailing whitespace.
