@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "src/base/equal_bytes.h"
+
 namespace stepscope::importers {
 namespace {
 
@@ -101,7 +103,7 @@ uint32_t StringTable::InternHashed(std::string_view text, uint64_t hash) {
   while (true) {
     const Slot& slot = slots_[i];
     if (slot.id_plus_one == 0) break;
-    if (slot.tag == tag && strings_[slot.id_plus_one - 1] == text) return slot.id_plus_one - 1;
+    if (slot.tag == tag && base::EqualBytes(strings_[slot.id_plus_one - 1], text)) return slot.id_plus_one - 1;
     i = (i + 1) & mask_;
   }
   uint32_t id = static_cast<uint32_t>(strings_.size());

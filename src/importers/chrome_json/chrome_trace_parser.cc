@@ -5,6 +5,7 @@
 #include <cstring>
 #include <set>
 
+#include "src/base/equal_bytes.h"
 #include "src/base/status_macros.h"
 #include "src/importers/json/json_text.h"
 #include "src/importers/json/trace_json_reader.h"
@@ -95,7 +96,7 @@ int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
 
 int64_t ChromeTraceParser::CachedIdOf(const JsonToken& token, IdCache* cache) {
   // (An absent token's text has no data pointer: compared as a view, not with memcmp.)
-  if (cache->valid && token.kind == cache->kind && token.text == std::string_view(cache->text, cache->size)) {
+  if (cache->valid && token.kind == cache->kind && base::EqualBytes(token.text, std::string_view(cache->text, cache->size))) {
     return cache->id;
   }
   int64_t id = IdOf(token);
@@ -424,7 +425,7 @@ uint32_t ChromeTraceParser::ArgKey(const JsonArg& arg) {
                             : (key.size() * 31 + static_cast<unsigned char>(key.front()) * 7 +
                                static_cast<unsigned char>(key.back())) % kArgKeyCacheSize;
   ArgKeyCacheEntry& entry = arg_key_cache_[slot];
-  if (entry.id != 0 && assembler_->strings().Get(entry.raw_id) == key) return entry.id;
+  if (entry.id != 0 && base::EqualBytes(assembler_->strings().Get(entry.raw_id), key)) return entry.id;
   uint32_t id = assembler_->Intern(UnescapeJsonStringLenient(key, &scratch_));
   entry.raw_id = assembler_->Intern(key);
   entry.id = id;

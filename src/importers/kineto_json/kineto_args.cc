@@ -1,5 +1,6 @@
 #include "src/importers/kineto_json/kineto_args.h"
 
+#include "src/base/equal_bytes.h"
 #include "src/importers/json/json_text.h"
 
 namespace stepscope::importers {
@@ -49,7 +50,7 @@ class KnownArgTable {
     for (size_t slot = SlotOf(key);; slot = (slot + 1) % kSlots) {
       const KnownArg& entry = slots_[slot];
       if (entry.arg == KinetoArg::kCount) return KinetoArg::kCount;
-      if (entry.key == key) return entry.arg;
+      if (base::EqualBytes(entry.key, key)) return entry.arg;
     }
   }
 
