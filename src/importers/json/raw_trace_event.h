@@ -2,7 +2,8 @@
 // every trace-event dialect uses, as views of their JSON text. Parsers decide what a field
 // means (Perfetto's tokenizer/parser split); the one conversion made here is reading the
 // digits of "ts" and "dur" (ReadPlainTimes), which every dialect needs and which is
-// stateless, so it runs on the tokenizer's thread instead of the busier parser's.
+// stateless, so it runs on the tokenizer's thread when that is the less busy one (when
+// it does not also inflate the input); otherwise the parser reads the text itself.
 //
 // Lifetime: every view points into the tokenizer's window and is valid only during the
 // TraceJsonSink::OnEvent call that receives it.
@@ -56,8 +57,8 @@ struct RawTraceEvent {
   bool has_args = false;
   std::vector<JsonArg> args;  // in file order
   uint64_t byte_offset = 0;  // of the element in the (inflated) JSON text
-  // ts and dur when their text is a plain decimal number (json_text.h ReadPlainMicros);
-  // nullopt otherwise, and the parser reads the text.
+  // ts and dur when their text is a plain decimal number (json_text.h ReadPlainMicros)
+  // and the tokenizer read them; nullopt otherwise, and the parser reads the text.
   std::optional<PlainMicros> ts_plain;
   std::optional<PlainMicros> dur_plain;
 

@@ -258,6 +258,7 @@ class Tokenizer {
         options_(options),
         output_(output),
         result_(result),
+        read_times_(!source.inflates()),
         buffer_(&source, std::max<size_t>(options.window_bytes, 64),
                 std::max(options.window_bytes, options.max_element_bytes) + options.window_bytes) {}
 
@@ -285,6 +286,11 @@ class Tokenizer {
   const TraceJsonReadOptions& options_;
   ElementOutput& output_;
   TraceJsonReadResult* result_;
+  // Whether the tokenizer reads "ts" and "dur" (RawTraceEvent::ReadPlainTimes) or leaves
+  // them to the parser: it does unless it also inflates the source, which makes it the
+  // busier of the two threads (15 MB Kineto .gz on 2 cores: tokenizer 11.4 ms CPU, parser
+  // 10.0 ms; the times are ~0.7 ms).
+  const bool read_times_;
   JsonStreamBuffer buffer_;
   // simdjson's stage 1 (the SIMD structural index, with UTF-8 and string validation),
   // run directly: the walk over the index is ours (structural_walk.h).
@@ -551,7 +557,7 @@ simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResu
       error = walk.ReadEvent(i, event, &next);
       if (!error) {
         element_end = base - 1 + walk.position(next - 1) + 1;
-        event->ReadPlainTimes();
+        if (read_times_) event->ReadPlainTimes();
       }
     } else {
       JsonToken token;
