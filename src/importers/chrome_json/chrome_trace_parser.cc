@@ -612,15 +612,33 @@ void ChromeTraceParser::PlaceTracks() {
 Status ChromeTraceParser::Finish() {
   MatchBeginEnd();
   ResolveEventReferences();
+  // Every event is in: a flow point's line depends only on its (pid, tid, category), and
+  // points come in runs on a few of those (a thread's launches, the stream they run on),
+  // so the last ones resolved answer most without FlowTrack's lookups.
+  struct ResolvedFlowTrack {
+    int64_t pid = 0, tid = 0;
+    uint32_t category = 0;
+    const LineRef* line = nullptr;  // null: the track has no slices
+    bool valid = false;
+  };
+  ResolvedFlowTrack resolved[2];
   for (const RawFlowPoint& raw : flow_points_) {
-    TrackKey track = FlowTrack(raw.pid, raw.tid, assembler_->strings().Get(raw.category));
-    auto it = staging_lines_.find(track);
-    if (it == staging_lines_.end()) {
+    ResolvedFlowTrack* hit = nullptr;
+    for (ResolvedFlowTrack& r : resolved) {
+      if (r.valid && r.pid == raw.pid && r.tid == raw.tid && r.category == raw.category) hit = &r;
+    }
+    if (hit == nullptr) {
+      auto it = staging_lines_.find(FlowTrack(raw.pid, raw.tid, assembler_->strings().Get(raw.category)));
+      resolved[1] = resolved[0];
+      resolved[0] = {raw.pid, raw.tid, raw.category, it == staging_lines_.end() ? nullptr : &it->second, true};
+      hit = &resolved[0];
+    }
+    if (hit->line == nullptr) {
       --stats_->flow_events;
       stats_->Drop("flow point on a thread that has no slices");
       continue;
     }
-    assembler_->AddFlowPoint(it->second, raw.point);
+    assembler_->AddFlowPoint(*hit->line, raw.point);
   }
   PlaceTracks();
   FinishSpace();

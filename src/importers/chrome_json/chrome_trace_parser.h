@@ -110,7 +110,8 @@ class ChromeTraceParser : public TraceJsonSink {
   // (cat, id), category 0 (generic). `category_key`: the event's cat, interned.
   virtual std::pair<uint64_t, uint8_t> FlowIdentity(const RawTraceEvent& event, std::string_view id_text,
                                                     uint32_t category_key);
-  // The track a flow point belongs to, resolved after all events are known.
+  // The track a flow point belongs to, resolved after all events are known: a function of
+  // its arguments then (Finish reuses the last answers).
   virtual TrackKey FlowTrack(int64_t pid, int64_t tid, std::string_view category) {
     return {TrackKind::kThread, pid, tid};
   }
