@@ -3,6 +3,7 @@
 // because std::tolower is a call per character through the locale.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace stepscope::base {
@@ -19,6 +20,14 @@ constexpr bool AsciiStartsWithIgnoreCase(std::string_view text, std::string_view
 
 constexpr bool AsciiEqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && AsciiStartsWithIgnoreCase(a, b);
+}
+
+// `text` folded once, for looking up several lowercase patterns in it with find (memchr
+// and memcmp) instead of one case-folding scan per pattern.
+inline std::string AsciiLowerCopy(std::string_view text) {
+  std::string lower(text);
+  for (char& c : lower) c = AsciiLower(c);
+  return lower;
 }
 
 }  // namespace stepscope::base

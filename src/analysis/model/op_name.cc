@@ -227,11 +227,13 @@ std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::str
 }
 
 bool IsCollectiveOpName(std::string_view name) {
+  // Lowercase, matched against the name folded once (kernel names run to hundreds of bytes).
   static constexpr std::array<std::string_view, 12> kPatterns = {
       "nccl",          "rccl",         "all-reduce",  "allreduce", "all-gather",          "allgather",
       "reduce-scatter", "reducescatter", "all-to-all", "alltoall",  "collective-permute", "collectivereduce"};
+  const std::string lower = base::AsciiLowerCopy(name);
   for (std::string_view pattern : kPatterns) {
-    if (ContainsIgnoreCase(name, pattern)) return true;
+    if (lower.find(pattern) != std::string::npos) return true;
   }
   return false;
 }
