@@ -21,10 +21,7 @@ std::shared_ptr<char> JsonStreamBuffer::StoragePool::Get() {
       free_.pop_back();
     }
   }
-  if (bytes == nullptr) {
-    bytes = std::make_unique<char[]>(bytes_);
-    std::memset(bytes.get(), 0, bytes_);
-  }
+  if (bytes == nullptr) bytes = std::make_unique<char[]>(bytes_);  // zeroed
   return std::shared_ptr<char>(bytes.release(), [pool = shared_from_this()](char* released) {
     std::lock_guard<std::mutex> lock(pool->mutex_);
     pool->free_.emplace_back(released);
@@ -44,8 +41,8 @@ JsonStreamBuffer::JsonStreamBuffer(ByteSource* source, size_t initial_capacity, 
   storage_ = NewStorage(capacity_);
 }
 
-Status JsonStreamBuffer::ReadMore() {
-  size_t room = 1 + capacity_ - end_;
+Status JsonStreamBuffer::ReadMore(size_t limit) {
+  size_t room = 1 + limit - end_;
   if (room == 0 || eof_) return OkStatus();
   StatusOr<size_t> n = source_->Read(storage_.get() + end_, room);
   if (!n.ok()) {
@@ -73,8 +70,10 @@ Status JsonStreamBuffer::Fill() {
     begin_ = 1;
     end_ = 1 + n;
   }
-  while (!eof_ && end_ < 1 + capacity_) {
-    Status status = ReadMore();
+  const size_t limit = std::min(capacity_, first_fill_done_ ? capacity_ : kFirstFillBytes);
+  first_fill_done_ = true;
+  while (!eof_ && end_ < 1 + limit) {
+    Status status = ReadMore(limit);
     if (!status.ok()) return status;
   }
   return OkStatus();
