@@ -69,12 +69,18 @@ constexpr KnownArgTable kKnownArgTable;
 }  // namespace
 
 void KinetoArgIndex::Index(const RawTraceEvent& event) {
-  known_.fill(nullptr);
+  // Only the slots the last event set are cleared: filling all of them is a `rep stos`
+  // per event, a quarter of this function's time.
+  for (uint32_t set = known_set_; set != 0; set &= set - 1) known_[__builtin_ctz(set)] = nullptr;
+  known_set_ = 0;
   kinds_.resize(event.args.size());
   for (size_t i = 0; i < event.args.size(); ++i) {
     KinetoArg kind = kKnownArgTable.Find(event.args[i].key);
     kinds_[i] = kind;
-    if (kind != KinetoArg::kCount) known_[static_cast<size_t>(kind)] = &event.args[i];
+    if (kind != KinetoArg::kCount) {
+      known_[static_cast<size_t>(kind)] = &event.args[i];
+      known_set_ |= ArgBit(kind);
+    }
   }
 }
 

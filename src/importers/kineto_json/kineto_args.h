@@ -36,6 +36,8 @@ enum class KinetoArg : uint8_t {
   kCount,
 };
 
+static_assert(static_cast<int>(KinetoArg::kCount) <= 32, "masks of args are 32-bit");
+
 // Bit of `arg` in a mask of args.
 constexpr uint32_t ArgBit(KinetoArg arg) { return uint32_t{1} << static_cast<uint32_t>(arg); }
 
@@ -52,6 +54,7 @@ class KinetoArgIndex {
 
  private:
   std::array<const JsonArg*, static_cast<size_t>(KinetoArg::kCount)> known_{};
+  uint32_t known_set_ = 0;  // ArgBit of every non-null slot of known_
   std::vector<KinetoArg> kinds_;
 };
 
