@@ -81,19 +81,34 @@ void StringTable::Grow() {
   mask_ = mask;
 }
 
-uint32_t StringTable::InternLong(std::string_view text) {
-  uint64_t head;
-  uint64_t tail;
-  std::memcpy(&head, text.data(), sizeof(head));
-  std::memcpy(&tail, text.data() + text.size() - sizeof(tail), sizeof(tail));
-  const size_t slot = static_cast<size_t>(Mix(head ^ (tail * kMultiplier) ^ text.size()) % kRecentSlots);
+uint32_t StringTable::Intern(std::string_view text) {
+  // (length, head, tail) read inside the string: head and tail are its first and last 8
+  // bytes (4, or the bytes themselves, when shorter), so up to 16 bytes they are all of
+  // it and a match needs no compare.
+  const char* p = text.data();
+  const size_t n = text.size();
+  uint64_t head = 0;
+  uint64_t tail = 0;
+  if (n >= 8) {
+    std::memcpy(&head, p, 8);
+    std::memcpy(&tail, p + n - 8, 8);
+  } else if (n >= 4) {
+    uint32_t first, last;
+    std::memcpy(&first, p, 4);
+    std::memcpy(&last, p + n - 4, 4);
+    head = first;
+    tail = last;
+  } else {
+    for (size_t i = 0; i < n; ++i) head |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
+  }
+  const size_t slot = static_cast<size_t>(Mix(head ^ (tail * kMultiplier) ^ n) % kRecentSlots);
   Recent& recent = recent_[slot];
-  if (recent.size == text.size() && recent.head == head && recent.tail == tail &&
-      std::memcmp(strings_[recent.id].data(), text.data(), text.size()) == 0) {
+  if (recent.size == n + 1 && recent.head == head && recent.tail == tail &&
+      (n <= 16 || base::EqualBytes(strings_[recent.id], text))) {
     return recent.id;
   }
   const uint32_t id = InternHashed(text, HashString(text));
-  recent = {head, tail, static_cast<uint32_t>(text.size()), id};
+  recent = {head, tail, static_cast<uint32_t>(n + 1), id};
   return id;
 }
 

@@ -25,9 +25,7 @@ class StringTable {
   StringTable(const StringTable&) = delete;
   StringTable& operator=(const StringTable&) = delete;
 
-  uint32_t Intern(std::string_view text) {
-    return text.size() >= kRecentMinBytes ? InternLong(text) : InternHashed(text, HashString(text));
-  }
+  uint32_t Intern(std::string_view text);
   std::string_view Get(uint32_t id) const { return strings_[id]; }
   size_t size() const { return strings_.size(); }
 
@@ -37,19 +35,17 @@ class StringTable {
     uint32_t tag = 0;          // high bits of the hash, to skip most string compares
   };
 
-  // Long strings (kernel names run to hundreds of bytes) repeat on most events: a small
-  // direct-mapped cache on (length, first and last 8 bytes) finds them with one compare
-  // instead of hashing every byte.
-  static constexpr size_t kRecentMinBytes = 32;
-  static constexpr size_t kRecentSlots = 64;
+  // Names repeat on most events (an op's name, a kernel's of hundreds of bytes, a flow's
+  // category): a direct-mapped cache on (length, first and last 8 bytes) finds them
+  // without hashing every byte, and without a compare up to 16 bytes.
+  static constexpr size_t kRecentSlots = 256;
   struct Recent {
     uint64_t head = 0;
     uint64_t tail = 0;
-    uint32_t size = 0;  // 0: empty
+    uint32_t size = 0;  // the length plus one; 0: empty
     uint32_t id = 0;
   };
 
-  uint32_t InternLong(std::string_view text);
   uint32_t InternHashed(std::string_view text, uint64_t hash);
   std::string_view Store(std::string_view text);
   void Grow();

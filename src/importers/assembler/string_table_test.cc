@@ -33,5 +33,25 @@ TEST(StringTableTest, EqualStringsShareAnIdAndOnlyThey) {
   EXPECT_EQ(table.size(), ids.size() + 1);  // + the empty string
 }
 
+// The recent-string cache keys on the length and the first and last bytes (all of a
+// string up to 16): strings of every length up to 40 that differ in one byte, anywhere,
+// each interned right after the other, keep their own ids.
+TEST(StringTableTest, OneByteDifferencesAtEveryPositionAndLength) {
+  StringTable table;
+  for (size_t n = 1; n <= 40; ++n) {
+    const std::string base(n, 'a');
+    const uint32_t base_id = table.Intern(base);
+    for (size_t at = 0; at < n; ++at) {
+      std::string other = base;
+      other[at] = 'b';
+      const uint32_t other_id = table.Intern(other);
+      EXPECT_NE(other_id, base_id) << "length " << n << ", byte " << at;
+      EXPECT_EQ(table.Get(other_id), other);
+      EXPECT_EQ(table.Intern(base), base_id) << "length " << n << ", byte " << at;
+      EXPECT_EQ(table.Intern(other), other_id) << "length " << n << ", byte " << at;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace stepscope::importers
