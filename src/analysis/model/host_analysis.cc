@@ -14,6 +14,8 @@
 #include "src/analysis/model/input_precision.h"
 #include "src/analysis/model/op_name.h"
 #include "src/analysis/model/step_marker_rules.h"
+#include "src/base/cores.h"
+#include "src/base/for_each_index.h"
 
 namespace stepscope::analysis::internal {
 namespace {
@@ -124,79 +126,125 @@ class HostGrouper {
   }
 
  private:
+  // What one line of a host plane contributes, read on its own (lines are read in
+  // parallel) and then merged in line order, where it gets its thread index and the file's
+  // group ids their dense indices, so the result is the one-thread result.
+  struct LineScan {
+    HostThread thread;
+    HostThreadFacts facts;
+    std::vector<std::pair<uint32_t, int64_t>> file_groups;  // (position, group_id), in order
+    std::vector<StepMarker> markers;   // file-grouped markers; .group holds the position
+    std::vector<Root> roots;           // .thread unset
+    std::vector<Connection> producers, consumers;  // .thread unset
+    bool has_loop_ops = false;
+    bool has_op_scopes = false;
+  };
+
   void ReadPlane(uint32_t plane_index, const PlaneStatReader& reader, bool file_grouped) {
     const ColumnarPlane& plane = space_.planes[plane_index];
-    EventStats stats;
-    std::vector<bool> loop_op_metadata(plane.event_metadata.size());
-    std::vector<bool> trace_context_metadata(plane.event_metadata.size());
-    // Allocator events are read by memory_events.cc; none of their stats matters here
-    // (their group_id is read there too), and they can be most of a plane's events.
-    std::vector<bool> memory_metadata(plane.event_metadata.size());
+    std::vector<uint8_t> kinds(plane.event_metadata.size(), 0);
     for (size_t m = 0; m < plane.event_metadata.size(); ++m) {
-      loop_op_metadata[m] = IsTfLoopOpName(plane.event_metadata[m].name);
-      trace_context_metadata[m] = plane.event_metadata[m].name == "TraceContext";
-      memory_metadata[m] = IsMemoryEventName(plane.event_metadata[m].name);
+      const std::string& name = plane.event_metadata[m].name;
+      kinds[m] = (IsTfLoopOpName(name) ? kLoopOp : 0) | (name == "TraceContext" ? kTraceContext : 0) |
+                 (IsMemoryEventName(name) ? kMemoryEvent : 0);
     }
-    for (uint32_t l = 0; l < plane.lines.size(); ++l) {
-      uint32_t t = static_cast<uint32_t>(out_->threads.size());
-      out_->threads.push_back(BuildHostThread(plane, plane_index, l));
-      const HostThread& thread = out_->threads.back();
-      HostThreadFacts& facts = out_->facts.emplace_back();
-      facts.group.assign(thread.size(), kNoGroup);
-      facts.flags.assign(thread.size(), 0);
-      bool has_op_scopes = false;
-      for (uint32_t i = 0; i < thread.size(); ++i) {
-        uint32_t e = thread.event(i);
-        const uint32_t metadata = plane.event_metadata_index[e];
-        if (memory_metadata[metadata]) continue;
-        if (reader.HasNoStats(e)) {  // flags 0, no group, no connection; maybe a TraceContext root
-          if (!file_grouped) {
-            if (trace_context_metadata[metadata]) roots_.push_back({1, plane.event_start_ps[e], t, i, false, 0});
-            has_loop_ops_ = has_loop_ops_ || loop_op_metadata[metadata];
-          }
-          continue;
+    std::vector<LineScan> scans(plane.lines.size());
+    // A thread per core for planes worth it (PyTorch's two busy threads: ~0.7 ms of a
+    // 15 MB trace's model); small planes are not worth starting threads for.
+    const int threads = plane.num_events() >= kParallelScanEvents ? base::UsableCores() : 1;
+    base::ForEachIndex(scans.size(), threads, [&] {
+      return [&](size_t l) {
+        ScanLine(plane, plane_index, static_cast<uint32_t>(l), reader, file_grouped, kinds, &scans[l]);
+        return true;
+      };
+    });
+    for (LineScan& scan : scans) MergeLine(std::move(scan), file_grouped);
+  }
+
+  static constexpr uint8_t kLoopOp = 1, kTraceContext = 2, kMemoryEvent = 4;
+  static constexpr uint32_t kParallelScanEvents = 8192;
+
+  void ScanLine(const ColumnarPlane& plane, uint32_t plane_index, uint32_t l, const PlaneStatReader& reader,
+                bool file_grouped, const std::vector<uint8_t>& kinds, LineScan* scan) const {
+    EventStats stats;
+    scan->thread = BuildHostThread(plane, plane_index, l);
+    const HostThread& thread = scan->thread;
+    HostThreadFacts& facts = scan->facts;
+    facts.group.assign(thread.size(), kNoGroup);
+    facts.flags.assign(thread.size(), 0);
+    for (uint32_t i = 0; i < thread.size(); ++i) {
+      uint32_t e = thread.event(i);
+      const uint8_t kind = kinds[plane.event_metadata_index[e]];
+      // Allocator events are read by memory_events.cc; none of their stats matters here
+      // (their group_id is read there too), and they can be most of a plane's events.
+      if (kind & kMemoryEvent) continue;
+      if (reader.HasNoStats(e)) {  // flags 0, no group, no connection; maybe a TraceContext root
+        if (!file_grouped) {
+          if (kind & kTraceContext) scan->roots.push_back({1, plane.event_start_ps[e], 0, i, false, 0});
+          scan->has_loop_ops = scan->has_loop_ops || (kind & kLoopOp);
         }
-        reader.Read(e, &stats);
-        uint8_t flags = 0;
-        if (stats.has_correlation_id) {
-          flags |= kHasCorrelation;
-          ++out_->threads[t].launch_events;
-        }
-        if (stats.is_eager) flags |= kIsEager;
-        if (stats.is_input_pipeline_stage) flags |= kIsInputStage;
-        if (stats.has_external_id && !stats.has_root && !stats.has_correlation_id) {
-          flags |= kIsOpScope;
-          has_op_scopes = true;
-        }
-        std::string_view name = plane.event_name(e);
-        if (file_grouped) {
-          if (stats.has_group_id) {
-            facts.group[i] = out_->groups.Dense(stats.group_id);
-            if (IsExplicitStepMarkerName(name) || !stats.step_name.empty()) {
-              flags |= kIsStepMarker;
-              AddMarker(plane, e, facts.group[i], stats, std::string(stats.step_name));
-            }
-          }
-        } else {
-          int64_t level = RootLevel(stats, trace_context_metadata[metadata]);
-          if (level > 0) {
-            std::optional<int64_t> number = HostStepNumber(stats);
-            roots_.push_back({level, plane.event_start_ps[e], t, i, number.has_value(), number.value_or(0)});
-          }
-          if (stats.has_producer) producers_.push_back({stats.producer_type, stats.producer_id, t, i});
-          if (stats.has_consumer) consumers_.push_back({stats.consumer_type, stats.consumer_id, t, i});
-          has_loop_ops_ = has_loop_ops_ || loop_op_metadata[metadata];
-        }
-        facts.flags[i] = flags;
+        continue;
       }
-      thread_has_op_scopes_.push_back(has_op_scopes);
+      reader.Read(e, &stats);
+      uint8_t flags = 0;
+      if (stats.has_correlation_id) {
+        flags |= kHasCorrelation;
+        ++scan->thread.launch_events;
+      }
+      if (stats.is_eager) flags |= kIsEager;
+      if (stats.is_input_pipeline_stage) flags |= kIsInputStage;
+      if (stats.has_external_id && !stats.has_root && !stats.has_correlation_id) {
+        flags |= kIsOpScope;
+        scan->has_op_scopes = true;
+      }
+      std::string_view name = plane.event_name(e);
+      if (file_grouped) {
+        if (stats.has_group_id) {
+          scan->file_groups.push_back({i, stats.group_id});
+          if (IsExplicitStepMarkerName(name) || !stats.step_name.empty()) {
+            flags |= kIsStepMarker;
+            StepMarker& marker = scan->markers.emplace_back(MarkerOf(plane, e, stats, std::string(stats.step_name)));
+            marker.group = static_cast<int32_t>(i);
+          }
+        }
+      } else {
+        int64_t level = RootLevel(stats, kind & kTraceContext);
+        if (level > 0) {
+          std::optional<int64_t> number = HostStepNumber(stats);
+          scan->roots.push_back({level, plane.event_start_ps[e], 0, i, number.has_value(), number.value_or(0)});
+        }
+        if (stats.has_producer) scan->producers.push_back({stats.producer_type, stats.producer_id, 0, i});
+        if (stats.has_consumer) scan->consumers.push_back({stats.consumer_type, stats.consumer_id, 0, i});
+        scan->has_loop_ops = scan->has_loop_ops || (kind & kLoopOp);
+      }
+      facts.flags[i] = flags;
     }
   }
 
-  void AddMarker(const ColumnarPlane& plane, uint32_t event, int32_t group, const EventStats& stats,
-                 std::string step_name) {
+  void MergeLine(LineScan scan, bool file_grouped) {
+    const uint32_t t = static_cast<uint32_t>(out_->threads.size());
+    out_->threads.push_back(std::move(scan.thread));
+    HostThreadFacts& facts = out_->facts.emplace_back(std::move(scan.facts));
+    if (file_grouped) {
+      for (const auto& [i, group_id] : scan.file_groups) facts.group[i] = out_->groups.Dense(group_id);
+      for (StepMarker& marker : scan.markers) {
+        marker.group = facts.group[static_cast<uint32_t>(marker.group)];
+        out_->markers.push_back(std::move(marker));
+      }
+    }
+    for (Root& root : scan.roots) {
+      root.thread = t;
+      roots_.push_back(root);
+    }
+    for (Connection& c : scan.producers) producers_.push_back({c.type, c.id, t, c.pos});
+    for (Connection& c : scan.consumers) consumers_.push_back({c.type, c.id, t, c.pos});
+    has_loop_ops_ = has_loop_ops_ || scan.has_loop_ops;
+    thread_has_op_scopes_.push_back(scan.has_op_scopes);
+  }
+
+  static StepMarker MarkerOf(const ColumnarPlane& plane, uint32_t event, const EventStats& stats,
+                             std::string step_name) {
     StepMarker marker;
-    marker.group = group;
     marker.begin_ps = plane.event_start_ps[event];
     marker.duration_ps = plane.duration_ps(event);
     marker.name = std::string(plane.event_name(event));
@@ -204,7 +252,7 @@ class HostGrouper {
     marker.has_step_number = number.has_value();
     marker.step_number = number.value_or(0);
     marker.step_name = std::move(step_name);
-    out_->markers.push_back(std::move(marker));
+    return marker;
   }
 
   const std::vector<uint32_t>& SubtreeEnds(uint32_t t) {
