@@ -42,18 +42,17 @@ constexpr size_t kMaxReserve = 2048 * kMiB;
 // Grows the heap by about `bytes` with blocks that malloc places one after another, marks
 // the whole-huge-page interior for THP, and frees the blocks: with trimming off they stay
 // in the heap (as its free top) and later allocations are carved out of them.
-// Backs the first pages of the reserved heap on a thread of its own
-// (MADV_POPULATE_WRITE: faulted in as by a write, contents untouched, so malloc's free
-// chunks there stay as they are). A run's first milliseconds (argument parsing, opening
+// Backs the first pages of the reserved heap on a thread of its own (PopulatePages:
+// faulted in as by a write, contents untouched, so malloc's free chunks there stay as
+// they are). A run's first milliseconds (argument parsing, opening
 // the input, the first window) leave a core idle, and every 2 MiB page the run touches
 // first later costs its thread ~0.1 ms of zeroing in the fault. Bounded: beyond the start
 // of the run the threads that fault are busy anyway.
 constexpr size_t kPrefaultBytes = 16 * kMiB;
-constexpr int kMadvPopulateWrite = 23;  // MADV_POPULATE_WRITE, Linux 5.14; EINVAL before: nothing done
 
 void PrefaultInBackground(uintptr_t first, size_t bytes) {
   if (bytes == 0) return;
-  std::thread([first, bytes] { ::madvise(reinterpret_cast<void*>(first), bytes, kMadvPopulateWrite); }).detach();
+  std::thread([first, bytes] { PopulatePages(reinterpret_cast<void*>(first), bytes); }).detach();
 }
 
 size_t ReserveHugePageHeap(size_t bytes) {

@@ -28,6 +28,12 @@ void* GrowBuffer(void* data, size_t old_bytes, size_t used_bytes, size_t new_byt
                  bool* mapped);
 void FreeBuffer(void* data, size_t bytes, bool mapped, const BufferPolicy& policy);
 
+// Backs the pages of [begin, begin + bytes) now, as writes would, without changing their
+// contents (MADV_POPULATE_WRITE; the pages around the range's ends included). One call
+// instead of a fault per page, and it can run on a thread that is otherwise idle. Does
+// nothing on kernels before 5.14, or where the range is not mapped.
+void PopulatePages(void* begin, size_t bytes);
+
 // At least `bytes` of zeroed memory aligned to 2 MiB with huge pages requested, or null.
 // Freed with UnmapHugePages.
 void* MapHugePages(size_t bytes);

@@ -1,9 +1,12 @@
 #include "src/base/mapped_buffer.h"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace stepscope::base {
 namespace {
@@ -43,6 +46,38 @@ TEST(MappedBufferTest, GrowthKeepsTheBytes) {
     }
     FreeBuffer(data, capacity, mapped, policy);
   }
+}
+
+// Pages of the mapped range in memory (mincore), for PopulatePages.
+size_t ResidentPages(const void* begin, size_t bytes) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in_core((bytes + page - 1) / page);
+  if (mincore(const_cast<void*>(begin), bytes, in_core.data()) != 0) return 0;
+  size_t resident = 0;
+  for (unsigned char c : in_core) resident += c & 1;
+  return resident;
+}
+
+// PopulatePages backs a range (where the kernel has MADV_POPULATE_WRITE, 5.14) without
+// changing what is written there, and a range not page-aligned includes its end pages.
+TEST(MappedBufferTest, PopulatedPagesAreBackedAndKeepTheirBytes) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t bytes = 64 * page;
+  auto* memory = static_cast<unsigned char*>(
+      mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+  ASSERT_NE(memory, MAP_FAILED);
+  memory[page + 5] = 0x5a;  // page 1 is backed and holds a byte
+  ASSERT_EQ(ResidentPages(memory, bytes), 1u);
+  PopulatePages(memory + page + 7, 10 * page);  // pages 1 to 11
+  const bool supported = madvise(memory, page, 23 /* MADV_POPULATE_WRITE */) == 0;  // backs page 0
+  if (supported) {
+    EXPECT_EQ(ResidentPages(memory + page, 11 * page), 11u);
+    EXPECT_EQ(ResidentPages(memory + 12 * page, bytes - 12 * page), 0u);
+  }
+  EXPECT_EQ(memory[page + 5], 0x5a);
+  EXPECT_EQ(memory[2 * page], 0);
+  PopulatePages(memory, 0);  // nothing
+  munmap(memory, bytes);
 }
 
 }  // namespace

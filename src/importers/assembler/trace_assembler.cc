@@ -325,8 +325,29 @@ Status TraceAssembler::WritePlanes(const std::vector<uint32_t>& planes, int64_t 
   std::stable_sort(line_jobs.begin(), line_jobs.end(), [&](const LineJob& a, const LineJob& b) {
     return planes_[planes[a.job]].lines[a.line].events.size() > planes_[planes[b.job]].lines[b.line].events.size();
   });
+  // The column planes exist, with their columns reserved, before the lines are readied:
+  // behind the line jobs, threads that run out of lines back the columns' pages
+  // (ColumnarPlane::PopulateReserved), which the writers would otherwise fault in one by
+  // one on the write's long path (the host plane's).
+  const size_t first_column = output.columnar ? output.columnar->planes.size() : 0;
+  std::vector<uint32_t> populate_jobs;
+  if (output.columnar) {
+    output.columnar->planes.resize(first_column + planes.size());
+    for (uint32_t job = 0; job < planes.size(); ++job) {
+      // A failure is left to the writer, which reserves the same and says so.
+      const auto [events, stats] = bounds[job];
+      const bool indexable = events <= UINT32_MAX - 2 && stats <= UINT32_MAX - 2;  // else the writer refuses it
+      if (threads > 1 && indexable && output.columnar->planes[first_column + job].ReserveMore(events, stats)) {
+        populate_jobs.push_back(job);
+      }
+    }
+  }
   std::vector<ImportStats> line_stats(line_jobs.size());
-  RunJobs(line_jobs.size(), threads, [&](size_t i) {
+  RunJobs(line_jobs.size() + populate_jobs.size(), threads, [&](size_t i) {
+    if (i >= line_jobs.size()) {
+      output.columnar->planes[first_column + populate_jobs[i - line_jobs.size()]].PopulateReserved();
+      return;
+    }
     const LineJob& task = line_jobs[i];
     overflow[task.job][task.line] =
         PrepareLine(planes_[planes[task.job]].lines[task.line], flow_key, &line_stats[i]);
@@ -336,11 +357,9 @@ Status TraceAssembler::WritePlanes(const std::vector<uint32_t>& planes, int64_t 
   // Then the planes are written, each by one thread (a writer assigns ids in line order).
   // The outputs exist before the threads start: each job fills its own.
   std::vector<xspace::XPlane*> messages;
-  const size_t first_column = output.columnar ? output.columnar->planes.size() : 0;
   for (size_t job = 0; job < planes.size(); ++job) {
     if (output.space) messages.push_back(output.space->add_planes());
   }
-  if (output.columnar) output.columnar->planes.resize(first_column + planes.size());
   std::vector<Status> results(planes.size());
   RunJobs(planes.size(), threads, [&](size_t job) {
     Plane& plane = planes_[planes[job]];

@@ -138,6 +138,15 @@ class ColumnarPlane {
     return event_start_ps.Reserve(e) && event_duration.Reserve(e) && event_metadata_index.Reserve(e) &&
            event_stats_begin.Reserve(e + 1) && stat_key.Reserve(s) && stat_payload.Reserve(s);
   }
+  // Backs what ReserveMore reserved (PodArray::PopulateReserved), ahead of the appends.
+  void PopulateReserved() {
+    event_start_ps.PopulateReserved();
+    event_duration.PopulateReserved();
+    event_metadata_index.PopulateReserved();
+    event_stats_begin.PopulateReserved();
+    stat_key.PopulateReserved();
+    stat_payload.PopulateReserved();
+  }
   // Times are clamped so that sums and differences of two never overflow, whatever a
   // hostile file says: starts to +-2^61 ps (+-26 days), durations to [0, 2^61] (a negative
   // duration is malformed and reads as 0).

@@ -83,6 +83,11 @@ class PodArray {
     mapped_ = mapped;
     return true;
   }
+  // Backs the reserved capacity of a mapped buffer now (base::PopulatePages), for a
+  // writer that will fill it: from another thread, the page faults leave its path.
+  void PopulateReserved() {
+    if (mapped_ && capacity_ > size_) base::PopulatePages(data_ + size_, (capacity_ - size_) * sizeof(T));
+  }
   // Resizes; new values are value-initialised. False when memory is exhausted.
   [[nodiscard]] bool Resize(size_t n) {
     if (!Reserve(n)) return false;
