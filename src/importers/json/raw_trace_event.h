@@ -47,13 +47,6 @@ struct RawTraceEvent {
   JsonToken tid;
   JsonToken ts;
   JsonToken dur;
-  JsonToken id;     // flow / async id: number or string ("0x402")
-  JsonToken id2;    // {"local": ...} / {"global": ...}
-  JsonToken bp;     // flow binding point ("e" = enclosing slice)
-  JsonToken scope;  // "s": instant-event scope (t, p, g)
-  JsonToken bind_id;   // flow v2
-  JsonToken flow_in;   // flow v2
-  JsonToken flow_out;  // flow v2
   bool has_args = false;
   std::vector<JsonArg> args;  // in file order
   uint64_t byte_offset = 0;  // of the element in the (inflated) JSON text
@@ -61,20 +54,45 @@ struct RawTraceEvent {
   // and the tokenizer read them; nullopt otherwise, and the parser reads the text.
   std::optional<PlainMicros> ts_plain;
   std::optional<PlainMicros> dur_plain;
+  // The fields only flow, async and instant events have come last, in cache lines of
+  // their own, and Clear() resets them only when one was set: the tokenizer recycles
+  // events that the parser's thread has read, and each line it writes again is a line
+  // that thread must fetch again, while lines left alone stay shared by both.
+  JsonToken id;     // flow / async id: number or string ("0x402")
+  JsonToken id2;    // {"local": ...} / {"global": ...}
+  JsonToken bp;     // flow binding point ("e" = enclosing slice)
+  JsonToken scope;  // "s": instant-event scope (t, p, g)
+  JsonToken bind_id;   // flow v2
+  JsonToken flow_in;   // flow v2
+  JsonToken flow_out;  // flow v2
+
+  // One of the fields id ... flow_out, to write: marks them for Clear() to reset. Write
+  // them only through this.
+  JsonToken* set_rare_field(JsonToken* field) {
+    rare_fields_set_ = true;
+    return field;
+  }
 
   // Resets every field, keeping the args vector's capacity.
   void Clear() {
-    ph = name = cat = pid = tid = ts = dur = id = id2 = bp = scope = bind_id = flow_in = flow_out = JsonToken{};
+    ph = name = cat = pid = tid = ts = dur = JsonToken{};
     has_args = false;
     args.clear();
     byte_offset = 0;
     ts_plain.reset();
     dur_plain.reset();
+    if (rare_fields_set_) {
+      id = id2 = bp = scope = bind_id = flow_in = flow_out = JsonToken{};
+      rare_fields_set_ = false;
+    }
   }
   void ReadPlainTimes() {
     if (ts.is_number()) ts_plain = ReadPlainMicros(ts.text);
     if (dur.is_number()) dur_plain = ReadPlainMicros(dur.text);
   }
+
+ private:
+  bool rare_fields_set_ = false;
 };
 
 // Receives the tokenizer's output, in file order, on the thread that called ReadTraceJson.

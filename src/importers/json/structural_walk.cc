@@ -174,20 +174,20 @@ simdjson::error_code StructuralWalk::ReadEvent(uint32_t i, RawTraceEvent* event,
     JsonToken* target = nullptr;
     switch (key.size()) {
       case 1:
-        if (key == "s") target = &event->scope;
+        if (key == "s") target = event->set_rare_field(&event->scope);
         break;
       case 2:
         if (key == "ph") target = &event->ph;
         else if (key == "ts") target = &event->ts;
-        else if (key == "id") target = &event->id;
-        else if (key == "bp") target = &event->bp;
+        else if (key == "id") target = event->set_rare_field(&event->id);
+        else if (key == "bp") target = event->set_rare_field(&event->bp);
         break;
       case 3:
         if (key == "pid") target = &event->pid;
         else if (key == "tid") target = &event->tid;
         else if (key == "dur") target = &event->dur;
         else if (key == "cat") target = &event->cat;
-        else if (key == "id2") target = &event->id2;
+        else if (key == "id2") target = event->set_rare_field(&event->id2);
         break;
       case 4:
         if (key == "name") {
@@ -204,11 +204,11 @@ simdjson::error_code StructuralWalk::ReadEvent(uint32_t i, RawTraceEvent* event,
         }
         break;
       case 7:
-        if (key == "bind_id") target = &event->bind_id;
-        else if (key == "flow_in") target = &event->flow_in;
+        if (key == "bind_id") target = event->set_rare_field(&event->bind_id);
+        else if (key == "flow_in") target = event->set_rare_field(&event->flow_in);
         break;
       case 8:
-        if (key == "flow_out") target = &event->flow_out;
+        if (key == "flow_out") target = event->set_rare_field(&event->flow_out);
         break;
       default:
         break;
