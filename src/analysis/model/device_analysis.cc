@@ -102,6 +102,10 @@ class DeviceAnalyzer {
   struct PlaneState {
     EventStats stats;
     std::vector<NameFacts> name_facts;  // by event metadata index
+    // Parsed memcpy_details by value (memcpy_details_key): a run's copies repeat a few.
+    FlatUint64Map memcpy_index;
+    std::vector<MemcpyDetails> memcpy_details;
+    std::vector<int8_t> tensor_core_kernel;  // by event metadata index: -1 not known yet
     FlatUint64Map op_cache;  // tagged source value -> global op index
     FlatUint64Map kernel_index;
     std::vector<KernelAgg> kernels;
@@ -377,7 +381,7 @@ class DeviceAnalyzer {
     int64_t copy_bytes = 0;
     std::string_view copy_source;
     if (!stats.memcpy_details.empty() && (is_copy || stats.kernel_details.empty())) {
-      MemcpyDetails details = ParseMemcpyDetails(stats.memcpy_details);
+      const MemcpyDetails& details = MemcpyDetailsOf(stats, state);
       if (direction == MemcpyDirection::kUnknown) direction = details.direction;
       is_copy = true;
       copy_bytes = details.bytes;
@@ -546,6 +550,22 @@ class DeviceAnalyzer {
     agg.max_ps = std::max(agg.max_ps, duration);
   }
 
+  static const MemcpyDetails& MemcpyDetailsOf(const EventStats& stats, PlaneState* state) {
+    const uint32_t next = static_cast<uint32_t>(state->memcpy_details.size());
+    const uint32_t index = *state->memcpy_index.Slot(stats.memcpy_details_key, next);
+    if (index == next) state->memcpy_details.push_back(ParseMemcpyDetails(stats.memcpy_details));
+    return state->memcpy_details[index];
+  }
+
+  // IsKernelUsingTensorCore of a plane's kernel name, once per name (a name comes back
+  // with every op and launch shape it runs under; it scans dozens of patterns).
+  static bool UsesTensorCore(const ColumnarPlane& plane, uint32_t metadata, PlaneState* state) {
+    if (state->tensor_core_kernel.empty()) state->tensor_core_kernel.assign(plane.event_metadata.size(), -1);
+    int8_t& known = state->tensor_core_kernel[metadata];
+    if (known < 0) known = IsKernelUsingTensorCore(plane.event_metadata[metadata].name) ? 1 : 0;
+    return known == 1;
+  }
+
   void MergePlaneKernels(const ColumnarPlane& plane, PlaneState* state) {
     for (const KernelAgg& agg : state->kernels) {
       const OpMetrics& op = ops_[agg.op];
@@ -560,7 +580,7 @@ class DeviceAnalyzer {
         k.kernel_name = kernel_name;
         k.op_name = op_name;
         k.params = p;
-        k.is_kernel_using_tensor_core = IsKernelUsingTensorCore(kernel_name);
+        k.is_kernel_using_tensor_core = UsesTensorCore(plane, agg.metadata, state);
         k.min_duration_ps = INT64_MAX;
       }
       KernelStats& k = out_->kernels[it->second];

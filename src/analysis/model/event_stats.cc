@@ -142,7 +142,10 @@ void PlaneStatReader::Apply(const ColumnarStat& stat, EventStats* out) const {
       out->kernel_details = plane_.AsString(stat);
       out->kernel_details_key = ValueKey(stat);
       return;
-    case kMemcpyDetails: out->memcpy_details = plane_.AsString(stat); return;
+    case kMemcpyDetails:
+      out->memcpy_details = plane_.AsString(stat);
+      out->memcpy_details_key = ValueKey(stat);
+      return;
     case kShape: out->shape = plane_.AsString(stat); return;
     case kEquation: out->equation = plane_.AsString(stat); return;
     case kIplStageName: out->is_input_pipeline_stage = true; return;

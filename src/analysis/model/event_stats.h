@@ -58,6 +58,7 @@ struct EventStats {
   std::string_view kernel_details;
   uint64_t kernel_details_key = 0;
   std::string_view memcpy_details;  // memcpy_details, memset or memalloc details
+  uint64_t memcpy_details_key = 0;  // the value's id in its plane (see kernel_details_key)
   std::string_view shape;
   std::string_view equation;
 };
