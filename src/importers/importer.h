@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -51,6 +52,14 @@ inline constexpr int kReadAheadMinThreads = 3;
 inline int ImportThreads(const ImportOptions& options) {
   if (options.threads > 0) return options.threads;
   return base::UsableCores();
+}
+
+// Whether a sniffed head holds `text`. glibc's memmem, not string_view::find: find looks
+// for the first byte with memchr and compares from each hit, and the patterns sniffers
+// look for start with '"', a byte of every few in JSON (four absent patterns over a 64 KiB
+// head: 145 us with find, 34 us with memmem; every import runs every sniffer).
+inline bool HeadContains(std::string_view head, std::string_view text) {
+  return ::memmem(head.data(), head.size(), text.data(), text.size()) != nullptr;
 }
 
 // Confidence scale of Sniff(): 0 = not mine, 100 = certainly mine.

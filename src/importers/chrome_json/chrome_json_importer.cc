@@ -10,8 +10,8 @@ int ChromeJsonImporter::Sniff(std::string_view head) const {
   if (first == std::string_view::npos) return kSniffNo;
   if (head.substr(first, 3) == "\xEF\xBB\xBF") first += 3;
   char c = first < head.size() ? head[first] : '\0';
-  if (c == '{' && head.find("\"traceEvents\"") != std::string_view::npos) return kSniffGeneric;
-  if (c == '[' && head.find("\"ph\"") != std::string_view::npos) return kSniffGeneric;
+  if (c == '{' && HeadContains(head, "\"traceEvents\"")) return kSniffGeneric;
+  if (c == '[' && HeadContains(head, "\"ph\"")) return kSniffGeneric;
   return kSniffNo;
 }
 

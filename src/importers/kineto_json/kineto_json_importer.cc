@@ -25,7 +25,7 @@ constexpr std::array<std::string_view, 16> kKinetoMarkers = {
 int KinetoJsonImporter::Sniff(std::string_view head) const {
   if (ChromeJsonImporter().Sniff(head) == kSniffNo) return kSniffNo;
   for (std::string_view marker : kKinetoMarkers) {
-    if (head.find(marker) != std::string_view::npos) return kSniffLikely;
+    if (HeadContains(head, marker)) return kSniffLikely;
   }
   return kSniffNo;
 }

@@ -90,13 +90,13 @@ class TfTraceParser : public ChromeTraceParser {
 
 int TfTraceJsonImporter::Sniff(std::string_view head) const {
   if (ChromeJsonImporter().Sniff(head) == kSniffNo) return kSniffNo;
-  if (head.find("\"name\":\"/device:") != std::string_view::npos ||
-      head.find("\"name\":\"/host:") != std::string_view::npos ||
-      head.find("\"name\": \"/device:") != std::string_view::npos ||
-      head.find("\"name\": \"/host:") != std::string_view::npos) {
+  if (HeadContains(head, "\"name\":\"/device:") ||
+      HeadContains(head, "\"name\":\"/host:") ||
+      HeadContains(head, "\"name\": \"/device:") ||
+      HeadContains(head, "\"name\": \"/host:")) {
     return kSniffCertain;
   }
-  if (head.find("\"highres-ticks\"") != std::string_view::npos) return kSniffLikely - 10;
+  if (HeadContains(head, "\"highres-ticks\"")) return kSniffLikely - 10;
   return kSniffNo;
 }
 
