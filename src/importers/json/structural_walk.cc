@@ -18,7 +18,7 @@ __attribute__((always_inline)) inline simdjson::error_code StructuralWalk::Strin
     uint32_t i, std::string_view* content) const {
   std::string_view raw = TokenText(i);
   if (raw.size() < 2 || raw.back() != '"') return simdjson::UNCLOSED_STRING;
-  *content = raw.substr(1, raw.size() - 2);
+  *content = std::string_view(raw.data() + 1, raw.size() - 2);
   return simdjson::SUCCESS;
 }
 
