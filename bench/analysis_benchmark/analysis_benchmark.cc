@@ -192,6 +192,12 @@ int main(int argc, char** argv) {
     return generated.ok() ? 0 : 1;
   }
 
+  // The 15 MB Kineto figures first: the 10 M-event runs below allocate and free ~GBs,
+  // and on a VM freshly faulted memory can then cost many times more for a while (this
+  // development VM: 64 MiB of huge pages first-touched in 3 ms one time, 100-160 ms
+  // another), and a 20 ms process that faults in ~35 MB would measure that instead.
+  Figures kineto = KinetoFigures();
+
   uint64_t target = kDefaultEvents;
   if (const char* env = std::getenv("STEPSCOPE_ANALYSIS_BENCH_EVENTS")) target = std::strtoull(env, nullptr, 10);
   std::string tmpl = (std::filesystem::temp_directory_path() / "stepscope_analysis_bench_XXXXXX").string();
@@ -229,7 +235,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "measurement child failed\n");
     return 1;
   }
-  Figures kineto = KinetoFigures();
 
   const double file_bytes = static_cast<double>(generated->file_bytes);
   const double events = model["events"];
