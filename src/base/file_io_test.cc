@@ -8,19 +8,13 @@
 #include <string>
 
 #include "src/base/testing/file_size_limit.h"
+#include "src/base/testing/fresh_dir.h"
 
 namespace stepscope::base {
 namespace {
 
-// A directory of this test's own, emptied first: the temp dir outlives test processes,
-// and a recycled process id must not find an earlier run's files.
-std::string FreshDir(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("stepscope_file_io_test_" + std::to_string(::getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+// An empty scratch directory of this test's own (base::FreshTestDir).
+std::string FreshDir(const std::string& name) { return base::FreshTestDir("file_io_test", name); }
 
 TEST(FileIoTest, AtomicWriteThenRead) {
   const std::string dir = FreshDir("atomic");

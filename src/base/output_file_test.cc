@@ -11,18 +11,15 @@
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
 #include "src/base/testing/file_size_limit.h"
+#include "src/base/testing/fresh_dir.h"
 
 namespace stepscope::base {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string FreshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("stepscope_output_file_test_" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+// An empty scratch directory of this test's own (base::FreshTestDir).
+std::string FreshDir(const std::string& name) { return base::FreshTestDir("output_file_test", name); }
 
 // File names in `dir`, sorted: what a reader of the directory would see.
 std::vector<std::string> Names(const std::string& dir) {

@@ -1,3 +1,4 @@
+#include "src/base/testing/fresh_dir.h"
 #include "src/xspace/logdir.h"
 
 #include <gtest/gtest.h>
@@ -13,12 +14,8 @@ namespace stepscope::xspace {
 namespace {
 namespace fs = std::filesystem;
 
-std::string FreshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("stepscope_logdir_test_" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+// An empty scratch directory of this test's own (base::FreshTestDir).
+std::string FreshDir(const std::string& name) { return base::FreshTestDir("logdir_test", name); }
 
 XSpace SmallSpace() {
   XSpace space;

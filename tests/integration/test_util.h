@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "src/base/testing/fresh_dir.h"
 
 namespace stepscope::testing {
 
@@ -33,14 +34,8 @@ inline std::vector<std::string> AllXPlaneTestFiles() {
   return files;
 }
 
-// An empty scratch directory unique to this process.
-inline std::string FreshDir(const std::string& name) {
-  std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / ("stepscope_it_" + std::to_string(::getpid())) / name;
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir.string();
-}
+// An empty scratch directory of this test's own (base::FreshTestDir).
+inline std::string FreshDir(const std::string& name) { return base::FreshTestDir("it", name); }
 
 inline std::string ReadBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

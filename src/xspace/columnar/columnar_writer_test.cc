@@ -1,3 +1,4 @@
+#include "src/base/testing/fresh_dir.h"
 #include "src/xspace/columnar/columnar_writer.h"
 
 #include <gtest/gtest.h>
@@ -19,12 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string FreshDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("stepscope_columnar_writer_test_" + std::to_string(::getpid())) / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir.string();
-}
+// An empty scratch directory of this test's own (base::FreshTestDir).
+std::string FreshDir(const std::string& name) { return base::FreshTestDir("columnar_writer_test", name); }
 
 // Every field the columns keep, with the values the encoding treats specially: negative
 // and zero numbers, empty strings, oneof members set to 0, wall-clock line timestamps
