@@ -111,11 +111,13 @@ uint64_t EightDigits(uint64_t word) {
   return word;
 }
 
+// 10^0 .. 10^7: scaling a run of up to 7 digits (ScanDigits) or fraction digits (ps).
+constexpr int64_t kPowersOf10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000};
+
 // Reads the run of ASCII digits at [p, end) in one pass, eight at a time where eight
 // bytes are left. Returns its length; `*value` is its value when the run has at most 19
 // digits (it wraps beyond).
 __attribute__((always_inline)) inline size_t ScanDigits(const char* p, const char* end, uint64_t* value) {
-  constexpr uint64_t kPowers[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000};
   uint64_t v = 0;
   size_t n = 0;
   while (end - (p + n) >= 8) {
@@ -128,7 +130,7 @@ __attribute__((always_inline)) inline size_t ScanDigits(const char* p, const cha
         // The digits moved to the word's low-order end, '0's shifted in before them.
         const unsigned shift = static_cast<unsigned>(8 * (8 - digits));
         const uint64_t padded = (word << shift) | (0x3030303030303030ull >> (64 - shift));
-        v = v * kPowers[digits] + EightDigits(padded);
+        v = v * static_cast<uint64_t>(kPowersOf10[digits]) + EightDigits(padded);
       }
       *value = v;
       return n + digits;
@@ -144,7 +146,6 @@ __attribute__((always_inline)) inline size_t ScanDigits(const char* p, const cha
   return n;
 }
 
-constexpr int64_t kPowersOf10[] = {1, 10, 100, 1'000, 10'000, 100'000, 1'000'000};
 
 struct ParsedMicros {
   bool negative = false;
