@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "src/base/mapped_buffer.h"
+
 namespace stepscope::base {
 namespace {
 
@@ -42,11 +44,11 @@ size_t ResidentBytes() {
   return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
 }
 
-// Whether this kernel has MADV_POPULATE_WRITE (5.14): probed on a scratch mapping.
+// Whether this kernel backs pages on request (PopulatePages): probed on a scratch mapping.
 bool KernelPopulatesOnRequest() {
   void* probe = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (probe == MAP_FAILED) return false;
-  const bool supported = madvise(probe, 4096, 23 /* MADV_POPULATE_WRITE */) == 0;
+  const bool supported = PopulatePages(probe, 4096);
   munmap(probe, 4096);
   return supported;
 }

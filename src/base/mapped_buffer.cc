@@ -55,12 +55,12 @@ void* GrowMapped(void* data, size_t old_bytes, size_t used_bytes, size_t new_byt
 
 }  // namespace
 
-void PopulatePages(void* begin, size_t bytes) {
-  if (bytes == 0) return;
+bool PopulatePages(void* begin, size_t bytes) {
+  if (bytes == 0) return true;
   constexpr int kMadvPopulateWrite = 23;  // MADV_POPULATE_WRITE, Linux 5.14
   const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t{PageBytes() - 1};
   const uintptr_t end = reinterpret_cast<uintptr_t>(begin) + bytes;
-  ::madvise(reinterpret_cast<void*>(first), RoundUp(end - first, PageBytes()), kMadvPopulateWrite);
+  return ::madvise(reinterpret_cast<void*>(first), RoundUp(end - first, PageBytes()), kMadvPopulateWrite) == 0;
 }
 
 void* MapHugePages(size_t bytes) {

@@ -31,8 +31,8 @@ void FreeBuffer(void* data, size_t bytes, bool mapped, const BufferPolicy& polic
 // Backs the pages of [begin, begin + bytes) now, as writes would, without changing their
 // contents (MADV_POPULATE_WRITE; the pages around the range's ends included). One call
 // instead of a fault per page, and it can run on a thread that is otherwise idle. Does
-// nothing on kernels before 5.14, or where the range is not mapped.
-void PopulatePages(void* begin, size_t bytes);
+// nothing on kernels before 5.14, or where the range is not mapped; false then.
+bool PopulatePages(void* begin, size_t bytes);
 
 // At least `bytes` of zeroed memory aligned to 2 MiB with huge pages requested, or null.
 // Freed with UnmapHugePages.
