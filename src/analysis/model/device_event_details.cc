@@ -4,7 +4,6 @@
 #include <charconv>
 
 #include "src/analysis/model/op_name.h"
-#include "src/base/ascii.h"
 
 namespace stepscope::analysis {
 namespace {
@@ -219,10 +218,8 @@ bool Is16BitCompute(std::string_view kernel_name, std::string_view shape) {
   // kernels by their compute type (volta_h884gemm, maxwell_hgemm); cuBLAS's nvjet GEMMs and
   // AMD's Tensile GEMMs by their input type. A bf16 autocast run on an
   // H100 has only names of these kinds for its matmuls, attention and bf16 elementwise work.
-  const std::string lower = base::AsciiLowerCopy(kernel_name);
-  for (std::string_view pattern : {"half", "fp16", "f16", "float16"}) {
-    if (lower.find(pattern) != std::string::npos) return true;
-  }
+  static constexpr std::array<std::string_view, 4> kHalfNames = {"half", "fp16", "f16", "float16"};
+  if (ContainsAnyIgnoreCase(kernel_name, kHalfNames)) return true;
   if (IsHalfPrecisionBlasName(kernel_name)) return true;
   const char input_type = NvjetInputType(kernel_name);
   if (input_type == 'h' || input_type == 't' || input_type == 'b') return true;

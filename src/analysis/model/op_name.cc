@@ -54,6 +54,14 @@ bool ContainsIgnoreCase(std::string_view text, std::string_view needle) {
   return false;
 }
 
+bool ContainsAnyIgnoreCase(std::string_view text, std::span<const std::string_view> lowercase_patterns) {
+  const std::string lower = base::AsciiLowerCopy(text);
+  for (std::string_view pattern : lowercase_patterns) {
+    if (lower.find(pattern) != std::string::npos) return true;
+  }
+  return false;
+}
+
 bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
   return base::AsciiStartsWithIgnoreCase(text, prefix);
 }
@@ -227,15 +235,10 @@ std::optional<InputOpCategory> HostInputOpCategory(OpCategory category, std::str
 }
 
 bool IsCollectiveOpName(std::string_view name) {
-  // Lowercase, matched against the name folded once (kernel names run to hundreds of bytes).
   static constexpr std::array<std::string_view, 12> kPatterns = {
       "nccl",          "rccl",         "all-reduce",  "allreduce", "all-gather",          "allgather",
       "reduce-scatter", "reducescatter", "all-to-all", "alltoall",  "collective-permute", "collectivereduce"};
-  const std::string lower = base::AsciiLowerCopy(name);
-  for (std::string_view pattern : kPatterns) {
-    if (lower.find(pattern) != std::string::npos) return true;
-  }
-  return false;
+  return ContainsAnyIgnoreCase(name, kPatterns);
 }
 
 }  // namespace stepscope::analysis

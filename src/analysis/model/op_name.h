@@ -6,6 +6,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string_view>
 
 #include "src/analysis/model/profile_model.h"
@@ -89,6 +90,10 @@ bool IsHostToDeviceTransferName(std::string_view name);
 // Case-insensitive prefix / substring tests.
 bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix);
 bool ContainsIgnoreCase(std::string_view text, std::string_view needle);
+// Whether `text` contains any of `lowercase_patterns` (which must be lowercase), ignoring
+// ASCII case: `text` is folded once and each pattern found with find, instead of one
+// case-folding scan per pattern (kernel names run to hundreds of bytes).
+bool ContainsAnyIgnoreCase(std::string_view text, std::span<const std::string_view> lowercase_patterns);
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 
 // Collective communication by name, any case: NCCL/RCCL kernels ("ncclDevKernel_...",

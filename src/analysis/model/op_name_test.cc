@@ -229,5 +229,14 @@ TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {
                               ""));
 }
 
+TEST(OpNameTest, ContainsAnyIgnoreCaseFoldsTheTextOnce) {
+  static constexpr std::string_view kPatterns[] = {"allreduce", "f16"};
+  EXPECT_TRUE(ContainsAnyIgnoreCase("ncclDevKernel_AllReduce_Sum_f32", kPatterns));
+  EXPECT_TRUE(ContainsAnyIgnoreCase("xmma_gemm_F16F16_tn", kPatterns));
+  EXPECT_FALSE(ContainsAnyIgnoreCase("ncclDevKernel_AllGather_f32", kPatterns));
+  EXPECT_FALSE(ContainsAnyIgnoreCase("", kPatterns));
+  EXPECT_FALSE(ContainsAnyIgnoreCase("AllReduce", {}));
+}
+
 }  // namespace
 }  // namespace stepscope::analysis
