@@ -133,7 +133,7 @@ class HostGrouper {
     HostThread thread;
     HostThreadFacts facts;
     std::vector<std::pair<uint32_t, int64_t>> file_groups;  // (position, group_id), in order
-    std::vector<StepMarker> markers;   // file-grouped markers; .group holds the position
+    std::vector<std::pair<uint32_t, StepMarker>> markers;  // file-grouped (position, marker); group unset
     std::vector<Root> roots;           // .thread unset
     std::vector<Connection> producers, consumers;  // .thread unset
     bool has_loop_ops = false;
@@ -203,8 +203,7 @@ class HostGrouper {
           scan->file_groups.push_back({i, stats.group_id});
           if (IsExplicitStepMarkerName(name) || !stats.step_name.empty()) {
             flags |= kIsStepMarker;
-            StepMarker& marker = scan->markers.emplace_back(MarkerOf(plane, e, stats, std::string(stats.step_name)));
-            marker.group = static_cast<int32_t>(i);
+            scan->markers.emplace_back(i, MarkerOf(plane, e, stats, std::string(stats.step_name)));
           }
         }
       } else {
@@ -227,8 +226,8 @@ class HostGrouper {
     HostThreadFacts& facts = out_->facts.emplace_back(std::move(scan.facts));
     if (file_grouped) {
       for (const auto& [i, group_id] : scan.file_groups) facts.group[i] = out_->groups.Dense(group_id);
-      for (StepMarker& marker : scan.markers) {
-        marker.group = facts.group[static_cast<uint32_t>(marker.group)];
+      for (auto& [i, marker] : scan.markers) {
+        marker.group = facts.group[i];
         out_->markers.push_back(std::move(marker));
       }
     }
