@@ -31,7 +31,7 @@ namespace stepscope::importers {
 
 struct TraceJsonReadOptions {
   // Bytes per window. Tests use tiny windows to exercise every cut position.
-  size_t window_bytes = 1 << 20;  // ImportOptions::window_bytes says why
+  size_t window_bytes = 256 << 10;  // ImportOptions::window_bytes says why
   // The largest single event (or top-level value kept for the sink) accepted.
   size_t max_element_bytes = 256 << 20;
   // Deliver what precedes a cut instead of failing.
