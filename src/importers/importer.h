@@ -37,8 +37,8 @@ struct ImportOptions {
   // alive at once (the tokenizer runs ahead of the parser) and simdjson's index of one
   // (4 bytes per byte) are new memory the kernel must zero, while a window's fixed cost
   // is microseconds. Analyzing a 15 MB Kineto trace: 4 MiB -> 1 MiB saved 6 % of the
-  // time, 1 MiB -> 256 KiB another ~3 % (peak RSS 30.1 -> 27.2 MB); a 1 GB import reads
-  // as fast with either.
+  // time, 1 MiB -> 256 KiB another ~3 % (peak RSS 30.1 -> 27.2 MB); a 210 MB import on
+  // one thread took the same time with either (within the VM's noise).
   size_t window_bytes = 256 << 10;
   // Threads an import may use: 0 = one per core; 1 = the caller's thread only. With more,
   // the trace is tokenized (and, from kReadAheadMinThreads, inflated) and assembled on
