@@ -22,6 +22,16 @@ constexpr bool AsciiEqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && AsciiStartsWithIgnoreCase(a, b);
 }
 
+constexpr bool AsciiContainsIgnoreCase(std::string_view text, std::string_view needle) {
+  if (needle.empty()) return true;
+  if (needle.size() > text.size()) return false;
+  const char first = AsciiLower(needle[0]);
+  for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
+    if (AsciiLower(text[i]) == first && AsciiStartsWithIgnoreCase(text.substr(i + 1), needle.substr(1))) return true;
+  }
+  return false;
+}
+
 // `text` folded once, for looking up several lowercase patterns in it with find (memchr
 // and memcmp) instead of one case-folding scan per pattern.
 inline std::string AsciiLowerCopy(std::string_view text) {

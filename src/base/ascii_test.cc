@@ -25,5 +25,16 @@ TEST(AsciiTest, ComparesIgnoringCase) {
   static_assert(AsciiEqualsIgnoreCase("GPU_MEMCPY", "gpu_memcpy"));
 }
 
+TEST(AsciiTest, FindsIgnoringCase) {
+  EXPECT_TRUE(AsciiContainsIgnoreCase("ncclDevKernel_AllReduce_Sum", "allreduce"));
+  EXPECT_TRUE(AsciiContainsIgnoreCase("a%2E%2e/b", "%2e%2e"));  // mixed case in the text
+  EXPECT_TRUE(AsciiContainsIgnoreCase("x", ""));
+  EXPECT_TRUE(AsciiContainsIgnoreCase("AB", "ab"));
+  EXPECT_FALSE(AsciiContainsIgnoreCase("ab", "abc"));
+  EXPECT_FALSE(AsciiContainsIgnoreCase("allgather", "allreduce"));
+  EXPECT_FALSE(AsciiContainsIgnoreCase("\xC3\x89", "\xC3\xA9"));  // not ASCII letters
+  EXPECT_EQ(AsciiLowerCopy("Tesla V100-SXM2"), "tesla v100-sxm2");
+}
+
 }  // namespace
 }  // namespace stepscope::base

@@ -1,25 +1,13 @@
 #include "src/server/request_params.h"
 
-#include <cctype>
 #include <string>
 
+#include "src/base/ascii.h"
 #include "src/base/status_macros.h"
 
 namespace stepscope::server {
 namespace {
 
-bool ContainsCaseInsensitive(std::string_view haystack, std::string_view needle) {
-  if (needle.size() > haystack.size()) return false;
-  for (size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    bool match = true;
-    for (size_t j = 0; j < needle.size() && match; ++j) {
-      match = std::tolower(static_cast<unsigned char>(haystack[i + j])) ==
-              std::tolower(static_cast<unsigned char>(needle[j]));
-    }
-    if (match) return true;
-  }
-  return false;
-}
 
 Status Refuse(std::string_view what, std::string_view why) {
   return InvalidArgumentError("invalid " + std::string(what) + " name: " + std::string(why));
@@ -48,7 +36,7 @@ Status ValidateName(std::string_view what, std::string_view value) {
   }
   // What is left of an encoded traversal after one decoding.
   for (std::string_view encoded : {"%2e", "%2f", "%5c", "%00"}) {
-    if (ContainsCaseInsensitive(value, encoded)) return Refuse(what, "percent-encoded '.', '/', '\\' or NUL");
+    if (base::AsciiContainsIgnoreCase(value, encoded)) return Refuse(what, "percent-encoded '.', '/', '\\' or NUL");
   }
   return OkStatus();
 }

@@ -1,8 +1,9 @@
 #include "src/analysis/model/device_peaks.h"
 
-#include <algorithm>
-#include <cctype>
+#include <string>
 #include <string_view>
+
+#include "src/base/ascii.h"
 
 namespace stepscope::analysis {
 namespace {
@@ -39,14 +40,9 @@ constexpr PublishedPeak kPublished[] = {
     {"V100", 125.0e12, 0.9e12},
 };
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 const FlopsPerCycle* FindFlopsPerCycle(const DeviceCapabilities& caps) {
-  const std::string vendor = Lower(caps.vendor);
+  const std::string vendor = base::AsciiLowerCopy(caps.vendor);
   for (const FlopsPerCycle& entry : kFlopsPerCycle) {
     if (!vendor.starts_with(entry.vendor) || entry.major != caps.compute_capability_major) continue;
     if (entry.minor >= 0 && entry.minor != caps.compute_capability_minor) continue;
@@ -56,9 +52,9 @@ const FlopsPerCycle* FindFlopsPerCycle(const DeviceCapabilities& caps) {
 }
 
 const PublishedPeak* FindPublished(const DeviceCapabilities& caps) {
-  const std::string name = Lower(caps.device_name);
+  const std::string name = base::AsciiLowerCopy(caps.device_name);
   for (const PublishedPeak& entry : kPublished) {
-    if (name.find(Lower(entry.name)) != std::string::npos) return &entry;
+    if (name.find(base::AsciiLowerCopy(entry.name)) != std::string::npos) return &entry;
   }
   return nullptr;
 }
@@ -80,7 +76,7 @@ DevicePeaks PeaksOf(const DeviceCapabilities& caps) {
     peaks.peak_flops_per_s = published->flops_per_s;
     peaks.flops_source = "published dense bf16/fp16 peak of " + std::string(published->name);
   }
-  if (caps.memory_bandwidth_bytes_per_s > 0 && Lower(caps.vendor).starts_with("amd")) {
+  if (caps.memory_bandwidth_bytes_per_s > 0 && base::AsciiLowerCopy(caps.vendor).starts_with("amd")) {
     // ROCm's profiler derives the stat from HBM's memory clock without its second data
     // edge: MI300X planes say 2.66 TB/s (published 5.3), MI355X planes 4.10 (published 8.0).
     // Taken as given, ops show over 100 % of the bandwidth roof.

@@ -40,18 +40,10 @@ bool IsJaxOpType(std::string_view s) {
   return s[i] == '[' && s.back() == ']';
 }
 
-using base::AsciiLower;
-
 }  // namespace
 
 bool ContainsIgnoreCase(std::string_view text, std::string_view needle) {
-  if (needle.empty()) return true;
-  if (needle.size() > text.size()) return false;
-  const char first_lower = AsciiLower(needle[0]);
-  for (size_t i = 0; i + needle.size() <= text.size(); ++i) {
-    if (AsciiLower(text[i]) == first_lower && StartsWithIgnoreCase(text.substr(i + 1), needle.substr(1))) return true;
-  }
-  return false;
+  return base::AsciiContainsIgnoreCase(text, needle);
 }
 
 bool ContainsAnyIgnoreCase(std::string_view text, std::span<const std::string_view> lowercase_patterns) {

@@ -1,7 +1,6 @@
 #include "src/analysis/tools/graph_viewer.h"
 
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <set>
 #include <tuple>
@@ -10,6 +9,7 @@
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tool_util.h"
+#include "src/base/ascii.h"
 
 namespace stepscope::analysis {
 namespace {
@@ -42,11 +42,6 @@ std::vector<Neighbour> Neighbours(const HloModule& m, int32_t i) {
   return out;
 }
 
-std::string Lower(std::string_view text) {
-  std::string out(text);
-  for (char& ch : out) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return out;
-}
 
 // The instruction to centre on: `op` exactly, the only op containing it, or none (with
 // the candidates listed in `r`).
@@ -57,10 +52,10 @@ int32_t FindCenter(const HloModule& m, const std::string& op, GraphViewerResult*
   }
   const int32_t exact = m.FindInstruction(op);
   if (exact >= 0) return exact;
-  const std::string needle = Lower(op);
+  const std::string needle = base::AsciiLowerCopy(op);
   int32_t only = -1;
   for (size_t i = 0; i < m.instructions.size(); ++i) {
-    if (Lower(m.instructions[i].name).find(needle) == std::string::npos) continue;
+    if (base::AsciiLowerCopy(m.instructions[i].name).find(needle) == std::string::npos) continue;
     ++r->candidate_count;
     only = static_cast<int32_t>(i);
     if (r->candidates.size() < kGraphMaxCandidates) r->candidates.push_back(m.instructions[i].name);

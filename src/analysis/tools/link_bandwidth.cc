@@ -1,16 +1,11 @@
 #include "src/analysis/tools/link_bandwidth.h"
 
-#include <algorithm>
-#include <cctype>
+#include <string>
+
+#include "src/base/ascii.h"
 
 namespace stepscope::analysis {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 // Data-centre parts that ship as SXM modules with NVLink (their PCIe versions say "PCIe").
 bool IsNvlinkPart(const std::string& name) {
@@ -23,10 +18,10 @@ bool IsNvlinkPart(const std::string& name) {
 }  // namespace
 
 LinkBandwidth LinkBandwidthOf(const DeviceCapabilities& device) {
-  const std::string name = Lower(device.device_name);
+  const std::string name = base::AsciiLowerCopy(device.device_name);
   const int64_t major = device.compute_capability_major, minor = device.compute_capability_minor;
   if (name.empty() && major == 0) return {};
-  if (Lower(device.vendor) == "amd") return {};  // Infinity Fabric: not in the table
+  if (base::AsciiLowerCopy(device.vendor) == "amd") return {};  // Infinity Fabric: not in the table
   const bool pcie = name.find("pcie") != std::string::npos;
   if (!pcie && IsNvlinkPart(name)) {
     if (major == 7 && minor == 0) return {150, "NVLink 2 (6 links)"};

@@ -99,9 +99,7 @@ std::pair<std::string, std::string> MemoryKinds(std::string_view name) {
   auto trim_lower = [](std::string_view text) {
     while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
     while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-    std::string out(text);
-    for (char& c : out) c = base::AsciiLower(c);
-    return out;
+    return base::AsciiLowerCopy(text);
   };
   return {trim_lower(name.substr(open + 1, arrow - open - 1)), trim_lower(name.substr(arrow + 2, close - arrow - 2))};
 }
