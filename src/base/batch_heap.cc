@@ -39,15 +39,12 @@ constexpr size_t kMinReserve = 32 * kMiB;
 constexpr size_t kMaxReserve = 2048 * kMiB;
 
 #if defined(STEPSCOPE_TUNE_GLIBC_HEAP)
-// Grows the heap by about `bytes` with blocks that malloc places one after another, marks
-// the whole-huge-page interior for THP, and frees the blocks: with trimming off they stay
-// in the heap (as its free top) and later allocations are carved out of them.
 // Backs the first pages of the reserved heap on a thread of its own (PopulatePages:
 // faulted in as by a write, contents untouched, so malloc's free chunks there stay as
-// they are). A run's first milliseconds (argument parsing, opening
-// the input, the first window) leave a core idle, and every 2 MiB page the run touches
-// first later costs its thread ~0.1 ms of zeroing in the fault. Bounded: beyond the start
-// of the run the threads that fault are busy anyway.
+// they are). A run's first milliseconds (argument parsing, opening the input, the first
+// window) leave a core idle, and every 2 MiB page the run touches first later costs its
+// thread ~0.1 ms of zeroing in the fault. Bounded: beyond the start of the run the
+// threads that fault are busy anyway.
 constexpr size_t kPrefaultBytes = 16 * kMiB;
 
 void PrefaultInBackground(uintptr_t first, size_t bytes) {
@@ -55,6 +52,10 @@ void PrefaultInBackground(uintptr_t first, size_t bytes) {
   std::thread([first, bytes] { PopulatePages(reinterpret_cast<void*>(first), bytes); }).detach();
 }
 
+// Grows the heap by about `bytes` with blocks that malloc places one after another, marks
+// the whole-huge-page interior for THP, and frees the blocks: with trimming off they stay
+// in the heap (as its free top) and later allocations are carved out of them. Then backs
+// the start of that interior (PrefaultInBackground).
 size_t ReserveHugePageHeap(size_t bytes) {
   std::vector<void*> blocks;
   uintptr_t low = UINTPTR_MAX;
@@ -68,8 +69,8 @@ size_t ReserveHugePageHeap(size_t bytes) {
     high = std::max(high, start + kReserveBlock);
   }
   size_t advised = 0;
+  const uintptr_t first = (low + kHugePageBytes - 1) & ~uintptr_t{kHugePageBytes - 1};
   if (!blocks.empty()) {
-    const uintptr_t first = (low + kHugePageBytes - 1) & ~uintptr_t{kHugePageBytes - 1};
     const uintptr_t last = high & ~uintptr_t{kHugePageBytes - 1};
     // The blocks are contiguous unless something else moved the program break between
     // them; advising a gap would fail (ENOMEM) harmlessly, but say nothing was done.
@@ -79,9 +80,7 @@ size_t ReserveHugePageHeap(size_t bytes) {
     }
   }
   for (void* block : blocks) std::free(block);
-  if (advised > 0) {
-    PrefaultInBackground((low + kHugePageBytes - 1) & ~uintptr_t{kHugePageBytes - 1}, std::min(advised, kPrefaultBytes));
-  }
+  if (advised > 0) PrefaultInBackground(first, std::min(advised, kPrefaultBytes));
   return advised;
 }
 #endif
