@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <initializer_list>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -29,6 +30,62 @@ TEST(UsableCoresTest, FollowsTheAffinityMaskNotTheMachine) {
     pinned = UsableCores();
   }).join();
   EXPECT_EQ(pinned, 1);
+}
+
+cpu_set_t AffinityOfThisThread() {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  EXPECT_EQ(sched_getaffinity(0, sizeof(mask), &mask), 0);
+  return mask;
+}
+
+cpu_set_t Cpus(std::initializer_list<int> cpus) {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  for (int cpu : cpus) CPU_SET(cpu, &mask);
+  return mask;
+}
+
+TEST(CoreHalvesTest, AlternateCpusWithTheCurrentOneInHalfOne) {
+  const cpu_set_t allowed = Cpus({0, 1, 2, 3, 5, 9, 10});
+  const CoreHalves halves = CoreHalves::Of(allowed, 3);
+  ASSERT_TRUE(halves.active());
+  cpu_set_t zero = Cpus({0, 2, 5, 10});
+  cpu_set_t one = Cpus({1, 3, 9});
+  EXPECT_TRUE(CPU_EQUAL(&halves.half(0), &zero));
+  EXPECT_TRUE(CPU_EQUAL(&halves.half(1), &one));
+  // Current CPU at an even position: the parities swap.
+  const CoreHalves even = CoreHalves::Of(allowed, 5);
+  EXPECT_TRUE(CPU_EQUAL(&even.half(1), &zero));
+  EXPECT_TRUE(CPU_EQUAL(&even.half(0), &one));
+  // A current CPU outside the mask (it changed since): still two halves.
+  const CoreHalves outside = CoreHalves::Of(Cpus({4, 6}), 0);
+  ASSERT_TRUE(outside.active());
+  EXPECT_EQ(CPU_COUNT(&outside.half(0)), 1);
+  EXPECT_EQ(CPU_COUNT(&outside.half(1)), 1);
+}
+
+TEST(CoreHalvesTest, OneCpuHasNoHalves) {
+  EXPECT_FALSE(CoreHalves::Of(Cpus({7}), 7).active());
+  EXPECT_FALSE(CoreHalves::Of(Cpus({}), 0).active());
+}
+
+// Entering a half restricts the calling thread to it; leaving gives the whole mask back.
+// With one usable CPU (taskset), there are no halves and entering changes nothing.
+TEST(CoreHalvesTest, EnterRestrictsTheThreadAndLeaveRestoresIt) {
+  std::thread([] {
+    const cpu_set_t mask = AffinityOfThisThread();
+    const CoreHalves halves = CoreHalves::OfCallingThread();
+    EXPECT_EQ(halves.active(), CPU_COUNT(&mask) >= 2);
+    for (int half : {0, 1}) {
+      halves.Enter(half);
+      cpu_set_t now = AffinityOfThisThread();
+      EXPECT_TRUE(CPU_EQUAL(&now, halves.active() ? &halves.half(half) : &mask)) << "half " << half;
+    }
+    halves.Leave();
+    cpu_set_t restored = AffinityOfThisThread();
+    EXPECT_TRUE(CPU_EQUAL(&restored, &mask));
+  }).join();
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "src/base/cores.h"
 #include "src/base/gzip.h"
 #include "src/importers/json/json_stream_buffer.h"
 #include "src/importers/json/json_text.h"
@@ -609,16 +610,20 @@ Status ReadTraceJson(ByteSource& source, const TraceJsonReadOptions& options, Tr
     return tokenizer.Run();
   }
   // The tokenizer reads ahead on its own thread; the sink gets the elements here, in
-  // order, batch by batch.
+  // order, batch by batch. The two keep to different cores (base::CoreHalves): each
+  // waits on the other at every batch, and taking turns on one core doubles the time.
   BatchQueue queue;
   Status status;
+  const base::CoreHalves halves = base::CoreHalves::OfCallingThread();
   std::thread tokenizer_thread([&] {
+    halves.Enter(0);
     BatchOutput output(&queue);
     Tokenizer tokenizer(source, options, output, result);
     status = tokenizer.Run();
     output.Flush();
     queue.Close();
   });
+  halves.Enter(1);
   while (std::unique_ptr<ElementBatch> batch = queue.Take()) {
     for (const ElementBatch::Item& item : batch->items) {
       switch (item.kind) {
@@ -637,6 +642,7 @@ Status ReadTraceJson(ByteSource& source, const TraceJsonReadOptions& options, Tr
     }
     queue.Recycle(std::move(batch));
   }
+  halves.Leave();
   tokenizer_thread.join();
   return status;
 }

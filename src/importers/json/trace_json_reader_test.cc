@@ -1,6 +1,7 @@
 #include "src/importers/json/trace_json_reader.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <string>
 #include <vector>
@@ -82,6 +83,19 @@ constexpr char kObjectTrace[] = R"({
   "displayTimeUnit": "ns",
   "distributedInfo": {"rank": 3, "world_size": 8}
 })";
+
+// The tokenizer and the sink keep to different halves of the CPUs while they read
+// (base::CoreHalves); the caller's thread gets its whole mask back afterwards.
+TEST(TraceJsonReaderTest, OwnThreadReadGivesTheCallerItsCpusBack) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(before), &before), 0);
+  ReadOutcome outcome = ReadWith(kObjectTrace, 64, /*allow_truncated=*/false, /*own_thread=*/true);
+  ASSERT_TRUE(outcome.status.ok()) << outcome.status.ToString();
+  EXPECT_FALSE(outcome.lines.empty());
+  cpu_set_t after;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(after), &after), 0);
+  EXPECT_TRUE(CPU_EQUAL(&before, &after));
+}
 
 TEST(TraceJsonReaderTest, ReadsObjectFormWithTopLevelFieldsAroundTheEvents) {
   ReadOutcome outcome = Read(kObjectTrace, 4 << 20);
