@@ -53,6 +53,22 @@ bool KernelPopulatesOnRequest() {
   return supported;
 }
 
+// Threads of this process, from /proc/self/status.
+int ThreadCount() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
+  }
+  return 0;
+}
+
+// Waits (up to 5 s) for the heap's background prefault thread to end: while it runs it
+// backs pages, some of which malloc_trim may just have handed back.
+void WaitForBackgroundPrefault() {
+  for (int wait = 0; wait < 500 && ThreadCount() > 1; ++wait) usleep(10000);
+}
+
 TEST(BatchHeapTest, ReservedHeapIsFaultedInByHugePagesAndReusedAfterFree) {
   ASSERT_TRUE(BatchHeapSupported()) << "the tests build with glibc and no sanitizer";
   const size_t resident_before = ResidentBytes();
@@ -93,6 +109,10 @@ TEST(BatchHeapTest, ReservedHeapIsFaultedInByHugePagesAndReusedAfterFree) {
 // to map a large block hands them back first, so they are not counted twice at a peak.
 TEST(BatchHeapTest, FreedHeapMemoryIsHandedBackOnRequest) {
   PrepareHeapForBatchRun(96 * kMiB);  // applied by the first test or here
+  // Else it may re-back freed pages between the two readings below: under load (ctest
+  // -j2) the prefault is still running here, and the test saw less than 40 MiB go.
+  WaitForBackgroundPrefault();
+  ASSERT_EQ(ThreadCount(), 1);
   std::vector<char*> blocks;
   for (int i = 0; i < 48; ++i) {
     auto* block = static_cast<char*>(std::malloc(kMiB));

@@ -61,12 +61,12 @@ void AddSelectedThreadTime(const ColumnarPlane& plane, const HostThread& thread,
 
 }  // namespace
 
-void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis& host, ProfileModel* model) {
+HostOpTable BuildHostOpTable(const xspace::ColumnarXSpace& space, const HostAnalysis& host) {
   std::vector<std::vector<Agg>> aggs(space.planes.size());
   std::vector<std::vector<NameKind>> kinds(space.planes.size());
-  OpMetricsDb& db = model->host_ops;
-  InputPipelineFacts& input = model->input_pipeline;
-  const bool check_outside = !model->steps.empty() && model->step_source == "step_markers";
+  HostOpTable table;
+  OpMetricsDb& db = table.ops;
+  InputPipelineFacts& input = table.input;
   for (size_t t = 0; t < host.threads.size(); ++t) {
     const HostThread& thread = host.threads[t];
     const HostThreadFacts& facts = host.facts[t];
@@ -130,9 +130,7 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
       if (kind[m] == NameKind::kGetNext || kind[m] == NameKind::kDataLoaderNext) {
         ++input.get_next_count;
         if (kind[m] == NameKind::kDataLoaderNext) ++input.data_loader_next_count;
-        if (check_outside && !OverlapsAStep(model->steps, plane.event_start_ps[e], plane.event_start_ps[e] + duration)) {
-          ++input.get_next_outside_steps;
-        }
+        table.fetch_spans.emplace_back(plane.event_start_ps[e], plane.event_start_ps[e] + duration);
       }
       Agg& a = agg[m];
       ++a.occurrences;
@@ -186,6 +184,18 @@ void BuildHostOpMetrics(const xspace::ColumnarXSpace& space, const HostAnalysis&
     in.self_time_ps = op.self_time_ps;
     AddTo(input.category_self_time_ps[static_cast<int>(in.category)], op.self_time_ps);
     if (op.category == OpCategory::kTfData) input.uses_tf_data = true;
+  }
+  return table;
+}
+
+void AddHostOpTable(HostOpTable table, ProfileModel* model) {
+  model->host_ops = std::move(table.ops);
+  std::vector<DeviceInputCopy> device_copies = std::move(model->input_pipeline.device_copies);
+  model->input_pipeline = std::move(table.input);
+  model->input_pipeline.device_copies = std::move(device_copies);
+  if (model->steps.empty() || model->step_source != "step_markers") return;
+  for (const auto& [begin, end] : table.fetch_spans) {
+    if (!OverlapsAStep(model->steps, begin, end)) ++model->input_pipeline.get_next_outside_steps;
   }
 }
 
