@@ -67,23 +67,23 @@ std::optional<int64_t> ChromeTraceParser::ArgInt(const RawTraceEvent& event, std
   const JsonArg* arg = FindArg(event, key);
   if (arg == nullptr) return std::nullopt;
   if (arg->value.kind != JsonKind::kNumber && arg->value.kind != JsonKind::kString) return std::nullopt;
-  return ParseJsonInteger(arg->value.text);
+  return ParseJsonInteger(arg->value.text());
 }
 
 std::string_view ChromeTraceParser::Unescaped(const JsonToken& token) {
-  return UnescapeJsonStringLenient(token.text, &scratch_);
+  return UnescapeJsonStringLenient(token.text(), &scratch_);
 }
 
 int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
   if (token.kind == JsonKind::kNumber) {
-    if (std::optional<int64_t> value = ParseJsonInteger(token.text)) return *value;
+    if (std::optional<int64_t> value = ParseJsonInteger(token.text())) return *value;
   }
   if (!token.present()) return 0;
   // "1348" is thread 1348: Kineto 1.8-1.9 writes the tid of X events as a string and the
   // tid of flow points as a number, and trace viewers (Catapult keys threads by the
   // text of the tid, Perfetto coerces numeric strings) treat both as one thread.
   if (token.kind == JsonKind::kString) {
-    if (std::optional<int64_t> value = DecimalString(token.text)) return *value;
+    if (std::optional<int64_t> value = DecimalString(token.text())) return *value;
   }
   std::string text(Unescaped(token));
   auto [it, inserted] = string_ids_.try_emplace(text, 0);
@@ -96,15 +96,15 @@ int64_t ChromeTraceParser::IdOf(const JsonToken& token) {
 
 int64_t ChromeTraceParser::CachedIdOf(const JsonToken& token, IdCache* cache) {
   // (An absent token's text has no data pointer: compared as a view, not with memcmp.)
-  if (cache->valid && token.kind == cache->kind && base::EqualBytes(token.text, std::string_view(cache->text, cache->size))) {
+  if (cache->valid && token.kind == cache->kind && base::EqualBytes(token.text(), std::string_view(cache->text, cache->size))) {
     return cache->id;
   }
   int64_t id = IdOf(token);
-  cache->valid = token.text.size() <= sizeof(cache->text);
+  cache->valid = token.text().size() <= sizeof(cache->text);
   if (cache->valid) {
     cache->kind = token.kind;
-    cache->size = static_cast<uint8_t>(token.text.size());
-    std::copy(token.text.begin(), token.text.end(), cache->text);
+    cache->size = static_cast<uint8_t>(token.text().size());
+    std::copy(token.text().begin(), token.text().end(), cache->text);
     cache->id = id;
   }
   return id;
@@ -121,11 +121,11 @@ std::optional<int64_t> ChromeTraceParser::TimestampPs(const RawTraceEvent& event
   if (token.kind != JsonKind::kNumber && token.kind != JsonKind::kString) return std::nullopt;
   if (token.kind == JsonKind::kString) stats_->Fix("\"ts\" written as a string");
   if (!time_base_micros_) {
-    time_base_micros_ = ParseMicrosFloor(token.text);
+    time_base_micros_ = ParseMicrosFloor(token.text());
     if (!time_base_micros_) return std::nullopt;
   }
   std::optional<int64_t> picos = event.ts_plain ? PlainMicrosToPicos(*event.ts_plain, *time_base_micros_)
-                                                : ParseMicrosToPicos(token.text, *time_base_micros_);
+                                                : ParseMicrosToPicos(token.text(), *time_base_micros_);
   if (picos && (*picos > kMaxAbsTimePs || *picos < -kMaxAbsTimePs)) return std::nullopt;
   return picos;
 }
@@ -134,7 +134,7 @@ std::optional<int64_t> ChromeTraceParser::DurationPs(const RawTraceEvent& event)
   const JsonToken& token = event.dur;
   if (token.kind != JsonKind::kNumber && token.kind != JsonKind::kString) return std::nullopt;
   std::optional<int64_t> picos =
-      event.dur_plain ? PlainMicrosToPicos(*event.dur_plain, 0) : ParseMicrosToPicos(token.text, 0);
+      event.dur_plain ? PlainMicrosToPicos(*event.dur_plain, 0) : ParseMicrosToPicos(token.text(), 0);
   if (picos && *picos > kMaxAbsTimePs) return std::nullopt;
   return picos;
 }
@@ -192,7 +192,7 @@ void ChromeTraceParser::OnEvent(const RawTraceEvent& event) {
     stats_->Drop(empty ? "empty event object {} (a writer's trailing element)" : "event without \"ph\"");
     return;
   }
-  std::string_view phase = event.ph.text;
+  std::string_view phase = event.ph.text();
   if (phase.size() != 1) {
     stats_->Drop(PhaseReason("unknown phase", phase));
     return;
@@ -225,12 +225,12 @@ void ChromeTraceParser::OnEvent(const RawTraceEvent& event) {
 }
 
 void ChromeTraceParser::HandleMetadata(const RawTraceEvent& event) {
-  std::string_view kind = event.name.text;
+  std::string_view kind = event.name.text();
   int64_t pid = current_pid_;
   if (kind == "process_name" || kind == "thread_name") {
     const JsonArg* name = FindArg(event, "name");
     if (name == nullptr) return;
-    std::string value(UnescapeJsonStringLenient(name->value.text, &scratch_));
+    std::string value(UnescapeJsonStringLenient(name->value.text(), &scratch_));
     if (kind == "process_name") {
       process_names_[pid] = std::move(value);
     } else {
@@ -238,16 +238,16 @@ void ChromeTraceParser::HandleMetadata(const RawTraceEvent& event) {
     }
   } else if (kind == "process_labels") {
     if (const JsonArg* labels = FindArg(event, "labels")) {
-      process_labels_[pid] = std::string(UnescapeJsonStringLenient(labels->value.text, &scratch_));
+      process_labels_[pid] = std::string(UnescapeJsonStringLenient(labels->value.text(), &scratch_));
     }
   }
   // process_sort_index, thread_sort_index and others: display order only.
 }
 
 TrackKey ChromeTraceParser::TrackOf(const RawTraceEvent& event) {
-  if (event.ph.text == "i" || event.ph.text == "I") {
-    if (event.scope.text == "g") return {TrackKind::kGlobalInstants, 0, 0};
-    if (event.scope.text == "p") return {TrackKind::kProcessInstants, current_pid_, 0};
+  if (event.ph.text() == "i" || event.ph.text() == "I") {
+    if (event.scope.text() == "g") return {TrackKind::kGlobalInstants, 0, 0};
+    if (event.scope.text() == "p") return {TrackKind::kProcessInstants, current_pid_, 0};
   }
   return {TrackKind::kThread, current_pid_, current_tid_};
 }
@@ -264,7 +264,7 @@ void ChromeTraceParser::HandleSlice(const RawTraceEvent& event, char phase) {
     return;
   }
   Slice slice;
-  slice.name = UnescapeJsonStringLenient(event.name.text, &name_scratch_);
+  slice.name = UnescapeJsonStringLenient(event.name.text(), &name_scratch_);
   slice.timestamp_ps = *timestamp_ps;
   if (phase == 'X') {
     std::optional<int64_t> duration_ps = DurationPs(event);
@@ -313,7 +313,7 @@ void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
   }
   std::vector<std::pair<uint32_t, double>> samples;
   for (const JsonArg& arg : event.args) {
-    JsonNumber number = ParseJsonNumber(arg.value.text);
+    JsonNumber number = ParseJsonNumber(arg.value.text());
     if (number.kind == JsonNumberKind::kNotANumber || arg.value.kind == JsonKind::kString) continue;
     double value = number.kind == JsonNumberKind::kInt64    ? static_cast<double>(number.int_value)
                    : number.kind == JsonNumberKind::kUint64 ? static_cast<double>(number.uint_value)
@@ -325,7 +325,7 @@ void ChromeTraceParser::HandleCounter(const RawTraceEvent& event) {
     return;
   }
   LineRef line = StagingLine({TrackKind::kCounter, current_pid_, 0});
-  EventRef ref = assembler_->AddEvent(line, UnescapeJsonStringLenient(event.name.text, &name_scratch_),
+  EventRef ref = assembler_->AddEvent(line, UnescapeJsonStringLenient(event.name.text(), &name_scratch_),
                                       *timestamp_ps, 0);
   for (const auto& [key, value] : samples) assembler_->AddDouble(ref, key, value);
   ++stats_->events_imported;
@@ -389,29 +389,29 @@ void ChromeTraceParser::HandleFlow(const RawTraceEvent& event, char phase) {
                                     : "event without \"ts\"");
     return;
   }
-  std::string_view id_text = event.id.present() ? event.id.text : event.id2.text;
+  std::string_view id_text = event.id.present() ? event.id.text() : event.id2.text();
   if (id_text.empty()) {
     stats_->Drop("flow event without \"id\"");
     return;
   }
-  const uint32_t category_key = assembler_->Intern(event.cat.text);
+  const uint32_t category_key = assembler_->Intern(event.cat.text());
   auto [flow_id, category] = FlowIdentity(event, id_text, category_key);
   PendingFlowPoint point;
   point.timestamp_ps = *timestamp_ps;
   point.flow_id = flow_id;
   point.category = category;
   point.direction = phase == 's' ? FlowDirection::kOut : phase == 't' ? FlowDirection::kInOut : FlowDirection::kIn;
-  point.binding = (phase == 'f' && event.bp.text != "e") ? FlowBinding::kNext : FlowBinding::kEnclosing;
+  point.binding = (phase == 'f' && event.bp.text() != "e") ? FlowBinding::kNext : FlowBinding::kEnclosing;
   flow_points_.push_back({current_pid_, current_tid_, category_key, point});
   ++stats_->flow_events;
 }
 
 void ChromeTraceParser::HandleFlowV2(const RawTraceEvent& event, EventRef ref, const TrackKey& track,
                                      int64_t timestamp_ps) {
-  bool out = event.flow_out.text == "true";
-  bool in = event.flow_in.text == "true";
+  bool out = event.flow_out.text() == "true";
+  bool in = event.flow_in.text() == "true";
   if (!out && !in) return;
-  const uint64_t flow_id = FlowIdOf(kFlowV2Category, event.bind_id.text);
+  const uint64_t flow_id = FlowIdOf(kFlowV2Category, event.bind_id.text());
   uint64_t direction = in && out ? 3 : out ? 2 : 1;
   uint64_t packed = ((flow_id & ((uint64_t{1} << 56) - 1)) << 2) | direction;
   assembler_->AddUint(ref, assembler_->Intern(xspace::GetStatTypeStr(xspace::StatType::kFlow)), packed);
@@ -438,7 +438,7 @@ std::optional<PendingStat> ChromeTraceParser::ArgAsStat(const JsonArg& arg) {
   switch (arg.value.kind) {
     case JsonKind::kNumber:
     case JsonKind::kOther: {
-      JsonNumber number = ParseJsonNumber(arg.value.text);
+      JsonNumber number = ParseJsonNumber(arg.value.text());
       if (number.kind == JsonNumberKind::kInt64) {
         stat.kind = StatKind::kInt64;
         stat.bits = static_cast<uint64_t>(number.int_value);
@@ -458,20 +458,20 @@ std::optional<PendingStat> ChromeTraceParser::ArgAsStat(const JsonArg& arg) {
     }
     case JsonKind::kBool:
       stat.kind = StatKind::kInt64;
-      stat.bits = arg.value.text == "true" ? 1 : 0;
+      stat.bits = arg.value.text() == "true" ? 1 : 0;
       return stat;
     case JsonKind::kNull:
     case JsonKind::kAbsent:
       return std::nullopt;
     case JsonKind::kString:
       stat.kind = StatKind::kRef;
-      stat.bits = assembler_->Intern(UnescapeJsonStringLenient(arg.value.text, &scratch_));
+      stat.bits = assembler_->Intern(UnescapeJsonStringLenient(arg.value.text(), &scratch_));
       return stat;
     default:
       break;
   }
   stat.kind = StatKind::kRef;  // arrays, objects, bare words: their JSON text
-  stat.bits = assembler_->Intern(arg.value.text);
+  stat.bits = assembler_->Intern(arg.value.text());
   return stat;
 }
 

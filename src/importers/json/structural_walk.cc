@@ -92,7 +92,7 @@ simdjson::error_code StructuralWalk::ReadNested(uint32_t i, JsonToken* token, ui
   if (error) return error;
   token->kind = at(i) == '[' ? JsonKind::kArray : JsonKind::kObject;
   const char* begin = document_ + indexes_[i];
-  token->text = std::string_view(begin, static_cast<size_t>(document_ + indexes_[close + 1] - begin));
+  token->set_text(std::string_view(begin, static_cast<size_t>(document_ + indexes_[close + 1] - begin)));
   *next = close + 1;
   return simdjson::SUCCESS;
 }
@@ -103,10 +103,14 @@ __attribute__((always_inline)) inline simdjson::error_code StructuralWalk::ReadV
   if (i >= count_) return simdjson::TAPE_ERROR;
   const char first = at(i);
   switch (first) {
-    case '"':
+    case '"': {
       token->kind = JsonKind::kString;
       *next = i + 1;
-      return StringContent(i, &token->text);
+      std::string_view content;
+      const simdjson::error_code error = StringContent(i, &content);
+      token->set_text(content);
+      return error;
+    }
     case '[':
     case '{':
       return ReadNested(i, token, next);
@@ -121,7 +125,7 @@ __attribute__((always_inline)) inline simdjson::error_code StructuralWalk::ReadV
   // Numbers, true/false/null, and bare words such as NaN and Infinity that Python's json
   // writes: the parsers decide what they mean.
   std::string_view text = TokenText(i);
-  token->text = text;
+  token->set_text(text);
   *next = i + 1;
   if (first == 't' || first == 'f') {
     token->kind = text == "true" || text == "false" ? JsonKind::kBool : JsonKind::kOther;

@@ -564,10 +564,10 @@ simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResu
       JsonToken token;
       error = walk.ReadValue(i, &token, &next);
       if (!error) {
-        element_end = token.kind == JsonKind::kString ? token.text.data() + token.text.size() + 1
+        element_end = token.kind == JsonKind::kString ? token.text().data() + token.text().size() + 1
                       : token.kind == JsonKind::kArray || token.kind == JsonKind::kObject
                           ? base - 1 + walk.position(next - 1) + 1
-                          : token.text.data() + token.text.size();
+                          : token.text().data() + token.text().size();
       }
     }
     if (error) return error;

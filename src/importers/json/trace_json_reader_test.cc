@@ -17,13 +17,13 @@ class RecordingSink : public TraceJsonSink {
  public:
   void OnEvent(const RawTraceEvent& event) override {
     std::string scratch;
-    std::string line = "event@" + std::to_string(event.byte_offset) + " ph=" + std::string(event.ph.text) +
-                       " name=" + std::string(UnescapeJsonStringLenient(event.name.text, &scratch)) +
-                       " ts=" + std::string(event.ts.text) + " pid=" + std::string(event.pid.text) +
+    std::string line = "event@" + std::to_string(event.byte_offset) + " ph=" + std::string(event.ph.text()) +
+                       " name=" + std::string(UnescapeJsonStringLenient(event.name.text(), &scratch)) +
+                       " ts=" + std::string(event.ts.text()) + " pid=" + std::string(event.pid.text()) +
                        " args=" + std::to_string(event.args.size());
     for (const JsonArg& arg : event.args) {
       line += " " + std::string(arg.key) + ":" + std::to_string(static_cast<int>(arg.value.kind)) + "=" +
-              std::string(arg.value.text);
+              std::string(arg.value.text());
     }
     lines.push_back(line);
   }

@@ -88,7 +88,7 @@ std::optional<int64_t> KinetoArgIndex::Int(KinetoArg arg) const {
   const JsonArg* found = Get(arg);
   if (found == nullptr) return std::nullopt;
   if (found->value.kind != JsonKind::kNumber && found->value.kind != JsonKind::kString) return std::nullopt;
-  return ParseJsonInteger(found->value.text);
+  return ParseJsonInteger(found->value.text());
 }
 
 }  // namespace stepscope::importers

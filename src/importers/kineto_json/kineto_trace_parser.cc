@@ -128,13 +128,13 @@ std::optional<int64_t> StreamOfTidText(std::string_view text) {
 // correlation id as their id: "ac2g" (PyTorch 1.12+), "async_cpu_to_gpu" (1.10-1.11),
 // "async" named "launch" (1.8-1.9).
 bool IsLaunchFlow(const RawTraceEvent& event) {
-  std::string_view cat = event.cat.text;
-  return cat == "ac2g" || cat == "async_cpu_to_gpu" || (cat == "async" && event.name.text == "launch");
+  std::string_view cat = event.cat.text();
+  return cat == "ac2g" || cat == "async_cpu_to_gpu" || (cat == "async" && event.name.text() == "launch");
 }
 
 // The legacy autograd export's launch flows: "cpu_to_cuda" (any device: "cpu_to_<device>"),
 // numbered per export, not by correlation id.
-bool IsLegacyLaunchFlow(const RawTraceEvent& event) { return event.cat.text.rfind("cpu_to_", 0) == 0; }
+bool IsLegacyLaunchFlow(const RawTraceEvent& event) { return event.cat.text().rfind("cpu_to_", 0) == 0; }
 
 std::optional<int64_t> DomInt(simdjson::dom::element element) {
   int64_t value;
@@ -230,14 +230,14 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
 }
 
 KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& event) {
-  if (event.pid.kind == JsonKind::kString && event.pid.text == "CUDA functions") {
+  if (event.pid.kind == JsonKind::kString && event.pid.text() == "CUDA functions") {
     return Category::kKernel;  // the legacy autograd export
   }
-  std::string_view cat = event.cat.text;
+  std::string_view cat = event.cat.text();
   // Kineto 1.10-1.12 wrote instants (the [memory] events) without a "cat".
-  if (cat.empty() && event.name.text == "[memory]") return Category::kInstant;
+  if (cat.empty() && event.name.text() == "[memory]") return Category::kInstant;
   // Kineto 1.8-1.9 wrote GPU user annotations as "User" on the tid "stream 7 user".
-  if (cat == "User" && event.tid.kind == JsonKind::kString && event.tid.text.rfind(kStreamPrefix, 0) == 0) {
+  if (cat == "User" && event.tid.kind == JsonKind::kString && event.tid.text().rfind(kStreamPrefix, 0) == 0) {
     return Category::kGpuAnnotation;
   }
   // The exact spellings first (they are what Kineto writes), then any capitalization.
@@ -277,10 +277,10 @@ bool KinetoTraceParser::IsTraceEvent(const RawTraceEvent& event) {
   // Kineto's global markers ("Iteration Start: PyTorch Profiler", "Record Window End")
   // sit on made-up pids ("Traces", "").
   if (event.pid.kind == JsonKind::kString &&
-      (event.pid.text == "Traces" || event.pid.text.empty() || event.pid.text == "Spans")) {
+      (event.pid.text() == "Traces" || event.pid.text().empty() || event.pid.text() == "Spans")) {
     return false;
   }
-  if (!event.pid.present() && event.scope.text == "g") return false;
+  if (!event.pid.present() && event.scope.text() == "g") return false;
   args_.Index(event);
   return true;
 }
@@ -307,7 +307,7 @@ TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
   }
   std::optional<int64_t> stream = args_.Int(KinetoArg::kStream);
   if (!stream) {
-    if (event.tid.kind == JsonKind::kString) stream = StreamOfTidText(event.tid.text);  // "stream 7"
+    if (event.tid.kind == JsonKind::kString) stream = StreamOfTidText(event.tid.text());  // "stream 7"
   }
   if (!stream) stream = tid;
   if (category_ == Category::kGpuAnnotation) return {TrackKind::kDeviceAnnotation, *ordinal, *stream};
@@ -405,7 +405,7 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
     // estimate beside it as a stat.
     const std::optional<int64_t> registers = args_.Int(KinetoArg::kRegisters);
     const std::optional<int64_t> shared = args_.Int(KinetoArg::kSharedMemory);
-    const std::array<int64_t, 3> block_dims = ParseDims(block ? block->value.text : "");
+    const std::array<int64_t, 3> block_dims = ParseDims(block ? block->value.text() : "");
     std::optional<double> computed;
     if (block != nullptr) computed = TheoreticalOccupancy(BlockThreads(block_dims), registers, shared);
     const JsonArg* occupancy = args_.Get(KinetoArg::kTheoreticalOccupancy);
@@ -417,13 +417,13 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
     details.append(" static_shared:");
     AppendInt(shared.value_or(0), &details);
     details.append(" dynamic_shared:0 grid:");
-    AppendDims(ParseDims(grid ? grid->value.text : ""), &details);
+    AppendDims(ParseDims(grid ? grid->value.text() : ""), &details);
     details.append(" block:");
     AppendDims(block_dims, &details);
     if (computed) {
       details += " occ_pct:" + ShortDouble(*computed);
     } else if (occupancy != nullptr) {
-      JsonNumber value = ParseJsonNumber(occupancy->value.text);
+      JsonNumber value = ParseJsonNumber(occupancy->value.text());
       double pct = value.kind == JsonNumberKind::kDouble ? value.double_value : static_cast<double>(value.int_value);
       if (value.kind != JsonNumberKind::kNotANumber) details += " occ_pct:" + ShortDouble(pct);
     }
@@ -503,7 +503,7 @@ void KinetoTraceParser::AddMemoryStats(EventRef ref) {
     assembler_->AddInt(ref, assembler_->Intern(GetStatTypeStr(StatType::kPeakBytesInUse)), peak);
   }
   if (const JsonArg* address = args_.Get(KinetoArg::kAddr)) {
-    JsonNumber number = ParseJsonNumber(address->value.text);
+    JsonNumber number = ParseJsonNumber(address->value.text());
     uint64_t value = number.kind == JsonNumberKind::kUint64 ? number.uint_value : static_cast<uint64_t>(number.int_value);
     assembler_->AddUint(ref, assembler_->Intern(GetStatTypeStr(StatType::kAddress)), value);
   }
@@ -542,16 +542,16 @@ void KinetoTraceParser::AddSliceStats(const RawTraceEvent& event, const Slice& s
         std::string details = "regs:0 static_shared:";
         AppendInt(args_.Int(KinetoArg::kSharedMemory).value_or(0), &details);
         details += " dynamic_shared:0 grid:";
-        AppendDims(ParseDims(grid->value.text), &details);
+        AppendDims(ParseDims(grid->value.text()), &details);
         details += " block:";
-        AppendDims(ParseDims(block->value.text), &details);
+        AppendDims(ParseDims(block->value.text()), &details);
         launch_details_by_correlation_[static_cast<uint64_t>(*correlation)] = std::move(details);
       }
       AddOtherArgs(event, ref, ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kEvIdx));
       return;
     }
     case Category::kInstant:
-      if (event.name.text == "[memory]") {
+      if (event.name.text() == "[memory]") {
         AddMemoryStats(ref);
         return;
       }

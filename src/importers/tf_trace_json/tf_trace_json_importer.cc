@@ -25,14 +25,14 @@ class TfTraceParser : public ChromeTraceParser {
     if (const JsonArg* long_name = FindArg(event, "long_name")) {
       slice->display_storage = std::string(slice->name);
       slice->display_name = slice->display_storage;
-      slice->name_storage = std::string(UnescapeJsonStringLenient(long_name->value.text, &scratch_));
+      slice->name_storage = std::string(UnescapeJsonStringLenient(long_name->value.text(), &scratch_));
       slice->name = slice->name_storage;
     }
     const JsonArg* step = FindArg(event, "step_num");
     std::string_view process = ProcessName(current_pid());
     if (step == nullptr || process.rfind("/device:", 0) == 0) return;
     slice->flags |= kEventStepMarker;
-    std::string suffix = " " + std::string(step->value.text);
+    std::string suffix = " " + std::string(step->value.text());
     if (slice->name.size() > suffix.size() && slice->name.substr(slice->name.size() - suffix.size()) == suffix) {
       slice->display_storage = std::string(slice->name);
       slice->display_name = slice->display_storage;
@@ -50,7 +50,7 @@ class TfTraceParser : public ChromeTraceParser {
       if (!stat) continue;
       if (arg.value.kind == JsonKind::kString) {
         // The viewer wrote every stat as a string: read it back as TraceMe args are read.
-        std::string_view text = UnescapeJsonStringLenient(arg.value.text, &scratch_);
+        std::string_view text = UnescapeJsonStringLenient(arg.value.text(), &scratch_);
         JsonNumber number = ParseJsonNumber(text);
         bool integer_text = number.kind == JsonNumberKind::kInt64 || number.kind == JsonNumberKind::kUint64;
         bool decimal_text = number.kind == JsonNumberKind::kDouble && text != "NaN" && text.find("Inf") == std::string_view::npos;
