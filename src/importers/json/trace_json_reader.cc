@@ -604,6 +604,9 @@ simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResu
 Status ReadTraceJson(ByteSource& source, const TraceJsonReadOptions& options, TraceJsonSink& sink,
                      TraceJsonReadResult* result) {
   *result = TraceJsonReadResult{};
+  if (options.max_element_bytes >= (size_t{1} << 31) || options.window_bytes >= (size_t{1} << 31)) {
+    return InvalidArgumentError("trace JSON reader: windows and elements must be under 2 GiB");
+  }
   if (!options.tokenize_on_own_thread) {
     SinkOutput output(sink);
     Tokenizer tokenizer(source, options, output, result);

@@ -32,7 +32,8 @@ namespace stepscope::importers {
 struct TraceJsonReadOptions {
   // Bytes per window. Tests use tiny windows to exercise every cut position.
   size_t window_bytes = 256 << 10;  // ImportOptions::window_bytes says why
-  // The largest single event (or top-level value kept for the sink) accepted.
+  // The largest single event (or top-level value kept for the sink) accepted. Windows
+  // (this plus window_bytes) must stay below 4 GiB: a JsonToken holds a 32-bit size.
   size_t max_element_bytes = 256 << 20;
   // Deliver what precedes a cut instead of failing.
   bool allow_truncated = false;

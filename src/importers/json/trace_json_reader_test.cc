@@ -84,6 +84,19 @@ constexpr char kObjectTrace[] = R"({
   "distributedInfo": {"rank": 3, "world_size": 8}
 })";
 
+// Tokens hold 32-bit sizes: options that would allow larger windows are refused.
+TEST(TraceJsonReaderTest, WindowsOf2GiBOrMoreAreRefused) {
+  std::unique_ptr<ByteSource> source = MakeTraceByteSource(kObjectTrace, 1 << 30);
+  TraceJsonReadOptions options;
+  options.max_element_bytes = size_t{4} << 30;
+  RecordingSink sink;
+  TraceJsonReadResult result;
+  Status status = ReadTraceJson(*source, options, sink, &result);
+  EXPECT_EQ(status.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(status.ToString().find("under 2 GiB"), std::string::npos) << status.ToString();
+  EXPECT_TRUE(sink.lines.empty());
+}
+
 // The tokenizer and the sink keep to different halves of the CPUs while they read
 // (base::CoreHalves); the caller's thread gets its whole mask back afterwards.
 TEST(TraceJsonReaderTest, OwnThreadReadGivesTheCallerItsCpusBack) {
