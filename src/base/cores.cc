@@ -42,6 +42,10 @@ void CoreHalves::Enter(int half) const {
   if (active_) sched_setaffinity(0, sizeof(cpu_set_t), &halves_[half == 0 ? 0 : 1]);
 }
 
+void CoreHalves::Place(pthread_t thread, int half) const {
+  if (active_) pthread_setaffinity_np(thread, sizeof(cpu_set_t), &halves_[half == 0 ? 0 : 1]);
+}
+
 void CoreHalves::Leave() const {
   if (active_) sched_setaffinity(0, sizeof(cpu_set_t), &all_);
 }

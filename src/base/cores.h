@@ -4,6 +4,7 @@
 // workers, not sixteen that take turns.
 #pragma once
 
+#include <pthread.h>
 #include <sched.h>
 
 namespace stepscope::base {
@@ -29,7 +30,10 @@ class CoreHalves {
   bool active() const { return active_; }
   // Restricts the calling thread to half 0 or 1. Best effort: a refusal leaves it as it was.
   void Enter(int half) const;
-  // Gives the calling thread back the whole mask it had when the halves were made.
+  // Restricts `thread` to half 0 or 1, as Enter does. Moving a thread that waits costs
+  // nothing now; moving one that runs waits for a slot on the other half.
+  void Place(pthread_t thread, int half) const;
+  // Gives the calling thread back the whole mask of the thread that made the halves.
   void Leave() const;
   const cpu_set_t& half(int index) const { return halves_[index == 0 ? 0 : 1]; }
 

@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <initializer_list>
 #include <thread>
 
@@ -86,6 +87,24 @@ TEST(CoreHalvesTest, EnterRestrictsTheThreadAndLeaveRestoresIt) {
     cpu_set_t restored = AffinityOfThisThread();
     EXPECT_TRUE(CPU_EQUAL(&restored, &mask));
   }).join();
+}
+
+// Place restricts another thread (here one that waits), as Enter restricts the caller.
+TEST(CoreHalvesTest, PlaceRestrictsAnotherThread) {
+  const CoreHalves halves = CoreHalves::OfCallingThread();
+  const cpu_set_t mask = AffinityOfThisThread();
+  std::atomic<bool> placed{false};
+  cpu_set_t seen;
+  std::thread waiting([&] {
+    while (!placed.load()) std::this_thread::yield();
+    seen = AffinityOfThisThread();
+  });
+  halves.Place(waiting.native_handle(), 0);
+  placed = true;
+  waiting.join();
+  EXPECT_TRUE(CPU_EQUAL(&seen, halves.active() ? &halves.half(0) : &mask));
+  const cpu_set_t after = AffinityOfThisThread();
+  EXPECT_TRUE(CPU_EQUAL(&after, &mask));  // the caller itself was not moved
 }
 
 }  // namespace
