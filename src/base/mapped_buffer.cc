@@ -17,13 +17,14 @@ size_t PageBytes() {
   return page;
 }
 
-// The size a mapping of `bytes` really has.
+// The size a mapping of `bytes` really has. A function of the size alone: a mapped
+// buffer never shrinks, so once past the huge-page threshold it stays past it.
 size_t MappedSize(size_t bytes, const BufferPolicy& policy) {
-  return RoundUp(bytes, policy.huge_pages ? kHugePageBytes : PageBytes());
+  return RoundUp(bytes, policy.HugePages(bytes) ? kHugePageBytes : PageBytes());
 }
 
 void* MapBuffer(size_t bytes, const BufferPolicy& policy) {
-  if (policy.huge_pages) return MapHugePages(bytes);
+  if (policy.HugePages(bytes)) return MapHugePages(bytes);
   // NORESERVE: untouched capacity is neither resident nor charged against overcommit.
   void* mapped = ::mmap(nullptr, MappedSize(bytes, policy), PROT_READ | PROT_WRITE,
                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -33,17 +34,20 @@ void* MapBuffer(size_t bytes, const BufferPolicy& policy) {
 // Grows a mapped buffer. Huge-page buffers stay 2 MiB-aligned: in place when the addresses
 // after them are free (the extension joins the same advised mapping), else their pages
 // move into the start of a larger aligned mapping (whole 2 MiB entries where both sides
-// are aligned). Others may move anywhere.
+// are aligned), as do a buffer's pages when it grows past the huge-page threshold (they
+// stay 4 KiB pages; the rest come as huge ones). Others may move anywhere.
 void* GrowMapped(void* data, size_t old_bytes, size_t used_bytes, size_t new_bytes, const BufferPolicy& policy) {
   const size_t old_size = MappedSize(old_bytes, policy);
   const size_t new_size = MappedSize(new_bytes, policy);
   if (new_size == old_size) return data;
-  if (!policy.huge_pages) {
+  if (!policy.HugePages(new_bytes)) {
     void* grown = ::mremap(data, old_size, new_size, MREMAP_MAYMOVE);
     return grown == MAP_FAILED ? nullptr : grown;
   }
-  void* grown = ::mremap(data, old_size, new_size, 0);
-  if (grown != MAP_FAILED) return grown;
+  if (policy.HugePages(old_bytes)) {
+    void* grown = ::mremap(data, old_size, new_size, 0);
+    if (grown != MAP_FAILED) return grown;
+  }
   void* target = MapHugePages(new_bytes);
   if (target == nullptr) return nullptr;
   if (::mremap(data, old_size, old_size, MREMAP_MAYMOVE | MREMAP_FIXED, target) == MAP_FAILED) {
@@ -103,6 +107,13 @@ void FreeBuffer(void* data, size_t bytes, bool mapped, const BufferPolicy& polic
   } else {
     std::free(data);
   }
+}
+
+void ReleaseUnusedPages(void* data, size_t used_bytes, size_t bytes, bool mapped, const BufferPolicy& policy) {
+  if (!mapped || data == nullptr) return;
+  const size_t keep = RoundUp(used_bytes, PageBytes());
+  const size_t size = MappedSize(bytes, policy);
+  if (keep < size) ::madvise(static_cast<char*>(data) + keep, size - keep, MADV_DONTNEED);
 }
 
 }  // namespace stepscope::base

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace stepscope::base {
 
@@ -15,10 +16,15 @@ inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 struct BufferPolicy {
   // Buffers at or above this size are mapped.
   size_t map_threshold_bytes = 0;
-  // Mapped 2 MiB-aligned with transparent huge pages requested (MADV_HUGEPAGE: one fault
-  // per 2 MiB where the kernel allows it), and kept aligned as they grow. Fewer faults, but
-  // a partly used last 2 MiB page is resident whole: for few large arrays, not many small.
-  bool huge_pages = false;
+  // Mapped buffers at or above this size are mapped 2 MiB-aligned with transparent huge
+  // pages requested (MADV_HUGEPAGE: one fault per 2 MiB where the kernel allows it), and
+  // kept aligned as they grow; a buffer that grows past it moves its pages into such a
+  // mapping. Fewer faults (each 4 KiB fault zeroes one page, and on a VM costs the host a
+  // fault too: 455 against 54 us per MB here), but a partly used last 2 MiB page is
+  // resident whole: for large arrays, not many small ones. SIZE_MAX: never.
+  size_t huge_pages_from_bytes = SIZE_MAX;
+
+  bool HugePages(size_t bytes) const { return bytes >= huge_pages_from_bytes; }
 };
 
 // A buffer of `new_bytes` holding the first `used_bytes` of `data` (`old_bytes` long,
@@ -27,6 +33,11 @@ struct BufferPolicy {
 void* GrowBuffer(void* data, size_t old_bytes, size_t used_bytes, size_t new_bytes, const BufferPolicy& policy,
                  bool* mapped);
 void FreeBuffer(void* data, size_t bytes, bool mapped, const BufferPolicy& policy);
+// Hands back the pages of a mapped buffer (`bytes` long) past its first `used_bytes`
+// (MADV_DONTNEED: they read as zeros if touched again). Where the buffer has huge pages,
+// the first touch of its last 2 MiB made all of it resident; this splits that page and
+// keeps what is used. Nothing for a malloc'ed buffer.
+void ReleaseUnusedPages(void* data, size_t used_bytes, size_t bytes, bool mapped, const BufferPolicy& policy);
 
 // Backs the pages of [begin, begin + bytes) now, as writes would, without changing their
 // contents (MADV_POPULATE_WRITE; the pages around the range's ends included). One call

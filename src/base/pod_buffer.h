@@ -65,6 +65,11 @@ class PodBuffer {
   void PopulateReserved() {
     if (mapped_ && capacity_ > size_) PopulatePages(data_ + size_, (capacity_ - size_) * sizeof(T));
   }
+  // Hands back the pages of a mapped buffer past its size (ReleaseUnusedPages): for an
+  // array that is done growing. Capacity stays; what is appended later is backed again.
+  void ReleaseUnusedPages() {
+    base::ReleaseUnusedPages(data_, size_ * sizeof(T), capacity_ * sizeof(T), mapped_, kPolicy);
+  }
   void swap(PodBuffer& other) noexcept {
     std::swap(data_, other.data_);
     std::swap(size_, other.size_);

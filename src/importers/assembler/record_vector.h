@@ -23,7 +23,8 @@
 
 namespace stepscope::importers {
 
-inline constexpr base::BufferPolicy kRecordBuffers{.map_threshold_bytes = base::kHugePageBytes, .huge_pages = true};
+inline constexpr base::BufferPolicy kRecordBuffers{.map_threshold_bytes = base::kHugePageBytes,
+                                                   .huge_pages_from_bytes = base::kHugePageBytes};
 
 // A growable array of trivially copyable records with std::vector's interface, as far as
 // the importers use it. Throws std::bad_alloc when memory is exhausted, as a vector does.

@@ -226,6 +226,7 @@ Status FinalizePlane(PlaneIds* ids, ColumnarPlane* plane, const MemoryRecordDeco
   if (!plane->event_stats_begin.push_back(plane->num_stats())) return ResourceExhaustedError("out of memory");
   plane->aggregated_events = std::move(ids->aggregated);
   plane->IndexStatTypes();
+  plane->ReleaseUnusedPages();  // the plane is complete: its columns grow no more
   return OkStatus();
 }
 

@@ -1,6 +1,7 @@
 #include "src/xspace/columnar/columnar_reader.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/xspace/columnar/columnar_finalize.h"
 #include "src/xspace/columnar/columnar_test_util.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
 #include "src/xspace/xplane_builder.h"
@@ -491,6 +493,42 @@ TEST(ColumnarReaderTest, ConsumedRangesAreDisjointAndInsideTheInput) {
     }
     EXPECT_LE(ranges.back().second, bytes.size());
   }
+}
+
+// Pages of [begin, begin + bytes) in memory (mincore).
+size_t ResidentPagesOf(const void* begin, size_t bytes) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t{page - 1};
+  const size_t length = reinterpret_cast<uintptr_t>(begin) + bytes - first;
+  std::vector<unsigned char> in_core((length + page - 1) / page);
+  if (mincore(reinterpret_cast<void*>(first), length, in_core.data()) != 0) return 0;
+  size_t resident = 0;
+  for (unsigned char c : in_core) resident += c & 1;
+  return resident;
+}
+
+// A finished plane keeps resident only what its columns use: FinalizePlane hands back the
+// rest of what ReserveMore reserved (backed here by PopulateReserved, as the importer's
+// idle threads back it).
+TEST(ColumnarPlaneTest, FinalizedPlaneHandsBackItsUnusedReservation) {
+  ColumnarPlane plane;
+  plane.name = std::string(kHostThreadsPlaneName);
+  constexpr size_t kReserved = size_t{1} << 20;
+  ASSERT_TRUE(plane.ReserveMore(kReserved, kReserved));
+  plane.PopulateReserved();
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  ASSERT_GE(ResidentPagesOf(plane.event_start_ps.data(), kReserved * sizeof(int64_t)), kReserved * 8 / page / 2);
+  PlaneIds ids;
+  RawEventMetadata& op = ids.event_metadata.emplace_back();
+  op.key = 1;
+  op.name = "op";
+  for (int64_t i = 0; i < 10; ++i) plane.AppendEvent(i * 1000, 500, ids.EncodeEventId(1), plane.num_stats());
+  ASSERT_TRUE(FinalizePlane(&ids, &plane).ok());
+  EXPECT_EQ(plane.num_events(), 10u);
+  EXPECT_EQ(plane.event_start_ps[9], 9000);
+  EXPECT_LE(ResidentPagesOf(plane.event_start_ps.data(), kReserved * sizeof(int64_t)), 1u);
+  EXPECT_LE(ResidentPagesOf(plane.stat_key.data(), kReserved * sizeof(uint32_t)), 1u);
+  EXPECT_LE(ResidentPagesOf(plane.event_stats_begin.data(), kReserved * sizeof(uint32_t)), 1u);
 }
 
 }  // namespace

@@ -123,6 +123,17 @@ class ColumnarPlane {
   std::vector<uint32_t> memory_stat_indices;
   ColumnarMemoryEvents memory;
 
+  // Calls f(column) for each of the event and stat columns.
+  template <typename F>
+  void ForEachColumn(const F& f) {
+    f(event_start_ps);
+    f(event_duration);
+    f(event_metadata_index);
+    f(event_stats_begin);
+    f(stat_key);
+    f(stat_payload);
+  }
+
   uint32_t num_events() const { return static_cast<uint32_t>(event_start_ps.size()); }
   uint32_t num_stats() const { return static_cast<uint32_t>(stat_payload.size()); }
 
@@ -140,12 +151,12 @@ class ColumnarPlane {
   }
   // Backs what ReserveMore reserved (PodArray::PopulateReserved), ahead of the appends.
   void PopulateReserved() {
-    event_start_ps.PopulateReserved();
-    event_duration.PopulateReserved();
-    event_metadata_index.PopulateReserved();
-    event_stats_begin.PopulateReserved();
-    stat_key.PopulateReserved();
-    stat_payload.PopulateReserved();
+    ForEachColumn([](auto& column) { column.PopulateReserved(); });
+  }
+  // Hands back what the columns reserved and did not use (PodArray::ReleaseUnusedPages):
+  // ReserveMore's bounds, and the rest of a huge page at each column's end.
+  void ReleaseUnusedPages() {
+    ForEachColumn([](auto& column) { column.ReleaseUnusedPages(); });
   }
   // Times are clamped so that sums and differences of two never overflow, whatever a
   // hostile file says: starts to +-2^61 ps (+-26 days), durations to [0, 2^61] (a negative
