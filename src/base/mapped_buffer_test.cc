@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "src/base/testing/resident_pages.h"
+
 namespace stepscope::base {
 namespace {
 
@@ -49,16 +51,6 @@ TEST(MappedBufferTest, GrowthKeepsTheBytes) {
     }
     FreeBuffer(data, capacity, mapped, policy);
   }
-}
-
-// Pages of the mapped range in memory (mincore), for PopulatePages.
-size_t ResidentPages(const void* begin, size_t bytes) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> in_core((bytes + page - 1) / page);
-  if (mincore(const_cast<void*>(begin), bytes, in_core.data()) != 0) return 0;
-  size_t resident = 0;
-  for (unsigned char c : in_core) resident += c & 1;
-  return resident;
 }
 
 // PopulatePages backs a range (where the kernel has MADV_POPULATE_WRITE, 5.14) without

@@ -1,7 +1,6 @@
 #include "src/xspace/columnar/columnar_reader.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -15,6 +14,7 @@
 
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/base/testing/resident_pages.h"
 #include "src/xspace/columnar/columnar_finalize.h"
 #include "src/xspace/columnar/columnar_test_util.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
@@ -495,18 +495,6 @@ TEST(ColumnarReaderTest, ConsumedRangesAreDisjointAndInsideTheInput) {
   }
 }
 
-// Pages of [begin, begin + bytes) in memory (mincore).
-size_t ResidentPagesOf(const void* begin, size_t bytes) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t{page - 1};
-  const size_t length = reinterpret_cast<uintptr_t>(begin) + bytes - first;
-  std::vector<unsigned char> in_core((length + page - 1) / page);
-  if (mincore(reinterpret_cast<void*>(first), length, in_core.data()) != 0) return 0;
-  size_t resident = 0;
-  for (unsigned char c : in_core) resident += c & 1;
-  return resident;
-}
-
 // A finished plane keeps resident only what its columns use: FinalizePlane hands back the
 // rest of what ReserveMore reserved (backed here by PopulateReserved, as the importer's
 // idle threads back it).
@@ -517,7 +505,7 @@ TEST(ColumnarPlaneTest, FinalizedPlaneHandsBackItsUnusedReservation) {
   ASSERT_TRUE(plane.ReserveMore(kReserved, kReserved));
   plane.PopulateReserved();
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  ASSERT_GE(ResidentPagesOf(plane.event_start_ps.data(), kReserved * sizeof(int64_t)), kReserved * 8 / page / 2);
+  ASSERT_GE(base::ResidentPages(plane.event_start_ps.data(), kReserved * sizeof(int64_t)), kReserved * 8 / page / 2);
   PlaneIds ids;
   RawEventMetadata& op = ids.event_metadata.emplace_back();
   op.key = 1;
@@ -526,9 +514,9 @@ TEST(ColumnarPlaneTest, FinalizedPlaneHandsBackItsUnusedReservation) {
   ASSERT_TRUE(FinalizePlane(&ids, &plane).ok());
   EXPECT_EQ(plane.num_events(), 10u);
   EXPECT_EQ(plane.event_start_ps[9], 9000);
-  EXPECT_LE(ResidentPagesOf(plane.event_start_ps.data(), kReserved * sizeof(int64_t)), 1u);
-  EXPECT_LE(ResidentPagesOf(plane.stat_key.data(), kReserved * sizeof(uint32_t)), 1u);
-  EXPECT_LE(ResidentPagesOf(plane.event_stats_begin.data(), kReserved * sizeof(uint32_t)), 1u);
+  EXPECT_LE(base::ResidentPages(plane.event_start_ps.data(), kReserved * sizeof(int64_t)), 1u);
+  EXPECT_LE(base::ResidentPages(plane.stat_key.data(), kReserved * sizeof(uint32_t)), 1u);
+  EXPECT_LE(base::ResidentPages(plane.event_stats_begin.data(), kReserved * sizeof(uint32_t)), 1u);
 }
 
 }  // namespace
