@@ -13,9 +13,10 @@
 // and the same per input, plus the tokenizer alone (what the JSON parsing costs) and wall
 // times. CPU time is the per-core figure because the machine may be shared. The synthetic
 // trace is imported once before the import the headline figures come from (a warm-up,
-// reported apart as synthetic_import_first_*): on the development VM the first import after the gigabyte
-// was written measured 465-689 MB/s and the next one 720-800, the memory faulted in
-// first being dearer for a while there, which says nothing of the importer.
+// reported apart as synthetic_import_first_*): on the development VM the first import
+// after the gigabyte was written measured 465-689 MB/s and the next one 720-800, the
+// memory faulted in first being dearer for a while there, which says nothing of the
+// importer.
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>

@@ -8,7 +8,6 @@
 namespace stepscope::server {
 namespace {
 
-
 Status Refuse(std::string_view what, std::string_view why) {
   return InvalidArgumentError("invalid " + std::string(what) + " name: " + std::string(why));
 }

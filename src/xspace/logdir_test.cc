@@ -1,4 +1,3 @@
-#include "src/base/testing/fresh_dir.h"
 #include "src/xspace/logdir.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +6,7 @@
 
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
+#include "src/base/testing/fresh_dir.h"
 #include "src/xspace/xplane_builder.h"
 #include "src/xspace/xspace_io.h"
 

@@ -40,7 +40,6 @@ constexpr PublishedPeak kPublished[] = {
     {"V100", 125.0e12, 0.9e12},
 };
 
-
 const FlopsPerCycle* FindFlopsPerCycle(const DeviceCapabilities& caps) {
   const std::string vendor = base::AsciiLowerCopy(caps.vendor);
   for (const FlopsPerCycle& entry : kFlopsPerCycle) {
@@ -52,9 +51,8 @@ const FlopsPerCycle* FindFlopsPerCycle(const DeviceCapabilities& caps) {
 }
 
 const PublishedPeak* FindPublished(const DeviceCapabilities& caps) {
-  const std::string name = base::AsciiLowerCopy(caps.device_name);
   for (const PublishedPeak& entry : kPublished) {
-    if (name.find(base::AsciiLowerCopy(entry.name)) != std::string::npos) return &entry;
+    if (base::AsciiContainsIgnoreCase(caps.device_name, entry.name)) return &entry;
   }
   return nullptr;
 }

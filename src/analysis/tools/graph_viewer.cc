@@ -42,7 +42,6 @@ std::vector<Neighbour> Neighbours(const HloModule& m, int32_t i) {
   return out;
 }
 
-
 // The instruction to centre on: `op` exactly, the only op containing it, or none (with
 // the candidates listed in `r`).
 int32_t FindCenter(const HloModule& m, const std::string& op, GraphViewerResult* r) {
@@ -52,10 +51,9 @@ int32_t FindCenter(const HloModule& m, const std::string& op, GraphViewerResult*
   }
   const int32_t exact = m.FindInstruction(op);
   if (exact >= 0) return exact;
-  const std::string needle = base::AsciiLowerCopy(op);
   int32_t only = -1;
   for (size_t i = 0; i < m.instructions.size(); ++i) {
-    if (base::AsciiLowerCopy(m.instructions[i].name).find(needle) == std::string::npos) continue;
+    if (!base::AsciiContainsIgnoreCase(m.instructions[i].name, op)) continue;
     ++r->candidate_count;
     only = static_cast<int32_t>(i);
     if (r->candidates.size() < kGraphMaxCandidates) r->candidates.push_back(m.instructions[i].name);

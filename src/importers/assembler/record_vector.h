@@ -7,8 +7,8 @@
 // is copied about once more and the kernel zeroes about twice the final size (19 % of a
 // one-thread import of a 210 MB Kineto trace was that zeroing). A mapped RecordVector
 // grows by moving its pages into a larger mapping (mremap): no copy, and only the pages
-// the records reach are ever touched. Unlike xspace::PodArray (the same buffers, without
-// huge pages, for the many columns of a plane; both are base::PodBuffer) it has
+// the records reach are ever touched. Unlike xspace::PodArray (the same buffers, with huge
+// pages only from 32 MiB, for the many columns of a plane; both are base::PodBuffer) it has
 // std::vector's interface and throws.
 #pragma once
 

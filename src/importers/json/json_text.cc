@@ -146,7 +146,6 @@ __attribute__((always_inline)) inline size_t ScanDigits(const char* p, const cha
   return n;
 }
 
-
 struct ParsedMicros {
   bool negative = false;
   int64_t micros = 0;          // magnitude of the integer part

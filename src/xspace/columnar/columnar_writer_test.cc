@@ -1,4 +1,3 @@
-#include "src/base/testing/fresh_dir.h"
 #include "src/xspace/columnar/columnar_writer.h"
 
 #include <gtest/gtest.h>
@@ -9,6 +8,7 @@
 #include <string>
 
 #include "src/base/file_io.h"
+#include "src/base/testing/fresh_dir.h"
 #include "src/xspace/columnar/columnar_reader.h"
 #include "src/xspace/columnar/columnar_test_util.h"
 #include "src/xspace/columnar/xspace_to_columnar.h"
