@@ -7,6 +7,8 @@
 #include <vector>
 
 #include <gmock/gmock.h>
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "src/analysis/model/build_profile_model.h"
@@ -89,10 +91,14 @@ TEST(GoldenTest, CpuInputBoundKeyNumbers) {
   ProfileModel model = Build(CpuInputBoundSpace());
   analysis::InputPipelineAnalysis input = analysis::ComputeInputPipelineAnalysis(model);
   EXPECT_EQ(input.summary.step_count, 6);
-  EXPECT_NEAR(input.summary.avg_step_time_ms, 10.0, 1e-9);
-  EXPECT_NEAR(input.summary.input_percent, 60.0, 1e-9);
+  // Markers of 10 ms every 11 ms: each step lasts until the next one starts (11 ms), the
+  // last one until its marker ends (10 ms).
+  EXPECT_NEAR(input.summary.avg_step_time_ms, (5 * 11.0 + 10) / 6, 1e-9);
+  EXPECT_NEAR(input.summary.input_percent, 100.0 * 6 * 6 / (5 * 11.0 + 10), 1e-9);
   EXPECT_EQ(input.summary.verdict, analysis::InputBoundVerdict::kHighly);
-  EXPECT_NEAR(input.summary.step_time_ms.stddev, 0.0, 1e-9);
+  const double mean = (5 * 11.0 + 10) / 6;
+  EXPECT_NEAR(input.summary.step_time_ms.stddev,
+              std::sqrt((5 * (11 - mean) * (11 - mean) + (10 - mean) * (10 - mean)) / 6), 1e-9);
   EXPECT_NEAR(input.summary.input_time_ms.mean, 6.0, 1e-9);
   EXPECT_NEAR(input.host_breakdown_ms[2], 24.0, 1e-9);  // preprocessing: Map self 4 ms x 6
   EXPECT_NEAR(input.host_breakdown_ms[1], 6.0, 1e-9);   // advanced file read: TFRecord 1 ms x 6

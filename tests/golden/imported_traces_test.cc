@@ -2,14 +2,15 @@
 // tools a PyTorch/JAX user opens first, held to two references:
 //   - facts read from the file's JSON by importers/testing (not through the importer):
 //     the steps are exactly the ProfilerStep#N annotations (minus stubs without device
-//     work, which the model must name); each step's time is its ProfilerStep#N duration,
-//     unless the step's device work is not inside it, then the span of that device work
-//     (XProf's StepTime, docs/model.md "Steps"); kernel launches add up to the file's
-//     `kernel` events;
+//     work, which the model must name); each step's time is the program's iteration,
+//     from its ProfilerStep#N's start to the next one's, the last to the end of its host
+//     step or of its device work, whichever is later (docs/model.md "Steps"); kernel
+//     launches add up to the file's `kernel` events;
 //   - a golden digest per trace (tests/golden/imported/<trace>.json): the tools' JSON with
 //     long arrays cut to their first rows (the length kept), so a change in what the
 //     tools say about a real trace shows up in review.
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -46,17 +47,16 @@ std::vector<std::string> TraceFiles() {
 
 // What the file itself says (importers/testing/trace_facts.h reads it without the
 // importers): host ProfilerStep#N annotations by N with their durations, each step's
-// time by XProf's StepTime rule, and kernel events.
+// time as the program's iteration (docs/model.md "Steps"), and kernel events.
 struct StepAndKernelFacts {
   std::map<int64_t, int64_t> step_duration_ns;
-  std::map<int64_t, int64_t> step_time_ns;  // the host duration, or the device span not inside it
+  std::map<int64_t, int64_t> step_time_ns;  // the step's window
   int64_t kernels = 0;
 };
 
 struct Span {
   int64_t begin_ns = 0;
   int64_t end_ns = 0;
-  bool Includes(const Span& other) const { return begin_ns <= other.begin_ns && other.end_ns <= end_ns; }
 };
 
 bool IsLaunchCat(std::string_view cat) { return cat == "cuda_runtime" || cat == "Runtime" || cat == "cuda_driver"; }
@@ -65,12 +65,10 @@ bool IsDeviceActivityCat(std::string_view cat) {
          cat == "Memset";
 }
 
-// Each step's device span, as XProf derives device step markers: a launch belongs to the
-// step whose ProfilerStep window holds it (any thread); a device event to its launch's
-// step (same `correlation`); per device, consecutive events of one step in time order
-// make one span; a step keeps its longest.
-std::map<int64_t, Span> DeviceStepSpans(const std::vector<importers::testing::FileEvent>& events,
-                                        const std::map<int64_t, Span>& host_steps) {
+// The end of each step's device work: a launch belongs to the step whose ProfilerStep
+// window holds it (any thread); a device event to its launch's step (same `correlation`).
+std::map<int64_t, int64_t> DeviceEnds(const std::vector<importers::testing::FileEvent>& events,
+                                      const std::map<int64_t, Span>& host_steps) {
   std::map<std::string, int64_t> step_of_launch;  // correlation -> step
   for (const importers::testing::FileEvent& e : events) {
     auto correlation = e.args.find("correlation");
@@ -79,36 +77,58 @@ std::map<int64_t, Span> DeviceStepSpans(const std::vector<importers::testing::Fi
       if (span.begin_ns <= e.ts_ns && e.ts_ns < span.end_ns) step_of_launch[correlation->second] = step;
     }
   }
-  std::map<std::string, std::vector<std::pair<Span, int64_t>>> by_device;  // pid -> (span, step)
+  std::map<int64_t, int64_t> device_end;
   for (const importers::testing::FileEvent& e : events) {
     auto correlation = e.args.find("correlation");
     if (e.ph != "X" || !IsDeviceActivityCat(e.cat) || correlation == e.args.end()) continue;
     auto step = step_of_launch.find(correlation->second);
-    if (step != step_of_launch.end()) by_device[e.pid].push_back({{e.ts_ns, e.ts_ns + e.dur_ns}, step->second});
+    if (step == step_of_launch.end()) continue;
+    auto [it, inserted] = device_end.try_emplace(step->second, e.ts_ns + e.dur_ns);
+    if (!inserted) it->second = std::max(it->second, e.ts_ns + e.dur_ns);
   }
-  std::map<int64_t, Span> longest;
-  auto keep = [&](int64_t step, const Span& span) {
-    Span& l = longest[step];
-    if (span.end_ns - span.begin_ns > l.end_ns - l.begin_ns) l = span;
-  };
-  for (auto& [pid, spans] : by_device) {
-    std::stable_sort(spans.begin(), spans.end(),
-                     [](const auto& a, const auto& b) { return a.first.begin_ns < b.first.begin_ns; });
-    Span run;
-    int64_t run_step = -1;
-    bool open = false;
-    for (const auto& [span, step] : spans) {
-      if (open && step != run_step) keep(run_step, run);
-      if (!open || step != run_step) {
-        run = span;
-        run_step = step;
-        open = true;
-      }
-      run.end_ns = std::max(run.end_ns, span.end_ns);
+  return device_end;
+}
+
+// Each step's window: from its start to the next ProfilerStep's start, the last to the
+// later of its host end and its device work's end; where the device's cadence (device
+// end to device end) is over 2 % slower than the host's (host end to host end), from one
+// device end to the next.
+std::map<int64_t, int64_t> StepWindowsNs(const std::map<int64_t, Span>& host_steps,
+                                         const std::map<int64_t, int64_t>& device_end) {
+  std::vector<std::pair<Span, int64_t>> by_begin;  // (host span, step)
+  for (const auto& [step, span] : host_steps) by_begin.push_back({span, step});
+  std::sort(by_begin.begin(), by_begin.end(),
+            [](const auto& a, const auto& b) { return a.first.begin_ns < b.first.begin_ns; });
+  std::vector<std::pair<int64_t, int64_t>> with_device;  // (host end, device end) of steps with device work
+  for (const auto& [span, step] : by_begin) {
+    auto d = device_end.find(step);
+    if (d != device_end.end()) with_device.push_back({span.end_ns, d->second});
+  }
+  bool device_bound = false;
+  if (with_device.size() >= 2 && with_device.size() == by_begin.size()) {
+    const int64_t k = static_cast<int64_t>(with_device.size()) - 1;
+    const int64_t host = (with_device.back().first - with_device.front().first) * 1000 / k;
+    const int64_t device = (with_device.back().second - with_device.front().second) * 1000 / k;
+    device_bound = host > 0 && device * 1000 > host * 1020;
+  }
+  std::map<int64_t, int64_t> window;
+  int64_t previous_end = 0;
+  for (size_t i = 0; i < by_begin.size(); ++i) {
+    const auto& [span, step] = by_begin[i];
+    auto d = device_end.find(step);
+    const int64_t dev = d != device_end.end() ? d->second : INT64_MIN;
+    if (device_bound) {
+      const int64_t begin = i == 0 ? span.begin_ns : previous_end;
+      int64_t end = std::max(dev, begin);
+      if (i + 1 == by_begin.size()) end = std::max(end, span.end_ns);
+      window[step] = end - begin;
+      previous_end = end;
+    } else {
+      const int64_t end = i + 1 < by_begin.size() ? by_begin[i + 1].first.begin_ns : std::max(span.end_ns, dev);
+      window[step] = end - span.begin_ns;
     }
-    if (open) keep(run_step, run);
   }
-  return longest;
+  return window;
 }
 
 StepAndKernelFacts ReadFacts(const std::string& path) {
@@ -126,13 +146,7 @@ StepAndKernelFacts ReadFacts(const std::string& path) {
       host_steps[step] = {event.ts_ns, event.ts_ns + event.dur_ns};
     }
   }
-  const std::map<int64_t, Span> device_steps = DeviceStepSpans(file.events, host_steps);
-  for (const auto& [step, host] : host_steps) {
-    auto device = device_steps.find(step);
-    const bool device_time = device != device_steps.end() && !host.Includes(device->second);
-    const Span& time = device_time ? device->second : host;
-    facts.step_time_ns[step] = time.end_ns - time.begin_ns;
-  }
+  facts.step_time_ns = StepWindowsNs(host_steps, DeviceEnds(file.events, host_steps));
   for (const char* cat : {"kernel", "Kernel"}) {
     auto it = file.count_by_cat.find(cat);
     if (it != file.count_by_cat.end()) facts.kernels += it->second;
@@ -190,12 +204,17 @@ TEST_P(ImportedTraceTest, ToolsAgreeWithTheFileAndTheGoldenDigest) {
   ASSERT_TRUE(model.ok()) << model.status().ToString();
   const StepAndKernelFacts facts = ReadFacts(path);
 
-  // Steps: every model step is a ProfilerStep#N of the file, with its time by XProf's rule
-  // (the file's µs, ns fractions included, exactly).
+  // Steps: every model step is a ProfilerStep#N of the file, with its time the program's
+  // iteration (the file's µs, ns fractions included, exactly); the breakdown sums to it and
+  // steps do not overlap.
   for (const analysis::StepInfo& step : model->steps) {
     auto it = facts.step_time_ns.find(step.step_number);
     ASSERT_NE(it, facts.step_time_ns.end()) << "step " << step.step_number << " is not a ProfilerStep of the file";
     EXPECT_EQ(step.duration_ps, it->second * 1000) << "step " << step.step_number;
+    EXPECT_EQ(step.breakdown.total_ps(), step.duration_ps) << "step " << step.step_number;
+  }
+  for (size_t i = 0; i + 1 < model->steps.size(); ++i) {
+    EXPECT_LE(model->steps[i].begin_ps + model->steps[i].duration_ps, model->steps[i + 1].begin_ps);
   }
   // Every file step is a model step, unless the model says why not.
   const size_t missing = facts.step_duration_ns.size() - model->steps.size();

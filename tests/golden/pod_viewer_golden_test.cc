@@ -7,8 +7,11 @@
 //   w1: steps 0..7, 11.5 ms: IteratorGetNext [0, 4.5), forward [4.5, 11.5).
 //   w2: steps 0..6 (its capture ended before step 7), 10.5 ms: IteratorGetNext [0, 2.5),
 //       forward [2.5, 9.5), 1 ms unexplained.
+// Steps are the program's iterations: 12 ms on every worker (the last one until its
+// marker ends), so the workers are compared by their busy time (step time less "other"):
+// w0 9 ms, w1 11.5 ms, w2 9.5 ms in every step.
 // Expected: 8 steps, 7 on every worker; w1 is the slowest in all 8 (straggler, 100 %);
-// spread 1.5 ms in every step; w1's input is 4.5 / 11.5 = 39.1 % of its step time.
+// spread 2.5 ms in every step; w1's input is 8 x 4.5 ms of its 7 x 12 + 11.5 ms.
 #include <gtest/gtest.h>
 
 #include "src/analysis/model/build_profile_model.h"
@@ -85,11 +88,14 @@ TEST(PodViewerGoldenTest, ThreeWorkersWithAStraggler) {
   ASSERT_TRUE(r.straggler_host_index.has_value());
   EXPECT_EQ(r.hosts[*r.straggler_host_index], "w1");
   EXPECT_EQ(r.workers[1].slowest_steps, 8);
-  EXPECT_NEAR(r.avg_spread_ms, 1.5, 1e-9);
-  EXPECT_NEAR(r.workers[1].avg_step_time_ms, 11.5, 1e-9);
-  EXPECT_NEAR(r.workers[1].input_percent, 100.0 * 4.5 / 11.5, 1e-6);
+  EXPECT_EQ(r.compared_by, "busy_time");
+  EXPECT_NEAR(r.avg_spread_ms, 2.5, 1e-9);
+  EXPECT_NEAR(r.workers[1].avg_step_time_ms, (7 * 12 + 11.5) / 8, 1e-9);
+  EXPECT_NEAR(r.workers[1].input_percent, 100.0 * 8 * 4.5 / (7 * 12 + 11.5), 1e-6);
   EXPECT_NEAR(r.workers[0].avg_category_ms[static_cast<int>(analysis::TimeCategory::kInput)], 2, 1e-9);
-  EXPECT_NEAR(r.workers[0].avg_category_ms[static_cast<int>(analysis::TimeCategory::kOther)], 1, 1e-9);
+  // w0: 3 ms of each 12 ms window and 1 ms of its last, 10 ms step, explained by nothing.
+  EXPECT_NEAR(r.workers[0].avg_category_ms[static_cast<int>(analysis::TimeCategory::kOther)], (7 * 3 + 1) / 8.0,
+              1e-9);
   EXPECT_EQ(r.workers[2].steps, 7);
 
   auto result = analysis::RunTool("pod_viewer", *model);

@@ -17,6 +17,7 @@
 #include "src/analysis/model/op_metrics.h"
 #include "src/analysis/model/pipeline_events.h"
 #include "src/analysis/model/step_breakdown.h"
+#include "src/analysis/model/work_between_steps.h"
 #include "src/base/batch_heap.h"
 #include "src/hlo/hlo_programs.h"
 #include "src/xspace/columnar/columnar_reader.h"
@@ -212,6 +213,27 @@ class HostSideWork {
   std::thread thread_;
 };
 
+// The host's blocking runtime calls, with the part of each inside the steps' windows,
+// most time first.
+void AddHostSyncWaits(internal::HostAnalysis* host, ProfileModel* model) {
+  const std::vector<StepInfo>& steps = model->steps;
+  for (const auto& [begin, end, index] : host->sync_wait_spans) {
+    auto it = std::upper_bound(steps.begin(), steps.end(), begin,
+                               [](int64_t t, const StepInfo& step) { return t < step.begin_ps; });
+    int64_t in_steps = 0;
+    if (it != steps.begin()) --it;
+    for (; it != steps.end() && it->begin_ps < end; ++it) {
+      in_steps += std::max<int64_t>(0, std::min(end, it->begin_ps + it->duration_ps) - std::max(begin, it->begin_ps));
+    }
+    AddTo(host->sync_waits[index].in_steps_ps, std::min(in_steps, end - begin));
+  }
+  model->host_sync_waits = std::move(host->sync_waits);
+  std::sort(model->host_sync_waits.begin(), model->host_sync_waits.end(),
+            [](const HostSyncWait& a, const HostSyncWait& b) {
+              return a.total_ps != b.total_ps ? a.total_ps > b.total_ps : std::tie(a.call, a.op) < std::tie(b.call, b.op);
+            });
+}
+
 // The model; with `only_group_id`, of that step group's events alone (ModelOptions::step).
 // `memory_records`: what TakeMemoryRecords took out of the space (or null); its arrays
 // become the model's.
@@ -274,6 +296,8 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
     std::erase_if(model.steps, [&](const StepInfo& step) { return step.group_id != *only_group_id; });
     model.step_group = only_group_id;
   }
+  AddHostSyncWaits(&host, &model);
+  internal::FindWorkBetweenSteps(s, host.threads, &model);
   side.Finish();
   internal::AddHostOpTable(std::move(side.op_table), &model);
   model.device_step_ties = device.ties;

@@ -367,8 +367,8 @@ TEST(BuildProfileModelTest, GpuHostAndDeviceBreakdown) {
   EXPECT_EQ(model.device_ops.idle_time_ps, Ms(4));
 }
 
-// A stream whose kernels run out of step order (step 0's kernel after step 1's): the
-// breakdown takes the general path and still counts each kernel for its own step.
+// A stream whose kernels run out of step order (step 0's kernel after step 1's): each
+// kernel counts in the window where it runs, and as the work of the step that launched it.
 TEST(BuildProfileModelTest, KernelsOutOfStepOrderOnAStream) {
   TestSpace t;
   auto main = t.HostLine(1, "main");
@@ -385,9 +385,12 @@ TEST(BuildProfileModelTest, KernelsOutOfStepOrderOnAStream) {
   ASSERT_EQ(model.steps.size(), 2u);
   EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kDeviceCompute32), Ms(1));
   EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostPrepare), Ms(1));
-  EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kDeviceCompute32), Ms(1));
+  EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kDeviceCompute32), Ms(2)) << "its own and step 0's late kernel";
   EXPECT_EQ(model.steps[1].breakdown.ps(EventType::kHostPrepare), Ms(0.5));
   for (const StepInfo& step : model.steps) EXPECT_EQ(step.breakdown.total_ps(), Ms(10));
+  EXPECT_EQ(model.steps[0].device_busy_ps, Ms(2));
+  EXPECT_EQ(model.steps[0].device_end_ps, Ms(13));
+  EXPECT_EQ(model.steps[1].device_busy_ps, Ms(1));
 }
 
 TEST(BuildProfileModelTest, DropsIncompleteStepsOnlyInSamplingMode) {
@@ -456,11 +459,13 @@ TEST(BuildProfileModelTest, StepsFromRootsOnSeveralThreads) {
   ProfileModel model = Build(t.space);
   ASSERT_EQ(model.steps.size(), 2u);
   EXPECT_EQ(model.steps[0].step_number, 1);
-  EXPECT_EQ(model.steps[0].duration_ps, Ms(10)) << "longest host marker";
+  // A step starts with its first marker, on any thread, and lasts until the next one
+  // starts; the last until its last marker ends.
+  EXPECT_EQ(model.steps[0].duration_ps, Ms(10));
   EXPECT_EQ(model.steps[0].begin_ps, 0);
   EXPECT_EQ(model.steps[1].step_number, 2);
-  EXPECT_EQ(model.steps[1].begin_ps, Ms(11));
-  EXPECT_EQ(model.steps[1].duration_ps, Ms(10.5));
+  EXPECT_EQ(model.steps[1].begin_ps, Ms(10));
+  EXPECT_EQ(model.steps[1].duration_ps, Ms(11.5));
   // Step 1: enqueue [1,2) + consume [2,6) compute, GetNext [3,5) input; rest unknown.
   const StepBreakdown& first = model.steps[0].breakdown;
   EXPECT_EQ(first.ps(EventType::kHostWaitInput), Ms(2));
@@ -492,24 +497,28 @@ TEST(BuildProfileModelTest, LegacyTraceContextRootsWithoutStats) {
   t.Event(main, "TraceContext", 5, 9);
   ProfileModel model = Build(t.space);
   ASSERT_EQ(model.steps.size(), 2u);
-  EXPECT_EQ(model.steps[0].duration_ps, Ms(4));
+  EXPECT_EQ(model.steps[0].duration_ps, Ms(5)) << "until the next TraceContext";
   EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostCompute), Ms(1));
   EXPECT_EQ(model.steps[1].name, "TraceContext 1");
 }
 
+// The batch fetched before each step's marker: the fetch for step s+1 lies between the
+// markers, inside step s's iteration (a step lasts until the next one starts), so only
+// the first fetch, before every step, is outside the steps.
 TEST(BuildProfileModelTest, IteratorFetchedOutsideTheStep) {
   TestSpace t;
   auto main = t.HostLine(1, "main");
   for (int s = 0; s < 3; ++s) {
     double b = 10.0 * s;
-    t.Event(main, "IteratorGetNext", b, b + 3);  // before the step starts: the anti-pattern
+    t.Event(main, "IteratorGetNext", b, b + 3);  // before the step's marker
     t.Event(main, "train", b + 3, b + 10, {{"step_num", s}, {"_r", 1}});
   }
   ProfileModel model = Build(t.space);
   ASSERT_EQ(model.steps.size(), 3u);
-  EXPECT_EQ(model.input_pipeline.get_next_outside_steps, 3);
+  EXPECT_EQ(model.input_pipeline.get_next_outside_steps, 1);
   EXPECT_TRUE(HasDiagnostic(model, "outside every step"));
-  EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostWaitInput), 0);
+  EXPECT_EQ(model.steps[0].breakdown.ps(EventType::kHostWaitInput), Ms(3)) << "step 1's batch, fetched in step 0";
+  EXPECT_EQ(model.steps[2].breakdown.ps(EventType::kHostWaitInput), 0) << "the last step fetches nothing";
 }
 
 TEST(BuildProfileModelTest, RunEnvironmentAndDroppedEvents) {

@@ -82,6 +82,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
            size_t>
       kernel_index;
   std::map<int64_t, size_t> step_index;  // step number -> combined step
+  std::map<std::pair<std::string, std::string>, size_t> sync_index;  // (call, op) -> host_sync_waits
   std::unordered_map<std::string, uint32_t> memory_name_index;
   std::string step_source;
   std::vector<std::shared_ptr<const hlo::HloPrograms>> hlo_parts;
@@ -106,6 +107,9 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     combined.device_step_ties.Add(model.device_step_ties);
     AddLaunchThreads(model.launch_threads, &combined.launch_threads);
     step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
+    if (h == 0 || model.step_cadence.device_interval_ps > combined.step_cadence.device_interval_ps) {
+      combined.step_cadence = model.step_cadence;  // the slowest host's
+    }
 
     for (StepInfo& step : model.steps) {
       HostStep per_host{host_index, step.begin_ps, step.duration_ps, step.breakdown};
@@ -124,9 +128,24 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
         merged.duration_ps = step.duration_ps;
         merged.time_source = step.time_source;
         merged.breakdown = step.breakdown;
+        merged.host_begin_ps = step.host_begin_ps;
+        merged.host_end_ps = step.host_end_ps;
+        merged.device_end_ps = step.device_end_ps;
+        merged.device_busy_ps = step.device_busy_ps;
       }
     }
 
+    for (const HostSyncWait& wait : model.host_sync_waits) {
+      auto [it, inserted] = sync_index.try_emplace({wait.call, wait.op}, combined.host_sync_waits.size());
+      if (inserted) {
+        combined.host_sync_waits.push_back(wait);
+        continue;
+      }
+      HostSyncWait& merged = combined.host_sync_waits[it->second];
+      merged.count += wait.count;
+      AddTo(merged.total_ps, wait.total_ps);
+      AddTo(merged.in_steps_ps, wait.in_steps_ps);
+    }
     MergeOps(model.host_ops, &combined.host_ops, &host_op_index);
     MergeOps(model.device_ops, &combined.device_ops, &device_op_index);
 
@@ -197,6 +216,10 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
   combined.step_source = step_source;
   std::sort(combined.steps.begin(), combined.steps.end(),
             [](const StepInfo& a, const StepInfo& b) { return a.step_number < b.step_number; });
+  std::sort(combined.host_sync_waits.begin(), combined.host_sync_waits.end(),
+            [](const HostSyncWait& a, const HostSyncWait& b) {
+              return a.total_ps != b.total_ps ? a.total_ps > b.total_ps : std::tie(a.call, a.op) < std::tie(b.call, b.op);
+            });
   SortOps(&combined.host_ops);
   SortOps(&combined.device_ops);
   std::sort(combined.kernels.begin(), combined.kernels.end(), [](const KernelStats& a, const KernelStats& b) {

@@ -191,7 +191,7 @@ class DeviceAnalyzer {
       std::iota(order.begin(), order.end(), line.event_begin);
       auto by_begin = [&](uint32_t a, uint32_t b) { return plane.event_start_ps[a] < plane.event_start_ps[b]; };
       base::SortRuns(order.begin(), order.end(), by_begin);
-      if (host_->only_group_id) KeepSelectedStep(plane, reader, &order, &state);
+      if (host_->only_group_id) KeepSelectedStep(plane_index, plane, reader, &order, &state);
       int64_t busy_end = INT64_MIN;
       out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));
       for (uint32_t e : order) {
@@ -424,41 +424,80 @@ class DeviceAnalyzer {
       ++device->collective_count;
       AddCollective(e, facts, stats, duration, state);
     }
-    int32_t group = StepGroupOf(stats);
-    if (group == kNoGroup) return kNoGroup;
-    MarkGroupOnDevice(group);
-    AddStepActivity(group, plane.event_start_ps[e], plane.event_end_ps(e), !is_copy, is_collective, device, state);
-    EventType type;
-    if (is_copy && direction == MemcpyDirection::kHostToDevice) {
-      type = EventType::kHostToDevice;
-    } else if (is_copy && direction == MemcpyDirection::kDeviceToHost) {
-      type = EventType::kDeviceToHost;
-    } else if (is_copy && direction == MemcpyDirection::kDeviceToDevice) {
-      type = EventType::kDeviceToDevice;
-    } else if (facts.is_collective) {
-      type = EventType::kDeviceCollectives;
-    } else {
-      bool half = stats.shape.empty() ? facts.name_says_16bit : Is16BitCompute(plane.event_name(e), stats.shape);
-      // A kernel whose name says no type (torch.compile's Triton kernels) counts by its
-      // launching op's inputs, as XProf counts an op by its data type.
-      if (!half && stats.has_correlation_id) half = host_->launches_with_16bit_inputs.Find(stats.correlation_id) == 1;
-      type = half ? EventType::kDeviceCompute16 : EventType::kDeviceCompute32;
+    const int32_t group = StepGroupOf(stats);
+    // An event tied to no step still ran in some step's window: where steps are windows of
+    // time (steps from step markers), it counts there (StepSpan::kUntiedGroup).
+    const bool untied_span = group == kNoGroup && host_->step_source == "step_markers" && !host_->only_group_id;
+    if (group == kNoGroup && !untied_span) return kNoGroup;
+    if (group != kNoGroup) {
+      MarkGroupOnDevice(group);
+      AddStepActivity(group, plane.event_start_ps[e], plane.event_end_ps(e), !is_copy, is_collective, device, state);
     }
-    if (group >= static_cast<int32_t>(StepSpan::kMaxGroups) ||
-        !out_->spans.push_back(StepSpan(group, type, index_space_.Global(plane_index, e)))) {
+    const EventType type = SpanType(plane, e, stats, facts, is_copy, direction);
+    const int32_t span_group = untied_span ? StepSpan::kUntiedGroup : group;
+    if (group >= StepSpan::kUntiedGroup ||
+        !out_->spans.push_back(StepSpan(span_group, type, index_space_.Global(plane_index, e)))) {
       ++out_->span_failures;  // out of range or out of memory: counted, not silently lost
     }
     return group;
   }
 
+  // The breakdown type of a device event.
+  EventType SpanType(const ColumnarPlane& plane, uint32_t e, const EventStats& stats, const NameFacts& facts,
+                     bool is_copy, MemcpyDirection direction) const {
+    if (is_copy && direction == MemcpyDirection::kHostToDevice) return EventType::kHostToDevice;
+    if (is_copy && direction == MemcpyDirection::kDeviceToHost) return EventType::kDeviceToHost;
+    if (is_copy && direction == MemcpyDirection::kDeviceToDevice) return EventType::kDeviceToDevice;
+    if (facts.is_collective) return EventType::kDeviceCollectives;
+    bool half = stats.shape.empty() ? facts.name_says_16bit : Is16BitCompute(plane.event_name(e), stats.shape);
+    // A kernel whose name says no type (torch.compile's Triton kernels) counts by its
+    // launching op's inputs, as XProf counts an op by its data type.
+    if (!half && stats.has_correlation_id) half = host_->launches_with_16bit_inputs.Find(stats.correlation_id) == 1;
+    return half ? EventType::kDeviceCompute16 : EventType::kDeviceCompute32;
+  }
+
   // A model of one step (HostAnalysis::only_group_id) counts that group's device events
-  // alone: the others leave the stream's order before anything is counted.
-  void KeepSelectedStep(const ColumnarPlane& plane, const PlaneStatReader& reader, std::vector<uint32_t>* order,
-                        PlaneState* state) const {
+  // alone: the others leave the stream's order before anything is counted. Where steps
+  // are windows of time, the others still ran in some step's window: they stay in the
+  // breakdown (a run of their own, tied to no step), so one step's breakdown is the one it
+  // has in the whole profile.
+  void KeepSelectedStep(uint32_t plane_index, const ColumnarPlane& plane, const PlaneStatReader& reader,
+                        std::vector<uint32_t>* order, PlaneState* state) {
+    const bool windows = host_->step_source == "step_markers";
+    if (windows) out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));
     std::erase_if(*order, [&](uint32_t e) {
       reader.Read(e, &state->stats);
-      return !InSelectedStep(state->stats);
+      if (InSelectedStep(state->stats)) return false;
+      if (windows) {
+        const EventStats& stats = state->stats;
+        // Other steps' device work still sets their windows (where it ends) and the cadence.
+        const int32_t group = GroupOfUncounted(stats);
+        if (group >= 0) {
+          MarkGroupOnDevice(group);
+          if (out_->group_device_end.size() <= static_cast<size_t>(group)) out_->group_device_end.resize(group + 1, -1);
+          out_->group_device_end[group] = std::max(out_->group_device_end[group], plane.event_end_ps(e));
+        }
+        const NameFacts& facts = NameFactsOf(plane, e, state);
+        MemcpyDirection direction = facts.direction;
+        bool is_copy = facts.is_copy;
+        if (!stats.memcpy_details.empty() && (is_copy || stats.kernel_details.empty())) {
+          if (direction == MemcpyDirection::kUnknown) direction = MemcpyDetailsOf(stats, state).direction;
+          is_copy = true;
+        }
+        const EventType type = SpanType(plane, e, stats, facts, is_copy, direction);
+        if (!out_->spans.push_back(StepSpan(StepSpan::kUntiedGroup, type, index_space_.Global(plane_index, e)))) {
+          ++out_->span_failures;
+        }
+      }
+      return true;
     });
+  }
+
+  // StepGroupOf's rules, without counting ties.
+  int32_t GroupOfUncounted(const EventStats& stats) {
+    if (stats.has_group_id) return host_->groups.Dense(stats.group_id);
+    const int32_t launch = stats.has_correlation_id ? host_->correlation_to_group.Find(stats.correlation_id) : kNoGroup;
+    return launch < 0 ? kNoGroup : launch & ~kTiedByWindowBit;
   }
 
   // StepGroupOf's rules, without counting ties, compared with the selected group id.

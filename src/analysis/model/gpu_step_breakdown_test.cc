@@ -68,7 +68,9 @@ TEST(GpuStepBreakdownTest, EveryCategoryOfASynchronousStep) {
   ASSERT_EQ(model.steps.size(), 3u);
   for (const StepInfo& step : model.steps) {
     SCOPED_TRACE(step.name);
-    EXPECT_EQ(step.time_source, StepTimeSource::kHostMarker) << "the host marker includes the device work";
+    // Back-to-back markers that contain their device work: the window is the marker.
+    EXPECT_EQ(step.time_source, StepTimeSource::kStepStarts);
+    EXPECT_EQ(step.device_lag_ps(), 0) << "the device work ends inside the host step";
     EXPECT_EQ(step.duration_ps, Ms(10));
     const StepBreakdown& b = step.breakdown;
     EXPECT_EQ(b.ps(EventType::kHostWaitInput), Ms(2));
@@ -95,11 +97,11 @@ TEST(GpuStepBreakdownTest, EveryCategoryOfASynchronousStep) {
 
 // PyTorch's asynchronous loop: the host runs ahead and each step's kernels run while the
 // host is already in the next step. Host steps [b, b+10); the step's kernels run at
-// [b+6, b+10) and [b+11, b+14), so the device work of step s is [b+6, b+14), which its
-// host marker does not include: the step is that device window (XProf's StepTime), and
-// its host work before b+6 is clipped away. In the window: 7 ms of kernels, [b+10, b+11)
-// idle (the host work there belongs to the next step).
-TEST(GpuStepBreakdownTest, DeviceRunningBehindTheHostMakesTheStepTheDeviceWindow) {
+// [b+6, b+10) and [b+11, b+14), so the device work of step s ends 4 ms after its host
+// step. A step is the program's iteration, [b, b+10) (the last one until its device work
+// ends, [20, 34)), and whatever ran on the device in that window counts there, whichever
+// step launched it: step 1's window holds step 0's backward kernel and its own forward.
+TEST(GpuStepBreakdownTest, DeviceWorkCountsInTheWindowWhereItRuns) {
   TestSpace t;
   auto main = t.HostLine(1, "python3");
   auto autograd = t.HostLine(2, "pt_autograd_0");
@@ -118,26 +120,76 @@ TEST(GpuStepBreakdownTest, DeviceRunningBehindTheHostMakesTheStepTheDeviceWindow
   }
   ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
+  // Per step: duration, device compute, host compute, kernel launch, unknown.
+  //   step 0 [0, 10):  [1, 2) launch, [2, 3) linear, [3, 4) autograd launch, [4, 6) linear, [6, 10) fwd
+  //   step 1 [10, 20): [11, 14) step 0's bwd over linear and launches, [14, 16) linear, [16, 20) fwd
+  //   step 2 [20, 34): [21, 24) bwd, [24, 26) linear, [26, 30) fwd, [30, 31) idle, [31, 34) its own bwd
+  struct Expected {
+    double duration, device, host, launch, unknown;
+  };
+  const Expected expected[kSteps] = {{10, 4, 3, 2, 1}, {10, 7, 2, 0, 1}, {14, 10, 2, 0, 2}};
   for (int s = 0; s < kSteps; ++s) {
     const StepInfo& step = model.steps[s];
     SCOPED_TRACE(step.name);
-    EXPECT_EQ(step.time_source, StepTimeSource::kDeviceMarker);
-    EXPECT_EQ(step.begin_ps, Ms(10.0 * s + 6));
-    EXPECT_EQ(step.duration_ps, Ms(8));
-    EXPECT_EQ(step.name, "ProfilerStep " + std::to_string(s)) << "named by the host marker";
+    EXPECT_EQ(step.time_source, StepTimeSource::kStepStarts);
+    EXPECT_EQ(step.begin_ps, Ms(10.0 * s));
+    EXPECT_EQ(step.duration_ps, Ms(expected[s].duration));
+    EXPECT_EQ(step.name, "ProfilerStep " + std::to_string(s));
     const StepBreakdown& b = step.breakdown;
-    EXPECT_EQ(b.category_ps(TimeCategory::kDeviceCompute), Ms(7)) << "the device's busy time in the step";
-    EXPECT_EQ(b.ps(EventType::kHostCompute), 0) << "aten::linear's [b+6, b+9) is under the kernel";
-    EXPECT_EQ(b.ps(EventType::kHostPrepare), 0) << "the launches are before the window";
-    EXPECT_EQ(b.ps(EventType::kUnknownTime), Ms(1));
-    EXPECT_EQ(b.total_ps(), Ms(8));
+    EXPECT_EQ(b.category_ps(TimeCategory::kDeviceCompute), Ms(expected[s].device));
+    EXPECT_EQ(b.ps(EventType::kHostCompute), Ms(expected[s].host));
+    EXPECT_EQ(b.ps(EventType::kHostPrepare), Ms(expected[s].launch));
+    EXPECT_EQ(b.ps(EventType::kUnknownTime), Ms(expected[s].unknown));
+    EXPECT_EQ(b.total_ps(), step.duration_ps);
+    // By the step that launched it: 7 ms of kernels, ending 4 ms after the host step.
+    EXPECT_EQ(step.device_busy_ps, Ms(7));
+    EXPECT_EQ(step.device_end_ps, Ms(10.0 * s + 14));
+    EXPECT_EQ(step.device_lag_ps(), Ms(4));
+  }
+  EXPECT_EQ(model.step_cadence.steps, kSteps);
+  EXPECT_EQ(model.step_cadence.host_interval_ps, Ms(10));
+  EXPECT_EQ(model.step_cadence.device_interval_ps, Ms(10));
+  EXPECT_FALSE(model.step_cadence.device_bound) << "the lag holds at 4 ms";
+  EXPECT_EQ(model.step_cadence.mean_device_lag_ps, Ms(4));
+}
+
+// A host that issues a step every 10 ms and a device that needs 13 ms for each: the
+// device falls 3 ms further behind every step, so the steps follow its completions.
+TEST(GpuStepBreakdownTest, ADeviceThatFallsBehindSetsTheStepTime) {
+  TestSpace t;
+  auto main = t.HostLine(1, "python3");
+  int gpu = t.Plane("/device:GPU:0");
+  auto compute = t.LineIn(gpu, 7, "Stream #7(Compute)");
+  constexpr int kSteps = 4;
+  for (int s = 0; s < kSteps; ++s) {
+    const double b = 10.0 * s;
+    const uint64_t c = 100 * static_cast<uint64_t>(s + 1);
+    t.Event(main, "ProfilerStep", b, b + 10, {{"step_num", s}, {"_r", 1}});
+    t.Event(main, "cudaLaunchKernel", b + 1, b + 2, {{"correlation_id", c}});
+    t.Event(compute, "sgemm", 2 + 13.0 * s, 15 + 13.0 * s, {{"correlation_id", c}});
+  }
+  ProfileModel model = BuildModelOrFail(t.space);
+  ASSERT_EQ(model.steps.size(), static_cast<size_t>(kSteps));
+  EXPECT_TRUE(model.step_cadence.device_bound);
+  EXPECT_EQ(model.step_cadence.host_interval_ps, Ms(10));
+  EXPECT_EQ(model.step_cadence.device_interval_ps, Ms(13));
+  EXPECT_EQ(model.step_cadence.lag_growth_per_step_ps(), Ms(3));
+  // Windows: [0, 15), [15, 28), [28, 41), [41, 54).
+  for (int s = 0; s < kSteps; ++s) {
+    const StepInfo& step = model.steps[s];
+    SCOPED_TRACE(step.name);
+    EXPECT_EQ(step.time_source, StepTimeSource::kDeviceCompletions);
+    EXPECT_EQ(step.begin_ps, s == 0 ? 0 : Ms(2 + 13.0 * s));
+    EXPECT_EQ(step.duration_ps, s == 0 ? Ms(15) : Ms(13));
+    EXPECT_EQ(step.breakdown.total_ps(), step.duration_ps);
+    EXPECT_EQ(step.device_lag_ps(), Ms(5 + 3.0 * s));
   }
 }
 
-// A device event of a step that runs after the next step's device work began is a run of
-// its own (XProf derives one device marker per run of a group); the step keeps its longest
-// marker, and the late event's time outside the step is clipped.
-TEST(GpuStepBreakdownTest, ALateCopyOutsideItsStepIsClipped) {
+// A device event of a step that runs after the next step's device work began counts in
+// the window where it runs (under step 1's kernel, where compute wins), and ends its own
+// step's device work 1.6 ms after its host step.
+TEST(GpuStepBreakdownTest, ALateCopyCountsInTheWindowWhereItRuns) {
   TestSpace t;
   auto main = t.HostLine(1, "python3");
   int gpu = t.Plane("/device:GPU:0");
@@ -154,14 +206,17 @@ TEST(GpuStepBreakdownTest, ALateCopyOutsideItsStepIsClipped) {
   ProfileModel model = BuildModelOrFail(t.space);
   ASSERT_EQ(model.steps.size(), 2u);
   const StepInfo& first = model.steps[0];
-  EXPECT_EQ(first.time_source, StepTimeSource::kHostMarker) << "its longest device run [1, 5) is inside it";
-  EXPECT_EQ(first.breakdown.ps(EventType::kDeviceToHost), 0) << "the copy at [10.6, 11.6) is clipped";
+  EXPECT_EQ(first.time_source, StepTimeSource::kStepStarts);
+  EXPECT_EQ(first.breakdown.ps(EventType::kDeviceToHost), 0) << "the copy at [10.6, 11.6) is in step 1's window";
+  EXPECT_EQ(first.device_end_ps, Ms(11.6));
+  EXPECT_EQ(first.device_lag_ps(), Ms(1.6));
+  EXPECT_EQ(first.device_busy_ps, Ms(5));
   EXPECT_EQ(first.breakdown.ps(EventType::kDeviceCompute32), Ms(4));
   EXPECT_EQ(first.breakdown.ps(EventType::kHostPrepare), Ms(1));
   EXPECT_EQ(first.breakdown.ps(EventType::kUnknownTime), Ms(5));
   const StepInfo& second = model.steps[1];
-  EXPECT_EQ(second.time_source, StepTimeSource::kHostMarker);
-  EXPECT_EQ(second.breakdown.ps(EventType::kDeviceToHost), 0) << "step 0's copy is not step 1's";
+  EXPECT_EQ(second.time_source, StepTimeSource::kStepStarts);
+  EXPECT_EQ(second.breakdown.ps(EventType::kDeviceToHost), 0) << "step 0's copy runs under step 1's kernel";
   EXPECT_EQ(second.breakdown.ps(EventType::kDeviceCompute32), Ms(4.5));
   EXPECT_EQ(second.breakdown.ps(EventType::kHostPrepare), Ms(0.5));
   EXPECT_EQ(second.breakdown.ps(EventType::kUnknownTime), Ms(5));

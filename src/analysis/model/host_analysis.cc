@@ -13,6 +13,7 @@
 #include "src/analysis/model/event_tree.h"
 #include "src/analysis/model/input_precision.h"
 #include "src/analysis/model/op_name.h"
+#include "src/analysis/model/sat_math.h"
 #include "src/analysis/model/step_marker_rules.h"
 #include "src/base/cores.h"
 #include "src/base/for_each_index.h"
@@ -35,7 +36,9 @@ struct Root {
 // group whose window holds it. Where windows of different groups overlap (markers on
 // different threads, or nested roots), the window that began last wins - for nested
 // windows that is the innermost, as with the marker rule - and on equal begins the one
-// that ends first.
+// that ends first. A gap between two markers belongs to the marker before it: a step is
+// the program's iteration, from its start to the next step's start (docs/model.md
+// "Steps"), so work between two markers is the earlier step's.
 class StepWindows {
  public:
   explicit StepWindows(const std::vector<StepMarker>& markers) {
@@ -69,8 +72,26 @@ class StepWindows {
       begin_.push_back(time);
       group_.push_back(group);
     }
+    FillGapsBetweenMarkers();
   }
   bool empty() const { return begin_.empty(); }
+
+  // Gives each segment between two markers (no window open, another one opening after it)
+  // the group of the segment before it, then merges equal neighbours.
+  void FillGapsBetweenMarkers() {
+    for (size_t k = 1; k + 1 < group_.size(); ++k) {
+      if (group_[k] == kNoGroup) group_[k] = group_[k - 1];
+    }
+    size_t out = 0;
+    for (size_t k = 0; k < group_.size(); ++k) {
+      if (out > 0 && group_[out - 1] == group_[k]) continue;
+      begin_[out] = begin_[k];
+      group_[out++] = group_[k];
+    }
+    begin_.resize(out);
+    group_.resize(out);
+  }
+
   // The group whose window holds `time`, kNoGroup when none does.
   int32_t GroupAt(int64_t time) const {
     auto it = std::upper_bound(begin_.begin(), begin_.end(), time);
@@ -366,6 +387,7 @@ class HostGrouper {
     uint32_t cpu_op_like_plane = UINT32_MAX;
     std::optional<CollectiveStatReader> comms_reader;  // of the current plane
     FlatUint64Map launch_op_index;  // metadata index -> index into launch_ops (one host plane at a time)
+    std::map<std::pair<std::string_view, std::string_view>, uint32_t> sync_index;  // (call, op) -> sync_waits
     for (uint32_t t = 0; t < out_->threads.size(); ++t) {
       const HostThread& thread = out_->threads[t];
       const HostThreadFacts& facts = out_->facts[t];
@@ -428,6 +450,7 @@ class HostGrouper {
         if (!(flags & kHasCorrelation)) continue;
         const int32_t group = facts.group[i];
         const uint32_t launcher = op != kNone ? op : scope;
+        AddSyncWait(plane, thread, i, op, &sync_index);
         xspace::ColumnarStat stat;
         if (!plane.FindEventStat(thread.event(i), index, &stat)) continue;
         const uint64_t correlation_id = static_cast<uint64_t>(ColumnarPlane::AsInt64(stat));
@@ -454,6 +477,28 @@ class HostGrouper {
     out_->launches_with_16bit_inputs.Finish();
   }
 
+  // Counts event i of `thread` when it is a blocking runtime call, under the framework op
+  // `op` around it (a time-order index on the thread, or UINT32_MAX for none). The names
+  // in `index` point into the planes, which outlive the pass.
+  void AddSyncWait(const ColumnarPlane& plane, const HostThread& thread, uint32_t i, uint32_t op,
+                   std::map<std::pair<std::string_view, std::string_view>, uint32_t>* index) {
+    const uint32_t e = thread.event(i);
+    const uint32_t metadata = plane.event_metadata_index[e];
+    std::vector<int8_t>& is_sync = sync_call_[thread.plane_index];
+    if (is_sync.empty()) is_sync.assign(plane.event_metadata.size(), -1);
+    if (is_sync[metadata] < 0) is_sync[metadata] = IsHostSyncCallName(plane.event_name(e)) ? 1 : 0;
+    if (is_sync[metadata] == 0) return;
+    const std::string_view call = plane.event_name(e);
+    const std::string_view op_name = op != UINT32_MAX ? plane.event_name(thread.event(op)) : std::string_view();
+    auto [it, inserted] = index->try_emplace({call, op_name}, static_cast<uint32_t>(out_->sync_waits.size()));
+    if (inserted) out_->sync_waits.push_back({std::string(call), std::string(op_name)});
+    HostSyncWait& wait = out_->sync_waits[it->second];
+    const int64_t duration = std::max<int64_t>(plane.duration_ps(e), 0);
+    ++wait.count;
+    AddTo(wait.total_ps, duration);
+    out_->sync_wait_spans.emplace_back(plane.event_start_ps[e], plane.event_start_ps[e] + duration, it->second);
+  }
+
   static uint32_t InputTypeStatIndex(const ColumnarPlane& plane) {
     for (uint32_t i = 0; i < plane.stat_metadata.size(); ++i) {
       if (plane.stat_metadata[i].name == "Input type") return i;
@@ -468,6 +513,7 @@ class HostGrouper {
   std::vector<Connection> consumers_;
   bool has_loop_ops_ = false;
   std::map<uint32_t, std::vector<uint32_t>> subtree_ends_;
+  std::map<uint32_t, std::vector<int8_t>> sync_call_;  // per plane, per event metadata: a sync call (-1 unknown)
   std::vector<bool> thread_has_op_scopes_;  // by thread: any kIsOpScope event
 };
 

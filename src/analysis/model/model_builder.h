@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -82,6 +83,8 @@ class StepSpan {
  public:
   static constexpr uint32_t kTypeBits = 5;
   static constexpr uint32_t kMaxGroups = 1u << (32 - kTypeBits);
+  // The group of a device event tied to no step (kept only where steps are windows of time).
+  static constexpr int32_t kUntiedGroup = static_cast<int32_t>(kMaxGroups - 1);
   StepSpan() = default;
   StepSpan(int32_t group, EventType type, uint32_t global_event)
       : group_and_type_(static_cast<uint32_t>(group) << kTypeBits | static_cast<uint32_t>(type)),
@@ -198,6 +201,10 @@ struct HostAnalysis {
   // "Op metrics"), as an index into launch_ops. Empty when the file has no such scopes.
   CorrelationMap correlation_to_op;
   std::vector<LaunchOp> launch_ops;
+  // Blocking runtime calls (IsHostSyncCallName) by (call, op around it), with each call's
+  // span for counting the part in steps once steps exist.
+  std::vector<HostSyncWait> sync_waits;
+  std::vector<std::tuple<int64_t, int64_t, uint32_t>> sync_wait_spans;  // begin, end, index in sync_waits
   // The collective message (size, kind, ranks) of the innermost scope around each launch
   // that has one (PyTorch's record_param_comms / nccl:<collective>), as an index into
   // collective_messages. Empty when the file has none.
@@ -229,6 +236,9 @@ struct DeviceAnalysis {
   xspace::PodArray<StepSpan> spans;
   std::vector<uint32_t> span_run_starts;
   std::vector<bool> group_on_device;  // by dense group
+  // A model of one step, with steps as windows of time: where the other groups' device
+  // work ends (by dense group, -1 for none), which the derived markers do not hold.
+  std::vector<int64_t> group_device_end;
   DeviceStepTies ties;                // how each device event found its group, or why it did not
   HloKernelAccumulator hlo_kernels;   // kernel time by HLO instruction (XLA profiles)
   int64_t span_failures = 0;          // tied events left out of the breakdown (out of memory)

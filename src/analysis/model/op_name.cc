@@ -178,6 +178,12 @@ bool IsCompileName(std::string_view name) {
          name.starts_with("PjitCompile") || name == "Compile";
 }
 
+bool IsHostSyncCallName(std::string_view name) {
+  if (name.find("Synchronize") != std::string_view::npos) return true;
+  return name == "cudaMemcpy" || name == "cudaMemcpy2D" || name == "hipMemcpy" || name == "hipMemcpy2D" ||
+         name == "cuMemcpyDtoH" || name == "cuMemcpyDtoH_v2" || name == "hipMemcpyDtoH";
+}
+
 bool IsTfLoopOpName(std::string_view name) {
   return name == "WhileOp-EvalCond" || name == "WhileOp-StartBody" || name == "ForOp" || name == "ParallelForOp" ||
          name == "ForeverOp";

@@ -56,6 +56,10 @@ bool IsMemoryEventName(std::string_view name);
 bool IsPythonFrameName(std::string_view name);
 // Host-side compilation (XLA / PjRt compile events): stepscope's source of kHostCompile.
 bool IsCompileName(std::string_view name);
+// A runtime call in which the host waits for the device: a device, stream or event
+// synchronisation of any backend (cudaStreamSynchronize, hipDeviceSynchronize,
+// cuCtxSynchronize, ...), or a synchronous copy (cudaMemcpy, hipMemcpy, cuMemcpyDtoH).
+bool IsHostSyncCallName(std::string_view name);
 // TF loop ops whose presence makes TF skip grouping (CheckLoopOp).
 bool IsTfLoopOpName(std::string_view name);
 

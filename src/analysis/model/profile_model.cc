@@ -26,6 +26,16 @@ std::string_view EventTypeName(EventType type) {
   return "unknown_time";
 }
 
+std::string_view StepTimeSourceName(StepTimeSource source) {
+  switch (source) {
+    case StepTimeSource::kHostMarker: return "host_marker";
+    case StepTimeSource::kDeviceMarker: return "device_marker";
+    case StepTimeSource::kStepStarts: return "step_starts";
+    case StepTimeSource::kDeviceCompletions: return "device_completions";
+  }
+  return "host_marker";
+}
+
 std::string_view TimeCategoryKey(TimeCategory category) {
   switch (category) {
     case TimeCategory::kCompilation: return "compilation";

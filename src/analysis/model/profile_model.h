@@ -109,7 +109,17 @@ struct StepBreakdown {
 enum class StepTimeSource : uint8_t {
   kHostMarker = 0,  // the longest host step marker of the group
   kDeviceMarker,    // a device `Steps` event the host marker did not include (XProf rule)
+  // The program's iteration (steps from step markers, docs/model.md "Steps"): from the
+  // step's start to the next step's start; the last step to the later of its host end and
+  // the end of the device work it launched.
+  kStepStarts,
+  // The device's cadence, where it is slower than the host's (the device falls further
+  // behind every step): from the end of the previous step's device work to the end of
+  // this step's; the first step from its host start.
+  kDeviceCompletions,
 };
+// "host_marker", "device_marker", "step_starts", "device_completions".
+std::string_view StepTimeSourceName(StepTimeSource source);
 
 // A step as seen by one host, inside a combined model.
 struct HostStep {
@@ -131,6 +141,22 @@ struct StepInfo {
   StepTimeSource time_source = StepTimeSource::kHostMarker;
   // True when a device event of this group exists.
   bool has_device_activity = false;
+  // The step's host markers (several when it is marked on several threads): the first
+  // one's begin and the last one's end; 0/0 when it has none.
+  int64_t host_begin_ps = 0;
+  int64_t host_end_ps = 0;
+  // The device work the step launched (its group's kernels and copies, wherever they ran
+  // in time): its end, and its busy time (union over streams and devices). -1 / 0 when it
+  // launched none.
+  int64_t device_end_ps = -1;
+  int64_t device_busy_ps = 0;
+  // How far the device runs behind the host: from the host marker's end to the end of the
+  // step's device work, 0 when that work ends within the marker (or there is none).
+  int64_t device_lag_ps() const {
+    return device_end_ps > host_end_ps && host_end_ps > 0 ? device_end_ps - host_end_ps : 0;
+  }
+  // The breakdown of the step's window [begin_ps, begin_ps + duration_ps): everything
+  // that ran in it, host and device, whichever step launched it.
   StepBreakdown breakdown;  // sums to duration_ps
   // Combined (multi-host) models only: one entry per host that has this step, in host
   // order. In a combined model the step's own fields are those of the slowest host.
@@ -526,6 +552,45 @@ struct RunEnvironment {
   int64_t dropped_traces = 0;          // sum over hosts
 };
 
+// The host's and the device's step cadences (steps from step markers with device work,
+// docs/model.md "Steps"). The slower of the two is the step time.
+struct StepCadence {
+  int64_t steps = 0;              // steps with both a host marker and device work; 0: not measured
+  // Both intervals need at least two such steps (0 otherwise).
+  int64_t host_interval_ps = 0;   // mean time from one step's host end to the next one's
+  int64_t device_interval_ps = 0;  // mean time from one step's device end to the next one's
+  // How much further behind the device falls per step (device - host interval; can be
+  // negative while a queue drains).
+  int64_t lag_growth_per_step_ps() const { return device_interval_ps - host_interval_ps; }
+  bool device_bound = false;      // the device's cadence is the step time (kDeviceCompletions)
+  int64_t mean_device_lag_ps = 0;  // StepInfo::device_lag_ps over the steps with device work
+  int64_t max_device_lag_ps = 0;
+};
+
+// Where the host waits for the device: the time in one blocking runtime call
+// (IsHostSyncCallName: a synchronisation or a synchronous copy) under one framework op
+// (the innermost PyTorch op around the call, e.g. aten::item for `.item()`; empty when
+// the profile records none).
+struct HostSyncWait {
+  std::string call;  // "cudaStreamSynchronize"
+  std::string op;    // "aten::_local_scalar_dense", "" when unknown
+  int64_t count = 0;
+  int64_t total_ps = 0;   // over the whole profile
+  int64_t in_steps_ps = 0;  // the part inside the steps' windows
+};
+
+// The host work in the gaps between steps (work_between_steps.h): the gaps' total and the
+// outermost events inside them by name, most time first (at most kMaxOps).
+struct WorkBetweenSteps {
+  static constexpr size_t kMaxOps = 10;
+  struct Op {
+    std::string name;
+    int64_t time_ps = 0;  // the part of its events inside the gaps
+  };
+  int64_t gap_ps = 0;
+  std::vector<Op> ops;
+};
+
 // How the device events (kernels, copies, memsets) were tied to step groups, by rule
 // (docs/model.md "Steps"). Every device event counts in exactly one field.
 struct DeviceStepTies {
@@ -673,6 +738,13 @@ struct ProfileModel {
   // "step_markers" (`_r` / TraceContext roots grouped by us), "none" (no markers; steps
   // is empty and diagnostics says so).
   std::string step_source;
+  // Host vs device cadence of the steps (single-host models; combined models: the slowest
+  // host's).
+  StepCadence step_cadence;
+  // The host's waits on the device, by (call, op); sorted by total_ps descending.
+  std::vector<HostSyncWait> host_sync_waits;
+  // What runs between the steps (single-host models; empty in combined models).
+  WorkBetweenSteps work_between_steps;
 
   OpMetricsDb host_ops;
   OpMetricsDb device_ops;

@@ -115,6 +115,8 @@ class Rules {
     TensorCoresUnused();
     CopyHeavy();
     StepGaps();
+    DeviceFallsBehind();
+    HostWaitsOnDevice();
     UnexplainedTime();
     DroppedEvents();
     MemoryPeakOneOp();
@@ -411,15 +413,87 @@ class Rules {
       return;
     }
     const double avg_gap_ms = PsToMs(gap_ps) / std::max<int64_t>(1, gaps);
+    // What runs in the gaps, outermost host work first (the model's work_between_steps).
+    std::string in_gaps;
+    const std::vector<WorkBetweenSteps::Op>& work = c_.model.work_between_steps.ops;
+    for (size_t i = 0; i < work.size() && i < 3; ++i) {
+      in_gaps += (i > 0 ? ", " : "; in the gaps: ") + work[i].name + " " + Ms(PsToMs(work[i].time_ps));
+    }
+    if (work.empty()) in_gaps = "; no recorded host event runs in the gaps";
     Fire({"step_gaps", percent >= 25 ? Severity::kMedium : Severity::kLow,
           "Gaps between steps: " + Pct(percent) + " of the time",
           Pct(percent) + " of the time from the first step to the last is between steps (" + Num(gaps) +
               " gaps, average " + Ms(avg_gap_ms) + ", largest " + Ms(PsToMs(largest_gap_ps)) + " after step " +
-              Num(largest_after) + ")",
+              Num(largest_after) + ")" + in_gaps,
           {{"step_gap_percent", percent, "%"}, {"avg_gap_ms", avg_gap_ms, "ms"}},
           "Work between steps is invisible in step time: logging, checkpoints, summaries, metric fetches or a "
           "batch fetched outside the step. Do it less often or asynchronously, or move it inside the step.",
           "overview_page", percent});
+  }
+
+  void DeviceFallsBehind() {
+    const std::optional<StepCadence>& cadence = c_.steps.cadence;
+    if (!cadence || cadence->steps < 2 || cadence->host_interval_ps <= 0) {
+      Check("device_falls_behind", false, "not applicable: no host and device cadence (fewer than 2 steps with device work)");
+      return;
+    }
+    const double percent = Percent(cadence->lag_growth_per_step_ps(), cadence->host_interval_ps);
+    if (percent < kDeviceFallsBehindPercent) {
+      Check("device_falls_behind", false,
+            "device lag grows " + Pct(percent) + " of the host's step interval per step < " +
+                Pct(kDeviceFallsBehindPercent));
+      return;
+    }
+    const double growth_ms = PsToMs(cadence->lag_growth_per_step_ps());
+    Fire({"device_falls_behind", percent >= 10 ? Severity::kHigh : Severity::kMedium,
+          "The device falls " + Ms(growth_ms) + " further behind the host every step",
+          c_.steps.cadence_statement + " (device lag up to " + Ms(PsToMs(cadence->max_device_lag_ps)) + ")",
+          {{"host_interval_ms", PsToMs(cadence->host_interval_ps), "ms"},
+           {"device_interval_ms", PsToMs(cadence->device_interval_ps), "ms"},
+           {"lag_growth_per_step_ms", growth_ms, "ms"}},
+          "The device sets the pace: the host is still filling the launch queue, so its own step times understate "
+          "the step and the profile has not reached steady state. Speed up the device work (kernel_stats), or "
+          "profile more steps; host-side optimisations will not shorten the step.",
+          "overview_page", percent});
+  }
+
+  void HostWaitsOnDevice() {
+    if (!HasSteps() || !c_.model.has_device) {
+      Check("host_waits_on_device", false, "not applicable: no steps with device work");
+      return;
+    }
+    int64_t wait_ps = 0;
+    for (const HostSyncWait& wait : c_.model.host_sync_waits) wait_ps += wait.in_steps_ps;
+    const double percent = Percent(wait_ps, c_.steps.total_step_time_ps);
+    if (percent < kHostSyncWaitPercent) {
+      Check("host_waits_on_device", false,
+            "blocking runtime calls " + Pct(percent) + " of step time < " + Pct(kHostSyncWaitPercent));
+      return;
+    }
+    std::vector<const HostSyncWait*> named;
+    for (const HostSyncWait& wait : c_.model.host_sync_waits) {
+      if (wait.in_steps_ps > 0) named.push_back(&wait);
+    }
+    std::stable_sort(named.begin(), named.end(),
+                     [](const HostSyncWait* a, const HostSyncWait* b) { return a->in_steps_ps > b->in_steps_ps; });
+    std::string causes;
+    for (size_t i = 0; i < named.size() && i < kHostSyncWaitsNamed; ++i) {
+      const HostSyncWait& w = *named[i];
+      causes += (i > 0 ? "; " : "") + (w.op.empty() ? std::string("(no op)") : w.op) + " → " + w.call + " " +
+                Ms(PsToMs(w.in_steps_ps)) + " in " + Num(w.count) + " call" + (w.count == 1 ? "" : "s");
+    }
+    Fire({"host_waits_on_device", percent >= 20 ? Severity::kHigh : Severity::kMedium,
+          "The host waits on the device for " + Pct(percent) + " of step time",
+          "blocking runtime calls take " + Ms(PsToMs(wait_ps) / c_.steps.step_count) + " per step: " + causes,
+          {{"host_sync_percent", percent, "%"}, {"host_sync_ms_per_step", PsToMs(wait_ps) / c_.steps.step_count, "ms"}},
+          framework() == Framework::kPyTorch
+              ? "Each synchronisation drains the device's queue, so the host cannot run ahead: avoid .item(), "
+                ".cpu(), .tolist(), printing tensors and torch.cuda.synchronize() inside the step (log every N steps), "
+                "copy with non_blocking=True from pinned memory, and avoid ops whose output size depends on the data "
+                "(nonzero, masked_select) in the hot loop."
+              : "Each synchronisation drains the device's queue, so the host cannot run ahead: remove device, stream "
+                "and event synchronisations and synchronous copies from the step, or move them to every N steps.",
+          "framework_op_stats", percent});
   }
 
   void UnexplainedTime() {

@@ -54,6 +54,15 @@ inline constexpr int64_t kMinLaunchesForKernelFindings = 100;
 // >= 10 % of the time from the first step's start to the last step's end is between
 // steps: work outside the measured steps that the step time hides.
 inline constexpr double kStepGapPercent = 10.0;
+// The device falls further behind the host by >= 2 % of the host's step interval every
+// step (StepCadence): a queue that is still filling, so the device sets the pace and the
+// host's step times understate the step.
+inline constexpr double kDeviceFallsBehindPercent = 2.0;
+// The host waits in blocking runtime calls (synchronisations, synchronous copies) for
+// >= 5 % of step time (the TF Profiler's "moderate" level for a step-time category).
+inline constexpr double kHostSyncWaitPercent = 5.0;
+// The host-sync finding names at most this many (op, call) pairs, most time first.
+inline constexpr size_t kHostSyncWaitsNamed = 3;
 // Copies take >= 30 % of a device's busy time: data movement rivals compute.
 inline constexpr double kCopyHeavyPercent = 30.0;
 // ... and the copies add up to >= 5 % of step time (the TF Profiler's "moderate" level

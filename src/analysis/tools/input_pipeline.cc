@@ -404,7 +404,28 @@ StepTimeSummary SummarizeSteps(const ProfileModel& model) {
   const int64_t dc16 = s.total.ps(EventType::kDeviceCompute16);
   const int64_t dc = dc16 + s.total.ps(EventType::kDeviceCompute32);
   if (model.has_device && dc > 0) s.device_compute_16bit_percent = Percent(dc16, dc);
+  if (!model.steps.empty()) s.step_time_source = std::string(StepTimeSourceName(model.steps.front().time_source));
+  if (model.step_cadence.steps > 0) {
+    s.cadence = model.step_cadence;
+    s.cadence_statement = CadenceStatement(model.step_cadence, model.run_environment.device_type);
+  }
   return s;
+}
+
+std::string CadenceStatement(const StepCadence& c, std::string_view device_type) {
+  const int64_t growth = c.lag_growth_per_step_ps();
+  // Cadences within 2 % of each other (kDeviceBoundPerMille's margin) agree: nothing to say.
+  if (c.host_interval_ps <= 0 || std::abs(growth) * 50 <= c.host_interval_ps) return "";
+  const std::string device(device_type.empty() || device_type == "CPU" ? "device" : device_type);
+  std::string text = "the host issues a step every " + output::FormatFixed(PsToMs(c.host_interval_ps), 1) + " ms; the " +
+                     device + " completes one every " + output::FormatFixed(PsToMs(c.device_interval_ps), 1) + " ms and ";
+  if (growth > 0) {
+    text += "falls " + output::FormatFixed(PsToMs(growth), 1) + " ms further behind each step";
+    if (c.device_bound) text += ", so the step time is the " + device + "'s";
+  } else {
+    text += "catches up " + output::FormatFixed(PsToMs(-growth), 1) + " ms each step";
+  }
+  return text;
 }
 
 std::vector<StepTimeRow> ComputeStepTimeRows(const ProfileModel& model) {
@@ -419,6 +440,8 @@ std::vector<StepTimeRow> ComputeStepTimeRows(const ProfileModel& model) {
     for (int c = 0; c < kNumTimeCategories; ++c) {
       row.category_ms[c] = PsToMs(step.breakdown.category_ps(static_cast<TimeCategory>(c)));
     }
+    row.device_busy_ms = PsToMs(step.device_busy_ps);
+    row.device_lag_ms = PsToMs(step.device_lag_ps());
     rows.push_back(std::move(row));
   }
   return rows;
@@ -437,6 +460,11 @@ Table StepTimeTable(const std::vector<StepTimeRow>& rows, const StepTimeSummary&
     std::string key(TimeCategoryKey(static_cast<TimeCategory>(c)));
     t.columns.push_back({key + "_ms", key, ColumnType::kDouble});
   }
+  const bool launched = s.cadence.has_value();
+  if (launched) {
+    t.columns.push_back({"device_busy_ms", "Device busy (launched)", ColumnType::kDouble});
+    t.columns.push_back({"device_lag_ms", "Device lag", ColumnType::kDouble});
+  }
   for (const StepTimeRow& r : rows) {
     output::Row row;
     row.reserve(t.columns.size());
@@ -446,6 +474,10 @@ Table StepTimeTable(const std::vector<StepTimeRow>& rows, const StepTimeSummary&
     row.emplace_back(r.input_ms);
     for (int c = 0; c < kNumTimeCategories; ++c) {
       if (s.category_applies[c]) row.emplace_back(r.category_ms[c]);
+    }
+    if (launched) {
+      row.emplace_back(r.device_busy_ms);
+      row.emplace_back(r.device_lag_ms);
     }
     t.AddRow(std::move(row));
   }
@@ -577,6 +609,23 @@ void WriteStepSummaryJson(const StepTimeSummary& s, output::JsonWriter* w) {
   w->Field("input_bound_potentially", s.potentially_input_bound);
   w->Field("input_bound_classification", s.classification);
   w->Field("input_bound_statement", s.statement);
+  w->Field("step_time_source", s.step_time_source);
+  // The cadences and the device's lag: null where they are not measured.
+  w->Key("step_cadence");
+  if (!s.cadence) {
+    w->Null();
+    return;
+  }
+  w->BeginObject();
+  w->Field("steps", s.cadence->steps);
+  w->Field("host_interval_ms", PsToMs(s.cadence->host_interval_ps));
+  w->Field("device_interval_ms", PsToMs(s.cadence->device_interval_ps));
+  w->Field("lag_growth_per_step_ms", PsToMs(s.cadence->lag_growth_per_step_ps()));
+  w->Field("device_bound", s.cadence->device_bound);
+  w->Field("mean_device_lag_ms", PsToMs(s.cadence->mean_device_lag_ps));
+  w->Field("max_device_lag_ms", PsToMs(s.cadence->max_device_lag_ps));
+  w->Field("statement", s.cadence_statement);
+  w->EndObject();
 }
 
 void WriteResultJson(const InputPipelineAnalysis& a, output::JsonWriter* w) {

@@ -86,8 +86,21 @@ struct StepTimeSummary {
   // it). A category with time always applies.
   std::array<bool, kNumTimeCategories> category_applies{};
   FrameworkGuess framework;
+
+  // What the step time is (ProfileModel::steps' time_source, docs/model.md "Steps"):
+  // "host_marker", "device_marker", "step_starts" or "device_completions".
+  std::string step_time_source;
+  // The device's lag behind the host and the two cadences (steps from step markers with
+  // device work; absent otherwise).
+  std::optional<StepCadence> cadence;
+  // One sentence on the cadences where they differ ("the host issues a step every 16.2
+  // ms; the GPU completes one every 18.8 ms and falls 2.6 ms further behind each step"),
+  // empty where they agree.
+  std::string cadence_statement;
 };
 StepTimeSummary SummarizeSteps(const ProfileModel& model);
+// StepTimeSummary::cadence_statement of `cadence` on a device of `device_type`.
+std::string CadenceStatement(const StepCadence& cadence, std::string_view device_type);
 
 // One step of the step-time graph (overview page) and the step table (this tool).
 struct StepTimeRow {
@@ -96,11 +109,16 @@ struct StepTimeRow {
   double step_time_ms = 0;
   double input_ms = 0;  // XProf's per-step input: wait for input + host-to-device
   std::array<double, kNumTimeCategories> category_ms{};  // indexed by TimeCategory
+  // The device work the step launched, wherever it ran: busy time and the lag of its end
+  // behind the host step's end (StepInfo::device_busy_ps / device_lag_ps).
+  double device_busy_ms = 0;
+  double device_lag_ms = 0;
 };
 std::vector<StepTimeRow> ComputeStepTimeRows(const ProfileModel& model);
 // Table "steps": step_number, step_name, step_time_ms, input_bound_ms (the time the
 // input-bound percent counts: wait for input + host-to-device), then one
-// "<category>_ms" column per TimeCategory that applies (StepTimeSummary).
+// "<category>_ms" column per TimeCategory that applies (StepTimeSummary), then, where the
+// cadence is measured, device_busy_ms and device_lag_ms of the work each step launched.
 output::Table StepTimeTable(const std::vector<StepTimeRow>& rows, const StepTimeSummary& s);
 // Table "step_time_breakdown": category, avg_ms, percent per TimeCategory that applies.
 // The category cell is its key ("other"), or with `for_people` its label ("other (no

@@ -214,6 +214,20 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   output::EndResultJson(p.diagnostics, w);
 }
 
+namespace {
+
+// What a step's time is, in words (StepTimeSummary::step_time_source).
+std::string StepTimeSourceText(std::string_view source) {
+  if (source == "step_starts") return "the program's iteration: from a step's start to the next step's start";
+  if (source == "device_completions") {
+    return "the device's cadence: from one step's device work ending to the next one's (the device is slower)";
+  }
+  if (source == "device_marker") return "the span of the step's device work";
+  return "the host step marker";
+}
+
+}  // namespace
+
 std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) {
   const StepTimeSummary& s = p.summary;
   const RunEnvironment& env = p.run_environment;
@@ -238,6 +252,15 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
                                          : std::string(InputBoundVerdictName(s.verdict)) + " (" + Pct(s.input_percent) + ")"},
        {"Device compute precision", precision},
        {"Framework op placement", PlacementText(p.placement)}});
+  if (s.cadence) {
+    std::vector<std::pair<std::string, std::string>> rows = {
+        {"Step time is", StepTimeSourceText(s.step_time_source)},
+        {"Device lag", "mean " + FormatFixed(PsToMs(s.cadence->mean_device_lag_ps), 3) + " ms, max " +
+                           FormatFixed(PsToMs(s.cadence->max_device_lag_ps), 3) +
+                           " ms (from the host step's end to the end of the device work it launched)"}};
+    if (!s.cadence_statement.empty()) rows.push_back({"Cadence", s.cadence_statement});
+    out += output::FormatKeyValues("Host and device", rows);
+  }
   if (s.step_count > 0) out += "\n" + output::FormatTextTable(StepBreakdownTable(s, /*for_people=*/true)) + "\n";
   out += output::FormatKeyValues(
       "Run environment",

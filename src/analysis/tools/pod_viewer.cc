@@ -26,7 +26,13 @@ PodWorkerStep MakeWorkerStep(int64_t step_number, int host_index, int64_t durati
   for (int c = 0; c < kNumTimeCategories; ++c) {
     worker.category_ms[c] = PsToMs(breakdown.category_ps(static_cast<TimeCategory>(c)));
   }
+  worker.busy_ms = PsToMs(duration_ps - breakdown.category_ps(TimeCategory::kOther));
   return worker;
+}
+
+bool StepsAreWindows(const ProfileModel& model) {
+  return !model.steps.empty() && (model.steps.front().time_source == StepTimeSource::kStepStarts ||
+                                  model.steps.front().time_source == StepTimeSource::kDeviceCompletions);
 }
 
 // Numeric cells only (GCC 12 warns spuriously about braced rows mixing strings in).
@@ -135,8 +141,8 @@ std::string Statement(const PodViewerResult& r) {
   std::string text = std::to_string(r.hosts.size()) + " workers, " + std::to_string(r.steps.size()) + " steps";
   if (multi_steps == 0) return text + ": no step was run by two workers, so they cannot be compared.";
   double avg_max = max_sum / static_cast<double>(multi_steps);
-  text += ": the slowest worker takes " + FormatMs(r.avg_spread_ms) + " (" +
-          output::FormatFixed(Percent(r.avg_spread_ms, avg_max), 1) +
+  text += r.compared_by == "busy_time" ? ": the busiest worker works " : ": the slowest worker takes ";
+  text += FormatMs(r.avg_spread_ms) + " (" + output::FormatFixed(Percent(r.avg_spread_ms, avg_max), 1) +
           " % of the step) longer than the fastest on average";
   if (r.straggler_host_index.has_value()) {
     const PodWorkerSummary& w = r.workers[*r.straggler_host_index];
@@ -200,17 +206,20 @@ PodViewerResult ComputePodViewer(const ProfileModel& model) {
     r.workers[h].host_index = h;
     r.workers[h].host = r.hosts[h];
   }
+  const bool by_busy = StepsAreWindows(model);
+  if (by_busy) r.compared_by = "busy_time";
   std::vector<double> step_time_sum(host_count, 0), lag_sum(host_count, 0), input_ps_weighted(host_count, 0);
   int64_t multi_steps = 0;
   double spread_sum = 0;
   for (PodStep& s : r.steps) {
     s.worker_count = static_cast<int>(s.workers.size());
     if (s.workers.empty()) continue;
+    auto compared = [&](const PodWorkerStep& w) { return by_busy ? w.busy_ms : w.step_time_ms; };
     auto [fastest, slowest] = std::minmax_element(
         s.workers.begin(), s.workers.end(),
-        [](const PodWorkerStep& a, const PodWorkerStep& b) { return a.step_time_ms < b.step_time_ms; });
-    s.min_step_time_ms = fastest->step_time_ms;
-    s.max_step_time_ms = slowest->step_time_ms;
+        [&](const PodWorkerStep& a, const PodWorkerStep& b) { return compared(a) < compared(b); });
+    s.min_step_time_ms = compared(*fastest);
+    s.max_step_time_ms = compared(*slowest);
     s.spread_ms = s.max_step_time_ms - s.min_step_time_ms;
     s.slowest_host_index = slowest->host_index;
     if (s.worker_count == host_count) ++r.steps_on_all_hosts;
@@ -224,7 +233,7 @@ PodViewerResult ComputePodViewer(const ProfileModel& model) {
       ++r.workers[s.slowest_host_index].slowest_steps;
     }
     for (PodWorkerStep& w : s.workers) {
-      w.lag_ms = w.step_time_ms - s.min_step_time_ms;
+      w.lag_ms = compared(w) - s.min_step_time_ms;
       PodWorkerSummary& summary = r.workers[w.host_index];
       ++summary.steps;
       step_time_sum[w.host_index] += w.step_time_ms;
@@ -300,6 +309,7 @@ void WriteResultJson(const PodViewerResult& r, output::JsonWriter* w) {
     w->Null();
   }
   w->Field("straggler_slowest_percent", r.straggler_slowest_percent);
+  w->Field("compared_by", r.compared_by);
   w->Field("statement", r.statement);
   w->EndObject();
   output::WriteTablesJson(BuildTables(r), w);

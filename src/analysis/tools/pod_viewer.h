@@ -23,7 +23,12 @@ struct PodWorkerStep {
   int64_t step_number = 0;
   int host_index = 0;
   double step_time_ms = 0;
-  // This worker's step time minus the fastest worker's in the same step.
+  // The step time less the time no event explains ("other"): the worker's own work in the
+  // step. Where steps are windows of time (PodViewerResult::compared_by "busy_time"),
+  // workers that step together have equal step times and differ in this.
+  double busy_ms = 0;
+  // This worker's compared time (step or busy time) minus the fastest worker's in the
+  // same step.
   double lag_ms = 0;
   // XProf's input share: (wait for input + host-to-device) / step time.
   double input_percent = 0;
@@ -34,6 +39,8 @@ struct PodStep {
   int64_t step_number = 0;
   std::string name;
   int worker_count = 0;
+  // The largest and smallest compared time of the step's workers (step or busy time,
+  // PodViewerResult::compared_by).
   double max_step_time_ms = 0;
   double min_step_time_ms = 0;
   double spread_ms = 0;  // max - min
@@ -53,6 +60,11 @@ struct PodWorkerSummary {
 };
 
 struct PodViewerResult {
+  // What the workers are compared by: "step_time", or "busy_time" where steps are windows
+  // of time (steps from step markers, docs/model.md "Steps"): synchronised workers then
+  // share one iteration time, and the one with the most work in it, the least slack, is
+  // the slowest. Spread, lag and the straggler use it.
+  std::string compared_by = "step_time";
   std::vector<std::string> hosts;
   std::vector<PodStep> steps;  // by step number
   std::vector<PodWorkerSummary> workers;  // by host index

@@ -74,6 +74,17 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     },
     { label: 'Framework ops on host only', value: formatPercent(placement.host_percent), detail: `ops that launched no device work; ${formatPercent(placement.device_percent)} on device` },
   ];
+  // Steps timed as the program's iterations with device work: how far the device runs
+  // behind the host, and whether the device's cadence is the step time.
+  const cadence = obj(d.step_cadence);
+  if (d.step_cadence && !selectedStep(ctx)) {
+    summaryTiles.push({
+      label: 'Device lag',
+      value: formatMs(cadence.mean_device_lag_ms),
+      detail: `mean from a host step's end to the end of its device work; max ${formatMs(cadence.max_device_lag_ms)}`,
+      tone: cadence.device_bound === true ? 'warn' : 'neutral',
+    });
+  }
   // XLA profiles: FLOP utilisation of the HLO ops against the device's compute roof.
   const xla = obj(d.xla);
   if (d.xla) {
@@ -117,6 +128,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
         tiles(summaryTiles, { columns: 2 }),
         steps ? breakdownList : emptyState('No step markers found', 'Without steps there is no step time to break down.', stepsHint(d)),
         steps && statement ? el('p', { class: 'statement' }, statement) : null,
+        steps && str(cadence.statement) ? el('p', { class: 'statement', 'data-field': 'cadence' }, `Cadence: ${str(cadence.statement)}.`) : null,
       ),
       card(
         'Step-time graph',
