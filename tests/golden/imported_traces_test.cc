@@ -23,6 +23,10 @@
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/check.h"
+#include "src/analysis/tools/diff.h"
+#include "src/analysis/tools/input_pipeline.h"
+#include "src/analysis/tools/pod_viewer.h"
 #include "src/importers/importer_registry.h"
 #include "src/importers/testing/trace_facts.h"
 #include "tests/golden/golden_file.h"
@@ -215,6 +219,24 @@ TEST_P(ImportedTraceTest, ToolsAgreeWithTheFileAndTheGoldenDigest) {
   }
   for (size_t i = 0; i + 1 < model->steps.size(); ++i) {
     EXPECT_LE(model->steps[i].begin_ps + model->steps[i].duration_ps, model->steps[i + 1].begin_ps);
+  }
+  for (const analysis::StepInfo& step : model->steps) {
+    EXPECT_LE(step.breakdown.category_ps(analysis::TimeCategory::kDeviceCompute), step.duration_ps);
+  }
+  // Every page and command gives the same step time and input share.
+  if (!model->steps.empty()) {
+    const analysis::StepTimeSummary summary = analysis::SummarizeSteps(*model);
+    std::string why;
+    EXPECT_EQ(analysis::MeasureBudgetMetric(*model, "step_ms", &why).value_or(-1), summary.avg_step_time_ms);
+    EXPECT_EQ(analysis::MeasureBudgetMetric(*model, "input_pct", &why).value_or(-1), summary.input_percent);
+    for (const analysis::DiffMetric& m : analysis::CompareProfiles(*model, *model).summary) {
+      if (m.key == "step_time_mean_ms") EXPECT_EQ(m.a.value_or(-1), summary.avg_step_time_ms);
+      if (m.key == "input_bound_percent") EXPECT_EQ(m.a.value_or(-1), summary.input_percent);
+    }
+    const analysis::PodViewerResult pod = analysis::ComputePodViewer(*model);
+    ASSERT_EQ(pod.workers.size(), 1u);
+    EXPECT_NEAR(pod.workers[0].avg_step_time_ms, summary.avg_step_time_ms, 1e-9);
+    EXPECT_NEAR(pod.workers[0].input_percent, summary.input_percent, 1e-9);
   }
   // Every file step is a model step, unless the model says why not.
   const size_t missing = facts.step_duration_ns.size() - model->steps.size();

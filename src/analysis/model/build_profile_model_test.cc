@@ -521,6 +521,29 @@ TEST(BuildProfileModelTest, IteratorFetchedOutsideTheStep) {
   EXPECT_EQ(model.steps[2].breakdown.ps(EventType::kHostWaitInput), 0) << "the last step fetches nothing";
 }
 
+// TensorFlow's grouped steps leave the loop's own work between their markers: the model
+// names the outermost host work in the gaps, under the thread's long-lived loop.
+TEST(BuildProfileModelTest, WorkBetweenStepsIsNamed) {
+  TestSpace t;
+  auto main = t.HostLine(1, "main");
+  auto loop = t.HostLine(2, "loop");
+  t.Event(main, "train", 0, 10, {{"group_id", 0}, {"step_num", 0}});
+  t.Event(main, "train", 20, 30, {{"group_id", 1}, {"step_num", 1}});
+  t.Event(main, "SaveCheckpoint", 12, 18);
+  t.Event(main, "WriteFile", 13, 17);  // inside the checkpoint: counted with it
+  t.Event(loop, "training_loop", 0, 30);  // encloses the gap: not the gap's work
+  t.Event(loop, "summary", 9, 15);  // 5 ms of it in the gap
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.steps.size(), 2u);
+  const WorkBetweenSteps& work = model.work_between_steps;
+  EXPECT_EQ(work.gap_ps, Ms(10));
+  ASSERT_EQ(work.ops.size(), 2u);
+  EXPECT_EQ(work.ops[0].name, "SaveCheckpoint");
+  EXPECT_EQ(work.ops[0].time_ps, Ms(6));
+  EXPECT_EQ(work.ops[1].name, "summary");
+  EXPECT_EQ(work.ops[1].time_ps, Ms(5));
+}
+
 TEST(BuildProfileModelTest, RunEnvironmentAndDroppedEvents) {
   TestSpace t;
   auto main = t.HostLine(1, "main");
