@@ -16,6 +16,18 @@
 namespace stepscope::analysis {
 namespace {
 
+// Appends `item` to `into` the first time its key is seen, else folds it into the row
+// with that key (`fold(row, item)`).
+template <typename Index, typename Key, typename T, typename Fold>
+void MergeByKey(const T& item, Key&& key, Index* index, std::vector<T>* into, Fold fold) {
+  auto [it, inserted] = index->try_emplace(std::forward<Key>(key), into->size());
+  if (inserted) {
+    into->push_back(item);
+  } else {
+    fold((*into)[it->second], item);
+  }
+}
+
 void MergeOps(const OpMetricsDb& from, OpMetricsDb* into, std::unordered_map<std::string, size_t>* index) {
   AddTo(into->total_time_ps, from.total_time_ps);
   AddTo(into->idle_time_ps, from.idle_time_ps);
@@ -136,15 +148,12 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     }
 
     for (const HostSyncWait& wait : model.host_sync_waits) {
-      auto [it, inserted] = sync_index.try_emplace({wait.call, wait.op}, combined.host_sync_waits.size());
-      if (inserted) {
-        combined.host_sync_waits.push_back(wait);
-        continue;
-      }
-      HostSyncWait& merged = combined.host_sync_waits[it->second];
-      merged.count += wait.count;
-      AddTo(merged.total_ps, wait.total_ps);
-      AddTo(merged.in_steps_ps, wait.in_steps_ps);
+      MergeByKey(wait, std::make_pair(wait.call, wait.op), &sync_index, &combined.host_sync_waits,
+                 [](HostSyncWait& merged, const HostSyncWait& w) {
+                   merged.count += w.count;
+                   AddTo(merged.total_ps, w.total_ps);
+                   AddTo(merged.in_steps_ps, w.in_steps_ps);
+                 });
     }
     MergeOps(model.host_ops, &combined.host_ops, &host_op_index);
     MergeOps(model.device_ops, &combined.device_ops, &device_op_index);
@@ -153,17 +162,13 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
       const KernelLaunchParams& p = k.params;
       auto key = std::make_tuple(k.kernel_name, k.op_name, p.registers_per_thread, p.static_shared_memory_bytes,
                                  p.dynamic_shared_memory_bytes, p.grid, p.block);
-      auto [it, inserted] = kernel_index.try_emplace(key, combined.kernels.size());
-      if (inserted) {
-        combined.kernels.push_back(k);
-        continue;
-      }
-      KernelStats& merged = combined.kernels[it->second];
-      merged.occurrences += k.occurrences;
-      AddTo(merged.total_duration_ps, k.total_duration_ps);
-      merged.min_duration_ps = std::min(merged.min_duration_ps, k.min_duration_ps);
-      merged.max_duration_ps = std::max(merged.max_duration_ps, k.max_duration_ps);
-      merged.is_op_tensor_core_eligible = merged.is_op_tensor_core_eligible || k.is_op_tensor_core_eligible;
+      MergeByKey(k, std::move(key), &kernel_index, &combined.kernels, [](KernelStats& merged, const KernelStats& from) {
+        merged.occurrences += from.occurrences;
+        AddTo(merged.total_duration_ps, from.total_duration_ps);
+        merged.min_duration_ps = std::min(merged.min_duration_ps, from.min_duration_ps);
+        merged.max_duration_ps = std::max(merged.max_duration_ps, from.max_duration_ps);
+        merged.is_op_tensor_core_eligible = merged.is_op_tensor_core_eligible || from.is_op_tensor_core_eligible;
+      });
     }
 
     for (DeviceActivity& device : model.devices) {
@@ -178,28 +183,20 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
     input.data_loader_next_count += host_input.data_loader_next_count;
     input.get_next_outside_steps += host_input.get_next_outside_steps;
     for (const DeviceInputCopy& copy : host_input.device_copies) {
-      auto [it, inserted] = input_copy_index.try_emplace({copy.op_name, copy.copy_name, copy.source_memory},
-                                                        input.device_copies.size());
-      if (inserted) {
-        input.device_copies.push_back(copy);
-        continue;
-      }
-      DeviceInputCopy& merged = input.device_copies[it->second];
-      merged.occurrences += copy.occurrences;
-      AddTo(merged.total_time_ps, copy.total_time_ps);
-      AddTo(merged.bytes, copy.bytes);
+      MergeByKey(copy, std::make_tuple(copy.op_name, copy.copy_name, copy.source_memory), &input_copy_index,
+                 &input.device_copies, [](DeviceInputCopy& merged, const DeviceInputCopy& from) {
+                   merged.occurrences += from.occurrences;
+                   AddTo(merged.total_time_ps, from.total_time_ps);
+                   AddTo(merged.bytes, from.bytes);
+                 });
     }
     for (int c = 0; c < kNumInputOpCategories; ++c) AddTo(input.category_self_time_ps[c], host_input.category_self_time_ps[c]);
     for (const InputOp& op : host_input.ops) {
-      auto [it, inserted] = input_op_index.try_emplace(op.name, input.ops.size());
-      if (inserted) {
-        input.ops.push_back(op);
-        continue;
-      }
-      InputOp& merged = input.ops[it->second];
-      merged.occurrences += op.occurrences;
-      AddTo(merged.total_time_ps, op.total_time_ps);
-      AddTo(merged.self_time_ps, op.self_time_ps);
+      MergeByKey(op, op.name, &input_op_index, &input.ops, [](InputOp& merged, const InputOp& from) {
+        merged.occurrences += from.occurrences;
+        AddTo(merged.total_time_ps, from.total_time_ps);
+        AddTo(merged.self_time_ps, from.self_time_ps);
+      });
     }
 
     MergeMemory(std::move(model.memory), host_index, &combined.memory, &memory_name_index);

@@ -417,11 +417,26 @@ class StepBuilder {
     return a;
   }
 
+  // The first span of every run, then the end of the last one.
+  std::vector<uint32_t> RunBounds() const {
+    std::vector<uint32_t> runs = device_->span_run_starts;
+    runs.push_back(static_cast<uint32_t>(device_->spans.size()));
+    return runs;
+  }
+
+  // `intervals` in begin order: its chunks (each sorted; `chunk_starts` their first
+  // indices) merged, in `merged` or in place.
+  static std::vector<Interval>* InBeginOrder(std::vector<Interval>* intervals, std::vector<Interval>* merged,
+                                             std::vector<uint32_t>* chunk_starts, std::vector<uint32_t>* next_starts) {
+    if (chunk_starts->size() <= 1) return intervals;
+    chunk_starts->push_back(static_cast<uint32_t>(intervals->size()));
+    return MergeChunks(intervals, merged, chunk_starts, next_starts);
+  }
+
   void Sweep() {
     const size_t num_steps = model_->steps.size();
     xspace::PodArray<StepSpan>& spans = device_->spans;
-    std::vector<uint32_t> runs = device_->span_run_starts;
-    runs.push_back(static_cast<uint32_t>(spans.size()));
+    std::vector<uint32_t> runs = RunBounds();
     const bool run_per_step = !RunsAreStepMonotone(runs);
     if (run_per_step) BucketByStep(&runs);  // then run s holds exactly step s's spans
     std::vector<uint32_t> cursor(runs.begin(), runs.end() - 1);
@@ -453,11 +468,7 @@ class StepBuilder {
       }
       // Merge of the chunks by begin (a run is in time order; clipping keeps it so):
       // pairwise passes, cheaper than a heap for the few chunks a step has.
-      std::vector<Interval>* ordered = &intervals;
-      if (chunk_starts.size() > 1) {
-        chunk_starts.push_back(static_cast<uint32_t>(intervals.size()));
-        ordered = MergeChunks(&intervals, &merged, &chunk_starts, &next_starts);
-      }
+      std::vector<Interval>* ordered = InBeginOrder(&intervals, &merged, &chunk_starts, &next_starts);
       TypeSweep sweep(window_begin);
       for (const Interval& interval : *ordered) {
         sweep.Advance(interval.begin, &step.breakdown);
@@ -517,8 +528,7 @@ class StepBuilder {
   void SweepWindows() {
     const size_t num_steps = model_->steps.size();
     xspace::PodArray<StepSpan>& spans = device_->spans;
-    std::vector<uint32_t> runs = device_->span_run_starts;
-    runs.push_back(static_cast<uint32_t>(spans.size()));
+    std::vector<uint32_t> runs = RunBounds();
     std::vector<uint32_t> cursor(runs.begin(), runs.end() - 1);
     launched_end_.assign(num_steps, INT64_MIN);
     std::vector<Interval> intervals, merged;
@@ -542,11 +552,7 @@ class StepBuilder {
         }
         if (intervals.size() > before) chunk_starts.push_back(static_cast<uint32_t>(before));
       }
-      std::vector<Interval>* ordered = &intervals;
-      if (chunk_starts.size() > 1) {
-        chunk_starts.push_back(static_cast<uint32_t>(intervals.size()));
-        ordered = MergeChunks(&intervals, &merged, &chunk_starts, &next_starts);
-      }
+      std::vector<Interval>* ordered = InBeginOrder(&intervals, &merged, &chunk_starts, &next_starts);
       sweep.SkipTo(window_begin);  // a gap before the window (a marker that is not a step) is in no step
       for (const Interval& interval : *ordered) {
         sweep.Advance(std::min(interval.begin, window_end), &step.breakdown);
