@@ -174,6 +174,21 @@ test('framework op stats: each pie lists its slices and one "other" slice that s
   }
 });
 
+test('overview: the device lag tile and the cadence sentence carry the API\'s numbers', async () => {
+  const all = await api(`/api/data?run=${RUN_PT}&tool=overview_page`);
+  const cadence = all.step_cadence;
+  assert.ok(cadence && cadence.steps >= 2, 'the PyTorch trace has a measured cadence');
+  await openPage('overview_page', '', RUN_PT);
+  const tiles = await page.$$eval('[data-card="summary"] .tile', (ts) => ts.map((t) => ({ label: t.querySelector('.tile-label').textContent, value: t.querySelector('.tile-value').textContent })));
+  const lag = tiles.find((t) => t.label === 'Device lag');
+  assert.ok(lag, `a Device lag tile among ${tiles.map((t) => t.label)}`);
+  assert.equal(lag.value, formatMs(cadence.mean_device_lag_ms));
+  if (cadence.statement) {
+    const sentence = await page.$eval('[data-card="summary"] [data-field="cadence"]', (p) => p.textContent);
+    assert.ok(sentence.includes(cadence.statement), sentence);
+  }
+});
+
 test('step selector: a click on the step-time graph shows that step, with the API\'s numbers for it', async () => {
   const all = await api(`/api/data?run=${RUN_PT}&tool=overview_page`);
   const steps = all.step_time_graph;
