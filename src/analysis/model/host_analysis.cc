@@ -484,8 +484,11 @@ class HostGrouper {
                    std::map<std::pair<std::string_view, std::string_view>, uint32_t>* index) {
     const uint32_t e = thread.event(i);
     const uint32_t metadata = plane.event_metadata_index[e];
-    std::vector<int8_t>& is_sync = sync_call_[thread.plane_index];
-    if (is_sync.empty()) is_sync.assign(plane.event_metadata.size(), -1);
+    std::vector<int8_t>& is_sync = sync_call_;
+    if (sync_call_plane_ != thread.plane_index) {  // threads come plane by plane
+      sync_call_plane_ = thread.plane_index;
+      is_sync.assign(plane.event_metadata.size(), -1);
+    }
     if (is_sync[metadata] < 0) is_sync[metadata] = IsHostSyncCallName(plane.event_name(e)) ? 1 : 0;
     if (is_sync[metadata] == 0) return;
     const std::string_view call = plane.event_name(e);
@@ -513,7 +516,8 @@ class HostGrouper {
   std::vector<Connection> consumers_;
   bool has_loop_ops_ = false;
   std::map<uint32_t, std::vector<uint32_t>> subtree_ends_;
-  std::map<uint32_t, std::vector<int8_t>> sync_call_;  // per plane, per event metadata: a sync call (-1 unknown)
+  std::vector<int8_t> sync_call_;  // per event metadata of sync_call_plane_: a sync call (-1 unknown)
+  uint32_t sync_call_plane_ = UINT32_MAX;
   std::vector<bool> thread_has_op_scopes_;  // by thread: any kIsOpScope event
 };
 
