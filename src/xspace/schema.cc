@@ -69,6 +69,7 @@ constexpr StatName kStatNames[] = {
     {StatType::kDevCapComputeCapMinor, "compute_cap_minor"},
     {StatType::kDevVendor, "device_vendor"},
     {StatType::kGpuDeviceName, "gpu_device_name"},
+    {StatType::kDeviceType, "device_type"},
     {StatType::kProfileStartTime, "profile_start_time"},
     {StatType::kProfileStopTime, "profile_stop_time"},
     {StatType::kProfileOptions, "profile_options"},
@@ -127,6 +128,12 @@ bool IsFrameworkOpLineName(std::string_view name) {
 
 bool IsNameScopeLineName(std::string_view name) {
   return name == kFrameworkNameScopeLineName || name == kLegacyTensorFlowNameScopeLineName;
+}
+
+bool IsDeviceInfoLineName(std::string_view name) {
+  return name == kProfilerRangesLineName ||
+         (name.size() > kDeviceSyncLineSuffix.size() &&
+          name.substr(name.size() - kDeviceSyncLineSuffix.size()) == kDeviceSyncLineSuffix);
 }
 
 bool IsDerivedLineName(std::string_view name) {

@@ -52,6 +52,15 @@ bool IsDerivedLineName(std::string_view name);
 bool IsFrameworkOpLineName(std::string_view name);
 bool IsNameScopeLineName(std::string_view name);
 
+// Lines of a device plane that show what happened on the device without being its work;
+// the analyses count no device ops on them. Kineto's synchronization records and CUDA
+// events of a stream go to "Stream #<id> (sync)" (their times are waits: the host's in a
+// cudaStreamSynchronize, the stream's for an event), its CUPTI range-profiler records to
+// "Profiler ranges" (their times are the capture window split evenly per range).
+inline constexpr std::string_view kDeviceSyncLineSuffix = " (sync)";
+inline constexpr std::string_view kProfilerRangesLineName = "Profiler ranges";
+bool IsDeviceInfoLineName(std::string_view name);
+
 // ---- Event names the analyses recognise ----
 inline constexpr std::string_view kMemoryAllocationEventName = "MemoryAllocation";
 inline constexpr std::string_view kMemoryDeallocationEventName = "MemoryDeallocation";
@@ -126,6 +135,7 @@ enum class StatType : uint16_t {
   kDevCapComputeCapMinor,     // "compute_cap_minor"
   kDevVendor,                 // "device_vendor"
   kGpuDeviceName,             // "gpu_device_name"
+  kDeviceType,                // "device_type" (stepscope): "GPU", "MTIA", "XPU", "HPU", "PrivateUse1"
   // Task environment / run environment.
   kProfileStartTime,          // "profile_start_time" (wall ns)
   kProfileStopTime,           // "profile_stop_time"

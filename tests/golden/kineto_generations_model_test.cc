@@ -110,8 +110,9 @@ TEST(KinetoGenerationsModelTest, EveryGenerationWithStepsTiesItsMainThreadLaunch
 // The truth of a step's device compute, computed from the imported events without the
 // model: the union of the device planes' compute events (kernels, memsets; not copies, not
 // collectives) clipped to the step. Derived lines (annotations projected on device time)
-// are not device work. Device compute outranks every other category in the breakdown (XProf's order), so
-// the model's compute time must be exactly this union.
+// and sync lines (waits, xspace::IsDeviceInfoLineName) are not device work. Device compute
+// outranks every other category in the breakdown (XProf's order), so the model's compute
+// time must be exactly this union.
 enum class DeviceWork { kCompute, kCollective };
 
 int64_t DeviceUnionPs(const xspace::XSpace& space, DeviceWork work, int64_t begin_ps, int64_t end_ps) {
@@ -119,7 +120,7 @@ int64_t DeviceUnionPs(const xspace::XSpace& space, DeviceWork work, int64_t begi
   for (const xspace::XPlane& plane : space.planes()) {
     if (plane.name().rfind("/device:", 0) != 0) continue;
     for (const xspace::XLine& line : plane.lines()) {
-      if (xspace::IsDerivedLineName(line.name())) continue;
+      if (xspace::IsDerivedLineName(line.name()) || xspace::IsDeviceInfoLineName(line.name())) continue;
       const int64_t line_ps = line.timestamp_ns() * 1000;
       for (const xspace::XEvent& event : line.events()) {
         const std::string& name = plane.event_metadata().at(event.metadata_id()).name();

@@ -44,6 +44,22 @@ bool IsAcceleratorPlane(std::string_view name) {
   return name.starts_with(xspace::kGpuPlanePrefix) || name.starts_with(xspace::kTpuPlanePrefix);
 }
 
+// RunEnvironment::device_type of these device planes.
+std::string RunDeviceType(const std::vector<DeviceActivity>& devices) {
+  if (devices.empty()) return "CPU";
+  std::vector<std::string_view> types;
+  for (const DeviceActivity& d : devices) {
+    if (d.plane_name.starts_with(xspace::kTpuPlanePrefix)) return "TPU";
+    const std::string_view type =
+        d.capabilities.device_type.empty() ? std::string_view("GPU") : std::string_view(d.capabilities.device_type);
+    if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+  }
+  std::sort(types.begin(), types.end());
+  std::string joined;
+  for (std::string_view type : types) joined += (joined.empty() ? "" : "+") + std::string(type);
+  return joined;
+}
+
 int64_t PlaneInt(const ColumnarPlane& plane, StatType type) {
   xspace::ColumnarStat stat;
   return plane.FindPlaneStat(type, &stat) ? ColumnarPlane::AsInt64(stat) : 0;
@@ -273,9 +289,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   run.dropped_traces = env.dropped_traces;
   run.hosts.push_back(std::move(env));
   run.device_count = static_cast<int64_t>(device_planes.size());
-  bool any_tpu = false;
-  for (uint32_t p : device_planes) any_tpu = any_tpu || s.planes[p].name.starts_with(xspace::kTpuPlanePrefix);
-  run.device_type = device_planes.empty() ? "CPU" : any_tpu ? "TPU" : "GPU";
+  run.device_type = RunDeviceType(device.devices);
   for (const DeviceActivity& d : device.devices) {
     if (d.has_activity()) {
       model.has_device = true;

@@ -159,6 +159,7 @@ class DeviceAnalyzer {
     caps.compute_capability_minor = PlaneStatInt(plane, StatType::kDevCapComputeCapMinor);
     caps.vendor = PlaneStatString(plane, StatType::kDevVendor);
     caps.device_name = PlaneStatString(plane, StatType::kGpuDeviceName);
+    caps.device_type = PlaneStatString(plane, StatType::kDeviceType);
 
     PlaneStatReader reader(plane);
     PlaneState state;
@@ -183,7 +184,7 @@ class DeviceAnalyzer {
         device.counters = SummarizeDeviceCounters(plane, line, caps.memory_size_bytes);
         continue;
       }
-      if (xspace::IsDerivedLineName(line.name)) continue;
+      if (xspace::IsDerivedLineName(line.name) || xspace::IsDeviceInfoLineName(line.name)) continue;
       StreamActivity& stream = device.streams.emplace_back();
       stream.stream_id = line.id;
       stream.name = line.name;

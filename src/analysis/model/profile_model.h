@@ -325,8 +325,11 @@ struct DeviceCapabilities {
   int64_t memory_size_bytes = 0;
   int64_t compute_capability_major = 0;
   int64_t compute_capability_minor = 0;
-  std::string vendor;       // "Nvidia", "AMD"
-  std::string device_name;  // gpu_device_name
+  std::string vendor;       // "Nvidia", "AMD", "Intel", "Meta"
+  std::string device_name;  // gpu_device_name: the model ("NVIDIA A100-SXM4-40GB")
+  // Which accelerator the plane is, where its writer says (device_type: "GPU", "MTIA",
+  // "XPU", "HPU", "PrivateUse1"); empty on planes that do not say.
+  std::string device_type;
 };
 
 // What ran on one device for one step: the device events tied to the step's group (by
@@ -543,7 +546,10 @@ struct HostEnvironment {
 
 struct RunEnvironment {
   std::vector<HostEnvironment> hosts;  // one per host, index = host_index
-  std::string device_type;             // "GPU", "TPU" or "CPU" (no device planes)
+  // "TPU" (any TPU plane), the device planes' device_type ("GPU" where they do not say;
+  // "MTIA", "XPU", "HPU", "PrivateUse1" from Kineto traces; kinds joined by "+" where
+  // they differ), or "CPU" (no device planes).
+  std::string device_type;
   int64_t device_count = 0;            // device planes over all hosts
   int64_t active_device_count = 0;     // device planes with activity
   // XProf's "device core count": one per active device (a GPU counts as one core; SMs

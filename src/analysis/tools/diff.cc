@@ -49,7 +49,22 @@ DiffSide DescribeSide(const ProfileModel& model, const SideFacts& facts, std::st
   side.hosts = model.hostnames;
   side.framework = std::string(FrameworkKey(facts.summary.framework.framework));
   side.steps = facts.summary.step_count;
+  side.device_type = model.run_environment.device_type;
+  side.devices = CountDeviceModels(model);
   return side;
+}
+
+// "8× A100 → 2× V100" when the sides' devices differ, else empty. A side without device
+// planes reads "no devices" (the host's CPU only).
+std::string DeviceChange(const DiffSide& a, const DiffSide& b) {
+  auto same = [](const DeviceModelCount& x, const DeviceModelCount& y) {
+    return x.name == y.name && x.device_type == y.device_type && x.count == y.count;
+  };
+  if (std::equal(a.devices.begin(), a.devices.end(), b.devices.begin(), b.devices.end(), same)) return "";
+  auto text = [](const DiffSide& side) {
+    return side.devices.empty() ? std::string("no devices") : DeviceModelsText(side.devices);
+  };
+  return text(a) + " \u2192 " + text(b);
 }
 
 DiffMetric Metric(std::string key, std::string label, std::string unit, std::optional<double> a,
@@ -269,6 +284,10 @@ std::vector<std::string> Diagnostics(const ProfileDiff& d) {
     out.push_back("the runs come from different frameworks (" + d.a.framework + ", " + d.b.framework +
                   "): few op and kernel names will match");
   }
+  if (!d.device_change.empty()) {
+    out.push_back("the runs ran on different devices (" + d.device_change +
+                  "): step, op and kernel times compare the hardware as well as the change");
+  }
   if (d.a.hosts.size() != d.b.hosts.size()) {
     out.push_back("A has " + std::to_string(d.a.hosts.size()) + " hosts and B " + std::to_string(d.b.hosts.size()) +
                   ": step times are the slowest host's, op times the sum over hosts");
@@ -332,6 +351,17 @@ void WriteSideJson(std::string_view key, const DiffSide& side, output::JsonWrite
   w->EndArray();
   w->Field("framework", side.framework);
   w->Field("steps", side.steps);
+  w->Field("device_type", side.device_type);
+  w->Key("devices");
+  w->BeginArray();
+  for (const DeviceModelCount& m : side.devices) {
+    w->BeginObject();
+    w->Field("name", m.name);
+    w->Field("device_type", m.device_type);
+    w->Field("count", m.count);
+    w->EndObject();
+  }
+  w->EndArray();
   w->EndObject();
 }
 
@@ -366,6 +396,7 @@ ProfileDiff CompareProfiles(const ProfileModel& ma, const ProfileModel& mb, cons
   d.ops = OpItems(ma, a, mb, b);
   d.kernels = KernelItems(ma, a, mb, b);
   d.statement = Statement(d, a, b);
+  d.device_change = DeviceChange(d.a, d.b);
   d.diagnostics = Diagnostics(d);
   return d;
 }
@@ -453,6 +484,7 @@ void WriteResultJson(const ProfileDiff& d, output::JsonWriter* w) {
   WriteSideJson("b", d.b, w);
   w->Field("time_basis", DiffTimeBasisName(d.time_basis));
   w->Field("statement", d.statement);
+  w->Field("device_change", d.device_change);
   output::WriteTablesJson(BuildTables(d), w);
   output::EndResultJson(d.diagnostics, w);
 }
@@ -461,6 +493,11 @@ std::string FormatResultText(const ProfileDiff& d, const ToolOptions& options) {
   const size_t top = options.text_max_rows > 0 ? options.text_max_rows : d.ops.size() + d.kernels.size();
   std::string out = "A: " + output::SanitizeForTerminal(d.a.label) + "\nB: " + output::SanitizeForTerminal(d.b.label) +
                     "\n\n" + output::SanitizeForTerminal(d.statement) + "\n";
+  if (!d.device_change.empty()) {
+    out += "Devices changed: " + output::SanitizeForTerminal(d.device_change) + "\n";
+  } else if (!d.a.devices.empty()) {
+    out += "Devices: " + output::SanitizeForTerminal(DeviceModelsText(d.a.devices)) + " in both runs\n";
+  }
   std::vector<Table> tables = BuildTables(d);
   Table summary = FindDeclared(tables, "summary");
   // For people: the label and unit say what the key says, and each number has the

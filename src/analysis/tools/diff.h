@@ -20,6 +20,7 @@
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/output/table.h"
 #include "src/analysis/tool.h"
+#include "src/analysis/tools/device_models.h"
 #include "src/analysis/tools/input_pipeline.h"
 
 namespace stepscope::analysis {
@@ -43,6 +44,8 @@ struct DiffSide {
   std::vector<std::string> hosts;
   std::string framework;  // FrameworkKey
   int64_t steps = 0;
+  std::string device_type;  // RunEnvironment::device_type
+  std::vector<DeviceModelCount> devices;  // the device planes by model (CountDeviceModels)
 };
 
 // A number of both runs. `delta` = b - a; `delta_percent` = 100 * delta / a, absent when
@@ -106,6 +109,9 @@ struct ProfileDiff {
   std::vector<DiffItem> kernels;
   // One sentence with the headline numbers ("Mean step time 12.10 ms -> 6.05 ms (-50.0 %); ...").
   std::string statement;
+  // "8× NVIDIA A100-SXM4-40GB → 2× Tesla V100-SXM2-16GB" when the runs' devices differ
+  // (model, count or type); empty when they ran on the same devices.
+  std::string device_change;
   std::vector<std::string> diagnostics;  // why a comparison may mislead (no steps, other framework, ...)
 };
 

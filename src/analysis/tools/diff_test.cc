@@ -214,6 +214,43 @@ TEST(DiffTest, TablesJsonAndTextCarryTheSameNumbers) {
   EXPECT_THAT(text, HasSubstr("Kernels only in B (added)"));
 }
 
+// Runs on other devices compare hardware as well as the change: the diff says which
+// devices each run had ("8× A100 → 2× V100") in text, JSON and a note.
+TEST(DiffTest, ADeviceChangeIsSaidInTextAndJson) {
+  ProfileModel a = Before(), b = After();
+  a.devices.clear();
+  b.devices.clear();
+  for (int i = 0; i < 8; ++i) {
+    a.devices.push_back(MakeGpu(i, 1.0));
+    a.devices.back().capabilities.device_name = "A100";
+  }
+  for (int i = 0; i < 2; ++i) {
+    b.devices.push_back(MakeGpu(i, 1.0));
+    b.devices.back().capabilities.device_name = "V100";
+  }
+  const ProfileDiff d = CompareProfiles(a, b);
+  EXPECT_EQ(d.device_change, "8\u00d7 A100 \u2192 2\u00d7 V100");
+  ASSERT_EQ(d.a.devices.size(), 1u);
+  EXPECT_EQ(d.a.devices[0].count, 8);
+  EXPECT_THAT(d.diagnostics, ::testing::Contains(HasSubstr("the runs ran on different devices (8\u00d7 A100")));
+  StructToolResult<ProfileDiff> result(d);
+  const std::string json = result.ToJson(/*pretty=*/false);
+  EXPECT_THAT(json, HasSubstr("\"device_change\":\"8\u00d7 A100 \u2192 2\u00d7 V100\""));
+  EXPECT_THAT(json, HasSubstr("\"devices\":[{\"name\":\"A100\",\"device_type\":\"GPU\",\"count\":8}]"));
+  EXPECT_THAT(json, HasSubstr("\"devices\":[{\"name\":\"V100\",\"device_type\":\"GPU\",\"count\":2}]"));
+  EXPECT_THAT(result.FormatText({}), HasSubstr("Devices changed: 8\u00d7 A100 \u2192 2\u00d7 V100\n"));
+
+  // The same devices: nothing to say but what they were.
+  const ProfileDiff same = CompareProfiles(a, a);
+  EXPECT_EQ(same.device_change, "");
+  EXPECT_THAT(StructToolResult<ProfileDiff>(same).FormatText({}), HasSubstr("Devices: 8\u00d7 A100 in both runs\n"));
+  EXPECT_THAT(StructToolResult<ProfileDiff>(same).ToJson(false), HasSubstr("\"device_change\":\"\""));
+  // A device type alone is a change too (same count, no names).
+  ProfileModel mtia = After();
+  mtia.devices[0].capabilities.device_type = "MTIA";
+  EXPECT_EQ(CompareProfiles(After(), mtia).device_change, "1\u00d7 GPU \u2192 1\u00d7 MTIA");
+}
+
 // docs/tools.md documents the diff tables from the same declaration the code uses: every
 // declared column id is named in its "## `diff`" section.
 TEST(DiffTest, DocsNameEveryDeclaredColumn) {

@@ -125,6 +125,8 @@ bool GpusMayHaveTensorCores(const ProfileModel& model) {
   for (const DeviceActivity& d : model.devices) {
     if (!d.has_activity()) continue;
     if (d.capabilities.vendor == "AMD") return false;
+    // MTIA, XPU, Gaudi, PrivateUse1 devices: the patterns name NVIDIA kernels.
+    if (!d.capabilities.device_type.empty() && d.capabilities.device_type != "GPU") return false;
     if (d.capabilities.compute_capability_major > 0 && d.capabilities.compute_capability_major < 7) return false;
   }
   return true;

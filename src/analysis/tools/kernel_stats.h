@@ -69,7 +69,8 @@ struct KernelSummary {
 };
 KernelSummary SummarizeKernels(const ProfileModel& model);
 // Whether the active GPUs may have Tensor Cores: the kernel-name patterns name NVIDIA
-// kernels, and NVIDIA's Tensor Cores start with compute capability 7 (Volta).
+// kernels, and NVIDIA's Tensor Cores start with compute capability 7 (Volta). Not on other
+// accelerators (a device_type other than GPU).
 bool GpusMayHaveTensorCores(const ProfileModel& model);
 
 // Kernel time of one framework op, over all its kernels (the per-op pie).

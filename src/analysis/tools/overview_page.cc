@@ -99,6 +99,7 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
   for (const DeviceActivity& d : model.devices) {
     if (d.has_activity()) p.device_compute_units += d.capabilities.core_count;
   }
+  p.device_models = CountDeviceModels(model);
   p.hostnames = model.hostnames;
   p.has_device = model.has_device;
   p.placement = ComputeOpPlacement(model);
@@ -190,6 +191,16 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   w->Field("active_device_count", env.active_device_count);
   w->Field("device_core_count", env.device_core_count);
   w->Field("device_compute_units", p.device_compute_units);
+  w->Key("device_models");
+  w->BeginArray();
+  for (const DeviceModelCount& m : p.device_models) {
+    w->BeginObject();
+    w->Field("name", m.name);
+    w->Field("device_type", m.device_type);
+    w->Field("count", m.count);
+    w->EndObject();
+  }
+  w->EndArray();
   w->Field("dropped_events", env.dropped_traces);
   w->EndObject();
 
@@ -266,7 +277,8 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
       "Run environment",
       {{"Hosts", std::to_string(env.hosts.size()) + (hosts.empty() ? "" : " (" + hosts + ")")},
        {"Device type", env.device_type.empty() ? "CPU" : env.device_type},
-       {"Devices", std::to_string(env.active_device_count) + " active of " + std::to_string(env.device_count)},
+       {"Devices", std::to_string(env.active_device_count) + " active of " + std::to_string(env.device_count) +
+                       (p.device_models.empty() ? "" : " (" + DeviceModelsText(p.device_models) + ")")},
        {"Device cores", std::to_string(env.device_core_count) +
                             (p.device_compute_units > 0
                                  ? " (" + std::to_string(p.device_compute_units) + " SMs / compute units)"

@@ -18,6 +18,7 @@
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/tool.h"
 #include "src/analysis/tools/advisor.h"
+#include "src/analysis/tools/device_models.h"
 #include "src/analysis/tools/framework_op_stats.h"
 #include "src/analysis/tools/input_pipeline.h"
 
@@ -60,6 +61,7 @@ struct OverviewPage {
   // Sum of the active devices' core_count plane stat (SMs on NVIDIA, CUs on AMD); 0 when
   // the profile does not say. run_environment.device_core_count counts devices, as XProf.
   int64_t device_compute_units = 0;
+  std::vector<DeviceModelCount> device_models;  // the device planes by model name
   std::vector<std::string> hostnames;
   bool has_device = false;
   OpPlacement placement;

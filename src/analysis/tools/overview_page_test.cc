@@ -107,5 +107,32 @@ TEST(OverviewPageTest, OtherIsLabelledAsUnexplainedTime) {
   EXPECT_EQ(std::get<std::string>(breakdown.rows.back()[0]), "other");
 }
 
+// The run environment names the devices by model with their count, as their planes say
+// (Kineto's deviceProperties names); a device without a name shows its type.
+TEST(OverviewPageTest, DevicesAreNamedByModelWithTheirCount) {
+  ProfileModel m = GpuModel();
+  m.devices.clear();
+  for (int i = 0; i < 8; ++i) {
+    m.devices.push_back(tools_testing::MakeGpu(i, 1.0));
+    m.devices.back().capabilities.device_name = "NVIDIA A100-SXM4-40GB";
+  }
+  m.devices.push_back(tools_testing::MakeGpu(8, 1.0));
+  m.devices.back().capabilities.device_type = "MTIA";
+  m.run_environment.device_count = 9;
+  m.run_environment.active_device_count = 9;
+  OverviewPage p = ComputeOverviewPage(m);
+  ASSERT_EQ(p.device_models.size(), 2u);
+  EXPECT_EQ(p.device_models[0].name, "NVIDIA A100-SXM4-40GB");
+  EXPECT_EQ(p.device_models[0].count, 8);
+  EXPECT_EQ(p.device_models[1].device_type, "MTIA");
+  EXPECT_THAT(FormatResultText(p, {}),
+              HasSubstr("9 active of 9 (8\u00d7 NVIDIA A100-SXM4-40GB, 1\u00d7 MTIA)"));
+  std::string json;
+  output::JsonWriter w(&json);
+  WriteResultJson(p, &w);
+  EXPECT_THAT(json, HasSubstr("\"device_models\":[{\"name\":\"NVIDIA A100-SXM4-40GB\",\"device_type\":\"GPU\","
+                              "\"count\":8},{\"name\":\"\",\"device_type\":\"MTIA\",\"count\":1}]"));
+}
+
 }  // namespace
 }  // namespace stepscope::analysis

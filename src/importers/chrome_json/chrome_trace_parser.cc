@@ -557,6 +557,7 @@ TrackPlacement ChromeTraceParser::PlaceTrack(const TrackKey& track) {
       break;
     case TrackKind::kDeviceStream:
     case TrackKind::kDeviceAnnotation:
+    case TrackKind::kDeviceInfo:
       placement.plane_name = xspace::GpuPlaneName(static_cast<int>(track.pid));
       placement.plane_id = track.pid;
       placement.line_id = track.tid;

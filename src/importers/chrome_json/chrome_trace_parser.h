@@ -40,6 +40,7 @@ enum class TrackKind : uint8_t {
   kThread,            // a host thread (pid, tid)
   kDeviceStream,      // a device queue: pid = device ordinal, tid = stream
   kDeviceAnnotation,  // annotations shown on a device stream (Kineto gpu_user_annotation)
+  kDeviceInfo,        // a device line that is not its work (Kineto sync waits): pid = device
   kCounter,           // counter samples of a process
   kProcessInstants,   // process-scoped instants
   kGlobalInstants,    // global instants

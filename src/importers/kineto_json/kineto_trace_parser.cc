@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <climits>
 #include <cstdlib>
+#include <set>
 #include <type_traits>
 
 #include "src/base/ascii.h"
@@ -29,6 +31,17 @@ constexpr int64_t kNameScopeLineId = xspace::kThreadIdDerivedMin + 2;
 
 // Devices beyond this ordinal are taken as garbage (no host has 4096 accelerators).
 constexpr int64_t kMaxDeviceOrdinal = 4095;
+
+// Lines of a device plane that are not its work (xspace::IsDeviceInfoLineName): the
+// synchronization records of stream N on line kSyncLineIdBase + N, as Kineto puts a
+// stream's Stream Sync records on a row of their own (its tid: stream + 1000000); the
+// profiler ranges below the derived lines' ids, on a track of tid kProfilerRangesTid.
+constexpr int64_t kSyncLineIdBase = int64_t{1} << 40;
+constexpr int64_t kProfilerRangesLineId = xspace::kThreadIdDerivedMin - 1;
+constexpr int64_t kProfilerRangesTid = INT64_MIN;
+// Kineto's pid for records that belong to no device or process (profiler overhead, XPU
+// synchronization records).
+constexpr int64_t kNoDevicePid = -1;
 
 constexpr std::string_view kStepPrefix = "ProfilerStep#";
 constexpr std::string_view kStepEventName = "ProfilerStep";
@@ -202,6 +215,10 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
       Device& device = devices_[*id];
       std::string_view name;
       if (item["name"].get_string().get(name) == simdjson::SUCCESS) device.name = std::string(name);
+      std::string_view vendor;
+      if (item["vendor"].get_string().get(vendor) == simdjson::SUCCESS) device.vendor = std::string(vendor);
+      // Kineto's XPU plugin writes SYCL's device info (maxComputeUnits, maxWorkGroupSize, ...).
+      device.sycl = DomField(item, "maxComputeUnits").has_value();
       device.sm_count = DomField(item, "numSms");
       device.memory_bytes = DomField(item, "totalGlobalMem");
       device.compute_major = DomField(item, "computeMajor");
@@ -219,7 +236,7 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
     std::string_view host;
     if (root.get_string().get(host) == simdjson::SUCCESS) trace_host_name_ = std::string(host);
   } else if (key == "cuda_runtime_version" || key == "cuda_driver_version" || key == "cupti_version" ||
-             key == "schemaVersion" || key == "trace_id") {
+             key == "xpupti_version" || key == "schemaVersion" || key == "trace_id") {
     std::string_view text;
     if (root.get_string().get(text) == simdjson::SUCCESS) {
       environment_[std::string(key)] = std::string(text);
@@ -230,6 +247,7 @@ void KinetoTraceParser::HandleTopLevelField(std::string_view key, std::string_vi
 }
 
 KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& event) {
+  event_evidence_ = kEvidenceDeviceOp;
   if (event.pid.kind == JsonKind::kString && event.pid.text() == "CUDA functions") {
     return Category::kKernel;  // the legacy autograd export
   }
@@ -240,19 +258,80 @@ KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& eve
   if (cat == "User" && event.tid.kind == JsonKind::kString && event.tid.text().rfind(kStreamPrefix, 0) == 0) {
     return Category::kGpuAnnotation;
   }
-  // The exact spellings first (they are what Kineto writes), then any capitalization.
+  // Kineto's ActivityType names as it writes them (libkineto/src/ActivityType.cpp) first,
+  // by length: one switch and a compare or two per event. Then other spellings.
   switch (cat.size()) {
     case 6:
       if (cat == "cpu_op") return Category::kHostOp;
       if (cat == "kernel") return Category::kKernel;
+      if (cat == "hpu_op") {
+        trace_evidence_ |= kEvidenceHpu;
+        return Category::kHpuOp;
+      }
+      break;
+    case 8:
+      if (cat == "overhead") return Category::kOverhead;
+      break;
+    case 9:
+      // xpu_sync: XPU synchronization calls, written on pid -1 with the calling thread's
+      // tid: host records (the default below).
+      if (cat == "cuda_sync") return Category::kDeviceSync;
+      break;
+    case 10:
+      if (cat == "gpu_memcpy") return Category::kMemcpy;
+      if (cat == "gpu_memset") return Category::kMemset;
+      if (cat == "cuda_event") return Category::kDeviceSync;
+      if (cat == "xpu_driver") {
+        trace_evidence_ |= kEvidenceXpu;
+        return Category::kRuntime;
+      }
+      break;
+    case 11:
+      if (cat == "cuda_driver") {
+        trace_evidence_ |= kEvidenceCuda;
+        return Category::kRuntime;
+      }
+      if (cat == "xpu_runtime") {
+        trace_evidence_ |= kEvidenceXpu;
+        return Category::kRuntime;
+      }
       break;
     case 12:
-      if (cat == "cuda_runtime") return Category::kRuntime;
+      if (cat == "cuda_runtime") {
+        trace_evidence_ |= kEvidenceCuda;
+        return Category::kRuntime;
+      }
+      if (cat == "mtia_runtime") {
+        trace_evidence_ |= kEvidenceMtia;
+        return Category::kRuntime;
+      }
       break;
     case 15:
-      if (cat == "python_function" || cat == "user_annotation") {
-        return cat[0] == 'p' ? Category::kHostOp : Category::kUserAnnotation;
+      if (cat == "python_function") return Category::kHostOp;
+      if (cat == "user_annotation") return Category::kUserAnnotation;
+      if (cat == "mtia_ccp_events") {
+        event_evidence_ = kEvidenceMtia;
+        return Category::kKernel;
       }
+      // Host-side records of a collective call (XPU's oneCCL), with their args.
+      if (cat == "collective_comm") return Category::kHostOp;
+      break;
+    case 17:
+      if (cat == "cpu_instant_event") return Category::kInstant;
+      break;
+    case 18:
+      if (cat == "privateuse1_driver") {
+        trace_evidence_ |= kEvidencePrivateUse1;
+        return Category::kRuntime;
+      }
+      break;
+    case 19:
+      if (cat == "gpu_user_annotation") return Category::kGpuAnnotation;
+      if (cat == "privateuse1_runtime") {
+        trace_evidence_ |= kEvidencePrivateUse1;
+        return Category::kRuntime;
+      }
+      if (cat == "cuda_profiler_range") return Category::kProfilerRange;
       break;
     default:
       break;
@@ -263,12 +342,24 @@ KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& eve
   if (base::AsciiEqualsIgnoreCase(cat, "gpu_user_annotation")) return Category::kGpuAnnotation;
   if (base::AsciiEqualsIgnoreCase(cat, "user_annotation")) return Category::kUserAnnotation;
   if (base::AsciiEqualsIgnoreCase(cat, "cuda_runtime") || base::AsciiEqualsIgnoreCase(cat, "runtime") ||
-      base::AsciiEqualsIgnoreCase(cat, "cuda_driver") || EndsWith(cat, "_runtime")) {
+      base::AsciiEqualsIgnoreCase(cat, "cuda_driver")) {
+    trace_evidence_ |= kEvidenceCuda;
     return Category::kRuntime;
   }
+  // Any other backend's runtime or driver (glow_runtime, a plugin's "<backend>_runtime").
+  if (EndsWith(cat, "_runtime") || EndsWith(cat, "_driver")) return Category::kRuntime;
   if (base::AsciiEqualsIgnoreCase(cat, "cpu_instant_event")) return Category::kInstant;
   if (base::AsciiEqualsIgnoreCase(cat, "trace")) return Category::kTrace;
   return Category::kHostOp;
+}
+
+KinetoTraceParser::Category KinetoTraceParser::ResolveHpuOp(int64_t pid) const {
+  if (args_.Get(KinetoArg::kDevice) != nullptr) return Category::kKernel;
+  if (pid < 0 || pid > kMaxDeviceOrdinal) return Category::kRuntime;
+  // A small pid is a device unless the process's own events came with it (Kineto writes
+  // the host's events before the plugins' device events).
+  if (last_host_count_ != nullptr && pid == last_host_pid_) return Category::kRuntime;
+  return host_event_count_by_pid_.count(pid) != 0 ? Category::kRuntime : Category::kKernel;
 }
 
 bool KinetoTraceParser::IsTraceEvent(const RawTraceEvent& event) {
@@ -288,9 +379,15 @@ bool KinetoTraceParser::IsTraceEvent(const RawTraceEvent& event) {
 TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
   int64_t pid = current_pid();
   int64_t tid = current_tid();
+  if (category_ == Category::kHpuOp) {
+    category_ = ResolveHpuOp(pid);
+    event_evidence_ = kEvidenceHpu;
+  }
   bool device = category_ == Category::kKernel || category_ == Category::kMemcpy ||
-                category_ == Category::kMemset || category_ == Category::kGpuAnnotation;
+                category_ == Category::kMemset || category_ == Category::kGpuAnnotation ||
+                category_ == Category::kDeviceSync || category_ == Category::kProfilerRange;
   if (!device) {
+    if (pid == kNoDevicePid) no_device_lines_[tid] |= category_ == Category::kOverhead ? 1 : 2;
     CountHostEvent(pid);
     return ChromeTraceParser::TrackOf(event);
   }
@@ -302,15 +399,30 @@ TrackKey KinetoTraceParser::TrackOf(const RawTraceEvent& event) {
   if (!ordinal) ordinal = pid;
   if (*ordinal < 0 || *ordinal > kMaxDeviceOrdinal) {
     stats_->Fix("device event with an impossible device ordinal placed with the host threads");
+    device_ordinal_ = -1;  // no device: a host event, whatever its category
     CountHostEvent(pid);
     return ChromeTraceParser::TrackOf(event);
   }
+  if (static_cast<size_t>(*ordinal) >= device_evidence_.size()) device_evidence_.resize(*ordinal + 1);
+  device_evidence_[*ordinal] |= event_evidence_;
+  device_ordinal_ = *ordinal;
+  if (category_ == Category::kProfilerRange) return {TrackKind::kDeviceInfo, *ordinal, kProfilerRangesTid};
   std::optional<int64_t> stream = args_.Int(KinetoArg::kStream);
   if (!stream) {
     if (event.tid.kind == JsonKind::kString) stream = StreamOfTidText(event.tid.text());  // "stream 7"
   }
   if (!stream) stream = tid;
   if (category_ == Category::kGpuAnnotation) return {TrackKind::kDeviceAnnotation, *ordinal, *stream};
+  if (category_ == Category::kDeviceSync) {
+    TrackKey track{TrackKind::kDeviceInfo, *ordinal, *stream};
+    // Kineto writes a Stream Sync, and its flow point, on a row of its own (tid: stream +
+    // 1000000): that row is this line. Other sync records share their stream's row, whose
+    // flow points belong to the stream's work.
+    if (current_tid() != *stream) {
+      device_tracks_by_raw_.try_emplace(TrackKey{TrackKind::kThread, pid, current_tid()}, track);
+    }
+    return track;
+  }
   TrackKey track{TrackKind::kDeviceStream, *ordinal, *stream};
   TrackKey raw{TrackKind::kThread, pid, current_tid()};
   TrackKey by_stream{TrackKind::kThread, pid, *stream};
@@ -428,8 +540,11 @@ void KinetoTraceParser::AddKernelStats(const RawTraceEvent& event, EventRef ref)
       if (value.kind != JsonNumberKind::kNotANumber) details += " occ_pct:" + ShortDouble(pct);
     }
     assembler_->AddRef(ref, kernel_details_key_, details);
-  } else if (std::optional<int64_t> correlation = args_.Int(KinetoArg::kCorrelation)) {
-    kernels_without_details_.push_back({ref, static_cast<uint64_t>(*correlation)});
+  } else {
+    std::optional<int64_t> correlation = args_.Int(KinetoArg::kCorrelation);
+    kernels_without_details_.push_back(
+        {ref, correlation ? std::optional<uint64_t>(static_cast<uint64_t>(*correlation)) : std::nullopt,
+         device_ordinal_});
   }
   AddOtherArgs(event, ref,
                (ArgBit(KinetoArg::kCorrelation) | ArgBit(KinetoArg::kDevice) | ArgBit(KinetoArg::kStream) |
@@ -594,20 +709,49 @@ TrackPlacement KinetoTraceParser::PlaceTrack(const TrackKey& track) {
   TrackPlacement placement = ChromeTraceParser::PlaceTrack(track);
   if (track.kind == TrackKind::kThread) {
     std::string_view name = ThreadName(track.pid, track.tid);
-    if (!name.empty()) placement.line_name = ThreadDisplayName(name);
+    if (!name.empty()) {
+      placement.line_name = ThreadDisplayName(name);
+    } else if (track.pid == kNoDevicePid) {
+      // Kineto names pid -1 "CUPTI Overhead" where CUPTI's overhead records go there.
+      auto it = no_device_lines_.find(track.tid);
+      const uint8_t holds = it == no_device_lines_.end() ? 2 : it->second;
+      std::string what = holds == 1   ? "Profiler overhead"
+                         : holds == 2 ? "Synchronization"
+                                      : "Profiler overhead and synchronization";
+      if (holds == 1 && !ProcessName(track.pid).empty()) what = std::string(ProcessName(track.pid));
+      placement.line_name = what + " (thread " + std::to_string(track.tid) + ")";
+    }
     placement.line_display_name.clear();
   } else if (track.kind == TrackKind::kDeviceAnnotation) {
     placement.line_id = kNameScopeLineId;
     placement.line_name = std::string(xspace::kFrameworkNameScopeLineName);
+  } else if (track.kind == TrackKind::kDeviceInfo && track.tid == kProfilerRangesTid) {
+    placement.line_id = kProfilerRangesLineId;
+    placement.line_name = std::string(xspace::kProfilerRangesLineName);
+  } else if (track.kind == TrackKind::kDeviceInfo) {
+    // Wrapping: a hostile stream id near the int64 limit makes an odd line id, not UB.
+    placement.line_id =
+        static_cast<int64_t>(static_cast<uint64_t>(kSyncLineIdBase) + static_cast<uint64_t>(track.tid));
+    // CUPTI's sentinel for records of no stream (Context Sync) is -1.
+    placement.line_name = (track.tid < 0 ? std::string("All streams") : "Stream #" + std::to_string(track.tid)) +
+                          std::string(xspace::kDeviceSyncLineSuffix);
   }
   return placement;
 }
 
 void KinetoTraceParser::ResolveEventReferences() {
   for (const PendingKernel& kernel : kernels_without_details_) {
-    auto it = launch_details_by_correlation_.find(kernel.correlation);
-    if (it == launch_details_by_correlation_.end()) continue;
-    assembler_->AddRef(kernel.event, assembler_->Intern(GetStatTypeStr(StatType::kKernelDetails)), it->second);
+    auto it = kernel.correlation ? launch_details_by_correlation_.find(*kernel.correlation)
+                                 : launch_details_by_correlation_.end();
+    if (it != launch_details_by_correlation_.end()) {
+      assembler_->AddRef(kernel.event, assembler_->Intern(GetStatTypeStr(StatType::kKernelDetails)), it->second);
+    } else if (kernel.device_ordinal >= 0 && DeviceTypeOf(kernel.device_ordinal) != "GPU") {
+      // A device op of an accelerator whose profiler records no launch dimensions (MTIA's
+      // CCP events, XPU kernels, Gaudi's ops): a kernel all the same, for the kernel stats;
+      // the dimensions are missing, which XProf's rule reads as 1.
+      assembler_->AddRef(kernel.event, assembler_->Intern(GetStatTypeStr(StatType::kKernelDetails)),
+                         "regs:0 static_shared:0 dynamic_shared:0");
+    }
   }
   kernels_without_details_.clear();
 }
@@ -625,7 +769,7 @@ void KinetoTraceParser::FinishSpace() {
   int64_t main_pid = 0;
   int64_t most = -1;
   for (const auto& [pid, count] : host_event_count_by_pid_) {
-    if (!PidString(pid) && (count > most || (count == most && pid < main_pid))) {
+    if (!PidString(pid) && pid != kNoDevicePid && (count > most || (count == most && pid < main_pid))) {
       main_pid = pid;
       most = count;
     }
@@ -644,25 +788,73 @@ void KinetoTraceParser::FinishSpace() {
       assembler_->AddPlaneStr(host_plane, key, value);
     }
   }
-  for (const auto& [id, device] : devices_) {
+  AddDevicePlaneStats();
+}
+
+std::string_view KinetoTraceParser::DeviceTypeOf(int64_t ordinal) const {
+  const uint8_t on_device =
+      static_cast<size_t>(ordinal) < device_evidence_.size() ? device_evidence_[ordinal] : uint8_t{0};
+  if (on_device & kEvidenceMtia) return "MTIA";
+  if (on_device & kEvidenceHpu) return "HPU";
+  auto it = devices_.find(ordinal);
+  if (it != devices_.end() && it->second.sycl) return "XPU";
+  // Device ops every backend writes alike (kernel, gpu_memcpy, ...), or a device known
+  // only from deviceProperties: the backend whose launches the trace has; CUDA's where
+  // there are several (MTIA's and Gaudi's own device ops said so above).
+  if (trace_evidence_ & kEvidenceCuda) return "GPU";
+  if (trace_evidence_ & kEvidenceXpu) return "XPU";
+  if (trace_evidence_ & kEvidenceMtia) return "MTIA";
+  if (trace_evidence_ & kEvidenceHpu) return "HPU";
+  if (trace_evidence_ & kEvidencePrivateUse1) return "PrivateUse1";
+  return "GPU";
+}
+
+// Every device plane (of deviceProperties, of device events) says which accelerator it
+// is, and with deviceProperties what it is: model name, SMs or compute units, memory.
+void KinetoTraceParser::AddDevicePlaneStats() {
+  std::set<int64_t> ordinals;
+  for (const auto& [id, device] : devices_) ordinals.insert(id);
+  for (size_t i = 0; i < device_evidence_.size(); ++i) {
+    if (device_evidence_[i] != 0) ordinals.insert(static_cast<int64_t>(i));
+  }
+  for (int64_t id : ordinals) {
     uint32_t plane = assembler_->GetOrCreatePlane(xspace::GpuPlaneName(static_cast<int>(id)), id);
-    if (device.sm_count) assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapCoreCount), *device.sm_count);
-    if (device.memory_bytes) {
-      assembler_->AddPlaneUint(plane, GetStatTypeStr(StatType::kDevCapMemorySize),
-                               static_cast<uint64_t>(*device.memory_bytes));
+    auto it = devices_.find(id);
+    const Device* device = it == devices_.end() ? nullptr : &it->second;
+    const std::string_view type = DeviceTypeOf(id);
+    if (device != nullptr) {
+      if (device->sm_count) {
+        assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapCoreCount), *device->sm_count);
+      }
+      if (device->memory_bytes) {
+        assembler_->AddPlaneUint(plane, GetStatTypeStr(StatType::kDevCapMemorySize),
+                                 static_cast<uint64_t>(*device->memory_bytes));
+      }
+      if (device->compute_major) {
+        assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapComputeCapMajor), *device->compute_major);
+      }
+      if (device->compute_minor) {
+        assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapComputeCapMinor), *device->compute_minor);
+      }
+      if (!device->name.empty()) assembler_->AddPlaneStr(plane, GetStatTypeStr(StatType::kGpuDeviceName), device->name);
     }
-    if (device.compute_major) {
-      assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapComputeCapMajor), *device.compute_major);
+    std::string_view vendor;
+    if (type == "GPU") {
+      if (device != nullptr && !device->name.empty()) {
+        const std::string& name = device->name;
+        bool amd = name.find("AMD") != std::string::npos || name.find("Radeon") != std::string::npos ||
+                   name.find("Instinct") != std::string::npos;
+        vendor = amd ? "AMD" : "Nvidia";
+      }
+    } else if (type == "XPU" || type == "HPU") {
+      vendor = "Intel";  // Gaudi is Habana Labs', an Intel company
+    } else if (type == "MTIA") {
+      vendor = "Meta";
+    } else if (device != nullptr) {
+      vendor = device->vendor;  // a PrivateUse1 backend's, as written
     }
-    if (device.compute_minor) {
-      assembler_->AddPlaneInt(plane, GetStatTypeStr(StatType::kDevCapComputeCapMinor), *device.compute_minor);
-    }
-    if (!device.name.empty()) {
-      assembler_->AddPlaneStr(plane, GetStatTypeStr(StatType::kGpuDeviceName), device.name);
-      bool amd = device.name.find("AMD") != std::string::npos || device.name.find("Radeon") != std::string::npos ||
-                 device.name.find("Instinct") != std::string::npos;
-      assembler_->AddPlaneStr(plane, GetStatTypeStr(StatType::kDevVendor), amd ? "AMD" : "Nvidia");
-    }
+    if (!vendor.empty()) assembler_->AddPlaneStr(plane, GetStatTypeStr(StatType::kDevVendor), vendor);
+    assembler_->AddPlaneStr(plane, GetStatTypeStr(StatType::kDeviceType), type);
   }
 }
 

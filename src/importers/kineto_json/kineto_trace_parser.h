@@ -4,9 +4,14 @@
 //  - host categories (cpu_op / Operator, user_annotation, python_function / Python,
 //    cuda_runtime / Runtime, cuda_driver, cpu_instant_event, ...) -> /host:CPU, one line
 //    per thread (id = tid, name from thread_name "thread 12 (name)" -> "name");
-//  - device categories (kernel / Kernel, gpu_memcpy / Memcpy, gpu_memset / Memset) ->
-//    /device:GPU:<device>, one line per stream "Stream #<id>"; gpu_user_annotation ->
-//    the plane's derived "Framework Name Scope" line (shown, not counted as device ops);
+//  - device categories (kernel / Kernel, gpu_memcpy / Memcpy, gpu_memset / Memset, MTIA's
+//    mtia_ccp_events, Gaudi's hpu_op on a device pid) -> /device:GPU:<device>, one line per
+//    stream "Stream #<id>", the plane's device_type stat saying which accelerator it is
+//    ("GPU", "MTIA", "XPU", "HPU", "PrivateUse1"); gpu_user_annotation -> the plane's
+//    derived "Framework Name Scope" line; cuda_sync and cuda_event -> "Stream #<id> (sync)",
+//    cuda_profiler_range -> "Profiler ranges" (both shown, not counted as device ops);
+//  - every backend's runtime and driver calls (cuda_*, mtia_runtime, xpu_*,
+//    privateuse1_*, hpu_op on a host pid) are launches, like cuda_runtime;
 //  - ProfilerStep#N -> event "ProfilerStep" (display name "ProfilerStep#N") with int64
 //    stats step_num=N and _r=1, as tf.profiler.experimental.Trace('ProfilerStep',
 //    step_num=N, _r=1) would record it;
@@ -56,29 +61,54 @@ class KinetoTraceParser : public ChromeTraceParser {
 
  private:
   enum class Category : uint8_t {
-    kHostOp,           // cpu_op, Operator, python_function, ... and anything unknown
+    kHostOp,           // cpu_op, Operator, python_function, collective_comm, ... and anything unknown
     kUserAnnotation,   // user_annotation
-    kRuntime,          // cuda_runtime, Runtime, cuda_driver, *_runtime
+    kRuntime,          // every backend's runtime and driver calls: the launches
     kInstant,          // cpu_instant_event; [memory] without a cat (1.10-1.12)
-    kKernel,
+    kKernel,           // kernel, mtia_ccp_events, hpu_op on a device pid
     kMemcpy,
     kMemset,
     kGpuAnnotation,    // gpu_user_annotation; "User" on tid "stream N user" (1.8-1.9)
+    kDeviceSync,       // cuda_sync, cuda_event: waits and markers on a device stream
+    kProfilerRange,    // cuda_profiler_range: CUPTI range-profiler metrics per kernel
+    kOverhead,         // overhead: the profiler's own time (CUPTI, XPUPTI), pid -1
+    kHpuOp,            // hpu_op before TrackOf decides: device op or host runtime call
     kTrace,            // the "PyTorch Profiler (0)" span: the capture window
+  };
+  // What a trace says about the kind of its accelerators (bits): device events of a kind
+  // on a device, and launches of a backend anywhere.
+  enum DeviceEvidence : uint8_t {
+    kEvidenceDeviceOp = 1,      // kernel, copy, memset, annotation, sync: any backend
+    kEvidenceMtia = 2,          // mtia_ccp_events (on a device), mtia_runtime (anywhere)
+    kEvidenceHpu = 4,           // hpu_op
+    kEvidenceXpu = 8,           // xpu_runtime, xpu_driver; deviceProperties of SYCL devices
+    kEvidencePrivateUse1 = 16,  // privateuse1_runtime, privateuse1_driver
+    kEvidenceCuda = 32,         // cuda_runtime, cuda_driver (CUDA and ROCm)
   };
   struct Device {
     std::string name;
+    std::string vendor;   // deviceProperties "vendor" (XPU: "Intel(R) Corporation")
+    bool sycl = false;    // deviceProperties with SYCL's keys (maxComputeUnits): an XPU
     std::optional<int64_t> sm_count, memory_bytes, compute_major, compute_minor;
     // The limits that decide a launch's theoretical occupancy (all of them, or none).
     std::optional<xspace::OccupancyDevice> occupancy;
   };
+  // A kernel whose args have no launch parameters: ROCm writes them on the launch, and
+  // MTIA, XPU, Gaudi and PrivateUse1 device ops have none.
   struct PendingKernel {
     EventRef event;
-    uint64_t correlation;
+    std::optional<uint64_t> correlation;
+    int64_t device_ordinal;
   };
 
   Category Classify(const RawTraceEvent& event);
+  // hpu_op is written on both sides: a device op on a device pid (or with a "device" arg),
+  // a host runtime call on the process's pid.
+  Category ResolveHpuOp(int64_t pid) const;
   void CountHostEvent(int64_t pid);
+  // The accelerator a device plane is ("GPU", "MTIA", ...), from the evidence.
+  std::string_view DeviceTypeOf(int64_t ordinal) const;
+  void AddDevicePlaneStats();
   void AddKernelStats(const RawTraceEvent& event, EventRef ref);
   // The kernel's theoretical occupancy in percent from its launch (threads per block,
   // "registers per thread", "shared memory", as read from its args) and its device's
@@ -94,6 +124,14 @@ class KinetoTraceParser : public ChromeTraceParser {
 
   // Of the event being added.
   Category category_ = Category::kHostOp;
+  uint8_t event_evidence_ = kEvidenceDeviceOp;  // what a device event says about its device
+  int64_t device_ordinal_ = -1;                 // a device event's device; -1: placed on the host
+  // Evidence per device ordinal (index), and of the launches and deviceProperties.
+  std::vector<uint8_t> device_evidence_;
+  uint8_t trace_evidence_ = 0;
+  // What the lines of pid -1 hold, by tid (1: profiler overhead, 2: anything else, such
+  // as XPU's synchronization records): Kineto's pid of records that belong to no device.
+  std::unordered_map<int64_t, uint8_t> no_device_lines_;
   KinetoArgIndex args_;
   int64_t step_number_ = 0;
   std::string details_scratch_;

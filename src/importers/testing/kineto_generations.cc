@@ -595,6 +595,274 @@ constexpr std::string_view kDisplayNs = R"json({
   "displayTimeUnit": "ns"
 })json";
 
+// Kineto's own CUDA records beside the kernels (PyTorch 2.x): cuda_sync (CUPTI's
+// synchronization records, written on the device's pid: a Stream Sync on its stream's
+// row of its own, tid stream + 1000000, with its ac2g "f" there; an Event Sync on the
+// stream's row, whose "f" finds no slice there; a Context Sync, stream -1, on tid 1),
+// cuda_event (a cudaEventRecord on the device, 1 ns), CUPTI's overhead records on pid -1
+// (named "CUPTI Overhead"), and a cuda_profiler_range record (the removed range profiler:
+// metrics per kernel over an evenly split window). The device's deviceProperties name is
+// one of Meta's A100 parts.
+constexpr std::string_view kCudaSync = R"json({
+  "schemaVersion": 1,
+  "deviceProperties": [
+    {"id": 0, "name": "A100-PG509-200", "totalGlobalMem": 85031714816, "computeMajor": 8, "computeMinor": 0,
+     "maxThreadsPerBlock": 1024, "maxThreadsPerMultiprocessor": 2048, "regsPerBlock": 65536, "warpSize": 32,
+     "sharedMemPerBlock": 49152, "numSms": 108, "regsPerMultiprocessor": 65536, "sharedMemPerBlockOptin": 166912,
+     "sharedMemPerMultiprocessor": 167936}
+  ],
+  "displayTimeUnit": "ms",
+  "baseTimeNanoseconds": 1727000000000000000,
+  "traceEvents": [
+  {"name": "process_name", "ph": "M", "ts": 0.000, "pid": 6200, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 0.000, "pid": 6200, "tid": 0, "args": {"labels": "CPU"}},
+  {"name": "process_name", "ph": "M", "ts": 0.000, "pid": 0, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 0.000, "pid": 0, "tid": 0, "args": {"labels": "GPU 0"}},
+  {"name": "process_name", "ph": "M", "ts": 0.000, "pid": -1, "tid": 0, "args": {"name": "CUPTI Overhead"}},
+  {"name": "process_sort_index", "ph": "M", "ts": 0.000, "pid": -1, "tid": 0, "args": {"sort_index": 1048576}},
+  {"name": "thread_name", "ph": "M", "ts": 0.000, "pid": 6200, "tid": 6200, "args": {"name": "thread 6200 (python)"}},
+  {"name": "thread_name", "ph": "M", "ts": 0.000, "pid": 0, "tid": 1000007, "args": {"name": "stream 7 (sync)"}},
+  {"name": "thread_sort_index", "ph": "M", "ts": 0.000, "pid": 0, "tid": 1000007, "args": {"sort_index": 7}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#30", "pid": 6200, "tid": 6200, "ts": 0.000, "dur": 300.000,
+   "args": {"External id": 1, "Record function id": 0, "Ev Idx": 0}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mul", "pid": 6200, "tid": 6200, "ts": 10.000, "dur": 30.000,
+   "args": {"External id": 2, "Record function id": 0, "Ev Idx": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 6200, "tid": 6200, "ts": 12.000, "dur": 8.000,
+   "args": {"External id": 2, "cbid": 211, "correlation": 1000}},
+  {"ph": "s", "id": 1000, "pid": 6200, "tid": 6200, "ts": 12.000, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "kernel", "name": "mul_kernel", "pid": 0, "tid": 7, "ts": 30.000, "dur": 50.000,
+   "args": {"External id": 2, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 1000,
+            "registers per thread": 16, "shared memory": 0, "blocks per SM": 1.0, "warps per SM": 4.0,
+            "grid": [108, 1, 1], "block": [128, 1, 1], "est. achieved occupancy %": 6}},
+  {"ph": "f", "id": 1000, "pid": 0, "tid": 7, "ts": 30.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaEventRecord", "pid": 6200, "tid": 6200, "ts": 45.000, "dur": 3.000,
+   "args": {"cbid": 135, "correlation": 1001}},
+  {"ph": "X", "cat": "cuda_event", "name": "cudaEvent", "pid": 0, "tid": 7, "ts": 80.000, "dur": 0.001,
+   "args": {"event_id": 1, "stream": 7, "correlation": 1001, "device": 0, "context": 1}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaStreamSynchronize", "pid": 6200, "tid": 6200, "ts": 100.000,
+   "dur": 120.000, "args": {"cbid": 131, "correlation": 1002}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 1000007, "ts": 101.000, "dur": 118.000,
+   "args": {"cuda_sync_kind": "Stream Sync", "stream": 7, "correlation": 1002, "device": 0, "context": 1}},
+  {"ph": "f", "id": 1002, "pid": 0, "tid": 1000007, "ts": 101.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaEventSynchronize", "pid": 6200, "tid": 6200, "ts": 230.000,
+   "dur": 22.000, "args": {"cbid": 133, "correlation": 1003}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Event Sync", "pid": 0, "tid": 7, "ts": 231.000, "dur": 20.000,
+   "args": {"cuda_sync_kind": "Event Sync", "wait_on_stream": 7, "wait_on_cuda_event_record_corr_id": 1001,
+            "wait_on_cuda_event_id": 1, "stream": 7, "correlation": 1003, "device": 0, "context": 1}},
+  {"ph": "f", "id": 1003, "pid": 0, "tid": 7, "ts": 231.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaDeviceSynchronize", "pid": 6200, "tid": 6200, "ts": 258.000,
+   "dur": 14.000, "args": {"cbid": 165, "correlation": 1004}},
+  {"ph": "X", "cat": "cuda_sync", "name": "Context Sync", "pid": 0, "tid": 1, "ts": 259.000, "dur": 12.000,
+   "args": {"cuda_sync_kind": "Context Sync", "stream": -1, "correlation": 1004, "device": 0, "context": 1}},
+  {"ph": "X", "cat": "overhead", "name": "Buffer Flush", "pid": -1, "tid": 0, "ts": 280.000, "dur": 6.000},
+  {"ph": "X", "cat": "cuda_profiler_range", "name": "mul_kernel", "pid": 0, "tid": 0, "ts": 0.000, "dur": 150.000,
+   "args": {"correlation": 1000, "sm__throughput.avg.pct_of_peak_sustained_elapsed": 42.5}},
+  {"ph": "X", "cat": "Trace", "ts": 0.000, "dur": 310.000, "pid": "Spans", "tid": "PyTorch Profiler",
+   "name": "PyTorch Profiler (0)", "args": {"Op count": 0}},
+  {"name": "Iteration Start: PyTorch Profiler", "ph": "i", "s": "g", "pid": "Traces", "tid": "Trace PyTorch Profiler",
+   "ts": 0.000},
+  {"name": "Record Window End", "ph": "i", "s": "g", "pid": "", "tid": "", "ts": 310.000}
+  ]
+})json";
+
+// Meta's MTIA (Kineto's MTIA plugin): host launches under mtia_runtime, joined by ac2g
+// flows to the device's mtia_ccp_events (pid = device, tid = its queue, args device and
+// correlation), on two devices; deviceProperties from the plugin. The device names and
+// the runtime calls' names stand for what a real trace has (the MTIA runtime is not
+// public); the shape is Kineto's (output_json.cpp writes every activity the same way).
+constexpr std::string_view kMtia = R"json({
+  "schemaVersion": 1,
+  "deviceProperties": [
+    {"id": 0, "name": "MTIA v2", "totalGlobalMem": 137438953472},
+    {"id": 1, "name": "MTIA v2", "totalGlobalMem": 137438953472}
+  ],
+  "displayTimeUnit": "ms",
+  "baseTimeNanoseconds": 1730000000000000000,
+  "traceEvents": [
+  {"name": "process_name", "ph": "M", "ts": 90.000, "pid": 7100, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 90.000, "pid": 7100, "tid": 0, "args": {"labels": "CPU"}},
+  {"name": "process_name", "ph": "M", "ts": 90.000, "pid": 0, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 90.000, "pid": 0, "tid": 0, "args": {"labels": "MTIA 0"}},
+  {"name": "process_name", "ph": "M", "ts": 90.000, "pid": 1, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 90.000, "pid": 1, "tid": 0, "args": {"labels": "MTIA 1"}},
+  {"name": "thread_name", "ph": "M", "ts": 90.000, "pid": 7100, "tid": 7100, "args": {"name": "thread 7100 (python)"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#12", "pid": 7100, "tid": 7100, "ts": 100.000,
+   "dur": 400.000, "args": {"External id": 1, "Record function id": 0, "Ev Idx": 0}},
+  {"ph": "X", "cat": "user_annotation", "name": "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
+   "pid": 7100, "tid": 7100, "ts": 101.000, "dur": 49.000, "args": {"External id": 2, "Ev Idx": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 7100, "tid": 7100, "ts": 160.000, "dur": 60.000,
+   "args": {"External id": 3, "Ev Idx": 2}},
+  {"ph": "X", "cat": "mtia_runtime", "name": "mtiaLaunchKernel", "pid": 7100, "tid": 7100, "ts": 170.000,
+   "dur": 20.000, "args": {"External id": 3, "correlation": 600}},
+  {"ph": "s", "id": 600, "pid": 7100, "tid": 7100, "ts": 170.000, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "mtia_ccp_events", "name": "fused_linear_bf16", "pid": 0, "tid": 1, "ts": 200.000, "dur": 80.000,
+   "args": {"External id": 3, "device": 0, "correlation": 600}},
+  {"ph": "f", "id": 600, "pid": 0, "tid": 1, "ts": 200.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 7100, "tid": 7100, "ts": 230.000, "dur": 30.000,
+   "args": {"External id": 4, "Ev Idx": 3}},
+  {"ph": "X", "cat": "mtia_runtime", "name": "mtiaLaunchKernel", "pid": 7100, "tid": 7100, "ts": 235.000,
+   "dur": 10.000, "args": {"External id": 4, "correlation": 601}},
+  {"ph": "s", "id": 601, "pid": 7100, "tid": 7100, "ts": 235.000, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "mtia_ccp_events", "name": "relu_bf16", "pid": 0, "tid": 1, "ts": 290.000, "dur": 0.000,
+   "args": {"External id": 4, "device": 0, "correlation": 601}},
+  {"ph": "f", "id": 601, "pid": 0, "tid": 1, "ts": 290.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::copy_", "pid": 7100, "tid": 7100, "ts": 300.000, "dur": 40.000,
+   "args": {"External id": 5, "Ev Idx": 4}},
+  {"ph": "X", "cat": "mtia_runtime", "name": "mtiaMemcpyAsync", "pid": 7100, "tid": 7100, "ts": 305.000,
+   "dur": 10.000, "args": {"External id": 5, "correlation": 602}},
+  {"ph": "s", "id": 602, "pid": 7100, "tid": 7100, "ts": 305.000, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "mtia_ccp_events", "name": "dma_copy_d2d", "pid": 1, "tid": 2, "ts": 320.000, "dur": 30.000,
+   "args": {"External id": 5, "device": 1, "correlation": 602}},
+  {"ph": "f", "id": 602, "pid": 1, "tid": 2, "ts": 320.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "Trace", "ts": 90.000, "dur": 420.000, "pid": "Spans", "tid": "PyTorch Profiler",
+   "name": "PyTorch Profiler (0)", "args": {"Op count": 0}},
+  {"name": "Iteration Start: PyTorch Profiler", "ph": "i", "s": "g", "pid": "Traces", "tid": "Trace PyTorch Profiler",
+   "ts": 90.000},
+  {"name": "Record Window End", "ph": "i", "s": "g", "pid": "", "tid": "", "ts": 510.000}
+  ]
+})json";
+
+// Intel XPU (Kineto's XPUPTI plugin): xpu_runtime launches (the ac2g "s") with the
+// xpu_driver call inside sharing their correlation id (no flow of its own); kernels and
+// copies under the usual kernel / gpu_memcpy on pid = device, tid = SYCL queue, args
+// "sycl queue" (no "stream"), "l0 queue", "appended", ...; xpu_sync on pid -1 with the
+// calling thread's tid; overhead on pid -1; collective_comm (oneCCL) on the host thread;
+// deviceProperties with SYCL's device info; xpupti_version.
+constexpr std::string_view kXpu = R"json({
+  "schemaVersion": 1,
+  "deviceProperties": [
+    {"id": 0, "name": "Intel(R) Data Center GPU Max 1550", "totalGlobalMem": 68719476736, "maxComputeUnits": 448,
+     "maxWorkGroupSize": 1024, "maxClockFrequency": 1600, "maxMemAllocSize": 68719476736, "localMemSize": 131072,
+     "vendor": "Intel(R) Corporation", "driverVersion": "1.3.29735"}
+  ],
+  "xpupti_version": "0.10.0",
+  "displayTimeUnit": "ms",
+  "baseTimeNanoseconds": 1731000000000000000,
+  "traceEvents": [
+  {"name": "process_name", "ph": "M", "ts": 0.000, "pid": 8100, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 0.000, "pid": 8100, "tid": 0, "args": {"labels": "CPU"}},
+  {"name": "process_name", "ph": "M", "ts": 0.000, "pid": 0, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 0.000, "pid": 0, "tid": 0, "args": {"labels": "GPU 0"}},
+  {"name": "thread_name", "ph": "M", "ts": 0.000, "pid": 8100, "tid": 8100, "args": {"name": "thread 8100 (python)"}},
+  {"name": "thread_name", "ph": "M", "ts": 0.000, "pid": 0, "tid": 1, "args": {"name": "Stream 1"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#4", "pid": 8100, "tid": 8100, "ts": 10.000, "dur": 300.000,
+   "args": {"External id": 1, "Record function id": 0, "Ev Idx": 0}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 8100, "tid": 8100, "ts": 20.000, "dur": 60.000,
+   "args": {"External id": 2, "Record function id": 0, "Ev Idx": 1}},
+  {"ph": "X", "cat": "xpu_runtime", "name": "urEnqueueKernelLaunch", "pid": 8100, "tid": 8100, "ts": 25.000,
+   "dur": 30.000, "args": {"External id": 2, "correlation": 700}},
+  {"ph": "s", "id": 700, "pid": 8100, "tid": 8100, "ts": 25.000, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "xpu_driver", "name": "zeCommandListAppendLaunchKernel", "pid": 8100, "tid": 8100, "ts": 30.000,
+   "dur": 15.000, "args": {"External id": 2, "correlation": 700}},
+  {"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 0, "tid": 1, "ts": 60.000, "dur": 50.000,
+   "args": {"External id": 2, "appended": "59.800", "appended_rel_to_start": "-0.200", "submitted": "59.900",
+            "submitted_rel_to_start": "-0.100", "device": 0, "context": "0x00005612d8f0a1b0", "sycl queue": 1,
+            "l0 queue": "0x00005612d9012340", "kernel_id": 5, "sycl_node_id": 0, "sycl_invocation_id": 0,
+            "correlation": 700}},
+  {"ph": "f", "id": 700, "pid": 0, "tid": 1, "ts": 60.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::copy_", "pid": 8100, "tid": 8100, "ts": 120.000, "dur": 40.000,
+   "args": {"External id": 3, "Record function id": 0, "Ev Idx": 2}},
+  {"ph": "X", "cat": "xpu_runtime", "name": "urEnqueueUSMMemcpy", "pid": 8100, "tid": 8100, "ts": 125.000,
+   "dur": 20.000, "args": {"External id": 3, "correlation": 701}},
+  {"ph": "s", "id": 701, "pid": 8100, "tid": 8100, "ts": 125.000, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy H2D (Host -> Device)", "pid": 0, "tid": 1, "ts": 150.000,
+   "dur": 10.000,
+   "args": {"External id": 3, "l0 call": "zeCommandListAppendMemoryCopy", "device": 0, "sycl queue": 1,
+            "memory opration id": 9, "bytes": 4194304, "memory bandwidth (GB/s)": 419.4304, "correlation": 701}},
+  {"ph": "f", "id": 701, "pid": 0, "tid": 1, "ts": 150.000, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "collective_comm", "name": "xccl::allreduce", "pid": 8100, "tid": 8100, "ts": 170.000,
+   "dur": 30.000, "args": {"Communicator_id": 3}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::_local_scalar_dense", "pid": 8100, "tid": 8100, "ts": 210.000,
+   "dur": 50.000, "args": {"External id": 4, "Record function id": 0, "Ev Idx": 3}},
+  {"ph": "X", "cat": "xpu_sync", "name": "zeEventHostSynchronize", "pid": -1, "tid": 8100, "ts": 220.000, "dur": 35.000,
+   "args": {"correlation": 702, "Type": "HOST_EVENT", "Context_handle": "0x00005612d8f0a1b0",
+            "Queue_handle": "0x0000000000000000", "Event_handle": "0x00005612d9abc000", "Number_wait_events": 0,
+            "Return_code": 0}},
+  {"ph": "X", "cat": "overhead", "name": "Buffer Flush", "pid": -1, "tid": 8105, "ts": 280.000, "dur": 5.000,
+   "args": {"overhead cost": 4000, "overhead occupancy": "80%", "overhead count": 2}},
+  {"ph": "X", "cat": "Trace", "ts": 0.000, "dur": 320.000, "pid": "Spans", "tid": "PyTorch Profiler",
+   "name": "PyTorch Profiler (0)", "args": {"Op count": 0}},
+  {"name": "Iteration Start: PyTorch Profiler", "ph": "i", "s": "g", "pid": "Traces", "tid": "Trace PyTorch Profiler",
+   "ts": 0.000},
+  {"name": "Record Window End", "ph": "i", "s": "g", "pid": "", "tid": "", "ts": 320.000}
+  ]
+})json";
+
+// Intel Gaudi (the HPU plugin): hpu_op on both sides, the host's calls into the Synapse
+// runtime on the process's pid and the device's ops on pid = device, tid = engine lane
+// (args "HW event name"), joined by correlation and ac2g flows; deviceProperties naming
+// the part.
+constexpr std::string_view kGaudi = R"json({
+  "schemaVersion": 1,
+  "deviceProperties": [
+    {"id": 0, "name": "GAUDI2", "totalGlobalMem": 103079215104}
+  ],
+  "displayTimeUnit": "ms",
+  "traceEvents": [
+  {"name": "process_name", "ph": "M", "ts": 990, "pid": 9100, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 990, "pid": 9100, "tid": 0, "args": {"labels": "CPU"}},
+  {"name": "process_name", "ph": "M", "ts": 990, "pid": 0, "tid": 0, "args": {"name": "python"}},
+  {"name": "process_labels", "ph": "M", "ts": 990, "pid": 0, "tid": 0, "args": {"labels": "HPU 0"}},
+  {"name": "thread_name", "ph": "M", "ts": 990, "pid": 9100, "tid": 9100, "args": {"name": "thread 9100 (python)"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#7", "pid": 9100, "tid": 9100, "ts": 1000, "dur": 500,
+   "args": {"External id": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::matmul", "pid": 9100, "tid": 9100, "ts": 1010, "dur": 100,
+   "args": {"External id": 2}},
+  {"ph": "X", "cat": "hpu_op", "name": "synLaunch", "pid": 9100, "tid": 9100, "ts": 1020, "dur": 40,
+   "args": {"External id": 2, "correlation": 800}},
+  {"ph": "s", "id": 800, "pid": 9100, "tid": 9100, "ts": 1020, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "hpu_op", "name": "matmul_fwd_bf16", "pid": 0, "tid": 3, "ts": 1100, "dur": 120,
+   "args": {"External id": 2, "correlation": 800, "HW event name": "MME0"}},
+  {"ph": "f", "id": 800, "pid": 0, "tid": 3, "ts": 1100, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 9100, "tid": 9100, "ts": 1200, "dur": 50,
+   "args": {"External id": 3}},
+  {"ph": "X", "cat": "hpu_op", "name": "synLaunch", "pid": 9100, "tid": 9100, "ts": 1205, "dur": 20,
+   "args": {"External id": 3, "correlation": 801}},
+  {"ph": "s", "id": 801, "pid": 9100, "tid": 9100, "ts": 1205, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "hpu_op", "name": "add_fwd_bf16", "pid": 0, "tid": 4, "ts": 1260, "dur": 20,
+   "args": {"External id": 3, "correlation": 801, "HW event name": "TPC1"}},
+  {"ph": "f", "id": 801, "pid": 0, "tid": 4, "ts": 1260, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "Trace", "ts": 990, "dur": 600, "pid": "Spans", "tid": "PyTorch Profiler",
+   "name": "PyTorch Profiler (0)", "args": {"Op count": 0}},
+  {"name": "Record Window End", "ph": "i", "s": "g", "pid": "", "tid": "", "ts": 1590}
+  ]
+})json";
+
+// A PrivateUse1 backend (an out-of-tree device registered with PyTorch, profiled by its
+// Kineto plugin): launches under privateuse1_runtime and privateuse1_driver, device work
+// under the usual kernel / gpu_memcpy / gpu_user_annotation; deviceProperties with the
+// backend's own name and vendor.
+constexpr std::string_view kPrivateUse1 = R"json({
+  "schemaVersion": 1,
+  "deviceProperties": [
+    {"id": 0, "name": "Example NPU X1", "totalGlobalMem": 34359738368, "vendor": "Example Corp"}
+  ],
+  "traceEvents": [
+  {"name": "process_name", "ph": "M", "ts": 0, "pid": 9500, "tid": 0, "args": {"name": "python"}},
+  {"name": "thread_name", "ph": "M", "ts": 0, "pid": 9500, "tid": 9500, "args": {"name": "thread 9500 (python)"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 9500, "tid": 9500, "ts": 0, "dur": 200,
+   "args": {"External id": 1}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 9500, "tid": 9500, "ts": 10, "dur": 40,
+   "args": {"External id": 2}},
+  {"ph": "X", "cat": "privateuse1_runtime", "name": "npuLaunchKernel", "pid": 9500, "tid": 9500, "ts": 15, "dur": 20,
+   "args": {"External id": 2, "correlation": 50}},
+  {"ph": "s", "id": 50, "pid": 9500, "tid": 9500, "ts": 15, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "kernel", "name": "add_kernel", "pid": 0, "tid": 5, "ts": 60, "dur": 30,
+   "args": {"External id": 2, "device": 0, "stream": 5, "correlation": 50}},
+  {"ph": "f", "id": 50, "pid": 0, "tid": 5, "ts": 60, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "gpu_user_annotation", "name": "add_block", "pid": 0, "tid": 5, "ts": 59, "dur": 32,
+   "args": {"External id": 2}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::to", "pid": 9500, "tid": 9500, "ts": 100, "dur": 40,
+   "args": {"External id": 3}},
+  {"ph": "X", "cat": "privateuse1_driver", "name": "npuMemcpyAsync", "pid": 9500, "tid": 9500, "ts": 105, "dur": 15,
+   "args": {"External id": 3, "correlation": 51}},
+  {"ph": "s", "id": 51, "pid": 9500, "tid": 9500, "ts": 105, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": 5, "ts": 130, "dur": 8,
+   "args": {"External id": 3, "device": 0, "stream": 5, "correlation": 51, "bytes": 1024}},
+  {"ph": "f", "id": 51, "pid": 0, "tid": 5, "ts": 130, "cat": "ac2g", "name": "ac2g", "bp": "e"}
+  ]
+})json";
+
 }  // namespace
 
 const std::vector<KinetoGeneration>& KinetoGenerations() {
@@ -612,6 +880,11 @@ const std::vector<KinetoGeneration>& KinetoGenerations() {
        kLegacyAutograd},
       {"cuda_graph", "CUDA graph: one cudaGraphLaunch, several kernels with its correlation", kCudaGraph},
       {"display_ns", "displayTimeUnit ns: epoch-us floats with ns fractions", kDisplayNs},
+      {"cuda_sync", "PyTorch 2.x CUDA records: cuda_sync, cuda_event, overhead, cuda_profiler_range", kCudaSync},
+      {"mtia", "Meta MTIA: mtia_runtime launches, mtia_ccp_events on two devices", kMtia},
+      {"xpu", "Intel XPU: xpu_runtime/xpu_driver launches, SYCL queues, xpu_sync, collective_comm", kXpu},
+      {"gaudi", "Intel Gaudi: hpu_op on the host (Synapse calls) and on the device", kGaudi},
+      {"privateuse1", "PrivateUse1 backend: privateuse1_runtime/_driver launches, kernel/gpu_memcpy", kPrivateUse1},
   };
   return generations;
 }

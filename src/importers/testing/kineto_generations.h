@@ -18,7 +18,8 @@ struct KinetoGeneration {
 };
 
 // In order: pytorch_1_9, pytorch_1_10, pytorch_1_12, pytorch_2, rocm, legacy_autograd,
-// cuda_graph, display_ns.
+// cuda_graph, display_ns, then Kineto's other records and devices: cuda_sync, mtia, xpu,
+// gaudi, privateuse1.
 const std::vector<KinetoGeneration>& KinetoGenerations();
 const KinetoGeneration& KinetoGenerationNamed(std::string_view name);
 
