@@ -187,6 +187,13 @@ test('overview: the device lag tile and the cadence sentence carry the API\'s nu
     const sentence = await page.$eval('[data-card="summary"] [data-field="cadence"]', (p) => p.textContent);
     assert.ok(sentence.includes(cadence.statement), sentence);
   }
+  // The devices by model, as the API names them.
+  const models = all.run_environment.device_models.filter((m) => m.name);
+  assert.ok(models.length > 0, 'the trace names its devices (deviceProperties)');
+  const env = await page.$$eval('[data-card="environment"] dl.kv dt', (dts) => dts.map((dt) => [dt.textContent, dt.nextElementSibling.textContent]));
+  const shown = env.find(([k]) => k === 'Device models');
+  assert.ok(shown, `a Device models row among ${env.map(([k]) => k)}`);
+  assert.equal(shown[1], models.map((m) => `${m.count}× ${m.name}`).join(', '));
 });
 
 test('step selector: a click on the step-time graph shows that step, with the API\'s numbers for it', async () => {

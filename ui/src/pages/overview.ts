@@ -178,6 +178,9 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     ['Device type', str(env.device_type) || '–'],
     ['Devices', `${formatCount(env.device_count)} (${formatCount(env.active_device_count)} active)`],
   ];
+  // The devices by model name ("8× NVIDIA A100-SXM4-40GB"), as the text output says them.
+  const models = arr(env.device_models).filter((m) => str(m.name));
+  if (models.length) envPairs.push(['Device models', models.map((m) => `${formatCount(m.count)}× ${str(m.name)}`).join(', ')]);
   if (num(env.device_compute_units) > 0) envPairs.push(['Device compute units', formatCount(env.device_compute_units)]);
   const host0 = hosts[0] ?? {};
   if (hosts.length === 1) {
