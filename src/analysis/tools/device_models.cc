@@ -37,4 +37,16 @@ std::string DeviceModelsText(const std::vector<DeviceModelCount>& models) {
   return text;
 }
 
+void WriteDeviceModelsJson(const std::vector<DeviceModelCount>& models, output::JsonWriter* w) {
+  w->BeginArray();
+  for (const DeviceModelCount& m : models) {
+    w->BeginObject();
+    w->Field("name", m.name);
+    w->Field("device_type", m.device_type);
+    w->Field("count", m.count);
+    w->EndObject();
+  }
+  w->EndArray();
+}
+
 }  // namespace stepscope::analysis

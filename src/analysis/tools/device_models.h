@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/analysis/model/profile_model.h"
+#include "src/analysis/output/json_writer.h"
 
 namespace stepscope::analysis {
 
@@ -25,5 +26,8 @@ std::vector<DeviceModelCount> CountDeviceModels(const ProfileModel& model);
 // "8× NVIDIA A100-SXM4-40GB, 1× MTIA" (a device without a model name shows its type);
 // empty for no devices.
 std::string DeviceModelsText(const std::vector<DeviceModelCount>& models);
+
+// `[{name, device_type, count}]`, the one JSON shape of the overview's and diff's lists.
+void WriteDeviceModelsJson(const std::vector<DeviceModelCount>& models, output::JsonWriter* w);
 
 }  // namespace stepscope::analysis

@@ -353,15 +353,7 @@ void WriteSideJson(std::string_view key, const DiffSide& side, output::JsonWrite
   w->Field("steps", side.steps);
   w->Field("device_type", side.device_type);
   w->Key("devices");
-  w->BeginArray();
-  for (const DeviceModelCount& m : side.devices) {
-    w->BeginObject();
-    w->Field("name", m.name);
-    w->Field("device_type", m.device_type);
-    w->Field("count", m.count);
-    w->EndObject();
-  }
-  w->EndArray();
+  WriteDeviceModelsJson(side.devices, w);
   w->EndObject();
 }
 

@@ -192,15 +192,7 @@ void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
   w->Field("device_core_count", env.device_core_count);
   w->Field("device_compute_units", p.device_compute_units);
   w->Key("device_models");
-  w->BeginArray();
-  for (const DeviceModelCount& m : p.device_models) {
-    w->BeginObject();
-    w->Field("name", m.name);
-    w->Field("device_type", m.device_type);
-    w->Field("count", m.count);
-    w->EndObject();
-  }
-  w->EndArray();
+  WriteDeviceModelsJson(p.device_models, w);
   w->Field("dropped_events", env.dropped_traces);
   w->EndObject();
 
