@@ -33,7 +33,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "src/importers/chrome_json/chrome_trace_parser.h"
@@ -152,7 +151,6 @@ class KinetoTraceParser : public ChromeTraceParser {
   // The last keys added to the two maps above (TrackOf skips re-adding them).
   TrackKey last_device_raw_{TrackKind::kDeviceStream, 0, 0};
   TrackKey last_device_by_stream_{TrackKind::kDeviceStream, 0, 0};
-  std::unordered_set<int64_t> host_pids_;
   std::unordered_map<int64_t, int64_t> host_event_count_by_pid_;
   int64_t last_host_pid_ = 0;
   int64_t* last_host_count_ = nullptr;  // &host_event_count_by_pid_[last_host_pid_]
