@@ -4,8 +4,8 @@
 //   1. host_analysis:   event trees, stats, step groups (the file's or ours), host markers,
 //                       correlation id -> group, correlation id -> launching framework op.
 //   2. device_analysis: device activity, kernels, device ops, device markers and spans.
-//   3. step_breakdown:  steps from markers (XProf StepTime rule), host spans, sweep-line
-//                       breakdown per step.
+//   3. step_breakdown:  steps from markers (windows of time, or XProf's StepTime for
+//                       TF's groups), host spans, sweep-line breakdown per step.
 //   4. op_metrics:      host op table, input-pipeline facts.
 #pragma once
 

@@ -137,7 +137,7 @@ struct StepInfo {
   // "train 5" style: the marker's step_name stat, else "<marker name> <step_number>".
   std::string name;
   int64_t begin_ps = 0;     // start of the step time span
-  int64_t duration_ps = 0;  // the step time (XProf StepTime rule, see StepTimeSource)
+  int64_t duration_ps = 0;  // the step time (see StepTimeSource)
   StepTimeSource time_source = StepTimeSource::kHostMarker;
   // True when a device event of this group exists.
   bool has_device_activity = false;
