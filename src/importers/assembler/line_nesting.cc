@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "src/base/sort_runs.h"
 
@@ -13,6 +14,51 @@ int64_t SaturatingAdd(int64_t a, int64_t b) {
   int64_t sum;
   return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
 }
+
+// The stack of open events (indices into the line, outermost first), with running sums
+// of their ends and step markers: the cost of trimming the top k of them and whether one
+// is a step marker are O(1), and the first one ending before a time a binary search (the
+// ends do not grow towards the top). A line whose every event partially overlaps all the
+// open ones (each starts just after the last and outlasts them all) then costs O(n log n),
+// not O(n^2).
+class OpenEvents {
+ public:
+  explicit OpenEvents(const PendingEvents& events) : events_(events) {}
+  bool empty() const { return stack_.empty(); }
+  size_t size() const { return stack_.size(); }
+  int32_t top() const { return stack_.back(); }
+  int32_t operator[](size_t i) const { return stack_[i]; }
+  void Push(int32_t index) {
+    const PendingEvent& event = events_[index];
+    stack_.push_back(index);
+    end_sums_.push_back(end_sums_.back() + event.end_ps());
+    markers_.push_back(markers_.back() + ((event.flags & kEventStepMarker) != 0 ? 1 : 0));
+  }
+  void Pop() { Truncate(stack_.size() - 1); }
+  void Truncate(size_t size) {
+    stack_.resize(size);
+    end_sums_.resize(size + 1);
+    markers_.resize(size + 1);
+  }
+  // The first position whose event ends before `end` (size() when none does).
+  size_t FirstEndingBefore(int64_t end) const {
+    auto it = std::partition_point(stack_.begin(), stack_.end(),
+                                   [&](int32_t index) { return events_[index].end_ps() >= end; });
+    return static_cast<size_t>(it - stack_.begin());
+  }
+  // Sum over positions [from, size) of (end - start), saturating at INT64_MAX.
+  int64_t TimeAfter(size_t from, int64_t start) const {
+    const __int128 sum = end_sums_.back() - end_sums_[from] - static_cast<__int128>(start) * (stack_.size() - from);
+    return sum > INT64_MAX ? INT64_MAX : static_cast<int64_t>(sum);
+  }
+  bool HasStepMarker(size_t from) const { return markers_.back() > markers_[from]; }
+
+ private:
+  const PendingEvents& events_;
+  std::vector<int32_t> stack_;
+  std::vector<__int128> end_sums_{0};  // end_sums_[i]: the ends of stack_[0, i) summed
+  std::vector<uint32_t> markers_{0};   // markers_[i]: step markers in stack_[0, i)
+};
 
 }  // namespace
 
@@ -28,30 +74,24 @@ void NestLineEvents(PendingEvents* events, bool allow_overflow, NestingResult* r
   PendingEvents& kept = *events;
   RecordVector<int32_t>& parents = result->parents;
   parents.assign(kept.size(), -1);
-  std::vector<int32_t> stack;  // indices into `kept` of the open events, outermost first
-  size_t out = 0;              // events are compacted in place when some move to overflow
+  OpenEvents open(kept);  // the open events, outermost first
+  size_t out = 0;         // events are compacted in place when some move to overflow
   for (size_t in = 0; in < kept.size(); ++in) {
     PendingEvent event = kept[in];
     int64_t start = event.timestamp_ps;
-    while (!stack.empty() && kept[stack.back()].end_ps() <= start) stack.pop_back();
-    if (stack.empty() || event.end_ps() <= kept[stack.back()].end_ps()) {
-      parents[out] = stack.empty() ? -1 : stack.back();
+    while (!open.empty() && kept[open.top()].end_ps() <= start) open.Pop();
+    if (open.empty() || event.end_ps() <= kept[open.top()].end_ps()) {
+      parents[out] = open.empty() ? -1 : open.top();
       kept[out] = event;
-      stack.push_back(static_cast<int32_t>(out++));
+      open.Push(static_cast<int32_t>(out++));
       continue;
     }
     // Partial overlap. Open events end no later than their parents, so the ones that end
-    // before `event` does form the top of the stack: stack[first_conflict..].
-    size_t first_conflict = stack.size();
-    while (first_conflict > 0 && kept[stack[first_conflict - 1]].end_ps() < event.end_ps()) --first_conflict;
-    int64_t cost_trim_event = event.end_ps() - kept[stack.back()].end_ps();
-    int64_t cost_trim_enclosing = 0;  // saturating: many huge events could overflow
-    bool enclosing_protected = false;
-    for (size_t i = first_conflict; i < stack.size(); ++i) {
-      const PendingEvent& open = kept[stack[i]];
-      cost_trim_enclosing = SaturatingAdd(cost_trim_enclosing, open.end_ps() - start);
-      enclosing_protected = enclosing_protected || (open.flags & kEventStepMarker) != 0;
-    }
+    // before `event` does form the top of the stack: [first_conflict, size).
+    const size_t first_conflict = open.FirstEndingBefore(event.end_ps());
+    int64_t cost_trim_event = event.end_ps() - kept[open.top()].end_ps();
+    int64_t cost_trim_enclosing = open.TimeAfter(first_conflict, start);
+    bool enclosing_protected = open.HasStepMarker(first_conflict);
     bool event_protected = (event.flags & kEventStepMarker) != 0;
     if (!allow_overflow) event_protected = enclosing_protected = false;
     if (event_protected && enclosing_protected) {
@@ -60,21 +100,21 @@ void NestLineEvents(PendingEvents* events, bool allow_overflow, NestingResult* r
     }
     bool trim_event = enclosing_protected || (!event_protected && cost_trim_event <= cost_trim_enclosing);
     if (trim_event) {
-      event.duration_ps = kept[stack.back()].end_ps() - start;
+      event.duration_ps = kept[open.top()].end_ps() - start;
       result->trimmed_ps = SaturatingAdd(result->trimmed_ps, cost_trim_event);
       ++result->trimmed_event;
     } else {
-      for (size_t i = first_conflict; i < stack.size(); ++i) {
-        PendingEvent& open = kept[stack[i]];
-        open.duration_ps = start - open.timestamp_ps;
+      for (size_t i = first_conflict; i < open.size(); ++i) {
+        PendingEvent& enclosing = kept[open[i]];
+        enclosing.duration_ps = start - enclosing.timestamp_ps;
       }
-      stack.resize(first_conflict);
+      open.Truncate(first_conflict);
       result->trimmed_ps = SaturatingAdd(result->trimmed_ps, cost_trim_enclosing);
       ++result->trimmed_enclosing;
     }
-    parents[out] = stack.empty() ? -1 : stack.back();
+    parents[out] = open.empty() ? -1 : open.top();
     kept[out] = event;
-    stack.push_back(static_cast<int32_t>(out++));
+    open.Push(static_cast<int32_t>(out++));
   }
   kept.resize(out);
   parents.resize(out);

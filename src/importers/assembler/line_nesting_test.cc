@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace stepscope::importers {
@@ -169,6 +171,107 @@ TEST(LineNestingTest, BindFlowPointsAgreesWithTheSearches) {
       }
     }
   }
+}
+
+// The overlap fix as first written: each partial overlap rescans every open event
+// (O(n^2) on a staircase of overlaps). The reference the running sums must match.
+void ReferenceNest(PendingEvents* events, bool allow_overflow, NestingResult* result) {
+  std::stable_sort(events->begin(), events->end(), [](const PendingEvent& a, const PendingEvent& b) {
+    if (a.timestamp_ps != b.timestamp_ps) return a.timestamp_ps < b.timestamp_ps;
+    if (a.duration_ps != b.duration_ps) return a.duration_ps > b.duration_ps;
+    return a.seq < b.seq;
+  });
+  PendingEvents& kept = *events;
+  result->parents.assign(kept.size(), -1);
+  std::vector<int32_t> stack;
+  size_t out = 0;
+  for (size_t in = 0; in < kept.size(); ++in) {
+    PendingEvent event = kept[in];
+    const int64_t start = event.timestamp_ps;
+    while (!stack.empty() && kept[stack.back()].end_ps() <= start) stack.pop_back();
+    if (!stack.empty() && event.end_ps() > kept[stack.back()].end_ps()) {
+      size_t first = stack.size();
+      while (first > 0 && kept[stack[first - 1]].end_ps() < event.end_ps()) --first;
+      const int64_t cost_event = event.end_ps() - kept[stack.back()].end_ps();
+      int64_t cost_enclosing = 0;
+      bool enclosing_protected = false;
+      for (size_t i = first; i < stack.size(); ++i) {
+        cost_enclosing += kept[stack[i]].end_ps() - start;
+        enclosing_protected = enclosing_protected || (kept[stack[i]].flags & kEventStepMarker) != 0;
+      }
+      bool event_protected = (event.flags & kEventStepMarker) != 0;
+      if (!allow_overflow) event_protected = enclosing_protected = false;
+      if (event_protected && enclosing_protected) {
+        result->overflow.push_back(event);
+        continue;
+      }
+      if (enclosing_protected || (!event_protected && cost_event <= cost_enclosing)) {
+        event.duration_ps = kept[stack.back()].end_ps() - start;
+        result->trimmed_ps += cost_event;
+        ++result->trimmed_event;
+      } else {
+        for (size_t i = first; i < stack.size(); ++i) kept[stack[i]].duration_ps = start - kept[stack[i]].timestamp_ps;
+        stack.resize(first);
+        result->trimmed_ps += cost_enclosing;
+        ++result->trimmed_enclosing;
+      }
+    }
+    result->parents[out] = stack.empty() ? -1 : stack.back();
+    kept[out] = event;
+    stack.push_back(static_cast<int32_t>(out++));
+  }
+  kept.resize(out);
+  result->parents.resize(out);
+}
+
+// Random lines full of partial overlaps, step markers among them: the same events, times,
+// parents, overflow and counts as the reference.
+TEST(LineNestingTest, RunningSumsGiveTheReferencesResult) {
+  std::mt19937 random(11);
+  for (int round = 0; round < 200; ++round) {
+    PendingEvents events;
+    const uint32_t n = 1 + random() % 120;
+    for (uint32_t i = 0; i < n; ++i) {
+      events.push_back(Event(static_cast<int64_t>(random() % 500), static_cast<int64_t>(random() % 200), i,
+                             random() % 6 == 0 ? kEventStepMarker : 0));
+    }
+    for (bool allow_overflow : {true, false}) {
+      PendingEvents fast = events, reference = events;
+      NestingResult fast_result, reference_result;
+      NestLineEvents(&fast, allow_overflow, &fast_result);
+      ReferenceNest(&reference, allow_overflow, &reference_result);
+      SCOPED_TRACE("round " + std::to_string(round));
+      ASSERT_EQ(fast.size(), reference.size());
+      for (size_t i = 0; i < fast.size(); ++i) {
+        EXPECT_EQ(fast[i].seq, reference[i].seq);
+        EXPECT_EQ(fast[i].timestamp_ps, reference[i].timestamp_ps);
+        EXPECT_EQ(fast[i].duration_ps, reference[i].duration_ps);
+        EXPECT_EQ(fast_result.parents[i], reference_result.parents[i]);
+      }
+      ASSERT_EQ(fast_result.overflow.size(), reference_result.overflow.size());
+      EXPECT_EQ(fast_result.trimmed_event, reference_result.trimmed_event);
+      EXPECT_EQ(fast_result.trimmed_enclosing, reference_result.trimmed_enclosing);
+      EXPECT_EQ(fast_result.trimmed_ps, reference_result.trimmed_ps);
+      EXPECT_TRUE(IsProperlyNested(fast));
+    }
+  }
+}
+
+// The staircase that was quadratic (issue 33): each event starts 1 us after the last and
+// outlasts every open one. Each is trimmed to the first one's end, one level deeper.
+TEST(LineNestingTest, AStaircaseOfOverlapsNestsEveryEvent) {
+  constexpr uint32_t kEvents = 200'000;
+  constexpr int64_t kUs = 1'000'000, kLong = int64_t{1'000'000'000} * kUs;
+  PendingEvents events;
+  for (uint32_t i = 0; i < kEvents; ++i) events.push_back(Event(i * kUs, kLong, i));
+  NestingResult result;
+  NestLineEvents(&events, true, &result);
+  ASSERT_EQ(events.size(), kEvents);
+  EXPECT_EQ(result.trimmed_event, kEvents - 1);
+  EXPECT_EQ(result.trimmed_enclosing, 0u);
+  EXPECT_EQ(events.back().end_ps(), kLong) << "trimmed to the first event's end";
+  EXPECT_EQ(result.parents.back(), static_cast<int32_t>(kEvents - 2));
+  EXPECT_TRUE(IsProperlyNested(events));
 }
 
 }  // namespace
