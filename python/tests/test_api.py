@@ -133,6 +133,12 @@ class ErrorTest(LogdirTestCase):
         with self.assertRaises(stepscope.InvalidArgumentError) as raised:
             stepscope.start("")
         self.assertEqual(str(raised.exception), "StartProfiling: the logdir is empty")
+        # A NUL would make the OS see a shorter path (and stop() spin on it): refused.
+        with self.assertRaises(stepscope.InvalidArgumentError) as raised:
+            stepscope.start(self.logdir("x\x00y"), QUIET)
+        self.assertIn("NUL byte", str(raised.exception))
+        self.assertFalse(os.path.exists(self.logdir("x")))
+        self.assertFalse(stepscope.is_profiling())
         self.assertFalse(stepscope.is_profiling())
 
     def test_bad_server_and_client_arguments(self):

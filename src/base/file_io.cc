@@ -108,6 +108,8 @@ Status OutputFileError(int errno_value, std::string message) {
 }
 
 Status CreateDirectories(const std::string& path) {
+  // The OS reads a path up to its first NUL: "dir/x\0y" would create and report "dir/x".
+  if (path.find('\0') != std::string::npos) return InvalidArgumentError("the path contains a NUL byte");
   std::error_code ec;
   std::filesystem::create_directories(path, ec);
   if (ec) return OutputFileError(ec.value(), "cannot create directory " + path + ": " + ec.message());

@@ -45,6 +45,9 @@ TEST(FileIoTest, FailedWriteKeepsOldFileAndSaysWhy) {
   EXPECT_EQ(WriteFileAtomically(dir + "/missing/x.bin", "data").code(), StatusCode::kInvalidArgument);
   ASSERT_TRUE(WriteFileAtomically(dir + "/plain.bin", "x").ok());
   EXPECT_EQ(CreateDirectories(dir + "/plain.bin/sub").code(), StatusCode::kInvalidArgument);
+  // The OS would read "x" of "x\0y": refused, nothing created.
+  EXPECT_EQ(CreateDirectories(dir + std::string("/x\0y", 4)).code(), StatusCode::kInvalidArgument);
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x"));
   EXPECT_EQ(OutputFileError(ENOSPC, "full").code(), StatusCode::kIoError);
   EXPECT_EQ(OutputFileError(EIO, "broken").code(), StatusCode::kIoError);
   EXPECT_EQ(OutputFileError(EACCES, "not yours").code(), StatusCode::kInvalidArgument);

@@ -98,7 +98,13 @@ StatusOr<std::string> ProfileWriter::Write(Job& job) {
   if (job.destination.run_is_default) {
     // Two sessions stopped within the same second would otherwise share a run directory
     // and the second would replace the first.
+    // Bounded: a path the OS reads differently from ours must not spin here forever.
+    constexpr int kMaxSuffix = 100000;
     for (int suffix = 1; FileExists(XSpacePath(job.destination, run)); ++suffix) {
+      if (suffix > kMaxSuffix) {
+        return AlreadyExistsError("no free run name: " + job.destination.run + "_1 .. _" +
+                                  std::to_string(kMaxSuffix) + " all exist");
+      }
       run = job.destination.run + "_" + std::to_string(suffix);
     }
   }

@@ -41,6 +41,9 @@ void RegisterExitHandlerOnce() {
 
 Status StartProfiling(const std::string& logdir, const ProfileOptions& options) {
   if (logdir.empty()) return InvalidArgumentError("StartProfiling: the logdir is empty");
+  if (logdir.find('\0') != std::string::npos || options.run_name.find('\0') != std::string::npos) {
+    return InvalidArgumentError("StartProfiling: the logdir or run name contains a NUL byte");
+  }
   if (collect::InForkedChild()) {
     return FailedPreconditionError(std::string("StartProfiling: ") + collect::ForkedChildMessage());
   }

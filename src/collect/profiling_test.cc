@@ -120,6 +120,14 @@ TEST_F(ProfilingTest, StopWithoutStartAndDoubleStartAreErrors) {
 
 TEST_F(ProfilingTest, BadLogdirFailsAtStart) {
   EXPECT_EQ(StartProfiling("").code(), StatusCode::kInvalidArgument);
+  // A NUL would make the OS see a shorter path than ours (issue 33): refused, nothing made.
+  const std::string with_nul = NewLogdir("nul") + std::string("/x\0y", 4);
+  Status nul = StartProfiling(with_nul);
+  EXPECT_EQ(nul.code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(nul.message().find("NUL byte"), std::string::npos) << nul.ToString();
+  EXPECT_FALSE(fs::exists(with_nul.substr(0, with_nul.find('\0'))));
+  EXPECT_FALSE(IsProfiling());
+  EXPECT_EQ(ProfileStepRange(with_nul, 0, 1).code(), StatusCode::kInvalidArgument);
   const std::string logdir = NewLogdir("bad");
   fs::create_directories(logdir);
   const std::string file = logdir + "/a_file";

@@ -111,6 +111,9 @@ Step::~Step() {
 Status ProfileStepRange(const std::string& logdir, int64_t first_step, int64_t last_step,
                         const ProfileOptions& options) {
   if (logdir.empty()) return InvalidArgumentError("ProfileStepRange: the logdir is empty");
+  if (logdir.find('\0') != std::string::npos || options.run_name.find('\0') != std::string::npos) {
+    return InvalidArgumentError("ProfileStepRange: the logdir or run name contains a NUL byte");
+  }
   if (first_step < 0 || first_step > last_step) {
     return InvalidArgumentError("ProfileStepRange: need 0 <= first_step <= last_step, got " +
                                 std::to_string(first_step) + ".." + std::to_string(last_step));
