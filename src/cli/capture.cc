@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "src/analysis/output/text_table.h"
 #include "src/base/capture_settings.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
@@ -134,7 +135,10 @@ int RunCaptureCommand(CommandContext& context) {
   options.max_workers = static_cast<int>(max_workers);
   options.max_response_bytes = static_cast<uint64_t>(max_response_bytes);
   std::ostream& out = context.out;
-  options.progress = [&out](std::string_view line) { out << "  " << line << "\n" << std::flush; };
+  // A worker's words (progress, notes, warnings, errors) reach the terminal only sanitized.
+  options.progress = [&out](std::string_view line) {
+    out << "  " << analysis::output::SanitizeForTerminal(line) << "\n" << std::flush;
+  };
   Status valid = remote::ValidateCaptureOptions(options);
   if (valid.ok()) valid = remote::CheckCaptureBounds(addresses->size(), options);
   if (!valid.ok()) return ReportError(context.err, "capture", valid);
@@ -153,12 +157,13 @@ int RunCaptureCommand(CommandContext& context) {
       if (worker.event_count > 0) out << "  " << worker.event_count << " events";
       out << "  " << DroppedText(worker.dropped_events);
       out << "  " << worker.path;
-      if (!worker.note.empty()) out << "  (" << worker.note << ")";
+      if (!worker.note.empty()) out << "  (" << analysis::output::SanitizeForTerminal(worker.note) << ")";
       out << "\n";
       // The profile's diagnostics (e.g. a tracer level the worker cannot act on), on
       // stderr so they are seen even when stdout goes to a file.
       for (const std::string& warning : worker.warnings) {
-        context.err << "stepscope: capture: " << worker.address << ": warning: " << warning << "\n";
+        context.err << "stepscope: capture: " << worker.address
+                    << ": warning: " << analysis::output::SanitizeForTerminal(warning) << "\n";
       }
     } else {
       out << "  " << worker.address << "  FAILED  " << Attempts(worker.attempts) << "  "

@@ -1,5 +1,7 @@
 #include "src/cli/command.h"
 
+#include "src/analysis/output/text_table.h"
+
 namespace stepscope::cli {
 
 std::string ProblemWithoutSubject(std::string_view message, std::string_view subject) {
@@ -21,11 +23,12 @@ std::string ProblemWithoutSubject(std::string_view message, std::string_view sub
       }
     }
   }
-  // One line, whatever the message holds.
+  // One line, whatever the message holds, and no control characters: a message can come
+  // from a peer (a worker's error) or a file, and escape sequences would reach the terminal.
   for (char& c : text) {
     if (c == '\n' || c == '\r') c = ' ';
   }
-  return text;
+  return analysis::output::SanitizeForTerminal(text);
 }
 
 int ReportError(std::ostream& err, std::string_view subject, const Status& status) {

@@ -15,6 +15,8 @@ TEST(CommandTest, ReportErrorWritesOneLineNamingThePathOnce) {
   EXPECT_EQ(ProblemWithoutSubject("no such file: /a/b.pb", "/a/b.pb"), "no such file");
   EXPECT_EQ(ProblemWithoutSubject("/a/b.pb is a directory, not a file", "/a/b.pb"), "is a directory, not a file");
   EXPECT_EQ(ProblemWithoutSubject("cannot open /a/b.pb: denied", "/a/b.pb"), "cannot open /a/b.pb: denied");
+  // A peer's message with terminal escapes (retitle, clear) reaches no terminal as such.
+  EXPECT_EQ(ProblemWithoutSubject("bad\x1b]0;pwned\x07 \x1b[2Jworker\nline", ""), "bad?]0;pwned? ?[2Jworker line");
   EXPECT_EQ(ProblemWithoutSubject("plain", ""), "plain");
 
   std::ostringstream empty;

@@ -136,6 +136,7 @@ class DroppingWorker final : public tensorflow::ProfilerService::Service {
     xspace::XLineBuilder line = host.GetOrCreateLine(1);
     line.AddEvent(*host.GetOrCreateEventMetadata("train")).SetDurationPs(1000);
     space->add_warnings("1234 host events were dropped because a thread's buffer was full");
+    space->add_warnings("a forged line\x1b]0;pwned\x07\x1b[2J");  // printed sanitized, never raw
     return grpc::Status::OK;
   }
 };
@@ -160,6 +161,9 @@ TEST_F(RemoteCaptureTest, EachWorkersDroppedEventsAndWarningsAreReported) {
   EXPECT_THAT(capture.out, ::testing::ContainsRegex(worker.address() + "  ok .* events  0 dropped  "));
   EXPECT_THAT(capture.err, HasSubstr("stepscope: capture: " + dropping_address +
                                      ": warning: 1234 host events were dropped because a thread's buffer was full\n"));
+  EXPECT_THAT(capture.err, HasSubstr(": warning: a forged line?]0;pwned??[2J\n"));
+  EXPECT_EQ(capture.err.find('\x1b'), std::string::npos) << "no escape sequence reaches the terminal";
+  EXPECT_EQ(capture.out.find('\x1b'), std::string::npos);
 }
 
 TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
