@@ -244,10 +244,7 @@ void AddHostSyncWaits(internal::HostAnalysis* host, ProfileModel* model) {
     AddTo(host->sync_waits[index].in_steps_ps, std::min(in_steps, end - begin));
   }
   model->host_sync_waits = std::move(host->sync_waits);
-  std::sort(model->host_sync_waits.begin(), model->host_sync_waits.end(),
-            [](const HostSyncWait& a, const HostSyncWait& b) {
-              return a.total_ps != b.total_ps ? a.total_ps > b.total_ps : std::tie(a.call, a.op) < std::tie(b.call, b.op);
-            });
+  SortHostSyncWaits(&model->host_sync_waits);
 }
 
 // The model; with `only_group_id`, of that step group's events alone (ModelOptions::step).

@@ -213,10 +213,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
   combined.step_source = step_source;
   std::sort(combined.steps.begin(), combined.steps.end(),
             [](const StepInfo& a, const StepInfo& b) { return a.step_number < b.step_number; });
-  std::sort(combined.host_sync_waits.begin(), combined.host_sync_waits.end(),
-            [](const HostSyncWait& a, const HostSyncWait& b) {
-              return a.total_ps != b.total_ps ? a.total_ps > b.total_ps : std::tie(a.call, a.op) < std::tie(b.call, b.op);
-            });
+  SortHostSyncWaits(&combined.host_sync_waits);
   SortOps(&combined.host_ops);
   SortOps(&combined.device_ops);
   std::sort(combined.kernels.begin(), combined.kernels.end(), [](const KernelStats& a, const KernelStats& b) {

@@ -377,17 +377,15 @@ class DeviceAnalyzer {
     reader.Read(e, &stats);
     const NameFacts& facts = NameFactsOf(plane, e, state);
     const int64_t duration = plane.duration_ps(e);
-    MemcpyDirection direction = facts.direction;
-    bool is_copy = facts.is_copy;
+    const CopyKind copy_kind = CopyKindOf(stats, facts, state);
+    const MemcpyDirection direction = copy_kind.direction;
+    const bool is_copy = copy_kind.is_copy;
     int64_t copy_bytes = 0;
     std::string_view copy_source;
-    if (!stats.memcpy_details.empty() && (is_copy || stats.kernel_details.empty())) {
-      const MemcpyDetails& details = MemcpyDetailsOf(stats, state);
-      if (direction == MemcpyDirection::kUnknown) direction = details.direction;
-      is_copy = true;
-      copy_bytes = details.bytes;
-      copy_source = details.source_kind;
-      AddTo(device->memcpy[static_cast<int>(direction)].bytes, details.bytes);
+    if (copy_kind.details != nullptr) {
+      copy_bytes = copy_kind.details->bytes;
+      copy_source = copy_kind.details->source_kind;
+      AddTo(device->memcpy[static_cast<int>(direction)].bytes, copy_bytes);
     }
     if (is_copy) {
       MemcpyStats& copy = device->memcpy[static_cast<int>(direction)];
@@ -468,24 +466,19 @@ class DeviceAnalyzer {
     if (windows) out_->span_run_starts.push_back(static_cast<uint32_t>(out_->spans.size()));
     std::erase_if(*order, [&](uint32_t e) {
       reader.Read(e, &state->stats);
-      if (InSelectedStep(state->stats)) return false;
+      const EventStats& stats = state->stats;
+      const int32_t group = GroupOfUncounted(stats);
+      if (group >= 0 && host_->Counts(group)) return false;  // the selected step's
       if (windows) {
-        const EventStats& stats = state->stats;
         // Other steps' device work still sets their windows (where it ends) and the cadence.
-        const int32_t group = GroupOfUncounted(stats);
         if (group >= 0) {
           MarkGroupOnDevice(group);
           if (out_->group_device_end.size() <= static_cast<size_t>(group)) out_->group_device_end.resize(group + 1, -1);
           out_->group_device_end[group] = std::max(out_->group_device_end[group], plane.event_end_ps(e));
         }
         const NameFacts& facts = NameFactsOf(plane, e, state);
-        MemcpyDirection direction = facts.direction;
-        bool is_copy = facts.is_copy;
-        if (!stats.memcpy_details.empty() && (is_copy || stats.kernel_details.empty())) {
-          if (direction == MemcpyDirection::kUnknown) direction = MemcpyDetailsOf(stats, state).direction;
-          is_copy = true;
-        }
-        const EventType type = SpanType(plane, e, stats, facts, is_copy, direction);
+        const CopyKind copy_kind = CopyKindOf(stats, facts, state);
+        const EventType type = SpanType(plane, e, stats, facts, copy_kind.is_copy, copy_kind.direction);
         if (!out_->spans.push_back(StepSpan(StepSpan::kUntiedGroup, type, index_space_.Global(plane_index, e)))) {
           ++out_->span_failures;
         }
@@ -494,19 +487,12 @@ class DeviceAnalyzer {
     });
   }
 
-  // StepGroupOf's rules, without counting ties.
-  int32_t GroupOfUncounted(const EventStats& stats) {
-    if (stats.has_group_id) return host_->groups.Dense(stats.group_id);
+  // StepGroupOf's rules, without counting ties or adding groups: the event's dense group,
+  // or kNoGroup (no launch, a launch in no step, or a group_id no host event has).
+  int32_t GroupOfUncounted(const EventStats& stats) const {
+    if (stats.has_group_id) return host_->groups.Find(stats.group_id);
     const int32_t launch = stats.has_correlation_id ? host_->correlation_to_group.Find(stats.correlation_id) : kNoGroup;
     return launch < 0 ? kNoGroup : launch & ~kTiedByWindowBit;
-  }
-
-  // StepGroupOf's rules, without counting ties, compared with the selected group id.
-  bool InSelectedStep(const EventStats& stats) const {
-    if (stats.has_group_id) return stats.group_id == *host_->only_group_id;
-    const int32_t launch = stats.has_correlation_id ? host_->correlation_to_group.Find(stats.correlation_id) : kNoGroup;
-    if (launch < 0) return false;  // no launch, or a launch in no step
-    return host_->Counts(launch & ~kTiedByWindowBit);
   }
 
   // The event's step group: its own group_id, else the group of the host event that
@@ -588,6 +574,23 @@ class DeviceAnalyzer {
     AddTo(agg.total_ps, duration);
     agg.min_ps = std::min(agg.min_ps, duration);
     agg.max_ps = std::max(agg.max_ps, duration);
+  }
+
+  // Whether a device event is a copy and in which direction: by its name, else by its
+  // memcpy_details stat (`details`, null when the event has none or is a kernel with one).
+  struct CopyKind {
+    bool is_copy = false;
+    MemcpyDirection direction = MemcpyDirection::kUnknown;
+    const MemcpyDetails* details = nullptr;
+  };
+  static CopyKind CopyKindOf(const EventStats& stats, const NameFacts& facts, PlaneState* state) {
+    CopyKind kind{facts.is_copy, facts.direction, nullptr};
+    if (!stats.memcpy_details.empty() && (kind.is_copy || stats.kernel_details.empty())) {
+      kind.details = &MemcpyDetailsOf(stats, state);
+      if (kind.direction == MemcpyDirection::kUnknown) kind.direction = kind.details->direction;
+      kind.is_copy = true;
+    }
+    return kind;
   }
 
   static const MemcpyDetails& MemcpyDetailsOf(const EventStats& stats, PlaneState* state) {

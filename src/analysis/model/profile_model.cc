@@ -1,5 +1,8 @@
 #include "src/analysis/model/profile_model.h"
 
+#include <algorithm>
+#include <tuple>
+
 namespace stepscope::analysis {
 
 std::string_view EventTypeName(EventType type) {
@@ -24,6 +27,12 @@ std::string_view EventTypeName(EventType type) {
     case EventType::kDeviceWaitHost: return "device_wait_host";
   }
   return "unknown_time";
+}
+
+void SortHostSyncWaits(std::vector<HostSyncWait>* waits) {
+  std::sort(waits->begin(), waits->end(), [](const HostSyncWait& a, const HostSyncWait& b) {
+    return a.total_ps != b.total_ps ? a.total_ps > b.total_ps : std::tie(a.call, a.op) < std::tie(b.call, b.op);
+  });
 }
 
 std::string_view StepTimeSourceName(StepTimeSource source) {

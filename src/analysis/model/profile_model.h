@@ -584,6 +584,8 @@ struct HostSyncWait {
   int64_t total_ps = 0;   // over the whole profile
   int64_t in_steps_ps = 0;  // the part inside the steps' windows
 };
+// Most time first, then by call and op (ProfileModel::host_sync_waits' order).
+void SortHostSyncWaits(std::vector<HostSyncWait>* waits);
 
 // The host work in the gaps between steps (work_between_steps.h): the gaps' total and the
 // outermost events inside them by name, most time first (at most kMaxOps).

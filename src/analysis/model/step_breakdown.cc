@@ -487,7 +487,6 @@ class StepBuilder {
   class TypeSweep {
    public:
     explicit TypeSweep(int64_t now) : now_(now) {}
-    int64_t now() const { return now_; }
     void Open(const Interval& interval) {
       const uint32_t bit = 1u << interval.type;
       open_end_[interval.type] = (open_ & bit) ? std::max(open_end_[interval.type], interval.end) : interval.end;

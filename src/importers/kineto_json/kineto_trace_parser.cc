@@ -281,30 +281,15 @@ KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& eve
       if (cat == "gpu_memcpy") return Category::kMemcpy;
       if (cat == "gpu_memset") return Category::kMemset;
       if (cat == "cuda_event") return Category::kDeviceSync;
-      if (cat == "xpu_driver") {
-        trace_evidence_ |= kEvidenceXpu;
-        return Category::kRuntime;
-      }
+      if (cat == "xpu_driver") return RuntimeCall(kEvidenceXpu);
       break;
     case 11:
-      if (cat == "cuda_driver") {
-        trace_evidence_ |= kEvidenceCuda;
-        return Category::kRuntime;
-      }
-      if (cat == "xpu_runtime") {
-        trace_evidence_ |= kEvidenceXpu;
-        return Category::kRuntime;
-      }
+      if (cat == "cuda_driver") return RuntimeCall(kEvidenceCuda);
+      if (cat == "xpu_runtime") return RuntimeCall(kEvidenceXpu);
       break;
     case 12:
-      if (cat == "cuda_runtime") {
-        trace_evidence_ |= kEvidenceCuda;
-        return Category::kRuntime;
-      }
-      if (cat == "mtia_runtime") {
-        trace_evidence_ |= kEvidenceMtia;
-        return Category::kRuntime;
-      }
+      if (cat == "cuda_runtime") return RuntimeCall(kEvidenceCuda);
+      if (cat == "mtia_runtime") return RuntimeCall(kEvidenceMtia);
       break;
     case 15:
       if (cat == "python_function") return Category::kHostOp;
@@ -320,17 +305,11 @@ KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& eve
       if (cat == "cpu_instant_event") return Category::kInstant;
       break;
     case 18:
-      if (cat == "privateuse1_driver") {
-        trace_evidence_ |= kEvidencePrivateUse1;
-        return Category::kRuntime;
-      }
+      if (cat == "privateuse1_driver") return RuntimeCall(kEvidencePrivateUse1);
       break;
     case 19:
       if (cat == "gpu_user_annotation") return Category::kGpuAnnotation;
-      if (cat == "privateuse1_runtime") {
-        trace_evidence_ |= kEvidencePrivateUse1;
-        return Category::kRuntime;
-      }
+      if (cat == "privateuse1_runtime") return RuntimeCall(kEvidencePrivateUse1);
       if (cat == "cuda_profiler_range") return Category::kProfilerRange;
       break;
     default:
@@ -343,8 +322,7 @@ KinetoTraceParser::Category KinetoTraceParser::Classify(const RawTraceEvent& eve
   if (base::AsciiEqualsIgnoreCase(cat, "user_annotation")) return Category::kUserAnnotation;
   if (base::AsciiEqualsIgnoreCase(cat, "cuda_runtime") || base::AsciiEqualsIgnoreCase(cat, "runtime") ||
       base::AsciiEqualsIgnoreCase(cat, "cuda_driver")) {
-    trace_evidence_ |= kEvidenceCuda;
-    return Category::kRuntime;
+    return RuntimeCall(kEvidenceCuda);
   }
   // Any other backend's runtime or driver (glow_runtime, a plugin's "<backend>_runtime").
   if (EndsWith(cat, "_runtime") || EndsWith(cat, "_driver")) return Category::kRuntime;

@@ -101,6 +101,11 @@ class KinetoTraceParser : public ChromeTraceParser {
   };
 
   Category Classify(const RawTraceEvent& event);
+  // A backend's runtime or driver call (a launch): notes the backend, returns kRuntime.
+  Category RuntimeCall(uint8_t evidence) {
+    trace_evidence_ |= evidence;
+    return Category::kRuntime;
+  }
   // hpu_op is written on both sides: a device op on a device pid (or with a "device" arg),
   // a host runtime call on the process's pid.
   Category ResolveHpuOp(int64_t pid) const;
