@@ -16,6 +16,7 @@
 #include "src/server/loopback_host.h"
 #include "src/server/static_files.h"
 #include "src/server/trace_routes.h"
+#include "src/server/worker_pool.h"
 
 namespace stepscope::server {
 namespace {
@@ -66,7 +67,7 @@ struct HttpServer::Impl {
   std::unique_ptr<CaptureRoute> capture;
   HttplibFront http;
   std::unique_ptr<ConnectionFront> front;
-  std::unique_ptr<httplib::ThreadPool> workers;  // exists while Run() runs
+  std::unique_ptr<WorkerPool> workers;  // exists while Run() runs
 
   bool AllowedHost(const httplib::Request& req) const {
     if (!IsLoopbackAddress(options.bind_address)) return true;  // the user chose to expose it
@@ -79,7 +80,7 @@ struct HttpServer::Impl {
   // the connection back to the front.
   void Dispatch(ReadyRequest request) {
     auto shared = std::make_shared<ReadyRequest>(std::move(request));  // std::function copies
-    workers->enqueue([this, shared] {
+    workers->Enqueue([this, shared] {
       bool keep_alive = http.Serve(shared->fd, shared->bytes, shared->last_on_connection, kResponseWriteStallMs);
       front->Finished(shared->connection_id, keep_alive);
     });
@@ -264,9 +265,11 @@ const std::string& HttpServer::ui_dir() const { return impl_->ui_dir; }
 ProfileStore& HttpServer::store() { return *impl_->store; }
 
 Status HttpServer::Run() {
-  impl_->workers = std::make_unique<httplib::ThreadPool>(static_cast<size_t>(std::max(1, impl_->options.worker_threads)));
+  // Beyond the core, one thread per connection at most: each waits on its own client.
+  size_t core = static_cast<size_t>(std::max(1, impl_->options.worker_threads));
+  impl_->workers = std::make_unique<WorkerPool>(core, core + impl_->options.max_connections);
   Status status = impl_->front->Run();  // returns once dispatched requests are answered
-  impl_->workers->shutdown();
+  impl_->workers->Shutdown();
   impl_->workers.reset();
   return status;
 }

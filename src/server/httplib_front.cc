@@ -10,6 +10,8 @@
 #include <cstring>
 #include <string>
 
+#include "src/server/worker_pool.h"
+
 namespace stepscope::server {
 namespace {
 
@@ -71,9 +73,15 @@ class BufferedRequestStream : public httplib::Stream {
 
  private:
   bool WaitWritable() const {
+    if (PollWritable(0)) return true;
+    WorkerPool::ClientWait waiting;  // the client is not reading: let another thread serve others
+    return PollWritable(write_stall_timeout_ms_);
+  }
+
+  bool PollWritable(int timeout_ms) const {
     pollfd entry{fd_, POLLOUT, 0};
     for (;;) {
-      int ready = ::poll(&entry, 1, write_stall_timeout_ms_);
+      int ready = ::poll(&entry, 1, timeout_ms);
       if (ready < 0 && errno == EINTR) continue;
       return ready > 0 && (entry.revents & POLLOUT) != 0;
     }

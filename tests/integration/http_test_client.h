@@ -30,9 +30,14 @@ struct HttpTestResponse {
 class HttpTestConnection {
  public:
   // Connects to 127.0.0.1:port within `timeout` (a server whose accept queue is full
-  // leaves connect() waiting on SYN retries for minutes).
-  explicit HttpTestConnection(int port, std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  // leaves connect() waiting on SYN retries for minutes). A receive_buffer_bytes > 0
+  // shrinks the socket's receive window, as a client that reads slowly would.
+  explicit HttpTestConnection(int port, std::chrono::milliseconds timeout = std::chrono::seconds(5),
+                              int receive_buffer_bytes = 0) {
     fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    if (receive_buffer_bytes > 0) {
+      ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer_bytes, sizeof(receive_buffer_bytes));
+    }
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_port = htons(static_cast<uint16_t>(port));

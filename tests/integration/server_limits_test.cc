@@ -138,6 +138,52 @@ TEST_F(ServerLimitsTest, GarbageRequestLinesDoNotHoldWorkers) {
   }
 }
 
+// Sockets that ask for a trace export and never read it: each held a worker for the
+// write stall timeout (5 s), so 16 of them made a real request wait 10 s. A worker that
+// waits on its client now costs a thread, not a worker.
+TEST_F(ServerLimitsTest, ClientsThatNeverReadDoNotDelayRealRequests) {
+  ASSERT_FALSE(WriteSyntheticRun(logdir_, "large", "worker0", 30000).empty());
+  server::ServerOptions options;
+  options.worker_threads = 2;
+  StartServer(options);
+  std::vector<std::unique_ptr<HttpTestConnection>> stalled;
+  for (int i = 0; i < 16; ++i) {
+    stalled.push_back(std::make_unique<HttpTestConnection>(server_->port(), milliseconds(2000), 4096));
+    ASSERT_TRUE(stalled.back()->Send("GET /api/trace/export?run=large HTTP/1.1\r\n" + HostHeader() + "\r\n"));
+  }
+  std::this_thread::sleep_for(milliseconds(500));  // every export is written until its socket is full
+  std::vector<std::chrono::duration<double, std::milli>> latencies;
+  for (int i = 0; i < 10; ++i) {
+    auto [latency, status] = TimedGet("/api/info");
+    EXPECT_EQ(status, 200) << "request " << i << " got no answer in " << latency.count() << " ms";
+    latencies.push_back(latency);
+  }
+  auto worst = *std::max_element(latencies.begin(), latencies.end());
+  std::printf("slow readers: 16 unread exports, 10 real requests, worst answer %.1f ms\n", worst.count());
+  EXPECT_LT(worst, kAnswerBound);
+  // The stalled exports were cut off after the write stall timeout: the sockets close.
+  for (auto& connection : stalled) EXPECT_TRUE(connection->ClosedWithin(milliseconds(15000)));
+}
+
+// Every response after the first on a kept-alive connection waited ~40 ms: head and body
+// went out in two writes, and Nagle's algorithm held the body for the client's delayed
+// ACK. 30 requests on one connection now take a few ms each.
+TEST_F(ServerLimitsTest, KeptAliveConnectionsAnswerWithoutNagleDelay) {
+  StartServer({});
+  HttpTestConnection connection(server_->port());
+  std::vector<double> latencies_ms;
+  for (int i = 0; i < 30; ++i) {
+    Clock::time_point start = Clock::now();
+    ASSERT_TRUE(connection.Send("GET /api/runs HTTP/1.1\r\n" + HostHeader() + "\r\n"));
+    ASSERT_EQ(connection.Read(milliseconds(3000)).status, 200) << "request " << i;
+    latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  std::sort(latencies_ms.begin(), latencies_ms.end());
+  double median = latencies_ms[latencies_ms.size() / 2];
+  std::printf("keep-alive: 30 requests on one connection, median %.2f ms\n", median);
+  EXPECT_LT(median, 20.0);  // with the delay: >= 40 ms each
+}
+
 // The body is refused while it arrives: cpp-httplib read a chunked body whole, whatever
 // its size, before the handler could refuse it, and skipped a too-long Content-Length
 // body by reading all of it.
