@@ -1,5 +1,11 @@
 // Number and text formatting shared by every page.
 
+// Text for the HTML that echarts tooltips render: every name from a profile goes through
+// this (an op named "<img onerror=...>" is text, not markup).
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+}
+
 export function num(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : 0;
 }

@@ -3,7 +3,7 @@ import { BarChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent, DataZoomComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
-import { el, formatMs } from '../format';
+import { el, escapeHtml, formatMs } from '../format';
 
 echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
 
@@ -258,10 +258,6 @@ export function horizontalBars(name: string, items: { label: string; value: numb
     ],
   };
   return mount(options.height ?? Math.max(120, items.length * 34 + 40), option, name);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
 // Time categories of the step-time breakdown, in stacking order, with TF Profiler's

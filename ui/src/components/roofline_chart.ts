@@ -3,6 +3,7 @@
 // point, peak compute after it. One point per op (colour: what bounds it) and per program.
 import { LineChart, ScatterChart } from 'echarts/charts';
 import * as echarts from 'echarts/core';
+import { escapeHtml } from '../format';
 import { mountChart, textStyle } from './charts';
 
 echarts.use([LineChart, ScatterChart]);
@@ -53,9 +54,9 @@ export function rooflineChart(name: string, points: RooflinePoint[], roofs: Roof
     tooltip: {
       trigger: 'item',
       formatter: (p: { seriesName: string; data: { name?: string; value: number[]; timeUs?: number; boundBy?: string } }) => {
-        if (!p.data?.name) return `${p.seriesName}`;
+        if (!p.data?.name) return escapeHtml(p.seriesName);
         const [x, y] = p.data.value;
-        return `<b>${escapeHtml(p.data.name)}</b><br/>${x.toPrecision(3)} FLOP/B, ${y.toPrecision(4)} GFLOP/s<br/>${(p.data.timeUs ?? 0).toFixed(1)} µs, bound by ${p.data.boundBy}`;
+        return `<b>${escapeHtml(p.data.name)}</b><br/>${x.toPrecision(3)} FLOP/B, ${y.toPrecision(4)} GFLOP/s<br/>${(p.data.timeUs ?? 0).toFixed(1)} µs, bound by ${escapeHtml(p.data.boundBy ?? '')}`;
       },
     },
     xAxis: { type: 'log', name: 'arithmetic intensity (FLOP/B)', nameLocation: 'middle', nameGap: 28, min: xMin, max: xMax, splitLine: { lineStyle: { color: '#eceff1' } } },
@@ -67,8 +68,4 @@ export function rooflineChart(name: string, points: RooflinePoint[], roofs: Roof
     ],
   };
   return mountChart(options.height ?? 420, option, name);
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }

@@ -9,7 +9,7 @@ import { CanvasRenderer } from 'echarts/renderers';
 import { csvUrl, type Row } from '../api';
 import { card, emptyState, tiles } from '../components/cards';
 import { dataTable } from '../components/table';
-import { el, formatBytes, formatCount, num } from '../format';
+import { el, escapeHtml, formatBytes, formatCount, num } from '../format';
 import { arr, declaredColumns, str, toolParams, type PageContext } from './page';
 
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, MarkLineComponent, CanvasRenderer]);
@@ -47,7 +47,7 @@ function curveNode(ctx: PageContext): HTMLElement {
         const list = Array.isArray(items) ? (items as { dataIndex: number; seriesName: string; value: [number, number] }[]) : [];
         if (!list.length) return '';
         const p = points[list[0].dataIndex] ?? {};
-        return [`point ${str(p.position)} · ${str(p.instruction)}`, ...list.map((i) => `${i.seriesName}: ${i.value[1].toFixed(2)} MiB`)].join('<br>');
+        return [`point ${escapeHtml(str(p.position))} · ${escapeHtml(str(p.instruction))}`, ...list.map((i) => `${escapeHtml(i.seriesName)}: ${i.value[1].toFixed(2)} MiB`)].join('<br>');
       },
     },
     grid: { left: 64, right: 24, top: 36, bottom: 64 },
