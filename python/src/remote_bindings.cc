@@ -57,7 +57,7 @@ std::vector<std::string> Trace(const std::string& addresses, const std::string& 
                                               .retries = num_tracing_attempts - 1,
                                               .delay_ms = delay_ms})
                    .WithContext("client.trace"));
-  StatusOr<std::vector<std::string>> parsed = remote::ParseServiceAddresses(addresses);
+  StatusOr<std::vector<std::string>> parsed = remote::ParseServiceAddresses(addresses, remote::UnixSockets::kAllowed);
   ThrowIfError(parsed.status());
   remote::CaptureOptions options;
   options.logdir = logdir;

@@ -1,8 +1,16 @@
 #include "src/base/output_file.h"
 
+#include <fcntl.h>  // AT_FDCWD
+#include <signal.h>
+#include <stdio.h>  // renameat2, RENAME_NOREPLACE
 #include <unistd.h>
 
 #include <atomic>
+#include <climits>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -25,12 +33,23 @@ std::string TemporaryPath(const std::string& path) {
          std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
 }
 
+// rename() that fails with EEXIST rather than replace `to`. renameat2's flag where the
+// file system has it; elsewhere link() + unlink(), which is exclusive too.
+int RenameNoReplace(const std::string& from, const std::string& to) {
+  if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
+  if (errno != EINVAL && errno != ENOSYS) return -1;
+  if (::link(from.c_str(), to.c_str()) != 0) return -1;
+  ::unlink(from.c_str());
+  return 0;
+}
+
 }  // namespace
 
 struct OutputFile::Impl {
   std::string path;
   std::string temp_path;
   bool sync = false;
+  bool replace = true;
   FILE* plain = nullptr;                // the temporary file
   std::unique_ptr<GzipDeflater> gz;     // set for gzip: compresses into `plain`
   std::string error;
@@ -70,6 +89,7 @@ StatusOr<std::unique_ptr<OutputFile>> OutputFile::Open(const std::string& path, 
   impl->path = path;
   impl->temp_path = TemporaryPath(path);
   impl->sync = options.sync;
+  impl->replace = options.replace;
   impl->plain = std::fopen(impl->temp_path.c_str(), "wbx");  // x: never another's file
   if (impl->plain == nullptr) return OutputFileError(errno, path + ": cannot create: " + std::strerror(errno));
   if (options.gzip) {
@@ -104,14 +124,53 @@ Status OutputFile::Close() {
     impl_->closed = true;
     return IoError(impl_->path + ": write failed: " + impl_->error);
   }
-  if (std::rename(impl_->temp_path.c_str(), impl_->path.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
+  int renamed = impl_->replace ? std::rename(impl_->temp_path.c_str(), impl_->path.c_str())
+                               : RenameNoReplace(impl_->temp_path, impl_->path);
+  if (renamed != 0) {
+    const int error = errno;
     std::remove(impl_->temp_path.c_str());
     impl_->closed = true;
-    return IoError(impl_->path + ": cannot rename into place: " + reason);
+    if (error == EEXIST) return AlreadyExistsError(impl_->path + " already exists");
+    return IoError(impl_->path + ": cannot rename into place: " + std::strerror(error));
   }
   impl_->closed = true;
   return OkStatus();
+}
+
+namespace {
+
+// The pid of "<name>.tmp.<pid>.<n>", or 0 when `name` is not such a file.
+pid_t TemporaryFileOwner(std::string_view name) {
+  size_t counter_dot = name.rfind('.');
+  if (counter_dot == std::string_view::npos || counter_dot + 1 == name.size()) return 0;
+  size_t pid_dot = name.rfind('.', counter_dot - 1);
+  if (pid_dot == std::string_view::npos || pid_dot < 4 || name.substr(pid_dot - 4, 4) != ".tmp") return 0;
+  auto digits = [](std::string_view text) {
+    return !text.empty() && text.size() <= 18 &&
+           text.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  std::string_view pid = name.substr(pid_dot + 1, counter_dot - pid_dot - 1);
+  if (!digits(pid) || !digits(name.substr(counter_dot + 1))) return 0;
+  long long value = std::stoll(std::string(pid));
+  return value > 0 && value <= INT32_MAX ? static_cast<pid_t>(value) : 0;
+}
+
+bool ProcessIsRunning(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
+}  // namespace
+
+int RemoveStaleTemporaryFiles(const std::string& dir, std::chrono::seconds min_age) {
+  std::error_code ec;
+  int removed = 0;
+  const auto now = std::filesystem::file_time_type::clock::now();
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    pid_t owner = TemporaryFileOwner(entry.path().filename().string());
+    if (owner == 0 || owner == ::getpid() || !entry.is_regular_file(ec) || ProcessIsRunning(owner)) continue;
+    auto modified = entry.last_write_time(ec);
+    if (ec || now - modified < min_age) continue;
+    if (std::filesystem::remove(entry.path(), ec)) ++removed;
+  }
+  return removed;
 }
 
 Status WriteOutputFile(const std::string& path, const OutputFileOptions& options,

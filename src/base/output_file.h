@@ -8,6 +8,7 @@
 // here instead of holding it in memory beside the message.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,6 +23,9 @@ struct OutputFileOptions {
   // fsync before the rename: the new file is on disk before it replaces the old one (a
   // profile, whose loss a crash must not cause); exports skip it.
   bool sync = false;
+  // False: Close() fails with kAlreadyExists instead of replacing a file already at the
+  // path (atomically: of two writers racing for one path, exactly one wins).
+  bool replace = true;
 };
 
 class OutputFile {
@@ -56,5 +60,16 @@ class OutputFile {
 // that was at `path` stays whole.
 Status WriteOutputFile(const std::string& path, const OutputFileOptions& options,
                        const std::function<Status(OutputFile*)>& write);
+
+// A temporary file untouched for this long, of a process that is not running, is stale.
+// The age guards a writer in another PID namespace (a container sharing the logdir),
+// whose pid means nothing here; a live writer touches its file at every write.
+inline constexpr std::chrono::seconds kStaleTemporaryAge{600};
+
+// Removes the temporary files ("<name>.tmp.<pid>.<n>", as OutputFile and
+// WriteFileAtomically name them) that dead processes left in `dir`: a writer killed with
+// SIGKILL never reaches its cleanup. Returns how many were removed; errors are ignored
+// (this is tidying, and the next writer tries again).
+int RemoveStaleTemporaryFiles(const std::string& dir, std::chrono::seconds min_age = kStaleTemporaryAge);
 
 }  // namespace stepscope::base

@@ -1,9 +1,11 @@
 #include "src/base/output_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -27,6 +29,46 @@ std::vector<std::string> Names(const std::string& dir) {
   for (const auto& entry : fs::directory_iterator(dir)) names.push_back(entry.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+TEST(OutputFileTest, WithoutReplaceAnExistingFileWinsAndStaysWhole) {
+  const std::string dir = FreshDir("no_replace");
+  const std::string path = dir + "/out.bin";
+  ASSERT_TRUE(WriteOutputFile(path, {.replace = false}, [](OutputFile* f) {
+                f->Write("first");
+                return OkStatus();
+              }).ok());
+  Status second = WriteOutputFile(path, {.replace = false}, [](OutputFile* f) {
+    f->Write("second");
+    return OkStatus();
+  });
+  EXPECT_EQ(second.code(), StatusCode::kAlreadyExists) << second.ToString();
+  EXPECT_EQ(*ReadFile(path, 100), "first");
+  EXPECT_EQ(Names(dir), std::vector<std::string>{"out.bin"}) << "no temporary file left";
+}
+
+// kill -9 during a write leaves "<name>.tmp.<pid>.<n>": removed once its writer is dead
+// and it is old; a live writer's, a fresh one and other files stay.
+TEST(OutputFileTest, StaleTemporaryFilesOfDeadWritersAreRemoved) {
+  const std::string dir = FreshDir("stale");
+  pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ASSERT_GT(dead, 0);
+  ::waitpid(dead, nullptr, 0);  // reaped: the pid names no process now
+  const std::string dead_old = "a.xplane.pb.tmp." + std::to_string(dead) + ".0";
+  const std::string dead_fresh = "b.xplane.pb.tmp." + std::to_string(dead) + ".1";
+  const std::string live_old = "c.xplane.pb.tmp." + std::to_string(::getppid()) + ".0";
+  for (const std::string& name : {dead_old, dead_fresh, live_old, std::string("d.xplane.pb"),
+                                  std::string("e.tmp.x.0"), std::string("f.tmp.1.")}) {
+    ASSERT_TRUE(WriteFileAtomically(dir + "/" + name, "bytes").ok());
+  }
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (const std::string& name : {dead_old, live_old, std::string("d.xplane.pb"), std::string("e.tmp.x.0")}) {
+    fs::last_write_time(dir + "/" + name, old);
+  }
+  EXPECT_EQ(RemoveStaleTemporaryFiles(dir), 1);
+  EXPECT_EQ(Names(dir), (std::vector<std::string>{dead_fresh, live_old, "d.xplane.pb", "e.tmp.x.0", "f.tmp.1."}));
+  EXPECT_EQ(RemoveStaleTemporaryFiles(dir + "/missing"), 0);
 }
 
 TEST(OutputFileTest, TheOldFileStaysUntilCloseReplacesIt) {

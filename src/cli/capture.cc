@@ -34,6 +34,10 @@ constexpr std::string_view kUsage =
     "UNAVAILABLE or busy, or comes back empty, is retried up to --retries more times.\n"
     "Each worker's line gives its events and the events it dropped; the warnings in its\n"
     "profile go to stderr. Exit code 0 when at least one worker was captured.\n"
+    "A capture never replaces an earlier one: without --run the run is named by the time\n"
+    "(a second capture in the same second gets _2); a --run that already holds a worker's\n"
+    "file fails that worker unless --overwrite. A worker on a Unix socket is written\n"
+    "unix:/path/to.sock (grpc://unix:... is a host named unix).\n"
     "\n"
     "flags:\n";
 
@@ -90,6 +94,7 @@ int RunCaptureCommand(CommandContext& context) {
   // as POST /api/capture and the library.
   flags.AddInt("duration_ms", &duration_ms, "how long to record");
   flags.AddString("run", &options.run, "run directory name (default: local time YYYY_MM_DD_HH_MM_SS)");
+  flags.AddBool("overwrite", &options.overwrite, "replace a worker's file already in --run");
   flags.AddInt("host_tracer_level", &host_level, "0 off, 1 user annotations and steps, 2 + info, 3 + verbose");
   flags.AddInt("device_tracer_level", &device_level,
                "0 off, 1 on (TensorFlow/JAX workers; a stepscope worker has none and warns)");
@@ -114,7 +119,7 @@ int RunCaptureCommand(CommandContext& context) {
   }
   std::string joined;
   for (const std::string& part : positional) joined += (joined.empty() ? "" : ",") + part;
-  StatusOr<std::vector<std::string>> addresses = remote::ParseServiceAddresses(joined);
+  StatusOr<std::vector<std::string>> addresses = remote::ParseServiceAddresses(joined, remote::UnixSockets::kAllowed);
   if (!addresses.ok()) return ReportError(context.err, "capture", addresses.status());
 
   // Checked before narrowing, so 2^40 is refused as typed rather than wrapped into range.

@@ -1,7 +1,5 @@
 #include "src/collect/profile_writer.h"
 
-#include <sys/stat.h>
-
 #include <utility>
 
 #include "src/base/logging.h"
@@ -9,20 +7,6 @@
 #include "src/xspace/xplane.h"
 
 namespace stepscope::collect {
-namespace {
-
-bool FileExists(const std::string& path) {
-  struct stat info;
-  return stat(path.c_str(), &info) == 0;
-}
-
-// "<logdir>/plugins/profile/<run>/<host>.xplane.pb", as WriteXSpaceToLogdir writes it.
-std::string XSpacePath(const ProfileDestination& destination, const std::string& run) {
-  return xspace::ProfileRootDir(destination.logdir) + "/" + run + "/" +
-         xspace::SanitizeHostName(destination.host) + std::string(xspace::kXPlaneFileSuffix);
-}
-
-}  // namespace
 
 ProfileWriter& ProfileWriter::Get() {
   static ProfileWriter* writer = new ProfileWriter();  // leaked: see Shutdown()
@@ -94,21 +78,25 @@ StatusOr<std::string> ProfileWriter::Write(Job& job) {
   xspace::XSpace space;
   Status collected = job.session->CollectXSpace(&space);
   if (!collected.ok()) return collected.WithContext("collecting the profile");
-  std::string run = job.destination.run;
-  if (job.destination.run_is_default) {
-    // Two sessions stopped within the same second would otherwise share a run directory
-    // and the second would replace the first.
-    // Bounded: a path the OS reads differently from ours must not spin here forever.
-    constexpr int kMaxSuffix = 100000;
-    for (int suffix = 1; FileExists(XSpacePath(job.destination, run)); ++suffix) {
-      if (suffix > kMaxSuffix) {
-        return AlreadyExistsError("no free run name: " + job.destination.run + "_1 .. _" +
-                                  std::to_string(kMaxSuffix) + " all exist");
-      }
-      run = job.destination.run + "_" + std::to_string(suffix);
-    }
+  if (!job.destination.run_is_default) {
+    return xspace::WriteXSpaceToLogdir(job.destination.logdir, job.destination.run, job.destination.host, space);
   }
-  return xspace::WriteXSpaceToLogdir(job.destination.logdir, run, job.destination.host, space);
+  // Two sessions stopped within the same second would otherwise share a run directory and
+  // the second would replace the first: the host file is claimed without replacing (an
+  // atomic rename), and a taken one moves on to run_1, run_2, ... Bounded: a path the OS
+  // reads differently from ours must not spin here forever.
+  constexpr int kMaxSuffix = 100000;
+  std::string run = job.destination.run;
+  for (int suffix = 1;; ++suffix) {
+    StatusOr<std::string> written =
+        xspace::WriteXSpaceToLogdir(job.destination.logdir, run, job.destination.host, space, /*replace=*/false);
+    if (written.ok() || written.status().code() != StatusCode::kAlreadyExists) return written;
+    if (suffix > kMaxSuffix) {
+      return AlreadyExistsError("no free run name: " + job.destination.run + "_1 .. _" + std::to_string(kMaxSuffix) +
+                                " all exist");
+    }
+    run = job.destination.run + "_" + std::to_string(suffix);
+  }
 }
 
 void ProfileWriter::RecordResult(const StatusOr<std::string>& result) {

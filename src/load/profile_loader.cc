@@ -137,7 +137,10 @@ StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir) {
     profiles.name = std::move(run.name);
     profiles.path = std::move(run.path);
     auto files = ListRunFiles(profiles.path);
-    if (files.ok()) profiles.hosts = std::move(files).value();
+    // A directory with no profile (a writer killed before its first rename left only its
+    // temporary file) is no run: listed, it would show no hosts and load nothing.
+    if (!files.ok() || files->empty()) continue;
+    profiles.hosts = std::move(files).value();
     result.push_back(std::move(profiles));
   }
   return result;

@@ -13,10 +13,13 @@
 #include "src/base/capture_settings.h"
 #include "src/base/clock.h"
 #include "src/base/file_io.h"
+#include "src/base/output_file.h"
 #include "src/remote/grpc_status.h"
 #include "src/remote/service_address.h"
 #include "src/xspace/dropped_events.h"
 #include "src/xspace/logdir.h"
+#include "src/xspace/validate.h"
+#include "src/xspace/xspace_io.h"
 
 namespace stepscope::remote {
 namespace {
@@ -85,7 +88,7 @@ grpc::Status ProfileOnce(const std::string& address, const tensorflow::ProfileRe
   // be in reconnect backoff when the worker is back.
   args.SetInt(GRPC_ARG_USE_LOCAL_SUBCHANNEL_POOL, 1);
   std::shared_ptr<grpc::Channel> channel =
-      grpc::CreateCustomChannel(address, grpc::InsecureChannelCredentials(), args);
+      grpc::CreateCustomChannel(ChannelTarget(address), grpc::InsecureChannelCredentials(), args);
   grpc::Status connected = AwaitConnection(*channel, address, options.connect_timeout_ms);
   if (!connected.ok()) return connected;
   auto stub = tensorflow::ProfilerService::NewStub(channel);
@@ -98,13 +101,27 @@ bool IsSafeFileNamePart(const std::string& name) {
   return !name.empty() && name.find('/') == std::string::npos && name.find("..") == std::string::npos;
 }
 
+// kDataLoss unless `bytes` read as a profile `info` accepts.
+Status CheckProfileBytes(std::string_view bytes) {
+  StatusOr<xspace::XSpace> space = xspace::ParseXSpace(bytes, "the worker's profile");
+  Status valid = space.ok() ? xspace::ValidateXSpace(*space) : space.status();
+  if (valid.ok()) return OkStatus();
+  return DataLossError("the worker's response (" + std::to_string(bytes.size()) +
+                       " bytes) is not a usable profile: " + valid.message());
+}
+
 // Saves what a successful, non-empty response carries. Sets path/bytes/events/note.
 Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOptions& options,
                     const std::string& run, WorkerCapture* worker) {
   std::string run_dir = xspace::ProfileRootDir(options.logdir) + "/" + run;
   std::string expected_path = run_dir + "/" + worker->host + std::string(xspace::kXPlaneFileSuffix);
   if (response.has_xspace()) {
-    StatusOr<std::string> path = xspace::WriteXSpaceToLogdir(options.logdir, run, worker->host, response.xspace());
+    // Checked as `info` would read it: a worker's bytes that are no profile are refused
+    // here, not reported as saved.
+    Status valid = xspace::ValidateXSpace(response.xspace());
+    if (!valid.ok()) return DataLossError("the worker's response is not a usable profile: " + valid.message());
+    StatusOr<std::string> path =
+        xspace::WriteXSpaceToLogdir(options.logdir, run, worker->host, response.xspace(), options.overwrite);
     if (!path.ok()) return path.status();
     worker->path = *path;
     worker->event_count = CountEvents(response.xspace());
@@ -113,16 +130,31 @@ Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOp
   } else if (response.tool_data_size() > 0) {
     // A server that returns files instead of an XSpace; TensorFlow's client saves each
     // as <host>.<name>.
-    Status created = base::CreateDirectories(run_dir);
-    if (!created.ok()) return created;
+    // Only a profile this machine can read counts: the "xplane.pb" entry must be one.
+    const tensorflow::ProfileToolData* profile = nullptr;
     for (const tensorflow::ProfileToolData& tool : response.tool_data()) {
       if (!IsSafeFileNamePart(tool.name())) {
         return DataLossError("the server sent tool data with an unusable name '" + tool.name() + "'");
       }
+      if (tool.name() == "xplane.pb") profile = &tool;
+    }
+    if (profile == nullptr) {
+      return DataLossError("the worker sent tool data but no xplane.pb profile (" +
+                           std::to_string(response.tool_data_size()) + " other files)");
+    }
+    Status valid = CheckProfileBytes(profile->data());
+    if (!valid.ok()) return valid;
+    StatusOr<std::string> created = xspace::CreateRunDir(options.logdir, run, xspace::RunDirMode::kJoin);
+    if (!created.ok()) return created.status();
+    for (const tensorflow::ProfileToolData& tool : response.tool_data()) {
       std::string path = run_dir + "/" + worker->host + "." + tool.name();
-      Status written = base::WriteFileAtomically(path, tool.data());
+      Status written = base::WriteOutputFile(path, {.sync = true, .replace = options.overwrite},
+                                             [&tool](base::OutputFile* file) {
+                                               file->Write(tool.data());
+                                               return OkStatus();
+                                             });
       if (!written.ok()) return written;
-      if (path == expected_path || worker->path.empty()) worker->path = path;
+      if (&tool == profile) worker->path = path;
     }
     worker->note = "saved from the server's tool data";
   } else {
@@ -132,6 +164,10 @@ Status SaveResponse(const tensorflow::ProfileResponse& response, const CaptureOp
       return UnimplementedError("the server neither returned the profile nor saved it where this machine can "
                                 "see it (" + expected_path + "); it may have saved it on its own filesystem");
     }
+    StatusOr<std::string> bytes = base::ReadFile(expected_path, xspace::kMaxProtobufXSpaceBytes);
+    if (!bytes.ok()) return bytes.status();
+    Status valid = CheckProfileBytes(*bytes);
+    if (!valid.ok()) return valid;
     worker->path = expected_path;
     worker->note = "saved by the server";
   }
@@ -172,10 +208,7 @@ Status ValidateCaptureOptions(const CaptureOptions& options) {
     return InvalidArgumentError("max_response_bytes must be at least " + std::to_string(kMinResponseBytesPerWorker) +
                                 " (1 MiB), got " + std::to_string(options.max_response_bytes));
   }
-  if (!options.run.empty() && (options.run.find('/') != std::string::npos || options.run == "." ||
-                               options.run == "..")) {
-    return InvalidArgumentError("run name '" + options.run + "' must be a single directory name");
-  }
+  if (!options.run.empty()) return xspace::ValidateRunName(options.run);
   return OkStatus();
 }
 

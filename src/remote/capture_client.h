@@ -42,8 +42,12 @@ inline constexpr uint64_t kMinResponseBytesPerWorker = uint64_t{1} << 20;
 
 struct CaptureOptions {
   std::string logdir;  // required
-  // Run directory shared by every worker; default: local time YYYY_MM_DD_HH_MM_SS.
+  // Run directory shared by every worker; default: local time YYYY_MM_DD_HH_MM_SS (or
+  // _2, _3, ... when a capture in the same second has it).
   std::string run;
+  // Replace a host file already in the run. Off: that worker fails with kAlreadyExists
+  // and the earlier capture stays.
+  bool overwrite = false;
   // Ranges: src/base/capture_settings.h.
   uint64_t duration_ms = 2000;
   int host_tracer_level = 2;    // 0..3, TensorFlow's meaning
@@ -95,7 +99,7 @@ struct WorkerCapture {
   std::vector<std::string> warnings;
 };
 
-// kInvalidArgument for bad options: no logdir, a run name that is not one directory name,
+// kInvalidArgument for bad options: no logdir, a run name xspace::ValidateRunName refuses,
 // connect_timeout_ms 0, max_workers < 1, max_response_bytes under
 // kMinResponseBytesPerWorker, and the ranges of base::ValidateCaptureSettings (duration, levels,
 // retries, delay; src/base/capture_settings.h). Worker failures are reported per worker,

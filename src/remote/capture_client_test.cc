@@ -228,6 +228,57 @@ TEST(CaptureClientTest, OldServerToolDataIsSavedAsHostDotName) {
   std::filesystem::remove_all(logdir);
 }
 
+// A worker that answers with bytes that are no profile: reported as a failure, and
+// nothing is left in the logdir (it used to say "ok" and save 21 bytes `info` refused).
+TEST(CaptureClientTest, BytesThatAreNoProfileAreNotSaved) {
+  FakeServer server;
+  tensorflow::ProfileResponse garbage;
+  auto* tool = garbage.add_tool_data();
+  tool->set_name("xplane.pb");
+  tool->set_data("not a profile at all");
+  tensorflow::ProfileResponse no_profile;
+  no_profile.add_tool_data()->set_name("trace.json.gz");
+  tensorflow::ProfileResponse empty_space;
+  empty_space.mutable_xspace()->add_hostnames("h");  // an XSpace without a plane
+  for (const auto& response : {garbage, no_profile, empty_space}) server.service().Add({grpc::Status::OK, response});
+  std::string logdir = FreshLogdir("garbage");
+  for (const char* shape : {"garbage bytes", "no xplane.pb", "no planes"}) {
+    WorkerCapture worker = CaptureWorker(server.address(), Options(logdir), "run", 0);
+    EXPECT_EQ(worker.status.code(), StatusCode::kDataLoss) << shape << ": " << worker.status.ToString();
+  }
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(logdir, ec)) {
+    EXPECT_FALSE(entry.is_regular_file()) << "left behind: " << entry.path();
+  }
+  std::filesystem::remove_all(logdir);
+}
+
+// A second capture into the same run and host keeps the first, unless asked to replace it.
+TEST(CaptureClientTest, AHostFileIsReplacedOnlyWithOverwrite) {
+  FakeServer server;
+  auto response_with_events = [](int64_t events) {
+    tensorflow::ProfileResponse response;
+    xspace::XPlaneBuilder host(response.mutable_xspace()->add_planes());
+    host.SetName(xspace::kHostThreadsPlaneName);
+    xspace::XLineBuilder line = host.GetOrCreateLine(1);
+    for (int64_t i = 0; i < events; ++i) line.AddEvent(*host.GetOrCreateEventMetadata("train")).SetDurationPs(1000);
+    return response;
+  };
+  for (int64_t events : {1, 2, 3}) server.service().Add({grpc::Status::OK, response_with_events(events)});
+  std::string logdir = FreshLogdir("overwrite");
+  WorkerCapture first = CaptureWorker(server.address(), Options(logdir), "run", 0);
+  ASSERT_TRUE(first.status.ok()) << first.status.ToString();
+  WorkerCapture second = CaptureWorker(server.address(), Options(logdir), "run", 0);
+  EXPECT_EQ(second.status.code(), StatusCode::kAlreadyExists) << second.status.ToString();
+  EXPECT_EQ(xspace::ReadXSpaceFile(first.path)->planes(0).lines(0).events_size(), 1) << "the first capture stays";
+  CaptureOptions overwrite = Options(logdir);
+  overwrite.overwrite = true;
+  WorkerCapture third = CaptureWorker(server.address(), overwrite, "run", 0);
+  ASSERT_TRUE(third.status.ok()) << third.status.ToString();
+  EXPECT_EQ(xspace::ReadXSpaceFile(first.path)->planes(0).lines(0).events_size(), 3);
+  std::filesystem::remove_all(logdir);
+}
+
 TEST(CaptureClientTest, OldServerThatSavedItselfIsAcceptedOnlyIfTheFileIsVisible) {
   FakeServer server;
   server.service().Add({grpc::Status::OK, {}});  // not empty, no xspace, no tool data
@@ -239,7 +290,15 @@ TEST(CaptureClientTest, OldServerThatSavedItselfIsAcceptedOnlyIfTheFileIsVisible
 
   std::string path = logdir + "/plugins/profile/run/" + worker.host + ".xplane.pb";
   ASSERT_TRUE(base::CreateDirectories(logdir + "/plugins/profile/run").ok());
+  // A file that is no profile (an empty XSpace parses from any empty bytes) is refused,
+  // as `info` would refuse it.
   ASSERT_TRUE(xspace::WriteXSpaceFile(path, tensorflow::profiler::XSpace()).ok());
+  server.service().Add({grpc::Status::OK, {}});
+  worker = CaptureWorker(server.address(), Options(logdir), "run", 0);
+  EXPECT_EQ(worker.status.code(), StatusCode::kDataLoss) << worker.status.ToString();
+  tensorflow::profiler::XSpace space;
+  space.add_planes()->set_name("/host:CPU");
+  ASSERT_TRUE(xspace::WriteXSpaceFile(path, space).ok());
   worker = CaptureWorker(server.address(), Options(logdir), "run", 0);
   ASSERT_TRUE(worker.status.ok()) << worker.status.ToString();
   EXPECT_EQ(worker.path, path);

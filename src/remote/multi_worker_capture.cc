@@ -1,5 +1,7 @@
 #include "src/remote/multi_worker_capture.h"
 
+#include <unistd.h>
+
 #include <mutex>
 #include <string_view>
 #include <thread>
@@ -43,13 +45,21 @@ StatusOr<CaptureResult> CaptureWorkers(const std::vector<std::string>& addresses
   valid = CheckCaptureBounds(addresses.size(), options);
   if (!valid.ok()) return valid;
   for (const std::string& address : addresses) {
-    valid = ValidateServiceAddress(address);
+    valid = ValidateServiceAddress(address, UnixSockets::kAllowed);  // callers parsed them under their rule
     if (!valid.ok()) return valid;
   }
 
   uint64_t now_ns = base::WallNowNs();
   CaptureResult result;
-  result.run = options.run.empty() ? base::LocalTimestampString(now_ns) : options.run;
+  // The default name is the time to the second: a second capture within it gets name_2,
+  // as creating the directory claims the name. A named run is joined (one run may
+  // collect several captures' hosts); its host files are not replaced without
+  // options.overwrite (capture_client.h).
+  StatusOr<std::string> run =
+      options.run.empty() ? xspace::CreateRunDir(options.logdir, base::LocalTimestampString(now_ns), xspace::RunDirMode::kFresh)
+                          : xspace::CreateRunDir(options.logdir, options.run, xspace::RunDirMode::kJoin);
+  if (!run.ok()) return run.status();
+  result.run = std::move(run).value();
   result.run_dir = xspace::ProfileRootDir(options.logdir) + "/" + result.run;
   // One agreed start so the workers' windows line up (TensorFlow's start_timestamp_ns).
   uint64_t start_wall_ns = options.delay_ms > 0 ? now_ns + options.delay_ms * 1000000 : 0;
@@ -74,6 +84,8 @@ StatusOr<CaptureResult> CaptureWorkers(const std::vector<std::string>& addresses
     });
   }
   for (std::thread& thread : threads) thread.join();
+  // Nothing saved: leave no empty run behind (rmdir keeps a directory that has files).
+  if (result.succeeded() == 0) ::rmdir(result.run_dir.c_str());
   return result;
 }
 

@@ -8,6 +8,9 @@ namespace stepscope::remote {
 namespace {
 
 constexpr std::string_view kGrpcScheme = "grpc://";
+constexpr std::string_view kUnixScheme = "unix:";
+// Target schemes of gRPC's resolvers: as a host they would make "host:port" a URI.
+constexpr std::string_view kResolverSchemes[] = {"unix", "unix-abstract", "vsock", "ipv4", "ipv6", "dns", "xds"};
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -22,7 +25,26 @@ Status Invalid(std::string_view address, std::string_view problem) {
 
 }  // namespace
 
-Status ValidateServiceAddress(std::string_view address) {
+bool IsUnixSocketAddress(std::string_view address) { return address.substr(0, kUnixScheme.size()) == kUnixScheme; }
+
+std::string ChannelTarget(std::string_view address) {
+  if (IsUnixSocketAddress(address)) return std::string(address);
+  return "dns:///" + std::string(address);
+}
+
+Status ValidateServiceAddress(std::string_view address, UnixSockets unix_sockets) {
+  if (IsUnixSocketAddress(address)) {
+    if (unix_sockets == UnixSockets::kRefused) {
+      return Invalid(address, "'unix:' is a gRPC target scheme, not a host; a Unix socket (unix:/path) is not "
+                              "accepted here");
+    }
+    std::string_view path = address.substr(kUnixScheme.size());
+    if (path.empty() || path.front() != '/') {
+      return InvalidArgumentError("service address '" + std::string(address) +
+                                  "': a Unix socket must be an absolute path (unix:/run/worker.sock)");
+    }
+    return OkStatus();
+  }
   std::string_view host;
   std::string_view port;
   if (!address.empty() && address.front() == '[') {
@@ -41,6 +63,12 @@ Status ValidateServiceAddress(std::string_view address) {
     port = address.substr(colon + 1);
   }
   if (host.empty()) return Invalid(address, "empty host");
+  for (std::string_view scheme : kResolverSchemes) {
+    if (host == scheme) {
+      return Invalid(address, "'" + std::string(host) +
+                                  ":' is a gRPC target scheme, not a host (for a Unix socket write unix:/path)");
+    }
+  }
   if (host.find('/') != std::string_view::npos || port.find('/') != std::string_view::npos) {
     return Invalid(address, "contains '/'");
   }
@@ -53,15 +81,17 @@ Status ValidateServiceAddress(std::string_view address) {
   return OkStatus();
 }
 
-StatusOr<std::vector<std::string>> ParseServiceAddresses(std::string_view list) {
+StatusOr<std::vector<std::string>> ParseServiceAddresses(std::string_view list, UnixSockets unix_sockets) {
   std::vector<std::string> addresses;
   std::set<std::string> seen;
   while (true) {
     size_t comma = list.find(',');
     std::string_view entry = Trim(list.substr(0, comma));
-    if (entry.substr(0, kGrpcScheme.size()) == kGrpcScheme) entry.remove_prefix(kGrpcScheme.size());
+    bool grpc_scheme = entry.substr(0, kGrpcScheme.size()) == kGrpcScheme;
+    if (grpc_scheme) entry.remove_prefix(kGrpcScheme.size());
     if (!entry.empty()) {
-      Status valid = ValidateServiceAddress(entry);
+      // "grpc://unix:..." is a host named unix, never a socket.
+      Status valid = ValidateServiceAddress(entry, grpc_scheme ? UnixSockets::kRefused : unix_sockets);
       if (!valid.ok()) return valid;
       if (!seen.insert(std::string(entry)).second) {
         return InvalidArgumentError("service address '" + std::string(entry) + "' is listed twice");

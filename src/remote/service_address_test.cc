@@ -30,5 +30,30 @@ TEST(ServiceAddressTest, EmptyListsAndDuplicatesAreErrors) {
   EXPECT_NE(duplicate.status().message().find("twice"), std::string::npos);
 }
 
+// gRPC reads "unix:1234" as a Unix socket named 1234 in the current directory.
+TEST(ServiceAddressTest, AGrpcSchemeIsNeverAHost) {
+  for (const char* bad : {"grpc://unix:1234", "unix:1234", "ipv4:6009", "dns:6009", "grpc://vsock:1",
+                          "grpc://unix:/tmp/x.sock"}) {
+    auto addresses = ParseServiceAddresses(bad);
+    ASSERT_FALSE(addresses.ok()) << bad;
+    EXPECT_EQ(addresses.status().code(), StatusCode::kInvalidArgument) << bad;
+  }
+  // Even where Unix sockets are allowed, behind grpc:// "unix" is a host.
+  EXPECT_FALSE(ParseServiceAddresses("grpc://unix:1234", UnixSockets::kAllowed).ok());
+  EXPECT_EQ(ChannelTarget("localhost:6009"), "dns:///localhost:6009");
+  EXPECT_EQ(ChannelTarget("[::1]:6009"), "dns:///[::1]:6009");
+}
+
+TEST(ServiceAddressTest, UnixSocketsOnlyWhenAskedForExplicitly) {
+  EXPECT_FALSE(ParseServiceAddresses("unix:/run/w.sock").ok());  // the server's rule
+  auto allowed = ParseServiceAddresses("unix:/run/w.sock, h:1", UnixSockets::kAllowed);
+  ASSERT_TRUE(allowed.ok()) << allowed.status().ToString();
+  EXPECT_EQ(*allowed, (std::vector<std::string>{"unix:/run/w.sock", "h:1"}));
+  EXPECT_EQ(ChannelTarget("unix:/run/w.sock"), "unix:/run/w.sock");
+  auto relative = ParseServiceAddresses("unix:w.sock", UnixSockets::kAllowed);
+  ASSERT_FALSE(relative.ok());
+  EXPECT_NE(relative.status().message().find("absolute"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace stepscope::remote

@@ -11,6 +11,7 @@
 
 #include "src/server/http_server.h"
 #include "src/xspace/logdir.h"
+#include "src/xspace/xspace_io.h"
 #include "stepscope/profiler_server.h"
 #include "stepscope/step.h"
 
@@ -53,6 +54,29 @@ TEST(CaptureRouteTest, RequestsAreValidatedBeforeAnyConnection) {
   EXPECT_NE(reply.body.find("unknown field 'bogus'"), std::string::npos);
   reply = route.Handle("application/json", R"({"service_addresses": "h:1", "run": "../escape"})");
   EXPECT_EQ(reply.status, 400);
+  // A run name the server would refuse to serve is refused when it is named.
+  reply = route.Handle("application/json", R"({"service_addresses": "h:1", "run": "a\u001b[2Jb"})");
+  EXPECT_EQ(reply.status, 400);
+  EXPECT_NE(reply.body.find("control character"), std::string::npos) << reply.body;
+  // gRPC would read "unix:1234" as a socket named 1234 in the server's directory.
+  for (const char* unix_target : {"grpc://unix:1234", "unix:1234", "unix:/tmp/worker.sock"}) {
+    reply = route.Handle("application/json", std::string(R"({"service_addresses": ")") + unix_target + R"("})");
+    EXPECT_EQ(reply.status, 400) << unix_target;
+  }
+}
+
+// POST /api/capture with "run" naming a symbolic link, inside the logdir, to a directory
+// outside it: the capture must not write through it.
+TEST(CaptureRouteTest, ASymlinkedRunDirectoryIsRefused) {
+  std::string logdir = FreshLogdir("symlink");
+  std::string outside = FreshLogdir("symlink_outside");
+  std::filesystem::create_directories(logdir + "/plugins/profile");
+  std::filesystem::create_directory_symlink(outside, logdir + "/plugins/profile/evil");
+  CaptureRoute route(logdir);
+  HttpReply reply = route.Handle("application/json", R"({"service_addresses": "127.0.0.1:1", "run": "evil"})");
+  EXPECT_EQ(reply.status, 400) << reply.body;
+  EXPECT_NE(reply.body.find("symbolic link"), std::string::npos) << reply.body;
+  EXPECT_TRUE(std::filesystem::is_empty(outside));
 }
 
 TEST(CaptureRouteTest, WorkerAndResponseCapsAreEnforcedBeforeAnyConnection) {
@@ -99,6 +123,10 @@ TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
   std::string body = R"({"service_addresses": ["grpc://)" + (*server)->address() + R"(", "grpc://)" + dead +
                      R"("], "duration_ms": 200, "retries": 0, "run": "from_ui"})";
   HttpReply reply = route.Handle("application/json", body);
+  // The same run again, while the program still trains: the worker's file is there, and
+  // is not replaced.
+  HttpReply again = route.Handle("application/json", R"({"service_addresses": ")" + (*server)->address() +
+                                                         R"(", "duration_ms": 100, "retries": 0, "run": "from_ui"})");
   stop = true;
   training.join();
   EXPECT_EQ(reply.status, 200) << reply.body;
@@ -111,7 +139,12 @@ TEST(CaptureRouteTest, LiveAndDeadWorkersAreReportedPerWorker) {
   EXPECT_NE(reply.body.find(R"("warnings":[])"), std::string::npos) << reply.body;
   auto hosts = xspace::ListHosts(logdir + "/plugins/profile/from_ui");
   ASSERT_TRUE(hosts.ok());
-  EXPECT_EQ(hosts->size(), 1u);
+  ASSERT_EQ(hosts->size(), 1u);
+  EXPECT_EQ(again.status, 200);
+  EXPECT_NE(again.body.find(R"("succeeded":0,"failed":1)"), std::string::npos) << again.body;
+  EXPECT_NE(again.body.find("already exists"), std::string::npos) << again.body;
+  auto kept = xspace::ReadXSpaceFile(hosts->front().path);
+  EXPECT_TRUE(kept.ok()) << "the first capture's file is whole";
 
   reply = route.Handle("application/json", R"({"service_addresses": ")" + dead + R"(", "duration_ms": 100, "retries": 0})");
   EXPECT_EQ(reply.status, 200);

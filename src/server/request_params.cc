@@ -4,6 +4,7 @@
 
 #include "src/base/ascii.h"
 #include "src/base/status_macros.h"
+#include "src/xspace/logdir.h"
 
 namespace stepscope::server {
 namespace {
@@ -17,11 +18,8 @@ Status Refuse(std::string_view what, std::string_view why) {
 Status ValidateName(std::string_view what, std::string_view value) {
   if (value.empty()) return Refuse(what, "empty");
   if (value.size() > kMaxNameBytes) return Refuse(what, "longer than " + std::to_string(kMaxNameBytes) + " bytes");
-  for (char c : value) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) return Refuse(what, "contains a control character");
-    if (c == '\\') return Refuse(what, "contains a backslash");
-  }
+  std::string_view problem = xspace::NameCharacterProblem(value);  // the rule every writer of runs follows
+  if (!problem.empty()) return Refuse(what, problem);
   if (value.front() == '/') return Refuse(what, "absolute paths are not accepted");
   // Any "." or ".." path segment, wherever it is.
   size_t start = 0;
@@ -32,10 +30,6 @@ Status ValidateName(std::string_view what, std::string_view value) {
     if (segment == "..") return Refuse(what, "'..' is not accepted");
     if (segment == "." || segment.empty()) return Refuse(what, "empty or '.' path segments are not accepted");
     start = end + 1;
-  }
-  // What is left of an encoded traversal after one decoding.
-  for (std::string_view encoded : {"%2e", "%2f", "%5c", "%00"}) {
-    if (base::AsciiContainsIgnoreCase(value, encoded)) return Refuse(what, "percent-encoded '.', '/', '\\' or NUL");
   }
   return OkStatus();
 }

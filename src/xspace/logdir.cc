@@ -1,11 +1,17 @@
 #include "src/xspace/logdir.h"
 
+#include <errno.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
+#include "src/base/ascii.h"
 #include "src/base/clock.h"
 #include "src/base/file_io.h"
+#include "src/base/output_file.h"
 #include "src/base/status_macros.h"
 #include "src/xspace/xspace_io.h"
 
@@ -16,6 +22,11 @@ namespace {
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
+
+// TensorFlow's and every file system's limit on one path segment.
+constexpr size_t kMaxRunNameBytes = 255;
+// How far CreateRunDir looks for a free name (as the collector's free-name loop).
+constexpr int kMaxFreshRunSuffix = 100000;
 
 // Directories under `logdir` searched for plugins/profile: the logdir itself and, like
 // TensorBoard, any subdirectory. Depth is bounded so a huge tree cannot stall listing.
@@ -44,6 +55,11 @@ void CollectRuns(const fs::path& dir, const std::string& prefix, int depth, std:
   }
 }
 
+Status LinkRefused(const fs::path& dir) {
+  return InvalidArgumentError(dir.string() + " is a symbolic link: profiles are written only into directories "
+                                             "inside the logdir");
+}
+
 }  // namespace
 
 std::string ProfileRootDir(std::string_view logdir) {
@@ -59,20 +75,80 @@ std::string SanitizeHostName(std::string_view host) {
   return out;
 }
 
+std::string_view NameCharacterProblem(std::string_view name) {
+  for (char c : name) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return "contains a control character";
+    if (c == '\\') return "contains a backslash";
+  }
+  // What is left of an encoded traversal after one decoding.
+  for (std::string_view encoded : {"%2e", "%2f", "%5c", "%00"}) {
+    if (base::AsciiContainsIgnoreCase(name, encoded)) return "contains a percent-encoded '.', '/', '\\' or NUL";
+  }
+  return {};
+}
+
+Status ValidateRunName(std::string_view run) {
+  auto refuse = [run](std::string_view why) {
+    std::string shown(run.substr(0, 64));
+    for (char& c : shown) {
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';  // never a control character in a message
+    }
+    return InvalidArgumentError("run name '" + shown + (run.size() > 64 ? "...'" : "'") + " " + std::string(why));
+  };
+  if (run.empty()) return refuse("is empty");
+  if (run.size() > kMaxRunNameBytes) return refuse("is longer than " + std::to_string(kMaxRunNameBytes) + " bytes");
+  if (run.find('/') != std::string_view::npos || run == "." || run == "..") {
+    return refuse("must be a plain directory name (no '/', not '.' or '..')");
+  }
+  std::string_view problem = NameCharacterProblem(run);
+  if (!problem.empty()) return refuse(problem);
+  return OkStatus();
+}
+
+StatusOr<std::string> CreateRunDir(std::string_view logdir, std::string_view run, RunDirMode mode) {
+  STEPSCOPE_RETURN_IF_ERROR(ValidateRunName(run));
+  const fs::path root(ProfileRootDir(logdir));
+  std::error_code ec;
+  // Checked before anything is created under them (creating through a link would write
+  // outside already).
+  for (const fs::path& dir : {root.parent_path(), root}) {
+    if (fs::is_symlink(dir, ec)) return LinkRefused(dir);
+  }
+  STEPSCOPE_RETURN_IF_ERROR(base::CreateDirectories(root.string()));
+  std::string name(run);
+  for (int suffix = 2;; ++suffix) {
+    fs::path dir = root / name;
+    if (::mkdir(dir.c_str(), 0755) == 0) break;
+    if (errno != EEXIST) return base::OutputFileError(errno, "cannot create directory " + dir.string() + ": " + std::strerror(errno));
+    if (fs::is_symlink(dir, ec)) return LinkRefused(dir);
+    if (!fs::is_directory(dir, ec)) return InvalidArgumentError(dir.string() + " exists and is not a directory");
+    if (mode == RunDirMode::kJoin) break;
+    if (suffix > kMaxFreshRunSuffix) {
+      return ResourceExhaustedError("no free run name from " + std::string(run) + "_2 to " + std::string(run) + "_" +
+                                    std::to_string(kMaxFreshRunSuffix) + " in " + root.string());
+    }
+    name = std::string(run) + "_" + std::to_string(suffix);
+  }
+  // A writer killed mid-write (kill -9) leaves its temporary file in some run: every
+  // run's are swept, as the dead writer's run may never be written again.
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    if (entry.is_directory(ec) && !entry.is_symlink(ec)) base::RemoveStaleTemporaryFiles(entry.path().string());
+  }
+  return name;
+}
+
 StatusOr<std::string> PrepareLogdirHostPath(std::string_view logdir, std::string_view run, std::string_view host) {
   std::string run_name = run.empty() ? base::LocalTimestampString(base::WallNowNs()) : std::string(run);
-  if (run_name.find('/') != std::string::npos || run_name == ".." || run_name == ".") {
-    return InvalidArgumentError("run name '" + run_name + "' must be a plain directory name");
-  }
-  fs::path dir = fs::path(ProfileRootDir(logdir)) / run_name;
-  STEPSCOPE_RETURN_IF_ERROR(base::CreateDirectories(dir.string()));
-  return (dir / (SanitizeHostName(host) + std::string(kXPlaneFileSuffix))).string();
+  STEPSCOPE_ASSIGN_OR_RETURN(run_name, CreateRunDir(logdir, run_name, RunDirMode::kJoin));
+  return (fs::path(ProfileRootDir(logdir)) / run_name / (SanitizeHostName(host) + std::string(kXPlaneFileSuffix)))
+      .string();
 }
 
 StatusOr<std::string> WriteXSpaceToLogdir(std::string_view logdir, std::string_view run,
-                                          std::string_view host, const XSpace& space) {
+                                          std::string_view host, const XSpace& space, bool replace) {
   STEPSCOPE_ASSIGN_OR_RETURN(std::string path, PrepareLogdirHostPath(logdir, run, host));
-  STEPSCOPE_RETURN_IF_ERROR(WriteXSpaceFile(path, space));
+  STEPSCOPE_RETURN_IF_ERROR(WriteXSpaceFile(path, space, /*gzip=*/false, replace));
   return path;
 }
 

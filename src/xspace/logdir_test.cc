@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "src/base/file_io.h"
 #include "src/base/gzip.h"
@@ -67,6 +68,62 @@ TEST(LogdirTest, BadRunNamesAndEmptyLogdirs) {
   EXPECT_EQ(ListRuns(logdir).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(ListRuns(logdir + "/missing").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(SanitizeHostName(".."), "localhost");
+}
+
+// Names the server would refuse to serve are refused when a run is named.
+TEST(LogdirTest, RunNamesEveryReaderAccepts) {
+  for (std::string_view good : {"run1", "2026_12_07_10_00_00", "my run (2)", "<img src=x>", "ünïcode"}) {
+    EXPECT_TRUE(ValidateRunName(good).ok()) << good;
+  }
+  const std::string too_long(256, 'r');
+  for (std::string_view bad : {std::string_view(""), std::string_view("."), std::string_view(".."),
+                               std::string_view("a/b"), std::string_view("a\\b"), std::string_view("tab\there"),
+                               std::string_view("esc\x1b[2J"), std::string_view("nul\0x", 5), std::string_view("del\x7f"),
+                               std::string_view("a%2fb"), std::string_view("%2E%2E"), std::string_view(too_long)}) {
+    Status status = ValidateRunName(bad);
+    EXPECT_EQ(status.code(), StatusCode::kInvalidArgument) << "accepted: " << bad;
+    EXPECT_EQ(status.message().find('\x1b'), std::string::npos) << "a control character reached the message";
+  }
+  EXPECT_EQ(WriteXSpaceToLogdir(FreshDir("names"), "bell\a", "h", SmallSpace()).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+TEST(LogdirTest, AFreshRunDirectoryIsNeverOneThatExists) {
+  std::string logdir = FreshDir("fresh");
+  EXPECT_EQ(*CreateRunDir(logdir, "r", RunDirMode::kFresh), "r");
+  EXPECT_EQ(*CreateRunDir(logdir, "r", RunDirMode::kFresh), "r_2");
+  EXPECT_EQ(*CreateRunDir(logdir, "r", RunDirMode::kFresh), "r_3");
+  EXPECT_EQ(*CreateRunDir(logdir, "r", RunDirMode::kJoin), "r");
+  std::ofstream(ProfileRootDir(logdir) + "/file") << "x";
+  EXPECT_EQ(CreateRunDir(logdir, "file", RunDirMode::kJoin).status().code(), StatusCode::kInvalidArgument);
+}
+
+// A run (or plugins/, or profile/) that is a symbolic link to a directory outside the
+// logdir: writers refuse it rather than write through it.
+TEST(LogdirTest, WritersNeverFollowALinkOutOfTheLogdir) {
+  std::string logdir = FreshDir("links");
+  std::string outside = FreshDir("links_outside");
+  fs::create_directories(ProfileRootDir(logdir));
+  fs::create_directory_symlink(outside, ProfileRootDir(logdir) + "/evil");
+  for (RunDirMode mode : {RunDirMode::kJoin, RunDirMode::kFresh}) {
+    auto made = CreateRunDir(logdir, "evil", mode);
+    ASSERT_FALSE(made.ok());
+    EXPECT_NE(made.status().message().find("symbolic link"), std::string::npos) << made.status().ToString();
+  }
+  EXPECT_FALSE(WriteXSpaceToLogdir(logdir, "evil", "h", SmallSpace()).ok());
+  std::string linked_logdir = FreshDir("linked_plugins");
+  fs::create_directory_symlink(outside, linked_logdir + "/plugins");
+  EXPECT_FALSE(WriteXSpaceToLogdir(linked_logdir, "run", "h", SmallSpace()).ok());
+  EXPECT_TRUE(fs::is_empty(outside));
+}
+
+TEST(LogdirTest, ARunIsJoinedButAHostFileIsReplacedOnlyWhenAskedTo) {
+  std::string logdir = FreshDir("join");
+  ASSERT_TRUE(WriteXSpaceToLogdir(logdir, "run", "h", SmallSpace(), /*replace=*/false).ok());
+  ASSERT_TRUE(WriteXSpaceToLogdir(logdir, "run", "other", SmallSpace(), /*replace=*/false).ok());
+  EXPECT_EQ(WriteXSpaceToLogdir(logdir, "run", "h", XSpace(), /*replace=*/false).status().code(),
+            StatusCode::kAlreadyExists);
+  EXPECT_TRUE(ReadXSpaceFile(ProfileRootDir(logdir) + "/run/h.xplane.pb").ok()) << "the first file stays";
 }
 
 TEST(XSpaceIoTest, TruncatedGarbageAndEmptyFilesAreRejected) {

@@ -89,9 +89,9 @@ StatusOr<std::string> SerializeXSpace(const XSpace& space) {
   return bytes;
 }
 
-Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip) {
+Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip, bool replace) {
   // Synced before the rename, as WriteFileAtomically does: a profile is not an export.
-  return base::WriteOutputFile(path, {.gzip = gzip, .sync = true}, [&](base::OutputFile* file) {
+  return base::WriteOutputFile(path, {.gzip = gzip, .sync = true, .replace = replace}, [&](base::OutputFile* file) {
     return SerializeXSpaceTo(space, file)
                ? OkStatus()
                : InternalError("cannot serialize the XSpace (over protobuf's 2 GiB limit?) for " + path);

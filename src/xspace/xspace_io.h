@@ -36,6 +36,7 @@ StatusOr<XSpace> ReadXSpaceFile(const std::string& path, const ReadLimits& limit
 StatusOr<std::string> SerializeXSpace(const XSpace& space);
 
 // Serializes as SerializeXSpace and writes atomically (temp file + rename); with `gzip` the file is compressed.
-Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip = false);
+// With replace false, a file already at `path` is kAlreadyExists and stays as it was.
+Status WriteXSpaceFile(const std::string& path, const XSpace& space, bool gzip = false, bool replace = true);
 
 }  // namespace stepscope::xspace

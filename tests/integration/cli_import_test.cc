@@ -67,6 +67,20 @@ TEST(CliImportTest, SameHostTwiceGetsADistinctName) {
   EXPECT_EQ(result.ErrLines(), 1) << result.err;
 }
 
+// A run name the server would refuse to serve (400) is refused when the run is named,
+// before anything is written.
+TEST(CliImportTest, RunNamesWithControlCharactersAreRefused) {
+  std::string logdir = FreshDir("import_control");
+  for (const char* run : {"bad\x1b[2Jname", "tab\there", "back\\slash", "a%2fb"}) {
+    ProcessResult result =
+        RunStepscope({"import", TraceFile("perfetto_flow_events_json_v1.json"), "--logdir", logdir, "--run", run});
+    EXPECT_EQ(result.exit_code, 2) << run;
+    EXPECT_EQ(result.err.find('\x1b'), std::string::npos) << result.err;
+    EXPECT_NE(result.err.find("run name"), std::string::npos) << result.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(logdir + "/plugins/profile")) << "nothing written";
+}
+
 TEST(CliImportTest, TruncatedAndForeignFilesExitWithTwoAndOneLine) {
   std::string dir = FreshDir("import_bad");
   std::string json = R"({"traceEvents": [{"ph": "X", "name": "a", "ts": 1, "dur": 1, "pid": 1, "tid": 1},

@@ -166,6 +166,63 @@ TEST_F(RemoteCaptureTest, EachWorkersDroppedEventsAndWarningsAreReported) {
   EXPECT_EQ(capture.out.find('\x1b'), std::string::npos);
 }
 
+// An in-process worker, on a TCP port or a Unix socket, that answers every capture.
+struct InProcessWorker {
+  explicit InProcessWorker(const std::string& listen) {
+    grpc::ServerBuilder builder;
+    builder.AddListeningPort(listen, grpc::InsecureServerCredentials(), &port);
+    builder.RegisterService(&service);
+    server = builder.BuildAndStart();
+  }
+  ~InProcessWorker() { server->Shutdown(); }
+  DroppingWorker service;
+  int port = 0;
+  std::unique_ptr<grpc::Server> server;
+};
+
+// Captures used to be named by the second and written over each other without a word.
+TEST_F(RemoteCaptureTest, ACaptureNeverReplacesAnEarlierOne) {
+  InProcessWorker worker("127.0.0.1:0");
+  ASSERT_NE(worker.port, 0);
+  const std::string address = "grpc://127.0.0.1:" + std::to_string(worker.port);
+  const std::string logdir = ScratchDir("remote_no_overwrite");
+  for (int i = 0; i < 3; ++i) {  // well within one second
+    RunResult capture = RunStepscopeCli({"capture", address, "--logdir", logdir, "--duration_ms", "100"});
+    ASSERT_EQ(capture.exit_code, 0) << capture.out << capture.err;
+  }
+  auto runs = xspace::ListRuns(logdir);
+  ASSERT_TRUE(runs.ok());
+  EXPECT_EQ(runs->size(), 3u) << "three captures, three runs";
+
+  RunResult named = RunStepscopeCli({"capture", address, "--logdir", logdir, "--run", "mine", "--duration_ms", "100"});
+  ASSERT_EQ(named.exit_code, 0) << named.err;
+  RunResult again = RunStepscopeCli({"capture", address, "--logdir", logdir, "--run", "mine", "--duration_ms", "100"});
+  EXPECT_NE(again.exit_code, 0) << again.out;
+  EXPECT_THAT(again.out, HasSubstr("already exists"));
+  RunResult replaced = RunStepscopeCli(
+      {"capture", address, "--logdir", logdir, "--run", "mine", "--overwrite", "--duration_ms", "100"});
+  EXPECT_EQ(replaced.exit_code, 0) << replaced.out << replaced.err;
+
+  RunResult control = RunStepscopeCli({"capture", address, "--logdir", logdir, "--run", "a\x1b[2Jb"});
+  EXPECT_EQ(control.exit_code, 2);
+  EXPECT_THAT(control.err, HasSubstr("control character"));
+}
+
+// gRPC reads "unix:1234" as a socket named 1234 in the current directory; a Unix socket
+// is reached only when written unix:/path.
+TEST_F(RemoteCaptureTest, UnixSocketsOnlyWhenWrittenAsSuch) {
+  RunResult scheme = RunStepscopeCli({"capture", "grpc://unix:1234", "--logdir", ScratchDir("remote_unix_host")});
+  EXPECT_EQ(scheme.exit_code, 2);
+  EXPECT_THAT(scheme.err, HasSubstr("gRPC target scheme"));
+
+  const std::string socket_path = ScratchDir("remote_unix_socket") + "/worker.sock";
+  InProcessWorker worker("unix:" + socket_path);
+  ASSERT_NE(worker.server, nullptr);
+  RunResult capture = RunStepscopeCli({"capture", "unix:" + socket_path, "--logdir", ScratchDir("remote_unix"),
+                                       "--duration_ms", "100"});
+  EXPECT_EQ(capture.exit_code, 0) << capture.out << capture.err;
+}
+
 TEST_F(RemoteCaptureTest, AllWorkersDeadExitsNonZeroWithOneErrorLine) {
   int port = PickFreePort();
   RunResult capture = RunStepscopeCli({"capture", "grpc://127.0.0.1:" + std::to_string(port), "--logdir",

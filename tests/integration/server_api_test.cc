@@ -133,6 +133,14 @@ TEST_F(ServerApiTest, RunsAreListedAndNewRunsAppearWithoutRestart) {
   EXPECT_NE(again.body.find("\"later\""), std::string::npos) << again.body;
   // And it is usable at once.
   EXPECT_EQ(Get("/api/data?run=later&tool=overview_page").status, 200);
+
+  // A writer killed with SIGKILL before its first rename leaves a run holding only its
+  // temporary file: no profile, so no run (it was listed with no hosts).
+  fs::path killed = fs::path(xspace::ProfileRootDir(logdir_)) / "killed_mid_write";
+  fs::create_directories(killed);
+  std::ofstream(killed / "worker0.xplane.pb.tmp.4242.0") << "half a profi";
+  RawResponse listed = Get("/api/runs");
+  EXPECT_EQ(listed.body.find("killed_mid_write"), std::string::npos) << listed.body;
 }
 
 TEST_F(ServerApiTest, ToolsSayWhichApplyToTheRun) {
