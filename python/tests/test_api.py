@@ -114,6 +114,27 @@ class ErrorTest(LogdirTestCase):
         self.assertIn(blocker, message)
         self.assertFalse(stepscope.is_profiling())
 
+    def test_read_only_logdir_fails_at_start(self):
+        # An existing logdir that cannot be written: the whole session used to be recorded
+        # and lost at stop(), with an InvalidArgumentError. sysfs refuses new files even to
+        # root; a directory without write permission does too for anyone else.
+        read_only = ["/sys/kernel"] if os.path.isdir("/sys/kernel") else []
+        if os.geteuid() != 0:
+            locked = self.logdir("locked")
+            os.makedirs(locked)
+            os.chmod(locked, 0o555)
+            self.addCleanup(os.chmod, locked, 0o755)
+            read_only.append(locked)
+        if not read_only:
+            self.skipTest("no directory here is read-only to this user (root without /sys)")
+        for logdir in read_only:
+            with self.subTest(logdir=logdir):
+                with self.assertRaises(stepscope.PermissionDeniedError) as raised:
+                    stepscope.start(logdir, QUIET)
+                self.assertTrue(str(raised.exception).startswith("StartProfiling: "), str(raised.exception))
+                self.assertIn(logdir, str(raised.exception))
+                self.assertFalse(stepscope.is_profiling())
+
     def test_bad_option_values(self):
         cases = [
             (stepscope.ProfilerOptions(host_tracer_level=7), "host_tracer_level must be 0..3, got 7"),

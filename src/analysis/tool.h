@@ -93,6 +93,10 @@ class Tool {
   // What IsAvailable needs, for the error when a tool is asked for anyway
   // ("a /device:GPU: plane"). Empty for tools that always apply.
   virtual std::string_view requirement() const { return {}; }
+  // Why this profile lacks what requirement() names, when the model knows more than its
+  // absence (an XLA program that was there but could not be read: the reader's reason).
+  // Empty otherwise.
+  virtual std::string WhyUnavailable(const ProfileModel& model) const { return {}; }
   // Runs the tool. Errors only for unusable options; thin data gives an (honestly)
   // empty result, with the reason in the result's diagnostics.
   virtual StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model,

@@ -70,12 +70,16 @@ StatusOr<std::unique_ptr<ToolResult>> RunTool(std::string_view id, const Profile
                                               const ToolOptions& options) {
   auto tool = FindTool(id);
   if (!tool.ok()) return tool.status();
-  if (!(*tool)->IsAvailable(model)) {
-    std::string message = "tool '" + std::string(id) + "' does not apply to this profile";
-    if (!(*tool)->requirement().empty()) message += " (it needs " + std::string((*tool)->requirement()) + ")";
-    return FailedPreconditionError(message);
-  }
+  if (!(*tool)->IsAvailable(model)) return ToolUnavailableError(**tool, model);
   return (*tool)->Run(model, options);
+}
+
+Status ToolUnavailableError(const Tool& tool, const ProfileModel& model) {
+  std::string message = "tool '" + std::string(tool.id()) + "' does not apply to this profile";
+  if (!tool.requirement().empty()) message += " (it needs " + std::string(tool.requirement()) + ")";
+  std::string why = tool.WhyUnavailable(model);
+  if (!why.empty()) message += ": " + why;
+  return FailedPreconditionError(message);
 }
 
 }  // namespace stepscope::analysis

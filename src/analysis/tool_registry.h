@@ -28,6 +28,10 @@ std::vector<const Tool*> AvailableTools(const ProfileModel& model);
 
 // Finds and runs a tool: kNotFound for an unknown id, kFailedPrecondition when the tool
 // does not apply to this profile (e.g. kernel_stats without a GPU).
+// kFailedPrecondition "tool 'X' does not apply to this profile (it needs R): why" for a
+// tool that is not available: the one wording of the CLI, the server and RunTool.
+Status ToolUnavailableError(const Tool& tool, const ProfileModel& model);
+
 StatusOr<std::unique_ptr<ToolResult>> RunTool(std::string_view id, const ProfileModel& model,
                                               const ToolOptions& options = {});
 

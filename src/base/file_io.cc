@@ -102,9 +102,24 @@ Status OutputFileError(int errno_value, std::string message) {
     case EFBIG:
     case EIO:
       return IoError(std::move(message));
+    case EACCES:
+    case EPERM:
+    case EROFS:
+      return PermissionDeniedError(std::move(message));
     default:
       return InvalidArgumentError(std::move(message));
   }
+}
+
+Status CheckWritableDirectory(const std::string& dir) {
+  // A file made and removed, not access(): root passes access() on a read-only mode, and
+  // a read-only mount, a full disk or an ACL show only when writing.
+  std::string probe = dir + "/.stepscope_write_probe.XXXXXX";
+  int fd = ::mkstemp(probe.data());
+  if (fd < 0) return OutputFileError(errno, ErrnoMessage("cannot write into", dir));
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return OkStatus();
 }
 
 Status CreateDirectories(const std::string& path) {

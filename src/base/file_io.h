@@ -24,9 +24,15 @@ Status WriteFileAtomically(const std::string& path, std::string_view data);
 // WriteFileAtomically's.
 Status CreateDirectories(const std::string& path);
 
+// kOk when a file can be created in the directory `dir` (one is created and removed);
+// otherwise OutputFileError's status naming `dir`. For writers that run much later (a
+// profiling session writes at stop), so that a read-only logdir fails at once.
+Status CheckWritableDirectory(const std::string& dir);
+
 // The status for failing to create or write an output file with `errno_value`: kIoError
-// when the storage failed (ENOSPC, EDQUOT, EFBIG, EIO), kInvalidArgument for a path that
-// cannot be used (ENOENT, EACCES, ...). The one rule every writer of output uses, so
+// when the storage failed (ENOSPC, EDQUOT, EFBIG, EIO), kPermissionDenied when it may not
+// be written (EACCES, EPERM, EROFS), kInvalidArgument for a path that cannot be used
+// (ENOENT, ENOTDIR, ...). The one rule every writer of output uses, so
 // a full disk is the same exit code from every command (src/cli/exit_code.h).
 Status OutputFileError(int errno_value, std::string message);
 

@@ -50,7 +50,9 @@ TEST(FileIoTest, FailedWriteKeepsOldFileAndSaysWhy) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/x"));
   EXPECT_EQ(OutputFileError(ENOSPC, "full").code(), StatusCode::kIoError);
   EXPECT_EQ(OutputFileError(EIO, "broken").code(), StatusCode::kIoError);
-  EXPECT_EQ(OutputFileError(EACCES, "not yours").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(OutputFileError(EACCES, "not yours").code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(OutputFileError(EROFS, "read-only mount").code(), StatusCode::kPermissionDenied);
+  EXPECT_EQ(OutputFileError(ENOTDIR, "a file in the way").code(), StatusCode::kInvalidArgument);
 }
 
 // A disk that fills up mid-write: 64 KiB written in a child limited to 4 KiB of file.

@@ -156,11 +156,7 @@ int RunAnalyzeCommand(CommandContext& context) {
 
   std::vector<NamedResult> results;
   for (const Tool* tool : tools) {
-    if (!tool->IsAvailable(*model)) {
-      return ReportError(context.err, path,
-                         FailedPreconditionError("tool " + std::string(tool->id()) + " does not apply: it needs " +
-                                                 std::string(tool->requirement())));
-    }
+    if (!tool->IsAvailable(*model)) return ReportError(context.err, path, analysis::ToolUnavailableError(*tool, *model));
     auto result = tool->Run(*model, options);
     if (!result.ok()) return ReportError(context.err, std::string(tool->id()), result.status());
     results.push_back({tool, std::move(*result)});

@@ -11,6 +11,7 @@
 #include "src/collect/profile_writer.h"
 #include "src/collect/run_environment.h"
 #include "src/collect/session_internal.h"
+#include "src/xspace/logdir.h"
 #include "stepscope/session.h"
 
 namespace stepscope {
@@ -52,8 +53,14 @@ Status StartProfiling(const std::string& logdir, const ProfileOptions& options) 
     return AlreadyExistsError("StartProfiling: a profiling session is already active (logdir " +
                               g_profile->destination.logdir + "); call StopProfiling first");
   }
-  // Fail now, not at stop, when the logdir cannot be created.
+  if (!options.run_name.empty()) {
+    Status named = xspace::ValidateRunName(options.run_name);
+    if (!named.ok()) return named.WithContext("StartProfiling");
+  }
+  // Fail now, not at stop, when the logdir cannot be created or written: the session's
+  // whole recording would be lost at stop.
   Status created = base::CreateDirectories(logdir);
+  if (created.ok()) created = base::CheckWritableDirectory(logdir);
   if (!created.ok()) return created.WithContext("StartProfiling");
   RegisterExitHandlerOnce();
 

@@ -223,7 +223,7 @@ TEST(CliAnalyzeTest, KernelStatsWithoutGpuIsAClearError) {
   ProcessResult run = RunStepscope({"analyze", path, "--tool", "kernel_stats"});
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_EQ(run.ErrLines(), 1);
-  EXPECT_THAT(run.err, HasSubstr("tool kernel_stats does not apply: it needs a /device:GPU: plane"));
+  EXPECT_THAT(run.err, HasSubstr("tool 'kernel_stats' does not apply to this profile (it needs a /device:GPU: plane)"));
   ProcessResult overview = RunStepscope({"analyze", path, "--tool", "overview_page", "--format", "json"});
   EXPECT_EQ(overview.exit_code, 0) << overview.err;
   EXPECT_THAT(overview.out, HasSubstr("\"steps\": 2"));

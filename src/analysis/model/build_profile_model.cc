@@ -174,7 +174,11 @@ void NumberDeviceSteps(ProfileModel* model) {
 void AddHloPrograms(const xspace::ColumnarXSpace& space, ProfileModel* model) {
   hlo::HloPrograms programs = hlo::ReadHloPrograms(space);
   for (const std::string& problem : programs.diagnostics) model->diagnostics.push_back(problem);
-  if (!programs.empty()) model->hlo = std::make_shared<const hlo::HloPrograms>(std::move(programs));
+  // Kept when no program could be read too: the reader's reasons are what the XLA tools
+  // say instead of "no XLA programs".
+  if (!programs.empty() || !programs.diagnostics.empty()) {
+    model->hlo = std::make_shared<const hlo::HloPrograms>(std::move(programs));
+  }
 }
 
 // The parts of the model that need the host analysis alone (the host op table, the

@@ -270,6 +270,7 @@ class GraphViewerTool final : public Tool {
     return "The HLO graph of an XLA module around one op (operands, users, fused ops), n hops out.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloModules(model); }
+  std::string WhyUnavailable(const ProfileModel& model) const override { return HloUnreadableReason(model); }
   std::string_view requirement() const override { return kHloRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
     if (!IsAvailable(model)) {

@@ -29,6 +29,31 @@ std::vector<int64_t> HloModuleDeviceTime(const ProfileModel& model) {
 
 bool HasHloModules(const ProfileModel& model) { return model.hlo != nullptr && !model.hlo->empty(); }
 
+namespace {
+
+// At most a few of the reader's lines: a profile of many broken programs has as many.
+constexpr size_t kMaxReasonsShown = 3;
+
+// The reader's reasons, joined, when no program could be read; empty otherwise.
+std::string UnreadableReasons(const hlo::HloPrograms& programs) {
+  if (!programs.empty() || programs.diagnostics.empty()) return {};
+  std::string reason;
+  for (size_t i = 0; i < programs.diagnostics.size() && i < kMaxReasonsShown; ++i) {
+    reason += (i == 0 ? "" : "; ") + programs.diagnostics[i];
+  }
+  if (programs.diagnostics.size() > kMaxReasonsShown) {
+    reason += "; ... and " + std::to_string(programs.diagnostics.size() - kMaxReasonsShown) + " more";
+  }
+  return reason;
+}
+
+}  // namespace
+
+std::string HloUnreadableReason(const ProfileModel& model) {
+  std::string reasons = model.hlo == nullptr ? std::string() : UnreadableReasons(*model.hlo);
+  return reasons.empty() ? reasons : "its XLA programs could not be read: " + reasons;
+}
+
 StatusOr<int32_t> ChooseProfileHloModule(const ProfileModel& model, std::string_view wanted,
                                          bool prefer_buffer_assignment) {
   return ChooseHloModule(*model.hlo, wanted, prefer_buffer_assignment, HloModuleDeviceTime(model));
@@ -37,7 +62,11 @@ StatusOr<int32_t> ChooseProfileHloModule(const ProfileModel& model, std::string_
 StatusOr<int32_t> ChooseHloModule(const hlo::HloPrograms& programs, std::string_view wanted,
                                   bool prefer_buffer_assignment, const std::vector<int64_t>& device_time_ps) {
   const auto count = static_cast<int32_t>(programs.modules.size());
-  if (count == 0) return FailedPreconditionError("the profile has no XLA modules");
+  if (count == 0) {
+    std::string reasons = UnreadableReasons(programs);
+    return FailedPreconditionError(reasons.empty() ? "the profile has no XLA modules"
+                                                   : "the profile's XLA programs could not be read: " + reasons);
+  }
   if (wanted.empty()) {
     int32_t best = 0;
     auto rank = [&](int32_t i) {

@@ -45,6 +45,9 @@ StatusOr<int32_t> ChooseProfileHloModule(const ProfileModel& model, std::string_
 
 // Whether the profile has XLA modules: a per-module tool's Tool::IsAvailable().
 bool HasHloModules(const ProfileModel& model);
+// "its XLA programs could not be read: <the reader's reasons>" when the profile carried
+// programs and none could be read; empty otherwise (Tool::WhyUnavailable).
+std::string HloUnreadableReason(const ProfileModel& model);
 
 // The "modules" array of a tool's JSON.
 void WriteHloModuleChoices(const std::vector<HloModuleChoice>& modules, output::JsonWriter* writer);

@@ -284,6 +284,33 @@ TEST(HloToolsTest, ToolsAreListedOnlyForXlaProfiles) {
   }
 }
 
+// A program that is there but cannot be read: the reader's reason reaches the user, not
+// "no XLA programs".
+TEST(HloToolsTest, AnUnreadableProgramIsReportedWithTheReadersReason) {
+  xspace::XSpace space;
+  xspace::XPlaneBuilder host(space.add_planes());
+  host.SetName(xspace::kHostThreadsPlaneName);
+  host.GetOrCreateLine(1).AddEvent(*host.GetOrCreateEventMetadata("work")).SetDurationPs(1000);
+  xspace::XPlaneBuilder metadata(space.add_planes());
+  metadata.SetName(xspace::kMetadataPlaneName);
+  xspace::XStatsBuilder<xspace::XEventMetadata>(metadata.GetOrCreateEventMetadata("jit_broken(3)"), &metadata)
+      .AddBytesStatValue(*metadata.GetOrCreateStatMetadata(hlo::kHloProtoStatName), std::string("\x0a\xff\xff\xff", 4));
+  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(space);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  ASSERT_NE(model->hlo, nullptr);
+  ASSERT_FALSE(model->hlo->diagnostics.empty());
+  const std::string reason = model->hlo->diagnostics.front();
+  for (const char* id : {"memory_viewer", "graph_viewer"}) {
+    auto result = RunTool(id, *model, {});
+    ASSERT_FALSE(result.ok()) << id;
+    EXPECT_NE(result.status().message().find("could not be read: " + reason), std::string::npos)
+        << result.status().message();
+  }
+  auto stats = RunTool("hlo_stats", *model, {});
+  ASSERT_TRUE(stats.ok()) << stats.status().ToString();
+  EXPECT_NE((*stats)->ToJson(false).find(reason), std::string::npos) << "hlo_stats says why it has no programs";
+}
+
 std::string XPlaneFile(std::string_view name) {
   return std::string(STEPSCOPE_SHARED_DIR) + "/testdata/xplane/" + std::string(name);
 }

@@ -590,6 +590,7 @@ class MemoryViewerTool final : public Tool {
            "the buffers live there.";
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloModules(model); }
+  std::string WhyUnavailable(const ProfileModel& model) const override { return HloUnreadableReason(model); }
   std::string_view requirement() const override { return kHloRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
     if (!IsAvailable(model)) {
