@@ -22,7 +22,7 @@ namespace stepscope::cli {
 namespace {
 
 // The readers' own sanity bound (read_rules.h), in MiB: the default and the largest value.
-constexpr int64_t kMaxProfileMiB = static_cast<int64_t>(xspace::ReadLimits{}.max_file_bytes >> 20);
+constexpr int64_t kMaxProfileMiB = static_cast<int64_t>(xspace::kMaxProfileFileBytes >> 20);
 
 constexpr std::string_view kUsage =
     "usage: stepscope info <logdir | run directory | file.xplane.pb[.gz] | trace.json[.gz]> [flags]\n"

@@ -1,13 +1,16 @@
 // The `stepscope` command: dispatches to one subcommand per file (see commands.h).
 #include <google/protobuf/stubs/logging.h>
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "src/base/memory_budget.h"
 #include "src/cli/command.h"
 #include "src/cli/commands.h"
+#include "src/cli/flags.h"
 
 namespace stepscope::cli {
 namespace {
@@ -36,6 +39,45 @@ const Command* FindCommand(std::string_view name) {
   return nullptr;
 }
 
+constexpr std::string_view kMemoryFlag = "--max_memory_mb";
+constexpr int64_t kMaxMemoryMiB = int64_t{1} << 30;  // 1 PiB: any machine
+
+// The flag every command takes, read here so each command's parser need not know it.
+std::string MemoryFlagHelp() {
+  return "  " + std::string(kMemoryFlag) +
+         " N  memory budget: a profile that would decode past it is refused, the server's caches stay within it "
+         "(default " + std::to_string(base::DefaultMemoryBudgetBytes() >> 20) +
+         ", 3/4 of this machine's memory)\n";
+}
+
+// Removes --max_memory_mb N / --max_memory_mb=N from `args` (before a "--") and sets the
+// process's budget.
+Status TakeMemoryFlag(std::vector<std::string>* args) {
+  for (size_t i = 0; i < args->size(); ++i) {
+    const std::string& arg = (*args)[i];
+    if (arg == "--") break;
+    std::string value;
+    size_t erase = 0;
+    if (arg == kMemoryFlag) {
+      if (i + 1 >= args->size()) return InvalidArgumentError(std::string(kMemoryFlag) + " needs a value");
+      value = (*args)[i + 1];
+      erase = 2;
+    } else if (arg.rfind(std::string(kMemoryFlag) + "=", 0) == 0) {
+      value = arg.substr(kMemoryFlag.size() + 1);
+      erase = 1;
+    } else {
+      continue;
+    }
+    int64_t mib = 0;
+    Status parsed = ParseIntFlag(kMemoryFlag.substr(2), value, int64_t{base::kMinMemoryBudgetBytes >> 20}, kMaxMemoryMiB, &mib);
+    if (!parsed.ok()) return parsed;
+    base::SetMemoryBudgetBytes(static_cast<uint64_t>(mib) << 20);
+    args->erase(args->begin() + static_cast<std::ptrdiff_t>(i), args->begin() + static_cast<std::ptrdiff_t>(i + erase));
+    --i;
+  }
+  return OkStatus();
+}
+
 void PrintHelp(std::ostream& out) {
   out << "usage: stepscope <command> [args] [flags]\n\ncommands:\n";
   size_t width = 4;  // "help"
@@ -44,7 +86,8 @@ void PrintHelp(std::ostream& out) {
     out << "  " << command.name << std::string(width - command.name.size() + 2, ' ') << command.summary << "\n";
   }
   out << "  help" << std::string(width - 4 + 2, ' ') << "list commands, or `help <command>` for its flags\n"
-      << "\n"
+      << "\nevery command:\n"
+      << MemoryFlagHelp() << "\n"
       << ExitCodesHelp();
 }
 
@@ -71,8 +114,13 @@ int Main(int argc, char** argv) {
   if (command == nullptr) {
     return ReportError(std::cerr, name, InvalidArgumentError("unknown command (see stepscope help)"));
   }
+  Status memory = TakeMemoryFlag(&args);
+  if (!memory.ok()) return ReportUsageError(std::cerr, name, memory.message());
+  const bool help = std::find(args.begin(), args.end(), "--help") != args.end() ||
+                    std::find(args.begin(), args.end(), "-h") != args.end();
   CommandContext context{std::move(args), std::cout, std::cerr};
   int code = command->run(context);
+  if (help && code == kExitOk) std::cout << MemoryFlagHelp();
   std::cout.flush();
   // Output that did not reach stdout (a full disk) is a failure of the command unless it
   // already failed for another reason and said so on its one line. (iostreams keep no

@@ -241,6 +241,7 @@ struct HloModule {
   // Problems found while reading (unresolved ids, cycles, saturated shapes), in words.
   std::vector<std::string> diagnostics;
   int64_t serialized_bytes = 0;  // size of the HloProto it was read from
+  int64_t memory_bytes = 0;      // the reader's estimate of what reading it cost (hlo_reader.h)
 
   // Index of the instruction with this name / id, of the computation with this id; -1.
   int32_t FindInstruction(std::string_view name) const;

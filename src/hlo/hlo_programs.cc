@@ -1,9 +1,11 @@
 #include "src/hlo/hlo_programs.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <utility>
 
+#include "src/base/memory_budget.h"
 #include "src/xspace/columnar/columnar_xspace.h"
 #include "src/xspace/schema.h"
 
@@ -11,16 +13,13 @@ namespace stepscope::hlo {
 namespace {
 
 // Reads one blob; `where` names it in diagnostics (the event metadata's name).
-void AddModule(std::string_view bytes, const std::string& where, const HloReadLimits& limits, HloPrograms* out) {
-  StatusOr<HloModule> module = ParseHloProto(bytes, limits);
-  if (!module.ok()) {
-    out->diagnostics.push_back("HLO of '" + where + "' not read: " + module.status().message());
-    return;
-  }
-  out->modules.push_back(std::move(module).value());
-}
+// One serialized program of the profile and the name of the metadata or event holding it.
+struct HloBlob {
+  std::string_view bytes;
+  std::string where;
+};
 
-void ReadPlane(const xspace::ColumnarPlane& plane, const HloReadLimits& limits, HloPrograms* out) {
+void CollectPlaneBlobs(const xspace::ColumnarPlane& plane, std::vector<HloBlob>* blobs) {
   std::vector<bool> is_hlo_stat(plane.stat_metadata.size());
   bool any = false;
   for (size_t i = 0; i < plane.stat_metadata.size(); ++i) {
@@ -36,16 +35,28 @@ void ReadPlane(const xspace::ColumnarPlane& plane, const HloReadLimits& limits, 
   for (const xspace::ColumnarEventMetadata& metadata : plane.event_metadata) {
     for (uint32_t s = metadata.stats_begin; s < metadata.stats_end && s < plane.other_stats.size(); ++s) {
       const xspace::ColumnarStat& stat = plane.other_stats[s];
-      if (is_hlo(stat)) AddModule(plane.AsString(stat), metadata.name, limits, out);
+      if (is_hlo(stat)) blobs->push_back({plane.AsString(stat), metadata.name});
     }
   }
   // Stats of events (a writer may add an event per module instead).
   for (uint32_t e = 0; e < plane.num_events(); ++e) {
     for (uint32_t s = plane.event_stats_begin[e]; s < plane.event_stats_begin[e + 1]; ++s) {
       xspace::ColumnarStat stat = plane.event_stat(s);
-      if (is_hlo(stat)) AddModule(plane.AsString(stat), std::string(plane.event_name(e)), limits, out);
+      if (is_hlo(stat)) blobs->push_back({plane.AsString(stat), std::string(plane.event_name(e))});
     }
   }
+}
+
+// What all programs of one file may cost decoded: linear in their bytes (with one floor
+// for the file, not one per program: a thousand small programs must not each get it),
+// and at most half the memory budget.
+int64_t FileDecodedBytesAllowed(const std::vector<HloBlob>& blobs, const HloReadLimits& limits) {
+  int64_t total = 0;
+  for (const HloBlob& blob : blobs) total += static_cast<int64_t>(blob.bytes.size());
+  HloReadLimits file = limits;
+  file.max_decoded_bytes = std::min<int64_t>(limits.max_decoded_bytes,
+                                             static_cast<int64_t>(std::min<uint64_t>(base::MemoryBudgetBytes() / 2, INT64_MAX)));
+  return DecodedBytesAllowed(file, total);
 }
 
 }  // namespace
@@ -68,8 +79,22 @@ int32_t HloPrograms::Find(std::string_view name, int64_t program_id) const {
 
 HloPrograms ReadHloPrograms(const xspace::ColumnarXSpace& space, const HloReadLimits& limits) {
   HloPrograms out;
+  std::vector<HloBlob> blobs;
   for (const xspace::ColumnarPlane& plane : space.planes) {
-    if (plane.name == xspace::kMetadataPlaneName) ReadPlane(plane, limits, &out);
+    if (plane.name == xspace::kMetadataPlaneName) CollectPlaneBlobs(plane, &blobs);
+  }
+  // Each module read takes its cost from what is left, so two programs cannot take twice
+  // what one may.
+  HloReadLimits left = limits;
+  left.max_decoded_bytes = FileDecodedBytesAllowed(blobs, limits);
+  for (const HloBlob& blob : blobs) {
+    StatusOr<HloModule> module = ParseHloProto(blob.bytes, left);
+    if (!module.ok()) {
+      out.diagnostics.push_back("HLO of '" + blob.where + "' not read: " + module.status().message());
+      continue;
+    }
+    left.max_decoded_bytes -= std::min(left.max_decoded_bytes, module->memory_bytes);
+    out.modules.push_back(std::move(module).value());
   }
   std::stable_sort(out.modules.begin(), out.modules.end(), [](const HloModule& a, const HloModule& b) {
     return a.name != b.name ? a.name < b.name : a.id < b.id;

@@ -284,6 +284,55 @@ TEST(HloReaderTest, LimitsRefuseDeepNestingAndTooManyMessages) {
   EXPECT_EQ(ParseHloProto(Serialize(SmallModule()), small).status().code(), StatusCode::kResourceExhausted);
 }
 
+// A module of empty instructions: 2 bytes each on the wire, ~1 KB each decoded.
+std::string EmptyInstructions(int count, std::string_view name, int64_t id) {
+  xp::HloProto proto;
+  proto.mutable_hlo_module()->set_name(std::string(name));
+  proto.mutable_hlo_module()->set_id(id);
+  xp::HloComputationProto* computation = proto.mutable_hlo_module()->add_computations();
+  for (int i = 0; i < count; ++i) computation->add_instructions();
+  return Serialize(proto);
+}
+
+// The amplification of a crafted module is refused from its bytes, before protobuf
+// allocates anything: decoded size is bounded by bytes read, not by what they ask for.
+TEST(HloReaderTest, DecodedSizeIsBoundedByTheBytesRead) {
+  const std::string crafted = EmptyInstructions(200'000, "crafted", 1);  // 400 KB
+  StatusOr<HloModule> refused = ParseHloProto(crafted);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), StatusCode::kResourceExhausted);
+  EXPECT_NE(refused.status().message().find("would decode to"), std::string::npos) << refused.status().message();
+  // Real modules stay well under the rule; their estimate is what they hold.
+  StatusOr<HloModule> small = ParseHloProto(Serialize(SmallModule()));
+  ASSERT_TRUE(small.ok());
+  EXPECT_GT(small->memory_bytes, 0);
+  EXPECT_LE(small->memory_bytes, DecodedBytesAllowed({}, small->serialized_bytes));
+}
+
+// The bound is per file: two programs that each fit alone do not fit together (it was
+// per program, so two such programs held twice the memory).
+TEST(HloProgramsTest, ProgramsOfOneFileShareOneDecodedBound) {
+  const std::string one = EmptyInstructions(40'000, "m", 1);  // each under the 64 MiB floor alone
+  HloReadLimits limits;
+  ASSERT_TRUE(ParseHloProto(one, limits).ok());
+  ASSERT_GT(2 * ParseHloProto(one, limits)->memory_bytes, limits.decoded_floor_bytes);
+  xspace::XSpace space;
+  xspace::XPlaneBuilder builder(space.add_planes());
+  builder.SetName(xspace::kMetadataPlaneName);
+  const xspace::XStatMetadata& hlo_stat = *builder.GetOrCreateStatMetadata(kHloProtoStatName);
+  for (int id : {1, 2}) {
+    xspace::XStatsBuilder<xspace::XEventMetadata>(builder.GetOrCreateEventMetadata("m(" + std::to_string(id) + ")"),
+                                                  &builder)
+        .AddBytesStatValue(hlo_stat, EmptyInstructions(40'000, "m", id));
+  }
+  StatusOr<xspace::ColumnarXSpace> columnar = xspace::XSpaceMessageToColumnar(space);
+  ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
+  HloPrograms programs = ReadHloPrograms(*columnar);
+  EXPECT_EQ(programs.modules.size(), 1u);
+  ASSERT_FALSE(programs.diagnostics.empty());
+  EXPECT_NE(programs.diagnostics[0].find("may still use"), std::string::npos) << programs.diagnostics[0];
+}
+
 TEST(HloProgramsTest, FindsModulesOnTheMetadataPlaneAndReportsBadOnes) {
   xspace::XSpace space;
   xspace::XPlane* plane = space.add_planes();

@@ -143,6 +143,10 @@ StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir) {
     profiles.hosts = std::move(files).value();
     result.push_back(std::move(profiles));
   }
+  if (result.empty()) {
+    return NotFoundError(logdir + " holds no profile runs: its run directories hold no profile files (" +
+                         std::to_string(runs.size()) + " without)");
+  }
   return result;
 }
 

@@ -83,6 +83,7 @@ void WriteCacheStats(std::string_view key, const ResultCacheStats& stats, JsonWr
   w->BeginObject();
   w->Field("entries", static_cast<uint64_t>(stats.entries));
   w->Field("bytes", static_cast<uint64_t>(stats.bytes));
+  w->Field("capacity_bytes", static_cast<uint64_t>(stats.capacity_bytes));
   w->Field("hits", stats.hits);
   w->Field("joins", stats.joins);
   w->Field("computations", stats.computations);

@@ -7,15 +7,12 @@
 
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/model/model_memory.h"
+#include "src/base/memory_budget.h"
 #include "src/base/status_macros.h"
 
 namespace stepscope::server {
 namespace {
-
-// Rough per-item costs for EstimateModelBytes: an event kept in the columnar source and
-// the event tree, and an op/kernel/step row with its strings.
-constexpr size_t kBytesPerEvent = 48;
-constexpr size_t kBytesPerRow = 256;
 
 std::string ModelKey(const load::RunProfiles& run, const std::vector<load::HostProfileFile>& files,
                      std::optional<int64_t> step) {
@@ -36,18 +33,17 @@ std::string ExactText(double value) {
   return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
 }
 
-}  // namespace
-
-size_t EstimateModelBytes(const analysis::ProfileModel& model) {
-  size_t rows = model.steps.size() + model.host_ops.ops.size() + model.device_ops.ops.size() +
-                model.kernels.size() + model.input_pipeline.ops.size() + model.devices.size();
-  return sizeof(analysis::ProfileModel) + static_cast<size_t>(model.total_events) * kBytesPerEvent +
-         rows * kBytesPerRow;
+size_t ModelCacheBytes(const ProfileStoreOptions& options) {
+  return options.model_cache_bytes != 0 ? options.model_cache_bytes : base::MemoryBudgetBytes() / 2;
 }
+
+}  // namespace
 
 ProfileStore::ProfileStore(ProfileStoreOptions options)
     : options_(std::move(options)),
-      models_(options_.model_cache_bytes, EstimateModelBytes),
+      models_(ModelCacheBytes(options_), [](const analysis::ProfileModel& model) {
+        return analysis::ModelMemoryBytes(model);
+      }),
       results_(options_.result_cache_bytes, [](const CachedResult& result) {
         // The JSON text, plus about as much again for the result struct behind the tables.
         return 2 * result.json.size() + 1024;
@@ -109,6 +105,21 @@ StatusOr<std::vector<load::HostProfileFile>> ProfileStore::SelectFiles(const loa
   return NotFoundError("no host '" + std::string(host) + "' in run '" + run.name + "'; hosts: " + valid);
 }
 
+// A model larger than the whole model cache is refused (and freed) rather than served
+// and held outside the budget: the server's memory stays within --max_memory_mb.
+StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::KeepIfItFits(analysis::ProfileModel model,
+                                                                                  const std::string& run) const {
+  const size_t bytes = analysis::ModelMemoryBytes(model);
+  if (bytes > models_.capacity_bytes()) {
+    return ResourceExhaustedError("the model of run " + run + " needs " + std::to_string(bytes >> 20) +
+                                  " MiB, more than the server's model cache of " +
+                                  std::to_string(models_.capacity_bytes() >> 20) +
+                                  " MiB (half of --max_memory_mb); serve with a larger --max_memory_mb, or open "
+                                  "one host or one step");
+  }
+  return std::make_shared<const analysis::ProfileModel>(std::move(model));
+}
+
 StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(const load::RunProfiles& run,
                                                                               std::string_view host,
                                                                               std::optional<int64_t> step) {
@@ -127,7 +138,7 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(c
                                       options.hostname = files[0].host;  // as load::LoadHostModel names it
                                       STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model,
                                                                  analysis::BuildProfileModel(all->source, options));
-                                      return std::make_shared<const analysis::ProfileModel>(std::move(model));
+                                      return KeepIfItFits(std::move(model), run.name);
                                     });
       }
     }
@@ -138,7 +149,7 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(c
                                 options.step = step;
                                 STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model,
                                                            load::LoadCombinedModel(files, options));
-                                return std::make_shared<const analysis::ProfileModel>(std::move(model));
+                                return KeepIfItFits(std::move(model), run.name);
                               });
 }
 

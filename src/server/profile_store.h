@@ -38,8 +38,9 @@ struct ProfileStoreOptions {
   std::string logdir;
   // Budget for finished tool results (JSON text and tables), LRU by bytes.
   size_t result_cache_bytes = size_t{256} << 20;
-  // Budget for profile models (estimated from their event and op counts), LRU.
-  size_t model_cache_bytes = size_t{4} << 30;
+  // Budget for profile models (analysis::ModelMemoryBytes: what each keeps), LRU. 0: half
+  // the process's memory budget (base::MemoryBudgetBytes, --max_memory_mb).
+  size_t model_cache_bytes = 0;
 };
 
 // One tool run's output, kept by the cache.
@@ -84,6 +85,8 @@ class ProfileStore {
   // The files `host` selects in `run`; kNotFound naming the valid hosts.
   StatusOr<std::vector<load::HostProfileFile>> SelectFiles(const load::RunProfiles& run, std::string_view host) const;
   StatusOr<std::vector<load::RunProfiles>> RunsFromCacheOrDisk(bool force_refresh);
+  StatusOr<std::shared_ptr<const analysis::ProfileModel>> KeepIfItFits(analysis::ProfileModel model,
+                                                                       const std::string& run) const;
 
   const ProfileStoreOptions options_;
   ResultCache<analysis::ProfileModel> models_;
@@ -95,7 +98,5 @@ class ProfileStore {
   bool runs_valid_ = false;
 };
 
-// Estimated bytes a model occupies, for the model cache budget.
-size_t EstimateModelBytes(const analysis::ProfileModel& model);
 
 }  // namespace stepscope::server

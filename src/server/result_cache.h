@@ -38,6 +38,7 @@ struct ResultCacheStats {
   int64_t evictions = 0;
   size_t entries = 0;        // finished entries held
   size_t bytes = 0;          // their total size
+  size_t capacity_bytes = 0; // the budget they are held within
 };
 
 template <typename V>
@@ -128,7 +129,9 @@ class ResultCache {
 
   ResultCacheStats stats() const {
     std::lock_guard<std::mutex> lock(mutex_);
-    return stats_;
+    ResultCacheStats stats = stats_;
+    stats.capacity_bytes = capacity_bytes_;
+    return stats;
   }
   size_t capacity_bytes() const { return capacity_bytes_; }
 

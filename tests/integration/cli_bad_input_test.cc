@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <simdjson.h>
 
+#include <filesystem>
 #include <random>
 #include <set>
 
@@ -178,6 +179,20 @@ TEST(CliBadInputTest, EmptyFile) {
   ProcessResult r = RunStepscope({"info", path});
   ExpectOneErrorLine(r, path);
   EXPECT_NE(r.err.find("no XSpace planes"), std::string::npos) << r.err;
+}
+
+// A logdir whose only run holds no profile file (a writer killed before its first rename,
+// or files of another kind): each command says so, none crashes.
+TEST(CliBadInputTest, ALogdirWithoutAProfileFile) {
+  std::string logdir = FreshDir("no_profile_file");
+  std::filesystem::create_directories(logdir + "/plugins/profile/run");
+  WriteBytes(logdir + "/plugins/profile/run/h.xplane.pb.tmp.4242.0", "half");
+  ProcessResult analyzed = RunStepscope({"analyze", logdir});  // it crashed on the empty run list
+  ExpectOneErrorLine(analyzed, logdir);
+  EXPECT_NE(analyzed.err.find("holds no profile runs"), std::string::npos) << analyzed.err;
+  ProcessResult listed = RunStepscope({"info", logdir});
+  EXPECT_FALSE(listed.signaled);
+  EXPECT_NE(listed.out.find("no .xplane.pb files"), std::string::npos) << listed.out;
 }
 
 // 256 MiB of zeros in 15 KB: concatenated gzip members, each 8 MiB of zeros. With a

@@ -165,6 +165,28 @@ TEST_F(ServerLimitsTest, ClientsThatNeverReadDoNotDelayRealRequests) {
   for (auto& connection : stalled) EXPECT_TRUE(connection->ClosedWithin(milliseconds(15000)));
 }
 
+// A model larger than the whole model cache is refused with a clear error, not served
+// and held outside the server's memory budget; smaller ones are served and counted by
+// what they keep.
+TEST_F(ServerLimitsTest, AModelThatCannotFitTheCacheIsAClearError) {
+  ASSERT_FALSE(WriteSyntheticRun(logdir_, "large", "worker0", 30000).empty());
+  server::ServerOptions options;
+  options.model_cache_bytes = size_t{2} << 20;
+  StartServer(options);
+  auto get = [&](const std::string& target) {
+    HttpTestConnection connection(server_->port());
+    connection.Send("GET " + target + " HTTP/1.1\r\n" + HostHeader() + "Connection: close\r\n\r\n");
+    return connection.Read(milliseconds(30000));
+  };
+  HttpTestResponse refused = get("/api/data?run=large&tool=overview_page");
+  EXPECT_EQ(refused.status, 413) << refused.body;
+  EXPECT_NE(refused.body.find("more than the server's model cache of 2 MiB"), std::string::npos) << refused.body;
+  HttpTestResponse small = get("/api/data?run=synthetic&tool=overview_page");
+  EXPECT_EQ(small.status, 200) << small.body;
+  HttpTestResponse info = get("/api/info");
+  EXPECT_NE(info.body.find("\"capacity_bytes\": 2097152"), std::string::npos) << info.body;
+}
+
 // Every response after the first on a kept-alive connection waited ~40 ms: head and body
 // went out in two writes, and Nagle's algorithm held the body for the client's delayed
 // ACK. 30 requests on one connection now take a few ms each.

@@ -71,9 +71,12 @@ StatusOr<ColumnarXSpace> ReadColumnarXSpaceFile(const std::string& path, const C
   ParseOptions parse;
   parse.threads = options.threads > 0 ? options.threads : base::UsableCores();
   parse.memory_event_records = options.memory_event_records;
+  parse.max_decoded_bytes = options.limits.max_decoded_bytes;
   if (base::IsGzip(file.bytes())) {
     StatusOr<std::string> inflated = base::GunzipWithLimit(file.bytes(), options.limits.inflate);
     if (!inflated.ok()) return inflated.status().WithContext(path);
+    // The inflated bytes are held while the columns are built: both count.
+    parse.max_decoded_bytes -= std::min<uint64_t>(parse.max_decoded_bytes, inflated->size());
     return ParseColumnarXSpace(*inflated, path, parse);
   }
   if (options.release_input_while_reading) {

@@ -1,6 +1,7 @@
 #include "src/xspace/columnar/columnar_reader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -74,12 +75,22 @@ class Parser {
       }
       std::vector<std::string>* list = ListOf(space, number, type);
       if (list != nullptr) {
-        list->emplace_back();
-        if (!ReadString(c, &list->back(), "XSpace string")) return false;
+        const uint8_t* b;
+        size_t n;
+        if (!c.ReadLengthDelimited(&b, &n)) return Fail(c.p, "XSpace string");
+        if (!CheckUtf8(b, n, "XSpace string")) return false;
+        std::string_view text(reinterpret_cast<const char*>(b), n);
+        if (number == field::kSpaceHostnames) {
+          list->emplace_back(text);
+        } else {
+          KeepMessage(text, list, number == field::kSpaceWarnings ? &dropped_warnings : &dropped_errors);
+        }
         continue;
       }
       if (!Skip(c, type, number, key_at, "XSpace unknown field")) return false;
     }
+    NoteDropped(dropped_warnings, "warnings", &space->warnings);
+    NoteDropped(dropped_errors, "errors", &space->errors);
     return true;
   }
 
@@ -102,6 +113,37 @@ class Parser {
   }
 
  private:
+
+  // XSpace.warnings and .errors are diagnostics for people: a file of 1,000 warnings of
+  // 1 MiB each (1 GB, 16 MB gzipped) made `analyze` hold and print all of it. At most
+  // kMaxSpaceMessages of each are kept, each cut to kMaxSpaceMessageBytes; one last line
+  // says how many more there were.
+  struct Dropped {
+    uint64_t count = 0;
+    uint64_t bytes = 0;
+  };
+
+  static void KeepMessage(std::string_view text, std::vector<std::string>* list, Dropped* dropped) {
+    if (list->size() >= kMaxSpaceMessages) {
+      ++dropped->count;
+      dropped->bytes += text.size();
+      return;
+    }
+    if (text.size() <= kMaxSpaceMessageBytes) {
+      list->emplace_back(text);
+      return;
+    }
+    size_t cut = kMaxSpaceMessageBytes;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // a whole UTF-8 character
+    list->push_back(std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size() - cut) +
+                    " more bytes not kept)");
+  }
+
+  static void NoteDropped(const Dropped& dropped, const char* what, std::vector<std::string>* list) {
+    if (dropped.count == 0) return;
+    list->push_back("... and " + std::to_string(dropped.count) + " more " + what + " (" +
+                    std::to_string(dropped.bytes) + " bytes) not kept");
+  }
 
   static std::vector<std::string>* ListOf(ColumnarXSpace* space, uint32_t number, uint32_t type) {
     if (type != wire::kLengthDelimited) return nullptr;
@@ -818,6 +860,8 @@ class Parser {
   const uint8_t* base_;
   size_t size_;
   std::string_view what_;
+  Dropped dropped_warnings;
+  Dropped dropped_errors;
   const std::function<void(uint64_t, uint64_t)>& on_consumed_;
   const uint8_t* consumed_from_;  // start of the consumed input not yet reported
   const uint8_t* next_progress_;
@@ -841,10 +885,22 @@ Status ParsePlanes(std::string_view bytes, std::string_view what, const ParseOpt
   const size_t planes = layout.planes.size();
   space->planes.resize(planes);
   std::vector<Status> failures(planes);  // each written by the thread that parsed the plane
+  std::atomic<uint64_t> decoded{0};
   const size_t first_failed = base::ForEachIndex(planes, threads, [&] {
     return [&, parser = Parser(bytes, what, options.on_consumed, &options.memory_event_records)](size_t p) mutable {
-      if (parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, &space->planes[p])) return true;
-      failures[p] = parser.FailureStatus();
+      if (!parser.ParseOnePlane(layout.planes[p].first, layout.planes[p].second, layout, &space->planes[p])) {
+        failures[p] = parser.FailureStatus();
+        return false;
+      }
+      uint64_t plane_bytes = space->planes[p].MemoryBytes();
+      uint64_t total = decoded.fetch_add(plane_bytes) + plane_bytes;
+      if (total <= options.max_decoded_bytes) return true;
+      space->planes[p] = ColumnarPlane();  // give it back at once
+      failures[p] = ResourceExhaustedError(std::string(what) + ": decodes to more than " +
+                                           std::to_string(options.max_decoded_bytes >> 20) +
+                                           " MiB of events, stats and strings (" + std::to_string(total >> 20) +
+                                           " MiB by plane " + std::to_string(p + 1) + " of " + std::to_string(planes) +
+                                           "); raise --max_memory_mb to read it");
       return false;
     };
   });

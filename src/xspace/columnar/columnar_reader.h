@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <climits>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -49,6 +50,9 @@ struct ParseOptions {
   // (columnar_memory_events.h). For readers that do not keep the columns for anything
   // that shows those stats (the model of `stepscope analyze`, not the trace viewer).
   std::function<bool(std::string_view plane_name)> memory_event_records;
+  // The decoded planes (ColumnarPlane::MemoryBytes, summed as each is parsed) may hold at
+  // most this much: past it the read fails with kResourceExhausted naming the size.
+  uint64_t max_decoded_bytes = UINT64_MAX;
 };
 
 // Parses serialized XSpace bytes (not compressed). `what` names the source in errors.
