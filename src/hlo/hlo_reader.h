@@ -29,13 +29,13 @@ struct HloReadLimits {
   int max_depth = 100;
   // What the decoded module may cost, estimated from the bytes before anything is
   // decoded (the generated messages and HloModule's records): at most
-  // decoded_bytes_per_byte for each byte read (but decoded_floor_bytes for any module),
+  // decoded_bytes_per_byte for each byte read (at least decoded_floor_bytes for any file),
   // and never more than max_decoded_bytes. 3.9 M empty instructions (2 bytes each on
   // the wire, 7.8 MB) decoded to 4.5 GB: ~575 bytes per byte. Real modules (JAX's, in
   // ../shared) are estimated at 25-30 per byte, a module of 50 k small instructions with
   // laid-out shapes at 48: their instructions carry names, shapes and metadata.
   int64_t decoded_bytes_per_byte = 64;
-  int64_t decoded_floor_bytes = int64_t{64} << 20;
+  int64_t decoded_floor_bytes = int64_t{1} << 20;
   int64_t max_decoded_bytes = INT64_MAX;
 };
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "src/base/memory_budget.h"
 #include "src/hlo/hlo_programs.h"
 #include "src/hlo/hlo_test_util.h"
 #include "src/xspace/columnar/columnar_reader.h"
@@ -309,13 +310,30 @@ TEST(HloReaderTest, DecodedSizeIsBoundedByTheBytesRead) {
   EXPECT_LE(small->memory_bytes, DecodedBytesAllowed({}, small->serialized_bytes));
 }
 
-// The bound is per file: two programs that each fit alone do not fit together (it was
-// per program, so two such programs held twice the memory).
-TEST(HloProgramsTest, ProgramsOfOneFileShareOneDecodedBound) {
-  const std::string one = EmptyInstructions(40'000, "m", 1);  // each under the 64 MiB floor alone
-  HloReadLimits limits;
-  ASSERT_TRUE(ParseHloProto(one, limits).ok());
-  ASSERT_GT(2 * ParseHloProto(one, limits)->memory_bytes, limits.decoded_floor_bytes);
+// A module of `count` named instructions (names of 22 bytes): ~40 decoded bytes per byte,
+// under the linear rule.
+std::string NamedInstructions(int count, std::string_view name, int64_t id) {
+  xp::HloProto proto;
+  proto.mutable_hlo_module()->set_name(std::string(name));
+  proto.mutable_hlo_module()->set_id(id);
+  xp::HloComputationProto* computation = proto.mutable_hlo_module()->add_computations();
+  char text[32];
+  for (int i = 0; i < count; ++i) {
+    std::snprintf(text, sizeof(text), "instruction_name_%05d", i);
+    computation->add_instructions()->set_name(text);
+  }
+  return Serialize(proto);
+}
+
+// The budget is per file: two programs that each fit alone do not fit together (the
+// limit was per program, so two such programs held twice the memory).
+TEST(HloProgramsTest, ProgramsOfOneFileShareOneBudget) {
+  const std::string one = NamedInstructions(30'000, "m", 1);
+  StatusOr<HloModule> alone = ParseHloProto(one);
+  ASSERT_TRUE(alone.ok()) << alone.status().ToString();
+  // Half of this budget holds one such program, not two.
+  const uint64_t budget = static_cast<uint64_t>(alone->memory_bytes) * 3;
+  base::SetMemoryBudgetBytes(budget);
   xspace::XSpace space;
   xspace::XPlaneBuilder builder(space.add_planes());
   builder.SetName(xspace::kMetadataPlaneName);
@@ -323,11 +341,12 @@ TEST(HloProgramsTest, ProgramsOfOneFileShareOneDecodedBound) {
   for (int id : {1, 2}) {
     xspace::XStatsBuilder<xspace::XEventMetadata>(builder.GetOrCreateEventMetadata("m(" + std::to_string(id) + ")"),
                                                   &builder)
-        .AddBytesStatValue(hlo_stat, EmptyInstructions(40'000, "m", id));
+        .AddBytesStatValue(hlo_stat, NamedInstructions(30'000, "m", id));
   }
   StatusOr<xspace::ColumnarXSpace> columnar = xspace::XSpaceMessageToColumnar(space);
   ASSERT_TRUE(columnar.ok()) << columnar.status().ToString();
   HloPrograms programs = ReadHloPrograms(*columnar);
+  base::SetMemoryBudgetBytes(base::DefaultMemoryBudgetBytes());
   EXPECT_EQ(programs.modules.size(), 1u);
   ASSERT_FALSE(programs.diagnostics.empty());
   EXPECT_NE(programs.diagnostics[0].find("may still use"), std::string::npos) << programs.diagnostics[0];
