@@ -11,7 +11,10 @@
 #include <gtest/gtest.h>
 
 #include "proto/stepscope/hlo.pb.h"
+#include "src/hlo/hlo_programs.h"
 #include "src/hlo/hlo_reader.h"
+#include "src/xspace/schema.h"
+#include "src/xspace/xplane_builder.h"
 
 namespace stepscope::hlo::testing {
 
@@ -59,6 +62,20 @@ inline HloModule ParseModule(const xp::HloProto& proto) {
   StatusOr<HloModule> module = ParseHloProto(proto.SerializeAsString());
   EXPECT_TRUE(module.ok()) << module.status().ToString();
   return module.ok() ? std::move(module).value() : HloModule{};
+}
+
+// A profile of one host event and one program on /host:metadata (XLA's layout: the
+// serialized HloProto as a stat of the program's event metadata, named "name(id)").
+inline xspace::XSpace ProfileWithProgram(std::string_view program, std::string hlo_bytes) {
+  xspace::XSpace space;
+  xspace::XPlaneBuilder host(space.add_planes());
+  host.SetName(xspace::kHostThreadsPlaneName);
+  host.GetOrCreateLine(1).AddEvent(*host.GetOrCreateEventMetadata("work")).SetDurationPs(1000);
+  xspace::XPlaneBuilder metadata(space.add_planes());
+  metadata.SetName(xspace::kMetadataPlaneName);
+  xspace::XStatsBuilder<xspace::XEventMetadata>(metadata.GetOrCreateEventMetadata(program), &metadata)
+      .AddBytesStatValue(*metadata.GetOrCreateStatMetadata(kHloProtoStatName), std::move(hlo_bytes));
+  return space;
 }
 
 }  // namespace stepscope::hlo::testing

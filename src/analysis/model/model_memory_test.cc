@@ -11,7 +11,7 @@
 
 #include "proto/stepscope/hlo.pb.h"
 #include "src/analysis/model/build_profile_model.h"
-#include "src/hlo/hlo_programs.h"
+#include "src/hlo/hlo_test_util.h"
 #include "src/xspace/schema.h"
 #include "src/xspace/xplane_builder.h"
 #include "src/xspace/xspace_io.h"
@@ -75,12 +75,6 @@ TEST(ModelMemoryTest, EventsAndTreesAreCounted) {
 // An XLA program the reader accepts: its module is most of the model (the estimate left
 // programs out, so a server kept 8.4 GB of them while reporting 243 KB).
 TEST(ModelMemoryTest, XlaProgramsAreCounted) {
-  xspace::XSpace space;
-  xspace::XPlaneBuilder host(space.add_planes());
-  host.SetName(xspace::kHostThreadsPlaneName);
-  host.GetOrCreateLine(1).AddEvent(*host.GetOrCreateEventMetadata("work")).SetDurationPs(1000);
-  xspace::XPlaneBuilder metadata(space.add_planes());
-  metadata.SetName(xspace::kMetadataPlaneName);
   stepscope::xla_hlo::HloProto proto;
   proto.mutable_hlo_module()->set_name("big");
   proto.mutable_hlo_module()->set_id(1);
@@ -92,9 +86,8 @@ TEST(ModelMemoryTest, XlaProgramsAreCounted) {
     instruction->set_name("add." + std::to_string(i));
     instruction->set_opcode("add");
   }
-  xspace::XStatsBuilder<xspace::XEventMetadata>(metadata.GetOrCreateEventMetadata("big(1)"), &metadata)
-      .AddBytesStatValue(*metadata.GetOrCreateStatMetadata(hlo::kHloProtoStatName), proto.SerializeAsString());
-  ExpectEstimateNearMeasured(space, "40k HLO instructions");
+  ExpectEstimateNearMeasured(hlo::testing::ProfileWithProgram("big(1)", proto.SerializeAsString()),
+                             "40k HLO instructions");
 }
 
 }  // namespace

@@ -287,15 +287,8 @@ TEST(HloToolsTest, ToolsAreListedOnlyForXlaProfiles) {
 // A program that is there but cannot be read: the reader's reason reaches the user, not
 // "no XLA programs".
 TEST(HloToolsTest, AnUnreadableProgramIsReportedWithTheReadersReason) {
-  xspace::XSpace space;
-  xspace::XPlaneBuilder host(space.add_planes());
-  host.SetName(xspace::kHostThreadsPlaneName);
-  host.GetOrCreateLine(1).AddEvent(*host.GetOrCreateEventMetadata("work")).SetDurationPs(1000);
-  xspace::XPlaneBuilder metadata(space.add_planes());
-  metadata.SetName(xspace::kMetadataPlaneName);
-  xspace::XStatsBuilder<xspace::XEventMetadata>(metadata.GetOrCreateEventMetadata("jit_broken(3)"), &metadata)
-      .AddBytesStatValue(*metadata.GetOrCreateStatMetadata(hlo::kHloProtoStatName), std::string("\x0a\xff\xff\xff", 4));
-  StatusOr<ProfileModel> model = BuildProfileModelFromXSpace(space);
+  StatusOr<ProfileModel> model =
+      BuildProfileModelFromXSpace(hlo::testing::ProfileWithProgram("jit_broken(3)", std::string("\x0a\xff\xff\xff", 4)));
   ASSERT_TRUE(model.ok()) << model.status().ToString();
   ASSERT_NE(model->hlo, nullptr);
   ASSERT_FALSE(model->hlo->diagnostics.empty());
