@@ -22,9 +22,9 @@ def trace(service_addr, logdir, duration_ms, worker_list="", num_tracing_attempt
     """
     from . import InvalidArgumentError, ProfilerOptions, _levels, _path
     if options is None:
-        # TensorFlow's client asks for device tracing; stepscope workers have no device
-        # tracer and would warn, so the default here is off.
-        options = ProfilerOptions(device_tracer_level=0)
+        # Device tracing on, as TensorFlow's client: a GPU worker asked for 0 records no
+        # kernel (a worker without a device tracer says so in its warnings).
+        options = ProfilerOptions()
     for name, value in (("duration_ms", duration_ms), ("num_tracing_attempts", num_tracing_attempts)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidArgumentError("%s must be an int, got %r" % (name, value))

@@ -51,10 +51,10 @@ struct CaptureOptions {
   // Ranges: src/base/capture_settings.h.
   uint64_t duration_ms = 2000;
   int host_tracer_level = 2;    // 0..3, TensorFlow's meaning
-  // 0 off, 1 on. 0 by default (TensorFlow's client sends 1): stepscope workers have no
-  // device tracer, and a level they cannot act on makes them add a warning to the
-  // profile. Pass 1 to record GPUs of TensorFlow/JAX workers.
-  int device_tracer_level = 0;
+  // 0 off, 1 on. 1 by default, as TensorBoard's client: a TensorFlow or JAX GPU worker
+  // asked for 0 records no kernel. A worker without a device tracer (a stepscope one not
+  // built with CUPTI) records nothing for it and says so in the profile's warnings.
+  int device_tracer_level = 1;
   int python_tracer_level = 0;  // 0 off, 1 on
   int retries = 3;              // extra attempts per worker (XProf's num_retry)
   // Recording starts this long after the request (start_timestamp_ns), on every worker

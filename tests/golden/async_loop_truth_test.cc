@@ -141,8 +141,12 @@ TEST(AsyncLoopTruthTest, VariantsCoverTheShapesTheyName) {
     } else {
       EXPECT_GT(max_lag, 0);
     }
-    if (config.name == "device_falls_behind") EXPECT_TRUE(loop.truth.device_bound);
-    if (config.name == "data_loader_bound" || config.name == "launch_bound") EXPECT_FALSE(loop.truth.device_bound);
+    if (config.name == "device_falls_behind") {
+      EXPECT_TRUE(loop.truth.device_bound);
+    }
+    if (config.name == "data_loader_bound" || config.name == "launch_bound") {
+      EXPECT_FALSE(loop.truth.device_bound);
+    }
   }
 }
 

@@ -102,15 +102,16 @@ TEST_F(RemoteCaptureTest, ATracerLevelTheWorkerCannotActOnIsReportedPerWorkerAnd
   ASSERT_NE(worker.port, 0);
   std::string logdir = ScratchDir("remote_levels_logdir");
 
-  // Defaults (device level 0): nothing to warn about.
+  // Device level 0: nothing to warn about.
   RunResult plain = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
-                                     "300", "--run", "plain"});
+                                     "300", "--run", "plain", "--device_tracer_level", "0"});
   ASSERT_EQ(plain.exit_code, 0) << plain.out << plain.err;
   // (Other diagnostics of the window, e.g. an input fetch cut by its start, may appear.)
   EXPECT_THAT(plain.err, ::testing::Not(HasSubstr("tracer level")));
 
+  // The default is 1, as TensorBoard's: a worker without a device tracer says so.
   RunResult asked = RunStepscopeCli({"capture", "grpc://" + worker.address(), "--logdir", logdir, "--duration_ms",
-                                     "300", "--run", "device", "--device_tracer_level", "1"});
+                                     "300", "--run", "device"});
   ASSERT_EQ(asked.exit_code, 0) << asked.out << asked.err;
   const std::string warning =
       "device tracer level 1 requested: no device tracer is built into this process; no GPU activity recorded";

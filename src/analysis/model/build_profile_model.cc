@@ -130,8 +130,9 @@ void AddDiagnostics(const xspace::ColumnarXSpace& space, const internal::HostAna
   for (const std::string& w : space.warnings) out.push_back("profile warning: " + w);
   if (model->steps.empty()) {
     out.push_back(host.markers.empty() && device.markers.empty()
-                      ? "no step markers found: mark each training step (stepscope::Step, or "
-                        "tf.profiler.experimental.Trace('train', step_num=n, _r=1)) to get per-step analyses"
+                      ? "no step markers found: mark each training step to get per-step analyses "
+                        "(PyTorch: prof.step() under torch.profiler; JAX: jax.profiler.StepTraceAnnotation; "
+                        "TensorFlow: tf.profiler.experimental.Trace('train', step_num=n, _r=1); C++: stepscope::Step)"
                       : "step markers were found, but no step had activity on a device");
   }
   int64_t dropped = model->run_environment.dropped_traces;

@@ -31,6 +31,13 @@ bool IsTfOpName(std::string_view s) {
   return true;
 }
 
+// A JAX op name is a scope path of transformations ("jit(train_step)/jit(main)/dot_general"):
+// it has a '/' or a '('. A bare word before a ':' is another framework's naming, not a
+// JAX op: PyTorch's "nccl:all_to_all", "gloo:broadcast" keep their whole name.
+bool IsJaxOpName(std::string_view s) {
+  return !s.empty() && (s.find('/') != std::string_view::npos || s.find('(') != std::string_view::npos);
+}
+
 // JAX op type: [a-z_][a-z0-9_]* optionally followed by [...]
 bool IsJaxOpType(std::string_view s) {
   if (s.empty() || !(IsLower(s[0]) || s[0] == '_')) return false;
@@ -107,7 +114,7 @@ ParsedOpName ParseOpName(std::string_view full_name) {
     OpCategory category = type.starts_with("InfeedEnqueue") ? OpCategory::kInfeed : OpCategory::kTensorFlow;
     return {category, name, type};
   }
-  if (!name.empty() && IsJaxOpType(type)) return {OpCategory::kJax, name, type};
+  if (IsJaxOpName(name) && IsJaxOpType(type)) return {OpCategory::kJax, name, type};
   return op;
 }
 

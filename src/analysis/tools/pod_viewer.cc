@@ -7,6 +7,7 @@
 
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
+#include "src/analysis/tools/framework.h"
 #include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
@@ -124,8 +125,10 @@ output::Table StepWorkersTable(const PodViewerResult& r) {
   return table;
 }
 
-std::string Statement(const PodViewerResult& r) {
-  if (r.steps.empty()) return "No steps were found, so the workers cannot be compared.";
+std::string Statement(const PodViewerResult& r, Framework framework) {
+  if (r.steps.empty()) {
+    return "No steps were found, so the workers cannot be compared. " + std::string(HowToMarkSteps(framework));
+  }
   if (r.hosts.size() <= 1) {
     const PodWorkerSummary& w = r.workers.front();
     return "One worker (" + w.host + "): " + std::to_string(w.steps) + " steps, " + FormatMs(w.avg_step_time_ms) +
@@ -274,7 +277,7 @@ PodViewerResult ComputePodViewer(const ProfileModel& model) {
       r.diagnostics.push_back("worker " + w.host + " has no steps (no step markers in its profile?)");
     }
   }
-  r.statement = Statement(r);
+  r.statement = Statement(r, DetectFramework(model).framework);
   return r;
 }
 

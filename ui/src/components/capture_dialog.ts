@@ -102,8 +102,9 @@ export function openCaptureDialog(onCaptured: (run: string) => void): HTMLDialog
   }) as HTMLInputElement;
   const duration = numberInput('capture-duration', 2000, 1, 600000);
   const host = levelSelect('capture-host-level', [[0, 'off'], [1, 'user annotations and steps'], [2, '+ info (default)'], [3, '+ verbose']], 2);
-  // Off by default: stepscope workers have no device tracer yet (TensorFlow/JAX ones do).
-  const device = levelSelect('capture-device-level', [[0, 'off (default)'], [1, 'on']], 0);
+  // On by default, as TensorBoard's dialog: a TensorFlow/JAX GPU worker asked for 0 records
+  // no kernel (a worker without a device tracer says so in its warnings).
+  const device = levelSelect('capture-device-level', [[0, 'off'], [1, 'on (default)']], 1);
   const python = levelSelect('capture-python-level', [[0, 'off (default)'], [1, 'on']], 0);
   const retries = numberInput('capture-retries', 3, 0, 100);
   const runName = el('input', { id: 'capture-run', type: 'text', autocomplete: 'off', placeholder: 'default: the current time' }) as HTMLInputElement;

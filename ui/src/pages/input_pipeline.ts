@@ -8,8 +8,7 @@ import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { verdictText } from './overview';
-import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, str, toolHref, type PageContext } from './page';
-import { stepsHint } from './overview';
+import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, stepsHint, str, toolHref, type PageContext } from './page';
 
 // Colors of the host input classes; the tool gives each class's label (host_breakdown
 // rows) and leaves out the classes that do not apply to the profile's framework.

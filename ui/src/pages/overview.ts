@@ -5,15 +5,7 @@ import { CATEGORIES, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, isNum, num } from '../format';
 import { findingCard } from './advisor';
-import { arr, declaredColumns, frameworkLabel, NO_STEPS_HINT, obj, selectedStep, selectStep, str, toolHref, type PageContext } from './page';
-
-// How to mark steps, in the profile's framework's words (the tools say it when there are
-// no steps); the generic hint otherwise.
-export function stepsHint(d: Record<string, unknown>): string {
-  const statement = str(d.input_bound_statement);
-  const sentence = statement.startsWith('No steps were found') ? statement.replace(/^No steps were found[^.]*\. */, '') : '';
-  return sentence || NO_STEPS_HINT;
-}
+import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, stepsHint, str, toolHref, type PageContext } from './page';
 
 const VERDICT_TONE: Record<string, Tile['tone']> = { highly: 'bad', moderately: 'warn', not: 'good', unknown: 'neutral' };
 

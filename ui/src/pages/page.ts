@@ -104,6 +104,15 @@ export function str(value: unknown): string {
   return typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
 }
 
-export const NO_STEPS_HINT =
-  'Wrap your training-loop body in stepscope::Step("train", step) — or, in TensorFlow, ' +
-  "tf.profiler.experimental.Trace('train', step_num=step, _r=1) — and profile again.";
+// How to mark steps, in the profile's framework's words: the tools end their "No steps
+// were found" statement with it; the generic hint otherwise.
+export function stepsHint(d: Record<string, unknown>, field = 'input_bound_statement'): string {
+  const statement = str(d[field]);
+  const sentence = statement.startsWith('No steps were found') ? statement.replace(/^No steps were found[^.]*\. */, '') : '';
+  return sentence || NO_STEPS_HINT;
+}
+
+const NO_STEPS_HINT =
+  'Mark each training step and profile again: prof.step() under torch.profiler (PyTorch), ' +
+  "jax.profiler.StepTraceAnnotation('train', step_num=step) (JAX), " +
+  "tf.profiler.experimental.Trace('train', step_num=step, _r=1) (TensorFlow) or stepscope::Step (C++).";

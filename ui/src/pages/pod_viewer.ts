@@ -5,7 +5,7 @@ import { CATEGORIES, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, num } from '../format';
 import { csvButton } from './input_pipeline';
-import { arr, NO_STEPS_HINT, obj, str, type PageContext } from './page';
+import { arr, obj, str, stepsHint, type PageContext } from './page';
 
 export function renderPodViewer(ctx: PageContext): HTMLElement {
   const d = ctx.data;
@@ -15,7 +15,7 @@ export function renderPodViewer(ctx: PageContext): HTMLElement {
   const steps = arr(d.steps);
   const stepWorkers = arr(d.step_workers);
   if (!steps.length) {
-    page.append(card('Pod viewer', {}, emptyState('No step markers found', 'The pod viewer compares workers step by step.', NO_STEPS_HINT)));
+    page.append(card('Pod viewer', {}, emptyState('No step markers found', 'The pod viewer compares workers step by step.', stepsHint(d, 'statement'))));
     const notes = diagnosticsList(d.diagnostics);
     if (notes) page.append(notes);
     return page;
