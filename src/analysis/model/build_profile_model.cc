@@ -142,6 +142,13 @@ void AddDiagnostics(const xspace::ColumnarXSpace& space, const internal::HostAna
                   "per_thread_buffer_bytes or profile fewer steps");
   }
   AddDeviceTieDiagnostics(*model, device, &out);
+  if (device.implausible_kernel_details > 0) {
+    out.push_back(std::to_string(device.implausible_kernel_details) +
+                   " kernel launch records hold sizes no kernel can have (e.g. \"" +
+                   device.implausible_kernel_details_example.substr(0, 160) +
+                   "\"): their registers, shared memory and occupancy are shown as unknown");
+  }
+
   const InputPipelineFacts& input = model->input_pipeline;
   if (input.get_next_outside_steps > 0) {
     out.push_back(std::to_string(input.get_next_outside_steps) + " of " + std::to_string(input.get_next_count) +

@@ -348,7 +348,7 @@ TEST(BuildProfileModelTest, GpuHostAndDeviceBreakdown) {
     EXPECT_EQ(k.params.static_shared_memory_bytes, 1024);
     EXPECT_EQ(k.params.grid, (std::array<int64_t, 3>{80, 1, 1}));
     EXPECT_EQ(k.params.block, (std::array<int64_t, 3>{256, 1, 1}));
-    EXPECT_DOUBLE_EQ(k.params.occupancy_pct, 50.0);
+    EXPECT_EQ(k.params.occupancy_pct, 50.0);
     EXPECT_TRUE(k.is_op_tensor_core_eligible);
     EXPECT_EQ(k.is_kernel_using_tensor_core, k.kernel_name.find("h884") != std::string::npos);
     EXPECT_EQ(k.occurrences, 1);
@@ -438,6 +438,33 @@ TEST(BuildProfileModelTest, TensorFlowGroupedFile) {
   ASSERT_EQ(model.kernels.size(), 1u);
   EXPECT_EQ(model.kernels[0].params.registers_per_thread, 38);
   EXPECT_EQ(model.kernels[0].params.grid, (std::array<int64_t, 3>{160, 1, 1}));
+}
+
+// A launch record no kernel can have (a legacy ROCm tracer's uninitialised memory): its
+// sizes are unknown in the model and the diagnostics say which record, once.
+TEST(BuildProfileModelTest, ImpossibleKernelDetailsAreDroppedAndNamed) {
+  TestSpace t;
+  int gpu = t.Plane("/device:GPU:0");
+  auto stream = t.LineIn(gpu, 3, "Stream #3(Compute)");
+  for (int i = 0; i < 3; ++i) {
+    t.Event(stream, "k" + std::to_string(i), i, i + 0.5,
+            {{"correlation_id", uint64_t(i + 1)}, {"kernel_details", "regs:2191500840 static_shared:32462 grid:64,1,1 block:256,1,1"}});
+  }
+  ProfileModel model = Build(t.space);
+  ASSERT_EQ(model.kernels.size(), 3u);
+  for (const KernelStats& k : model.kernels) {
+    EXPECT_EQ(k.params.registers_per_thread, std::nullopt);
+    EXPECT_EQ(k.params.static_shared_memory_bytes, std::nullopt);
+    EXPECT_EQ(k.params.grid[0], 64);
+  }
+  int named = 0;
+  for (const std::string& d : model.diagnostics) {
+    if (d.find("3 kernel launch records hold sizes no kernel can have") != std::string::npos &&
+        d.find("regs:2191500840") != std::string::npos) {
+      ++named;
+    }
+  }
+  EXPECT_EQ(named, 1) << ::testing::PrintToString(model.diagnostics);
 }
 
 // `_r` markers on two threads with the same step numbers are one step each; a consumer

@@ -89,7 +89,7 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
   RunEnvironment& run = combined.run_environment;
   std::unordered_map<std::string, size_t> host_op_index, device_op_index, input_op_index;
   std::map<std::tuple<std::string, std::string, std::string>, size_t> input_copy_index;  // (op, copy, source)
-  std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,
+  std::map<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>, int64_t, std::array<int64_t, 3>,
                       std::array<int64_t, 3>>,
            size_t>
       kernel_index;

@@ -566,7 +566,11 @@ class DeviceAnalyzer {
       agg.metadata = plane.event_metadata_index[e];
       agg.details_key = stats.kernel_details_key;
       agg.op = op;
-      agg.params = ParseKernelDetails(stats.kernel_details);
+      std::string implausible;
+      agg.params = ParseKernelDetails(stats.kernel_details, &implausible);
+      if (!implausible.empty()) {
+        if (out_->implausible_kernel_details++ == 0) out_->implausible_kernel_details_example = std::move(implausible);
+      }
     }
     KernelAgg& agg = state->kernels[index];
     agg.op_eligible = agg.op_eligible || IsEinsumTensorCoreEligible(stats.equation);
@@ -720,7 +724,7 @@ class DeviceAnalyzer {
   std::vector<DeviceInputCopy> input_copies_;
   std::map<std::pair<uint32_t, std::string>, size_t> input_copy_by_name_;
   std::vector<uint32_t> launch_op_global_;  // by HostAnalysis::launch_ops index: global op, kAbsent until used
-  std::map<std::tuple<std::string, std::string, int64_t, int64_t, int64_t, std::array<int64_t, 3>,
+  std::map<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>, int64_t, std::array<int64_t, 3>,
                       std::array<int64_t, 3>>,
            size_t>
       kernel_by_key_;

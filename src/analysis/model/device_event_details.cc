@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <string>
 
 #include "src/analysis/model/op_name.h"
 
@@ -46,23 +47,50 @@ bool IsDeviceKind(std::string_view kind) {
 
 }  // namespace
 
-KernelLaunchParams ParseKernelDetails(std::string_view details) {
+KernelLaunchParams ParseKernelDetails(std::string_view details, std::string* implausible) {
   KernelLaunchParams params;
+  int64_t value_read = 0;
+  bool shared_written = false;
+  double occupancy = 0;
   ForEachKeyValue(details, [&](std::string_view key, std::string_view value) {
     if (key == "regs") {
-      ParseNumber(value, &params.registers_per_thread);
+      if (ParseNumber(value, &value_read)) params.registers_per_thread = value_read;
     } else if (key == "static_shared" || key == "shm" || key == "group_mem") {
-      ParseNumber(value, &params.static_shared_memory_bytes);
+      if (ParseNumber(value, &value_read)) params.static_shared_memory_bytes = value_read;
     } else if (key == "dynamic_shared") {
-      ParseNumber(value, &params.dynamic_shared_memory_bytes);
+      shared_written = ParseNumber(value, &params.dynamic_shared_memory_bytes) || shared_written;
     } else if (key == "grid") {
       ParseDims(value, &params.grid);
     } else if (key == "block") {
       ParseDims(value, &params.block);
     } else if (key == "occ_pct") {
-      ParseNumber(value, &params.occupancy_pct);
+      if (ParseNumber(value, &occupancy)) params.occupancy_pct = occupancy;
     }
   });
+  // A dynamic size alone says the static part is 0 (the current format writes both).
+  if (shared_written && !params.static_shared_memory_bytes) params.static_shared_memory_bytes = 0;
+  // Every kernel runs on registers, so 0 is a tracer's "not known" (ROCm's tracers write
+  // regs:0 or nothing), and so is an occupancy of 0 for a kernel that ran.
+  if (params.registers_per_thread == 0) params.registers_per_thread.reset();
+  if (params.occupancy_pct && !(*params.occupancy_pct > 0 && *params.occupancy_pct <= 100)) {
+    params.occupancy_pct.reset();
+  }
+  // A register count past any GPU's register file per thread, or a negative size, is not a
+  // measurement: a legacy ROCm tracer wrote uninitialised memory into every field, so the
+  // record's other sizes are dropped with it.
+  const bool impossible_registers =
+      params.registers_per_thread && (*params.registers_per_thread < 0 || *params.registers_per_thread > kMaxRegistersPerThread);
+  const bool impossible_shared =
+      (params.static_shared_memory_bytes &&
+       (*params.static_shared_memory_bytes < 0 || *params.static_shared_memory_bytes > kMaxSharedMemoryBytes)) ||
+      params.dynamic_shared_memory_bytes < 0 || params.dynamic_shared_memory_bytes > kMaxSharedMemoryBytes;
+  if (impossible_registers || impossible_shared) {
+    if (implausible) *implausible = std::string(details);
+    params.registers_per_thread.reset();
+    params.static_shared_memory_bytes.reset();
+    params.dynamic_shared_memory_bytes = 0;
+    params.occupancy_pct.reset();
+  }
   return params;
 }
 

@@ -9,14 +9,24 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "src/analysis/model/profile_model.h"
 
 namespace stepscope::analysis {
 
-// Unknown keys are ignored; malformed numbers leave the field at its default.
-KernelLaunchParams ParseKernelDetails(std::string_view details);
+// The most registers one thread can hold on any GPU (AMD CDNA: 512 VGPRs plus 512 AGPRs;
+// NVIDIA: 255), and the most shared memory (LDS) one block can use (NVIDIA Hopper/Blackwell:
+// 227 KiB; AMD: 64 to 160 KiB), with room for the next generation. Past these a value is
+// garbage, not a kernel.
+inline constexpr int64_t kMaxRegistersPerThread = 1024;
+inline constexpr int64_t kMaxSharedMemoryBytes = int64_t{1} << 20;
+
+// Unknown keys are ignored; malformed numbers leave the field absent. Values no kernel can
+// have (KernelLaunchParams) are absent too; when the record held an impossible size, its
+// text goes to `implausible` (when given) and its sizes are all dropped.
+KernelLaunchParams ParseKernelDetails(std::string_view details, std::string* implausible = nullptr);
 
 struct MemcpyDetails {
   int64_t bytes = 0;  // size: or num_bytes:

@@ -242,6 +242,10 @@ struct DeviceAnalysis {
   DeviceStepTies ties;                // how each device event found its group, or why it did not
   HloKernelAccumulator hlo_kernels;   // kernel time by HLO instruction (XLA profiles)
   int64_t span_failures = 0;          // tied events left out of the breakdown (out of memory)
+  // kernel_details records holding sizes no kernel can have (ParseKernelDetails), and the
+  // first one's text, for the diagnostic.
+  int64_t implausible_kernel_details = 0;
+  std::string implausible_kernel_details_example;
 };
 
 }  // namespace stepscope::analysis::internal

@@ -1,5 +1,6 @@
 #include "src/analysis/model/op_name.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "src/analysis/model/device_event_details.h"
@@ -137,7 +138,7 @@ TEST(DeviceEventDetailsTest, KernelDetailsInEveryFormat) {
   EXPECT_EQ(current.dynamic_shared_memory_bytes, 512);
   EXPECT_EQ(current.grid, (std::array<int64_t, 3>{10, 2, 1}));
   EXPECT_EQ(current.block, (std::array<int64_t, 3>{128, 4, 1}));
-  EXPECT_DOUBLE_EQ(current.occupancy_pct, 62.5);
+  EXPECT_EQ(current.occupancy_pct, 62.5);
   KernelLaunchParams legacy = ParseKernelDetails("regs:38 shm:16 grid:160,1,1 block:1024,1,1");
   EXPECT_EQ(legacy.registers_per_thread, 38);
   EXPECT_EQ(legacy.static_shared_memory_bytes, 16);
@@ -145,9 +146,37 @@ TEST(DeviceEventDetailsTest, KernelDetailsInEveryFormat) {
   KernelLaunchParams rocm = ParseKernelDetails(" grid:1280,1,1 block:256,1,1 private_mem:0 group_mem:2112 occ_pct:0");
   EXPECT_EQ(rocm.static_shared_memory_bytes, 2112);
   EXPECT_EQ(rocm.grid[0], 1280);
+  // ROCm writes no registers and occ_pct:0: both unknown, not 0.
+  EXPECT_EQ(rocm.registers_per_thread, std::nullopt);
+  EXPECT_EQ(rocm.occupancy_pct, std::nullopt);
   KernelLaunchParams junk = ParseKernelDetails("regs:x grid:a,b block:");
-  EXPECT_EQ(junk.registers_per_thread, 0);
+  EXPECT_EQ(junk.registers_per_thread, std::nullopt);
+  EXPECT_EQ(junk.static_shared_memory_bytes, std::nullopt);
   EXPECT_EQ(junk.grid, (std::array<int64_t, 3>{1, 1, 1}));
+}
+
+// A legacy ROCm tracer wrote uninitialised memory into its launch records: a register
+// count no GPU has drops the record's sizes, and the text is handed back for the notes.
+TEST(DeviceEventDetailsTest, ImpossibleSizesAreAbsentAndReported) {
+  std::string why;
+  KernelLaunchParams garbage =
+      ParseKernelDetails("regs:2191500840 static_shared:32462 grid:64,1,1 block:256,1,1 occ_pct:0", &why);
+  EXPECT_EQ(garbage.registers_per_thread, std::nullopt);
+  EXPECT_EQ(garbage.static_shared_memory_bytes, std::nullopt);
+  EXPECT_EQ(garbage.grid[0], 64);
+  EXPECT_THAT(why, ::testing::HasSubstr("regs:2191500840"));
+  std::string none;
+  KernelLaunchParams huge_shared = ParseKernelDetails("regs:64 static_shared:4294967295", &none);
+  EXPECT_EQ(huge_shared.registers_per_thread, std::nullopt);
+  EXPECT_FALSE(none.empty());
+  std::string fine;
+  KernelLaunchParams real = ParseKernelDetails("regs:255 static_shared:232448 dynamic_shared:0 occ_pct:100", &fine);
+  EXPECT_EQ(real.registers_per_thread, 255);
+  EXPECT_EQ(real.static_shared_memory_bytes, 232448);
+  EXPECT_EQ(real.occupancy_pct, 100.0);
+  EXPECT_TRUE(fine.empty());
+  // A dynamic size alone: the static part is 0, written or not.
+  EXPECT_EQ(ParseKernelDetails("regs:32 dynamic_shared:1024").static_shared_memory_bytes, 0);
 }
 
 TEST(DeviceEventDetailsTest, MemcpyDetailsAndPatterns) {

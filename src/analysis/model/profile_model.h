@@ -263,14 +263,17 @@ struct HostThread {
 // Device activity
 // ---------------------------------------------------------------------------------------
 
-// Launch parameters from the `kernel_details` stat (current and 2020 formats).
+// Launch parameters from the `kernel_details` stat (current and 2020 formats). A value
+// the file does not hold, or holds as something no kernel can have (tracers write 0 for
+// what they do not know, and a legacy ROCm tracer wrote uninitialised memory), is
+// nullopt: the tools show it as absent, never as a number.
 struct KernelLaunchParams {
-  int64_t registers_per_thread = 0;
-  int64_t static_shared_memory_bytes = 0;   // 2020 format "shm:" lands here
+  std::optional<int64_t> registers_per_thread;
+  std::optional<int64_t> static_shared_memory_bytes;  // 2020 format "shm:", ROCm "group_mem:"
   int64_t dynamic_shared_memory_bytes = 0;
   std::array<int64_t, 3> grid{1, 1, 1};
   std::array<int64_t, 3> block{1, 1, 1};
-  double occupancy_pct = 0.0;  // occ_pct; 0 when the file does not say
+  std::optional<double> occupancy_pct;  // occ_pct
   bool operator==(const KernelLaunchParams&) const = default;
 };
 

@@ -33,6 +33,7 @@ using Row = std::vector<Cell>;
 
 // A value that may be absent (a share without steps), as a cell.
 inline Cell OptionalCell(const std::optional<double>& value) { return value ? Cell(*value) : Cell(); }
+inline Cell OptionalCell(const std::optional<int64_t>& value) { return value ? Cell(*value) : Cell(); }
 // An index or position where -1 means "none" (no schedule, no allocation), as a cell.
 inline Cell IndexCell(int64_t index) { return index >= 0 ? Cell(index) : Cell(); }
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
+#include <tuple>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -55,8 +58,13 @@ Table KernelTable(const KernelStatsResult& r) {
     t.columns.push_back(std::move(column));
   }
   for (const KernelRow& k : r.kernels) {
-    output::Row row = {k.rank, k.kernel_name, k.registers_per_thread, k.shared_memory_bytes, k.block_dim, k.grid_dim,
-                       k.occupancy_pct};
+    output::Row row = {k.rank,
+                       k.kernel_name,
+                       output::OptionalCell(k.registers_per_thread),
+                       output::OptionalCell(k.shared_memory_bytes),
+                       k.block_dim,
+                       k.grid_dim,
+                       output::OptionalCell(k.occupancy_pct)};
     if (tc) {
       row.emplace_back(k.is_op_tensor_core_eligible);
       row.emplace_back(k.is_kernel_using_tensor_core);
@@ -84,6 +92,62 @@ Table OpTable(const KernelStatsResult& r) {
     t.AddRow({op.op_name, op.kernels, op.launches, op.total_time_ms, op.percent});
   }
   return t;
+}
+
+Table NameTable(const KernelStatsResult& r) {
+  Table t;
+  t.name = "kernel_names";
+  t.title = "Kernels by name (every op and launch configuration)";
+  t.columns = {{"kernel_name", "Kernel", ColumnType::kString, 2, 50},
+               {"configurations", "Launch configs", ColumnType::kInt},
+               {"ops", "Ops", ColumnType::kInt},
+               {"occurrences", "Count", ColumnType::kInt},
+               {"total_duration_us", "Total (us)", ColumnType::kDouble, 1},
+               {"avg_duration_us", "Avg (us)", ColumnType::kDouble, 2},
+               {"percent", "% of kernel time", ColumnType::kDouble, 1}};
+  for (const KernelNameRow& k : r.names) {
+    t.AddRow({k.kernel_name, k.configurations, k.ops, k.occurrences, k.total_duration_us, k.avg_duration_us,
+              k.percent});
+  }
+  return t;
+}
+
+// Every kernel's time by its name, over all kernels, ops and launch configurations.
+std::vector<KernelNameRow> KernelTimeByName(const ProfileModel& model) {
+  struct Acc {
+    std::set<std::tuple<std::optional<int64_t>, std::optional<int64_t>, int64_t, std::array<int64_t, 3>,
+                        std::array<int64_t, 3>>>
+        configurations;
+    std::unordered_set<std::string_view> ops;
+    int64_t launches = 0;
+    int64_t total_ps = 0;
+  };
+  std::map<std::string_view, Acc> by_name;
+  int64_t total_ps = 0;
+  for (const KernelStats& k : model.kernels) {
+    Acc& acc = by_name[k.kernel_name];
+    const KernelLaunchParams& p = k.params;
+    acc.configurations.emplace(p.registers_per_thread, p.static_shared_memory_bytes, p.dynamic_shared_memory_bytes,
+                               p.grid, p.block);
+    acc.ops.insert(k.op_name);
+    acc.launches += k.occurrences;
+    acc.total_ps += k.total_duration_ps;
+    total_ps += k.total_duration_ps;
+  }
+  std::vector<KernelNameRow> rows;
+  rows.reserve(by_name.size());
+  for (const auto& [name, acc] : by_name) {
+    const double total_us = PsToUs(acc.total_ps);
+    rows.push_back({std::string(name), static_cast<int64_t>(acc.configurations.size()),
+                    static_cast<int64_t>(acc.ops.size()), acc.launches, total_us,
+                    acc.launches > 0 ? total_us / static_cast<double>(acc.launches) : 0,
+                    Percent(acc.total_ps, total_ps)});
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const KernelNameRow& a, const KernelNameRow& b) {
+    return a.total_duration_us > b.total_duration_us;
+  });
+  if (rows.size() > kMaxKernelRows) rows.resize(kMaxKernelRows);
+  return rows;
 }
 
 // Every kernel's time by its framework op, over all kernels (not only the listed ones).
@@ -189,6 +253,7 @@ KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
     return a->op_name < b->op_name;
   });
   r.ops = KernelTimeByOp(model);
+  r.names = KernelTimeByName(model);
   if (sorted.size() > kMaxKernelRows) sorted.resize(kMaxKernelRows);
   for (const KernelStats* k : sorted) {
     KernelRow row;
@@ -196,7 +261,9 @@ KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
     row.kernel_name = k->kernel_name;
     row.op_name = k->op_name;
     row.registers_per_thread = k->params.registers_per_thread;
-    row.shared_memory_bytes = k->params.static_shared_memory_bytes + k->params.dynamic_shared_memory_bytes;
+    if (k->params.static_shared_memory_bytes) {
+      row.shared_memory_bytes = *k->params.static_shared_memory_bytes + k->params.dynamic_shared_memory_bytes;
+    }
     row.block_dim = Dims(k->params.block);
     row.grid_dim = Dims(k->params.grid);
     row.occupancy_pct = k->params.occupancy_pct;
@@ -212,7 +279,7 @@ KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
   return r;
 }
 
-std::vector<Table> BuildTables(const KernelStatsResult& r) { return {KernelTable(r), OpTable(r)}; }
+std::vector<Table> BuildTables(const KernelStatsResult& r) { return {KernelTable(r), OpTable(r), NameTable(r)}; }
 
 void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
   const KernelSummary& s = r.summary;
@@ -257,6 +324,8 @@ void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
   w->Field("truncated", s.kernel_op_groups > static_cast<int64_t>(r.kernels.size()));
   w->Key("kernels");
   output::WriteTableRowsJson(KernelTable(r), w);
+  w->Key("kernel_names");
+  output::WriteTableRowsJson(NameTable(r), w);
   w->EndObject();
 }
 

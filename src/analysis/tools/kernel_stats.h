@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,11 +27,12 @@ struct KernelRow {
   int64_t rank = 0;
   std::string kernel_name;
   std::string op_name;
-  int64_t registers_per_thread = 0;
-  int64_t shared_memory_bytes = 0;  // static + dynamic
+  // Absent where the profile does not hold them (KernelLaunchParams).
+  std::optional<int64_t> registers_per_thread;
+  std::optional<int64_t> shared_memory_bytes;  // static + dynamic
   std::string block_dim;  // "x,y,z"
   std::string grid_dim;
-  double occupancy_pct = 0;  // 0 when the profile does not say
+  std::optional<double> occupancy_pct;
   bool is_op_tensor_core_eligible = false;
   bool is_kernel_using_tensor_core = false;
   int64_t occurrences = 0;
@@ -82,10 +84,23 @@ struct KernelOpRow {
   double percent = 0;  // of all kernel time
 };
 
+// One kernel name over every op and launch configuration it ran with: the kernel table's
+// rows that differ only in grid, block or op, summed (the grouped-by-kernel view).
+struct KernelNameRow {
+  std::string kernel_name;
+  int64_t configurations = 0;  // distinct (registers, shared memory, grid, block)
+  int64_t ops = 0;             // distinct framework ops, "no op" counting as one
+  int64_t occurrences = 0;
+  double total_duration_us = 0;
+  double avg_duration_us = 0;
+  double percent = 0;  // of all kernel time
+};
+
 struct KernelStatsResult {
   KernelSummary summary;
-  std::vector<KernelRow> kernels;  // at most kMaxKernelRows, by total time
-  std::vector<KernelOpRow> ops;    // every op, by total time
+  std::vector<KernelRow> kernels;      // at most kMaxKernelRows, by total time
+  std::vector<KernelOpRow> ops;        // every op, by total time
+  std::vector<KernelNameRow> names;    // at most kMaxKernelRows, by total time
 };
 
 KernelStatsResult ComputeKernelStats(const ProfileModel& model);

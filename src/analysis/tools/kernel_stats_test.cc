@@ -109,6 +109,45 @@ TEST(KernelStatsTest, DistinctKernelsAreNamesNotKernelOpGroups) {
   EXPECT_THAT(FormatResultText(r, {}), HasSubstr("2 distinct kernels in 4 kernel-op groups"));
 }
 
+// The grouped-by-kernel view: rows that differ only in launch shape or op sum into one.
+TEST(KernelStatsTest, KernelNamesGroupEveryOpAndLaunchShape) {
+  ProfileModel m;
+  m.kernels = {MakeKernel("sgemm", "aten::addmm", 10, 100), MakeKernel("sgemm", "aten::mm", 5, 50),
+               MakeKernel("sgemm", "aten::mm", 5, 40), MakeKernel("relu_kernel", "aten::relu", 20, 20)};
+  m.kernels[2].params.grid = {4, 1, 1};
+  KernelStatsResult r = ComputeKernelStats(m);
+  ASSERT_EQ(r.names.size(), 2u);
+  const KernelNameRow& sgemm = r.names[0];
+  EXPECT_EQ(sgemm.kernel_name, "sgemm");
+  EXPECT_EQ(sgemm.configurations, 2);
+  EXPECT_EQ(sgemm.ops, 2);
+  EXPECT_EQ(sgemm.occurrences, 20);
+  EXPECT_NEAR(sgemm.total_duration_us, 190, 1e-9);
+  EXPECT_NEAR(sgemm.avg_duration_us, 9.5, 1e-9);
+  EXPECT_NEAR(sgemm.percent + r.names[1].percent, 100, 1e-9);
+  std::string json;
+  output::JsonWriter w(&json);
+  WriteResultJson(r, &w);
+  EXPECT_THAT(json, HasSubstr("\"kernel_names\":[{\"kernel_name\":\"sgemm\",\"configurations\":2,\"ops\":2"));
+}
+
+// Sizes the file does not hold are null in JSON and "-" in text, never 0.
+TEST(KernelStatsTest, UnknownLaunchSizesAreAbsentNotZero) {
+  ProfileModel m;
+  m.devices.push_back(MakeGpu(0, 10));
+  m.kernels = {MakeKernel("Cijk_Ailk_Bljk_BBS", "", 1, 100)};
+  KernelStatsResult r = ComputeKernelStats(m);
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].registers_per_thread, std::nullopt);
+  EXPECT_EQ(r.kernels[0].shared_memory_bytes, std::nullopt);
+  EXPECT_EQ(r.kernels[0].occupancy_pct, std::nullopt);
+  std::string json;
+  output::JsonWriter w(&json);
+  WriteResultJson(r, &w);
+  EXPECT_THAT(json, HasSubstr("\"registers_per_thread\":null,\"shmem_bytes\":null"));
+  EXPECT_THAT(json, HasSubstr("\"occupancy_pct\":null"));
+}
+
 TEST(KernelStatsTest, KeepsTheTop1000) {
   ProfileModel m;
   for (int i = 0; i < 1005; ++i) m.kernels.push_back(MakeKernel("k" + std::to_string(i), "", 1, 2000 - i));
