@@ -225,7 +225,7 @@ test('step selector: a click on the step-time graph shows that step, with the AP
   const breakdown = await page.$$eval('.breakdown-list li', (lis) => lis.map((li) => [li.dataset.category, li.querySelector('.breakdown-value').textContent]));
   for (const [category, value] of breakdown) assert.equal(value, formatMs(one.step_time_breakdown_ms[category]), category);
   // The step's top device ops, not the run's.
-  const opNames = await page.$$eval('[data-table="top_device_ops"] tbody tr td.name', (tds) => tds.map((td) => td.textContent.trim()));
+  const opNames = await page.$$eval('[data-table="top_device_ops"] tbody tr td.name', (tds) => tds.map((td) => td.getAttribute('title') || td.textContent.trim()));
   assert.deepEqual(opNames, one.top_device_ops.slice(0, opNames.length).map((o) => o.name));
   await screenshot('step_selector');
 

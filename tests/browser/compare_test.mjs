@@ -154,7 +154,8 @@ test('every number of the slow vs fast comparison is the API\'s', async () => {
   // The ops that changed most: the API's order, its numbers.
   const matched = d.ops.filter((o) => o.change === 'matched');
   assert.ok(matched.length > 0);
-  const firstRow = await page.$$eval('[data-table="ops-matched"] tbody tr', (trs) => [...trs[0].children].map((td) => td.textContent.trim()));
+  // Text cells as their full text (on hover where a long one shows its head and tail).
+  const firstRow = await page.$$eval('[data-table="ops-matched"] tbody tr', (trs) => [...trs[0].children].map((td) => td.getAttribute('title') || td.textContent.trim()));
   const opColumns = tables.find((t) => t.name === 'ops').columns.filter((c) => c.id !== 'change');
   const at = (id) => firstRow[opColumns.findIndex((c) => c.id === id)];
   assert.equal(at('name'), matched[0].name);
@@ -187,7 +188,8 @@ test('the two PyTorch rank traces: ops and kernels matched by name, added and re
   const d = await api(`/api/compare?run_a=${RUN_RANK0}&run_b=${RUN_RANK1}`);
   assert.ok(d.kernels.length > 0, 'GPU traces: kernels are compared');
   await page.waitForSelector('[data-card="kernels"] [data-table="kernels-matched"]');
-  const kernelNames = await page.$$eval('[data-table="kernels-matched"] tbody tr', (trs) => trs.map((tr) => tr.children[0].textContent.trim()));
+  // The full name is on hover (a kernel's label tells template instances apart).
+  const kernelNames = await page.$$eval('[data-table="kernels-matched"] tbody tr', (trs) => trs.map((tr) => tr.children[0].querySelector('[title]')?.getAttribute('title') ?? tr.children[0].textContent.trim()));
   const matched = d.kernels.filter((k) => k.change === 'matched').slice(0, 10).map((k) => k.kernel_name);
   assert.deepEqual(kernelNames, matched);
   for (const m of d.summary) {

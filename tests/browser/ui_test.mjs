@@ -102,11 +102,12 @@ async function screenshot(name) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-// The cell texts of one column of a data table, in display order.
+// The cell texts of one column of a data table, in display order: a text cell's full text
+// (its title: a long one shows its head and tail).
 async function columnTexts(table, column) {
   return page.$$eval(`[data-table="${table}"] table`, ([t], col) => {
     const index = [...t.querySelectorAll('thead th')].findIndex((th) => th.dataset.col === col);
-    return [...t.querySelectorAll('tbody tr:not(.detail-row):not(.empty-row)')].map((tr) => tr.children[index].textContent.trim());
+    return [...t.querySelectorAll('tbody tr:not(.detail-row):not(.empty-row):not(.spacer-row)')].map((tr) => tr.children[index].getAttribute('title') || tr.children[index].textContent.trim());
   }, column);
 }
 const asNumber = (text) => Number(text.replace(/[,%]/g, ''));

@@ -5,6 +5,7 @@ import { api, ApiError, timeRangeOptions, type RunInfo, type Selection, type Too
 import { emptyState, errorState, loading } from './components/cards';
 import { captureButton } from './components/capture_dialog';
 import { disposeCharts } from './components/charts';
+import { elidedGroup, elidedLabel, fitElided, fitSelect } from './components/elide';
 import { el, formatBytes, formatMs } from './format';
 import { comparePairFrom, renderCompare } from './pages/compare';
 import { pageFor } from './pages/index';
@@ -30,7 +31,9 @@ const runMeta = el('div', { class: 'run-meta' });
 const pageTitle = el('h1', { class: 'page-title' }, 'stepscope');
 const pageCrumbs = el('div', { class: 'page-crumbs' });
 const pageSlot = el('div', { id: 'page', 'aria-live': 'polite' });
-const logdirLabel = el('span', { class: 'logdir' });
+// The logdir's path keeps its head and tail (its last directories name the job) where the bar is narrow.
+const logdirText = elidedLabel('span', '', '', '');
+const logdirLabel = elidedGroup(el('span', { class: 'logdir' }, logdirText));
 const versionLabel = el('span', { class: 'version' });
 // The two views: one run's tools (Profile) and two runs side by side (Compare, #view=compare).
 const navProfile = el('a', { class: 'topnav-item active', href: '#', id: 'nav-profile' }, 'Profile');
@@ -123,6 +126,8 @@ function setOptions(select: HTMLSelectElement, options: { value: string; label: 
   );
   select.value = selected;
   select.disabled = options.length === 0;
+  // Run and host names longer than the sidebar keep their head and tail, distinct.
+  fitSelect(select);
 }
 
 function newestRun(list: RunInfo[]): RunInfo | undefined {
@@ -166,8 +171,9 @@ async function update(): Promise<void> {
   const current = ++generation;
   const stale = () => current !== generation;
   const hash: HashState = readHash();
-  logdirLabel.textContent = logdir ? `logdir: ${logdir}` : '';
-  logdirLabel.title = logdir;
+  logdirText.dataset.elide = logdir ? `logdir: ${logdir}` : '';
+  logdirText.title = logdir;
+  fitElided(logdirLabel);
   window.clearTimeout(pollTimer);
 
   if (runs.length === 0) {

@@ -13,11 +13,25 @@ export function card(title: string, options: { subtitle?: string; actions?: Node
   return node;
 }
 
+// A tile value longer than this many characters is a name, not a number (tiles()).
+const LONG_TILE_VALUE = 10;
+
 export interface Tile {
   label: string;
   value: string;
   detail?: string;
   tone?: 'good' | 'warn' | 'bad' | 'neutral';
+  // Where `value`'s number comes from in the tool's JSON (keys from the root) and the factor
+  // applied to it (a fraction shown as %): tests hold the shown number to that field
+  // (tests/browser/every_page_test.mjs), so a tile cannot drift from the CLI.
+  json?: (string | number)[];
+  scale?: number;
+}
+
+// The attributes that tie a shown number to its JSON field (Tile.json).
+export function jsonSource(path: (string | number)[] | undefined, scale?: number): Record<string, string> {
+  if (!path) return {};
+  return scale === undefined ? { 'data-json': JSON.stringify(path) } : { 'data-json': JSON.stringify(path), 'data-json-scale': String(scale) };
 }
 
 export function tiles(items: Tile[], options: { columns?: number } = {}): HTMLElement {
@@ -29,7 +43,9 @@ export function tiles(items: Tile[], options: { columns?: number } = {}): HTMLEl
         'div',
         { class: `tile tone-${t.tone ?? 'neutral'}` },
         el('div', { class: 'tile-label' }, t.label),
-        el('div', { class: 'tile-value' }, t.value),
+        // Names (a straggler device) are longer than a number: smaller, and they wrap
+        // rather than being cut.
+        el('div', { class: t.value.length > LONG_TILE_VALUE ? 'tile-value long' : 'tile-value', title: t.value, ...jsonSource(t.json, t.scale) }, t.value),
         t.detail ? el('div', { class: 'tile-detail' }, t.detail) : null,
       ),
     ),

@@ -4,10 +4,16 @@ import { GridComponent, LegendComponent, TooltipComponent, DataZoomComponent } f
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { el, escapeHtml, formatMs } from '../format';
+import { distinctElided, elidedGroup, elidedLabel, measureFor } from './elide';
 
 echarts.use([BarChart, PieChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, CanvasRenderer]);
 
 const live = new Set<echarts.ECharts>();
+
+// A drawn chart's option as echarts holds it (legend type, series), for the browser tests'
+// checks of every chart (tests/browser/every_page_test.mjs); nothing in the UI uses it.
+(window as unknown as { stepscopeChartOption?: (node: Element) => unknown }).stepscopeChartOption = (node) =>
+  echarts.getInstanceByDom(node as HTMLElement)?.getOption();
 const observer = new ResizeObserver((entries) => {
   for (const entry of entries) {
     const chart = echarts.getInstanceByDom(entry.target as HTMLElement);
@@ -24,21 +30,28 @@ export function disposeCharts(): void {
   live.clear();
 }
 
+// A chart's option, or a function of the chart's width in px giving it (for a legend and
+// labels laid out to fit the width).
+export type ChartOption = echarts.EChartsCoreOption | ((widthPx: number) => echarts.EChartsCoreOption);
+
 // A chart node of `height` px drawing `option` once it is in the document; data-ready is
 // set when drawn (tests wait for it). Other chart modules (roofline_chart.ts) mount
 // through this so every chart is resized and disposed the same way.
-export function mountChart(height: number, option: echarts.EChartsCoreOption, name: string, onReady?: (chart: echarts.ECharts) => void): HTMLElement {
+export function mountChart(height: number, option: ChartOption, name: string, onReady?: (chart: echarts.ECharts) => void): HTMLElement {
   return mount(height, option, name, onReady);
 }
 
-function mount(height: number, option: echarts.EChartsCoreOption, name: string, onReady?: (chart: echarts.ECharts) => void): HTMLElement {
+function mount(height: number | ((widthPx: number) => number), option: ChartOption, name: string, onReady?: (chart: echarts.ECharts) => void): HTMLElement {
   const node = el('div', { class: 'chart', 'data-chart': name });
-  node.style.height = `${height}px`;
+  const heightFor = typeof height === 'function' ? height : () => height;
+  node.style.height = `${heightFor(0)}px`;
   // echarts needs the node in the document to know its width: initialise on the next frame.
   requestAnimationFrame(() => {
     if (!node.isConnected) return;
+    const width = node.clientWidth;
+    node.style.height = `${heightFor(width)}px`;
     const chart = echarts.init(node, undefined, { renderer: 'canvas' });
-    chart.setOption(option);
+    chart.setOption(typeof option === 'function' ? option(width) : option);
     live.add(chart);
     observer.observe(node);
     onReady?.(chart);
@@ -48,6 +61,42 @@ function mount(height: number, option: echarts.EChartsCoreOption, name: string, 
 }
 
 export const textStyle = { fontFamily: 'Roboto, "Segoe UI", "Helvetica Neue", Arial, sans-serif', color: '#3c4043' };
+
+// echarts' legend: 12 px text after a 14 px mark, items 10 px apart in both directions.
+const LEGEND_FONT = `12px ${textStyle.fontFamily}`;
+const LEGEND_ICON_PX = 14 + 5;
+const LEGEND_GAP_PX = 10;
+const LEGEND_LINE_PX = 14;
+
+// The height a plain (never paged) legend of `names` takes in a chart `widthPx` wide: its
+// items wrap onto as many lines as they need, and the plot starts below them. A paged
+// ("scroll") legend showed "1/2" and hid series on its second page.
+export function legendHeight(names: string[], widthPx: number): number {
+  if (!names.length) return 0;
+  const measure = measureFor(LEGEND_FONT);
+  const available = Math.max(1, widthPx - 2 * LEGEND_GAP_PX);
+  let lines = 1;
+  let x = 0;
+  for (const name of names) {
+    const item = LEGEND_ICON_PX + measure(name);
+    if (x > 0 && x + item > available) {
+      lines++;
+      x = 0;
+    }
+    x += item + LEGEND_GAP_PX;
+  }
+  return lines * LEGEND_LINE_PX + (lines - 1) * LEGEND_GAP_PX;
+}
+
+// A legend that lists every series, on as many lines as it needs (see legendHeight).
+export const plainLegend = { top: 0, type: 'plain', itemWidth: 14, itemHeight: 10, itemGap: LEGEND_GAP_PX, textStyle: { fontSize: 12 } };
+
+// Category-axis labels in `perLabelPx` each: head and tail of each name, distinct; the
+// axis tooltip shows the whole name.
+function axisLabels(labels: string[], perLabelPx: number): string[] {
+  const chars = Math.max(6, Math.floor(perLabelPx / 7) - 1);
+  return distinctElided(labels, chars);
+}
 
 export interface StackSeries {
   name: string;
@@ -66,43 +115,60 @@ export interface StackedBarsOptions {
 }
 
 // A stacked bar per x value (step-time graph: one bar per step, one color per category).
+// Every series given is in the legend, also one that is zero throughout (the caller leaves
+// out what does not apply); the legend is never paged and the unit runs along the y axis,
+// clear of it.
 export function stackedBars(name: string, xLabels: string[], series: StackSeries[], options: StackedBarsOptions = {}): HTMLElement {
-  const visible = series.filter((s) => s.values.some((v) => v > 0));
   const selected = options.selected ?? -1;
   const barData = (values: number[]) =>
     selected < 0 ? values : values.map((value, i) => ({ value, itemStyle: { opacity: i === selected ? 1 : 0.35 } }));
-  const option: echarts.EChartsCoreOption = {
-    textStyle,
-    animation: false,
-    color: visible.map((s) => s.color),
-    tooltip: {
-      trigger: 'axis',
-      axisPointer: { type: 'shadow' },
-      valueFormatter: (value: unknown) => formatMs(value as number),
-    },
-    legend: { top: 0, type: 'scroll', itemWidth: 14, itemHeight: 10 },
-    grid: { left: 56, right: 24, top: 40, bottom: xLabels.length > 40 ? 56 : 32 },
-    xAxis: {
-      type: 'category',
-      data: xLabels,
-      name: options.xName ?? 'step',
-      nameLocation: 'middle',
-      nameGap: 24,
-      axisTick: { alignWithLabel: true },
-      axisLabel: {
-        // Every step's number while they fit, so the selected one is never the hidden one.
-        interval: xLabels.length <= 20 ? 0 : 'auto',
-        formatter: (value: string, i: number) => (i === selected ? `{selected|${value}}` : value),
-        rich: { selected: { fontWeight: 'bold', color: '#1a73e8' } },
+  const zoom = xLabels.length > 40;
+  const grid = { left: 64, right: 24, bottom: zoom ? 56 : 32 };
+  const legendPx = (width: number) => legendHeight(series.map((s) => s.name), width || 600);
+  const option = (width: number): echarts.EChartsCoreOption => {
+    const shown = axisLabels(xLabels, ((width || 600) - grid.left - grid.right) / Math.max(1, xLabels.length));
+    return {
+      textStyle,
+      animation: false,
+      color: series.map((s) => s.color),
+      tooltip: {
+        trigger: 'axis',
+        axisPointer: { type: 'shadow' },
+        valueFormatter: (value: unknown) => formatMs(value as number),
       },
-      triggerEvent: options.onClick !== undefined,
-    },
-    yAxis: { type: 'value', name: options.yName ?? 'ms', nameTextStyle: { align: 'right' }, splitLine: { lineStyle: { color: '#eceff1' } } },
-    dataZoom: xLabels.length > 40 ? [{ type: 'slider', height: 18, bottom: 8 }] : [],
-    series: visible.map((s) => ({ name: s.name, type: 'bar', stack: 'total', barMaxWidth: 48, data: barData(s.values), emphasis: { focus: 'series' }, cursor: options.onClick ? 'pointer' : 'default' })),
+      legend: { ...plainLegend, data: series.map((s) => s.name) },
+      grid: { ...grid, top: legendPx(width) + 20 },
+      xAxis: {
+        type: 'category',
+        data: xLabels,
+        name: options.xName ?? 'step',
+        nameLocation: 'middle',
+        nameGap: 24,
+        axisTick: { alignWithLabel: true },
+        axisLabel: {
+          // Every step's number while they fit, so the selected one is never the hidden one.
+          interval: xLabels.length <= 20 ? 0 : 'auto',
+          formatter: (_value: string, i: number) => (i === selected ? `{selected|${shown[i]}}` : shown[i]),
+          rich: { selected: { fontWeight: 'bold', color: '#1a73e8' } },
+        },
+        triggerEvent: options.onClick !== undefined,
+      },
+      yAxis: {
+        type: 'value',
+        name: options.yName ?? 'ms',
+        nameLocation: 'middle',
+        nameGap: 46,
+        nameRotate: 90,
+        splitLine: { lineStyle: { color: '#eceff1' } },
+      },
+      dataZoom: zoom ? [{ type: 'slider', height: 18, bottom: 8 }] : [],
+      series: series.map((s) => ({ name: s.name, type: 'bar', stack: 'total', barMaxWidth: 48, data: barData(s.values), emphasis: { focus: 'series' }, cursor: options.onClick ? 'pointer' : 'default' })),
+    };
   };
   const onClick = options.onClick;
-  return mount(options.height ?? 320, option, name, (chart) => {
+  const height = options.height ?? 320;
+  // Taller by what the legend takes beyond one line, so the bars keep their room.
+  return mount((width) => height + legendPx(width) - LEGEND_LINE_PX, option, name, (chart) => {
     if (!onClick) return;
     // A click anywhere in a step's column (not only on its bars) selects it.
     chart.getZr().on('click', (event: { offsetX: number; offsetY: number }) => {
@@ -219,7 +285,8 @@ export function pie(name: string, slices: Slice[], options: PieOptions = {}): HT
   const chartNode = mount(options.height ?? 260, option, name, (chart) => {
     chartRef = chart;
   });
-  const legend = el('ul', { class: 'pie-legend', 'data-legend': name });
+  // Labels fitted to the legend's width: head and tail of each, distinct (elide.ts).
+  const legend = elidedGroup(el('ul', { class: 'pie-legend', 'data-legend': name }));
   items.forEach((item, i) => {
     const swatch = el('span', { class: 'swatch' });
     swatch.style.background = colors[i];
@@ -227,7 +294,8 @@ export function pie(name: string, slices: Slice[], options: PieOptions = {}): HT
       'li',
       { 'data-slice': String(i), title: item.members ? `${item.name}:\n${othersText(item, options.unit)}` : item.name },
       swatch,
-      el('span', { class: 'pie-legend-label' }, item.label ?? item.name),
+      // The "other" slice's label is a sentence (how many, what share): it wraps, never shortened.
+      item.members ? el('span', { class: 'pie-legend-label' }, item.name) : elidedLabel('span', 'pie-legend-label', item.label ?? item.name, item.name),
       el('span', { class: 'pie-legend-value' }, formatValue(item.value, options.unit)),
       el('span', { class: 'pie-legend-percent' }, `${percent(item.value).toFixed(1)} %`),
     );
@@ -239,15 +307,20 @@ export function pie(name: string, slices: Slice[], options: PieOptions = {}): HT
   return el('div', { class: options.stacked ? 'pie-with-legend stacked' : 'pie-with-legend' }, chartNode, legend);
 }
 
+// Room for the category labels left of horizontal bars, px.
+const HBAR_LABEL_PX = 170;
+
 // Horizontal bars (host-side input breakdown, etc.).
 export function horizontalBars(name: string, items: { label: string; value: number; color?: string }[], options: { height?: number } = {}): HTMLElement {
+  const shown = axisLabels(items.map((i) => i.label), HBAR_LABEL_PX - 8);
   const option: echarts.EChartsCoreOption = {
     textStyle,
     animation: false,
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: unknown) => formatMs(v as number) },
-    grid: { left: 170, right: 48, top: 8, bottom: 28 },
+    grid: { left: HBAR_LABEL_PX, right: 48, top: 8, bottom: 28 },
     xAxis: { type: 'value', name: 'ms', splitLine: { lineStyle: { color: '#eceff1' } } },
-    yAxis: { type: 'category', data: items.map((i) => i.label), inverse: true, axisTick: { show: false } },
+    // Labels longer than the room left of the bars keep their head and tail; the tooltip has the whole one.
+    yAxis: { type: 'category', data: items.map((i) => i.label), inverse: true, axisTick: { show: false }, axisLabel: { formatter: (_v: string, i: number) => shown[i] } },
     series: [
       {
         type: 'bar',

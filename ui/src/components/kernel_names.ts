@@ -67,6 +67,7 @@ function lastComponent(qualified: string): string {
 }
 
 function parse(name: string): Parsed {
+  if (isPlaceholder(name)) return { head: name, templated: false, words: [], tokens: [] };
   const [qualifiedHead, args] = splitTemplate(name);
   const head = lastComponent(qualifiedHead.replace(/\(anonymous namespace\)::/g, '')) || name;
   const words: string[] = [];
@@ -166,30 +167,65 @@ export function kernelLabels(names: string[]): string[] {
 // differ away from the tail (replica_4 vs replica_6, layer_17 vs layer_22), the scopes
 // that differ, "…" for the ones between, and the op itself. Names without scopes
 // (PyTorch's "aten::addmm") stay as they are; names still alike keep their full name.
+// Linear in the names (times their depth and the names alike in depth and op): a
+// TensorFlow profile has thousands of scoped ops, and comparing every pair took seconds.
 export function opLabels(names: string[], maxChars = 48): string[] {
-  const parts = names.map((name) => name.split('/'));
+  const unique = [...new Set(names)];
+  const parts = new Map(unique.map((name) => [name, name.split('/')]));
   const tail = (p: string[], k: number) => p.slice(p.length - k).join('/');
-  const labels = names.map((name, i) => {
-    const p = parts[i];
-    if (p.length <= 2 && name.length <= maxChars) return name;
+  // For each depth k: how many different names end in each k-scope tail.
+  const tailCounts: Map<string, number>[] = [];
+  const tailCount = (p: string[], k: number) => {
+    let counts = tailCounts[k];
+    if (!counts) {
+      counts = new Map();
+      for (const q of parts.values()) {
+        if (q.length < k) continue;
+        const t = tail(q, k);
+        counts.set(t, (counts.get(t) ?? 0) + 1);
+      }
+      tailCounts[k] = counts;
+    }
+    return counts.get(tail(p, k)) ?? 0;
+  };
+  // Names of one depth and one op: the only ones the scope-picking below compares.
+  const alikeGroups = new Map<string, string[][]>();
+  const groupKey = (p: string[]) => `${p.length}\u0000${p[p.length - 1]}`;
+  for (const p of parts.values()) {
+    const key = groupKey(p);
+    const group = alikeGroups.get(key);
+    if (group) group.push(p);
+    else alikeGroups.set(key, [p]);
+  }
+  const labelOf = new Map<string, string>();
+  for (const name of unique) {
+    const p = parts.get(name)!;
+    if (p.length <= 2 && name.length <= maxChars) {
+      labelOf.set(name, name);
+      continue;
+    }
     let k = 1;
-    while (k < p.length && parts.some((q, j) => j !== i && names[j] !== name && q.length >= k && tail(q, k) === tail(p, k))) k++;
-    if (k < p.length) return `…/${tail(p, k)}`;
+    while (k < p.length && tailCount(p, k) > 1) k++;
+    if (k < p.length) {
+      labelOf.set(name, `…/${tail(p, k)}`);
+      continue;
+    }
     // Only scopes away from the tail tell it apart: keep the op, then, while another name of
     // the same depth reads the same, the scope that differs from most of them.
     const keep = new Set<number>([p.length - 1]);
-    const alike = () =>
-      parts.filter((q, j) => j !== i && names[j] !== name && q.length === p.length && [...keep].every((at) => q[at] === p[at]));
-    for (let conflicts = alike(); conflicts.length && keep.size < 5; conflicts = alike()) {
+    let conflicts = alikeGroups.get(groupKey(p))!.filter((q) => q !== p);
+    while (conflicts.length && keep.size < 5) {
       let best = -1;
       let bestCount = 0;
       for (let at = p.length - 2; at >= 0; at--) {
         if (keep.has(at)) continue;
-        const count = conflicts.filter((q) => q[at] !== p[at]).length;
+        let count = 0;
+        for (const q of conflicts) if (q[at] !== p[at]) count++;
         if (count > bestCount) [best, bestCount] = [at, count];
       }
       if (best < 0) break;
       keep.add(best);
+      conflicts = conflicts.filter((q) => q[best] === p[best]);
     }
     const kept = [...keep].sort((a, b) => a - b);
     let out = kept[0] > 0 ? '…/' : '';
@@ -197,18 +233,31 @@ export function opLabels(names: string[], maxChars = 48): string[] {
       if (n > 0) out += at === kept[n - 1] + 1 ? '/' : '/…/';
       out += p[at];
     });
-    return out.length < name.length ? out : name;
-  });
+    labelOf.set(name, out.length < name.length ? out : name);
+  }
   // Where two different names still read the same, the full names.
-  const seen = new Map<string, Set<string>>();
-  labels.forEach((label, i) => seen.set(label, (seen.get(label) ?? new Set()).add(names[i])));
-  return labels.map((label, i) => (seen.get(label)!.size > 1 ? names[i] : label));
+  const seen = new Map<string, number>();
+  for (const name of unique) seen.set(labelOf.get(name)!, (seen.get(labelOf.get(name)!) ?? 0) + 1);
+  return names.map((name) => (seen.get(labelOf.get(name)!)! > 1 ? name : labelOf.get(name)!));
+}
+
+// Names that stand for no name ("(no op)", "(other)"): shown as they are.
+function isPlaceholder(name: string): boolean {
+  return /^\(.*\)$/.test(name);
+}
+
+// Whether a name is a C++ function signature (a GPU kernel): a return type, template
+// arguments right after an identifier, or a parameter list that ends the name. Not
+// PyTorch's "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__" (its "(" is
+// inside the name, whose identifying part comes after) nor Python's "<built-in method …>".
+function isSignature(name: string): boolean {
+  if (isPlaceholder(name)) return false;
+  return name.startsWith('void ') || /\w</.test(name) || /^[\w:~]+\(.*\)$/.test(name);
 }
 
 // Labels for a mix of names (an op pie holds framework ops and kernels): C++ signatures
-// ("void ns::k<T>(…)") by kernelLabels, scoped op names by opLabels, in order.
+// ("void ns::k<T>(…)") by kernelLabels, other names by opLabels, in order.
 export function readableLabels(names: string[]): string[] {
-  const isSignature = (name: string) => name.startsWith('void ') || /[<(]/.test(name.replace(/^\(anonymous namespace\)/, ''));
   const signatures = names.filter(isSignature);
   const scoped = names.filter((n) => !isSignature(n));
   const signatureLabels = new Map(kernelLabels(signatures).map((label, i) => [signatures[i], label]));

@@ -4,7 +4,7 @@
 import { LineChart, ScatterChart } from 'echarts/charts';
 import * as echarts from 'echarts/core';
 import { escapeHtml } from '../format';
-import { mountChart, textStyle } from './charts';
+import { legendHeight, mountChart, plainLegend, textStyle } from './charts';
 
 echarts.use([LineChart, ScatterChart]);
 
@@ -46,11 +46,13 @@ export function rooflineChart(name: string, points: RooflinePoint[], roofs: Roof
   const bounds = [...new Set(points.filter((p) => p.level === 'op' && p.intensity > 0 && p.gflopRate > 0).map((p) => p.boundBy))];
   const maxTime = Math.max(1, ...points.map((p) => p.timeUs));
   const size = (_value: unknown, params: { data?: { timeUs?: number } }) => 8 + 16 * Math.sqrt((params.data?.timeUs ?? 0) / maxTime);
-  const option: echarts.EChartsCoreOption = {
+  const seriesNames = ['Roof', ...bounds.map((bound) => `Ops (${bound} bound)`), 'Programs'];
+  // Every series in the legend, on as many lines as it takes (never paged).
+  const option = (width: number): echarts.EChartsCoreOption => ({
     textStyle,
     animation: false,
-    legend: { top: 0, type: 'scroll', itemWidth: 14, itemHeight: 10 },
-    grid: { left: 72, right: 32, top: 40, bottom: 48 },
+    legend: plainLegend,
+    grid: { left: 80, right: 32, top: legendHeight(seriesNames, width || 600) + 24, bottom: 48 },
     tooltip: {
       trigger: 'item',
       formatter: (p: { seriesName: string; data: { name?: string; value: number[]; timeUs?: number; boundBy?: string } }) => {
@@ -60,12 +62,13 @@ export function rooflineChart(name: string, points: RooflinePoint[], roofs: Roof
       },
     },
     xAxis: { type: 'log', name: 'arithmetic intensity (FLOP/B)', nameLocation: 'middle', nameGap: 28, min: xMin, max: xMax, splitLine: { lineStyle: { color: '#eceff1' } } },
-    yAxis: { type: 'log', name: 'GFLOP/s', min: yMin, max: yMax, splitLine: { lineStyle: { color: '#eceff1' } } },
+    // The unit along the axis, clear of the legend above the plot.
+    yAxis: { type: 'log', name: 'GFLOP/s', nameLocation: 'middle', nameRotate: 90, nameGap: 60, min: yMin, max: yMax, splitLine: { lineStyle: { color: '#eceff1' } } },
     series: [
       { name: 'Roof', type: 'line', data: roof, showSymbol: false, lineStyle: { color: '#202124', width: 2 }, itemStyle: { color: '#202124' }, silent: true },
       ...bounds.map((bound) => ({ name: `Ops (${bound} bound)`, type: 'scatter', data: scatter('op', bound), symbolSize: size, itemStyle: { color: BOUND_COLORS[bound] ?? '#80868b', opacity: 0.75 } })),
       { name: 'Programs', type: 'scatter', data: scatter('program', null), symbol: 'diamond', symbolSize: 16, itemStyle: { color: '#188038' } },
     ],
-  };
+  });
   return mountChart(options.height ?? 420, option, name);
 }

@@ -1,8 +1,13 @@
 // A sortable, filterable table: click a header to sort by it (again to reverse), type in
 // the filter box to keep rows whose name matches. Long tables show the first rows and a
-// "show all" button. Rows can expand to show every field.
+// "show all" button; showing all of a long table renders only the rows in view (and a
+// margin) inside a scroll box, so a table of any length draws as fast as a short one,
+// while sorting and filtering work on every row. Rows can expand to show every field.
+// Text cells too long for a column show their head and tail (components/elide.ts), the
+// full text on hover.
 import type { Row } from '../api';
 import { el, formatCell, humanize } from '../format';
+import { distinctElided } from './elide';
 
 export interface ColumnSpec {
   id: string;
@@ -11,6 +16,11 @@ export interface ColumnSpec {
   // Custom cell content; the sort still uses the raw value.
   render?: (row: Row) => Node | string;
   className?: string;
+  // Text cells longer than this show their head and tail; default NAME_CHARS for 'name'
+  // columns, TEXT_CHARS for other text.
+  maxChars?: number;
+  // Shown for an empty text ("(no op)"): an empty cell reads as missing data.
+  blank?: string;
 }
 
 export interface TableOptions {
@@ -28,13 +38,28 @@ export interface TableOptions {
   toolbar?: Node[]; // extra controls next to the filter (e.g. Export as CSV)
 }
 
+// Characters a text cell shows before its middle is elided: names (monospace) and other text.
+const NAME_CHARS = 44;
+const TEXT_CHARS = 32;
+// Showing all rows of a table longer than this renders only those in view.
+const VIRTUAL_MIN_ROWS = 100;
+// Rows rendered above and below the visible ones, in px of table (smooth scrolling).
+const VIRTUAL_MARGIN_PX = 600;
+// A row's height until one is measured (13 px text, 6 px padding, 1 px border).
+const ROW_HEIGHT_GUESS_PX = 29;
+
+// Text order for sorting: numbers inside names in numeric order ("layer_2" before
+// "layer_10"), case ignored. One collator: localeCompare builds one per call, which made
+// sorting 100,000 rows take seconds.
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
 function compare(a: unknown, b: unknown): number {
   const aMissing = a === null || a === undefined;
   const bMissing = b === null || b === undefined;
   if (aMissing || bMissing) return aMissing === bMissing ? 0 : aMissing ? 1 : -1;
   if (typeof a === 'number' && typeof b === 'number') return a - b;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
-  return String(a).localeCompare(String(b), 'en', { numeric: true, sensitivity: 'base' });
+  return collator.compare(String(a), String(b));
 }
 
 function inferType(rows: Row[], id: string): 'string' | 'int' | 'double' | 'bool' {
@@ -48,6 +73,11 @@ function inferType(rows: Row[], id: string): 'string' | 'int' | 'double' | 'bool
   return 'string';
 }
 
+// "1 row", "25 rows".
+function rowsText(count: number): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? 'row' : 'rows'}`;
+}
+
 export function dataTable(options: TableOptions): HTMLElement {
   const columns = options.columns.map((c) => ({ ...c, type: c.type ?? inferType(options.rows, c.id), label: c.label ?? humanize(c.id) }));
   let sort = options.sort ?? null;
@@ -55,6 +85,19 @@ export function dataTable(options: TableOptions): HTMLElement {
   let showAll = false;
   const pageSize = options.pageSize ?? 50;
   const expanded = new Set<Row>();
+  const span = columns.length + (options.expand ? 1 : 0);
+
+  // Each text column's labels, distinct over the whole column (not only the rows in view).
+  const labels = new Map<string, Map<string, string>>();
+  for (const column of columns) {
+    // Sentences ('wrap' columns) wrap instead.
+    if (column.render || column.type !== 'string' || column.className?.includes('wrap')) continue;
+    const texts = [...new Set(options.rows.map((r) => r[column.id]).filter((v): v is string => typeof v === 'string'))];
+    const maxChars = column.maxChars ?? (column.className?.includes('name') ? NAME_CHARS : TEXT_CHARS);
+    if (!texts.some((t) => t.length > maxChars)) continue;
+    const shown = distinctElided(texts, maxChars);
+    labels.set(column.id, new Map(texts.map((t, i) => [t, shown[i]])));
+  }
 
   const root = el('div', { class: 'table-wrap', 'data-table': options.name });
   const toolbar = el('div', { class: 'table-toolbar' });
@@ -69,7 +112,7 @@ export function dataTable(options: TableOptions): HTMLElement {
     });
     filterInput.addEventListener('input', () => {
       filter = filterInput!.value.trim().toLowerCase();
-      render();
+      update(true);
     });
     toolbar.append(filterInput);
   }
@@ -90,7 +133,7 @@ export function dataTable(options: TableOptions): HTMLElement {
         // Numbers sort largest first, text A to Z: what one usually wants first.
         sort = { column: column.id, descending: column.type !== 'string' };
       }
-      render();
+      update(true);
     };
     th.addEventListener('click', activate);
     th.addEventListener('keydown', (e) => {
@@ -104,7 +147,8 @@ export function dataTable(options: TableOptions): HTMLElement {
   thead.append(headRow);
   const tbody = el('tbody');
   table.append(thead, tbody);
-  root.append(el('div', { class: 'table-scroll' }, table));
+  const scroller = el('div', { class: 'table-scroll' }, table);
+  root.append(scroller);
   const more = el('div', { class: 'table-more' });
   root.append(more);
 
@@ -126,55 +170,110 @@ export function dataTable(options: TableOptions): HTMLElement {
     return rows;
   }
 
-  function render(): void {
+  // The row's cells (and its details when expanded): one <tr>, or two.
+  function rowElements(row: Row): HTMLElement[] {
+    const tr = el('tr');
+    if (options.expand) {
+      const open = expanded.has(row);
+      const button = el('button', { class: 'expand-button', 'aria-expanded': String(open), title: open ? 'Hide details' : 'Show details' }, open ? '▾' : '▸');
+      button.addEventListener('click', () => {
+        if (expanded.has(row)) expanded.delete(row);
+        else expanded.add(row);
+        update(false);
+      });
+      tr.append(el('td', { class: 'col-expand' }, button));
+    }
+    for (const column of columns) {
+      const value = row[column.id];
+      const content = column.render ? column.render(row) : value === '' && column.blank ? column.blank : formatCell(value, column.type, column.id);
+      const shown = typeof value === 'string' ? labels.get(column.id)?.get(value) ?? content : content;
+      const td = el('td', { class: `type-${column.type} ${column.className ?? ''}` }, shown);
+      // The full text on hover, also where it is shown whole (tests read it there).
+      if (typeof content === 'string' && column.type === 'string') td.title = content;
+      tr.append(td);
+    }
+    if (!options.expand || !expanded.has(row)) return [tr];
+    return [tr, el('tr', { class: 'detail-row' }, el('td', { colspan: String(span) }, options.expand(row)))];
+  }
+
+  // Showing all of a long table: the rows in view, between two spacers as tall as the
+  // rows above and below. Heights are measured as rows are drawn (an expanded row is
+  // taller), so the scrollbar and the position stay true to the whole table.
+  let rows: Row[] = [];
+  const heights = new WeakMap<Row, number>();
+  let typicalHeight = ROW_HEIGHT_GUESS_PX;
+  const heightOf = (row: Row) => heights.get(row) ?? typicalHeight;
+  const spacer = (px: number) => {
+    const tr = el('tr', { class: 'spacer-row', 'aria-hidden': 'true' }, el('td', { colspan: String(span) }));
+    (tr.firstChild as HTMLElement).style.height = `${px}px`;
+    return tr;
+  };
+  let virtual = false;
+  let frame = 0;
+
+  function drawWindow(): void {
+    frame = 0;
+    const top = scroller.scrollTop;
+    const view = scroller.clientHeight || window.innerHeight;
+    let y = 0;
+    let i = 0;
+    while (i < rows.length && y + heightOf(rows[i]) < top - VIRTUAL_MARGIN_PX) y += heightOf(rows[i++]);
+    const start = i;
+    const above = y;
+    while (i < rows.length && y < top + view + VIRTUAL_MARGIN_PX) y += heightOf(rows[i++]);
+    const end = i;
+    let below = 0;
+    for (; i < rows.length; i++) below += heightOf(rows[i]);
+    const drawn = rows.slice(start, end).map((row) => ({ row, trs: rowElements(row) }));
+    tbody.replaceChildren(spacer(above), ...drawn.flatMap((d) => d.trs), spacer(below));
+    // Measure what was drawn (one layout for all of it).
+    const measured = drawn.map((d) => d.trs.reduce((sum, tr) => sum + tr.getBoundingClientRect().height, 0));
+    drawn.forEach((d, k) => {
+      if (measured[k] <= 0) return;
+      heights.set(d.row, measured[k]);
+      if (d.trs.length === 1) typicalHeight = measured[k];
+    });
+  }
+
+  scroller.addEventListener('scroll', () => {
+    if (virtual && !frame) frame = requestAnimationFrame(drawWindow);
+  });
+
+  // Draws the rows again; `fromTop`: the order or the filter changed, so start at the first row.
+  function update(fromTop: boolean): void {
     for (const th of headRow.querySelectorAll<HTMLElement>('th[data-col]')) {
       const active = sort && th.dataset.col === sort.column;
       th.setAttribute('aria-sort', active ? (sort!.descending ? 'descending' : 'ascending') : 'none');
       th.querySelector('.sort-mark')!.textContent = active ? (sort!.descending ? '▼' : '▲') : '';
     }
-    const rows = visibleRows();
-    const shown = showAll ? rows : rows.slice(0, pageSize);
-    tbody.replaceChildren();
+    if (fromTop || rows.length === 0) rows = visibleRows();
+    virtual = showAll && rows.length > VIRTUAL_MIN_ROWS;
+    scroller.classList.toggle('virtual', virtual);
+    if (fromTop) scroller.scrollTop = 0;
     if (rows.length === 0) {
-      const span = columns.length + (options.expand ? 1 : 0);
-      tbody.append(el('tr', { class: 'empty-row' }, el('td', { colspan: String(span) }, filter ? `No rows match “${filter}”.` : options.emptyText ?? 'No rows.')));
+      tbody.replaceChildren(el('tr', { class: 'empty-row' }, el('td', { colspan: String(span) }, filter ? `No rows match “${filter}”.` : options.emptyText ?? 'No rows.')));
+    } else if (virtual) {
+      if (scroller.isConnected) drawWindow();
+      else {
+        // Not in the document yet: nothing to measure; draw the first screenful.
+        tbody.replaceChildren(...rows.slice(0, pageSize).flatMap(rowElements), spacer(Math.max(0, rows.length - pageSize) * typicalHeight));
+        requestAnimationFrame(() => virtual && drawWindow());
+      }
+    } else {
+      tbody.replaceChildren(...(showAll ? rows : rows.slice(0, pageSize)).flatMap(rowElements));
     }
-    for (const row of shown) {
-      const tr = el('tr');
-      if (options.expand) {
-        const open = expanded.has(row);
-        const button = el('button', { class: 'expand-button', 'aria-expanded': String(open), title: open ? 'Hide details' : 'Show details' }, open ? '▾' : '▸');
-        button.addEventListener('click', () => {
-          if (expanded.has(row)) expanded.delete(row);
-          else expanded.add(row);
-          render();
-        });
-        tr.append(el('td', { class: 'col-expand' }, button));
-      }
-      for (const column of columns) {
-        const value = row[column.id];
-        const content = column.render ? column.render(row) : formatCell(value, column.type, column.id);
-        const td = el('td', { class: `type-${column.type} ${column.className ?? ''}` }, content);
-        if (typeof content === 'string' && column.type === 'string') td.title = content;
-        tr.append(td);
-      }
-      tbody.append(tr);
-      if (options.expand && expanded.has(row)) {
-        tbody.append(el('tr', { class: 'detail-row' }, el('td', { colspan: String(columns.length + 1) }, options.expand(row))));
-      }
-    }
-    count.textContent = filter ? `${rows.length} of ${options.rows.length} rows` : `${options.rows.length} rows`;
+    count.textContent = filter ? `${rows.length.toLocaleString('en-US')} of ${rowsText(options.rows.length)}` : rowsText(options.rows.length);
     more.replaceChildren();
     if (rows.length > pageSize) {
-      const toggle = el('button', { class: 'link-button' }, showAll ? `Show first ${pageSize}` : `Show all ${rows.length} rows`);
+      const toggle = el('button', { class: 'link-button' }, showAll ? `Show first ${pageSize}` : `Show all ${rows.length.toLocaleString('en-US')} rows`);
       toggle.addEventListener('click', () => {
         showAll = !showAll;
-        render();
+        update(true);
       });
       more.append(toggle);
     }
   }
 
-  render();
+  update(true);
   return root;
 }

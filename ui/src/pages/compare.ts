@@ -6,6 +6,8 @@
 import { compareApi, compareCsvUrl, type ComparePair, type RunInfo, type Row, type TableInfo, type ToolData } from '../api';
 import { card, diagnosticsList, emptyState, errorState } from '../components/cards';
 import { CATEGORIES, stackedBars } from '../components/charts';
+import { elidedSelect } from '../components/elide';
+import { kernelLabels } from '../components/kernel_names';
 import { dataTable, type ColumnSpec } from '../components/table';
 import { el, isNum } from '../format';
 import { verdictText } from './overview';
@@ -148,9 +150,10 @@ function breakdownCard(d: ToolData, tables: TableInfo[]): HTMLElement | null {
   const ids = ['label', 'a_ms', 'b_ms', 'delta_ms', 'delta_percent', 'a_percent', 'b_percent'];
   const headers = ids.map((id) => labelOf(tables, 'step_time_breakdown', id, id));
   // One stacked bar per run: where the average step's time goes, before and after.
-  const series = CATEGORIES.map((cat) => {
-    const row = categories.find((c) => c.category === cat.key);
-    return { name: cat.label, color: cat.color, values: row ? [Number(row.a_ms) || 0, Number(row.b_ms) || 0] : [0, 0] };
+  // The categories the comparison has (those that apply to either profile).
+  const series = CATEGORIES.filter((cat) => categories.some((c) => c.category === cat.key)).map((cat) => {
+    const row = categories.find((c) => c.category === cat.key)!;
+    return { name: cat.label, color: cat.color, values: [Number(row.a_ms) || 0, Number(row.b_ms) || 0] };
   });
   return card(
     'Average step time by category',
@@ -187,7 +190,7 @@ function itemsTable(name: string, rows: Row[], table: TableInfo | undefined, emp
   const columns: ColumnSpec[] = (table?.columns ?? [])
     .filter((c) => c.id !== 'change')
     .map((c) => {
-      const spec: ColumnSpec = { id: c.id, label: c.label, type: c.type };
+      const spec: ColumnSpec = { id: c.id, label: c.label, type: c.type, className: c.id === 'name' ? 'name' : undefined };
       if (c.id === 'delta_ms') {
         spec.render = (row) => deltaSpan(formatDelta(row.delta_ms, 'ms').replace(/ ms$/, ''), toneOf(row.delta_ms, row.delta_percent, 'ms', true));
       } else if (c.id === 'delta_percent') {
@@ -195,6 +198,14 @@ function itemsTable(name: string, rows: Row[], table: TableInfo | undefined, emp
       }
       return spec;
     });
+  // Kernel names as kernel stats labels them (template instances told apart), in full on hover.
+  const kernelColumn = columns.find((c) => c.id === 'kernel_name');
+  if (kernelColumn) {
+    const names = [...new Set(rows.map((r) => String(r.kernel_name ?? '')))];
+    const labels = new Map(kernelLabels(names).map((label, i) => [names[i], label]));
+    kernelColumn.className = 'name';
+    kernelColumn.render = (row) => el('span', { title: String(row.kernel_name ?? '') }, labels.get(String(row.kernel_name ?? '')) ?? '');
+  }
   const nameColumn = table?.columns.find((c) => c.id === 'name' || c.id === 'kernel_name')?.id ?? 'name';
   return dataTable({ name, columns, rows, pageSize: 10, filterColumns: [nameColumn], emptyText });
 }
@@ -231,7 +242,8 @@ function itemsCard(title: string, id: string, d: ToolData, tables: TableInfo[], 
 function runPicker(runs: RunInfo[], pair: ComparePair, navigate: (next: ComparePair) => void): HTMLElement {
   const names = [...runs].sort((a, b) => b.modified_time_ns - a.modified_time_ns || a.name.localeCompare(b.name)).map((r) => r.name);
   const runSelect = (id: string, value: string, onChange: (v: string) => void) => {
-    const select = el('select', { id, 'aria-label': id === 'compare-run-a' ? 'Run A' : 'Run B' }, ...names.map((n) => el('option', { value: n }, n)));
+    // Long run names keep their head and tail (elide.ts), so two runs never read the same.
+    const select = elidedSelect(el('select', { id, 'aria-label': id === 'compare-run-a' ? 'Run A' : 'Run B' }, ...names.map((n) => el('option', { value: n }, n))));
     select.value = value;
     select.addEventListener('change', () => onChange(select.value));
     return select;
@@ -239,7 +251,7 @@ function runPicker(runs: RunInfo[], pair: ComparePair, navigate: (next: CompareP
   const hostSelect = (id: string, run: string, value: string | undefined, onChange: (v: string) => void) => {
     const hosts = runs.find((r) => r.name === run)?.hosts ?? [];
     if (hosts.length <= 1) return null;
-    const select = el('select', { id, 'aria-label': id }, ...hosts.map((h) => el('option', { value: h }, h === 'all' ? 'All hosts' : h)));
+    const select = elidedSelect(el('select', { id, 'aria-label': id }, ...hosts.map((h) => el('option', { value: h }, h === 'all' ? 'All hosts' : h))));
     select.value = value && hosts.includes(value) ? value : hosts[0];
     select.addEventListener('change', () => onChange(select.value));
     return select;

@@ -3,7 +3,7 @@
 // the host-side breakdown of input time and the input-op table. The tables' columns are
 // labelled as the tool declares them (/api/tables).
 import { csvUrl, type ResultOptions } from '../api';
-import { card, diagnosticsList, emptyState, keyValues } from '../components/cards';
+import { card, diagnosticsList, emptyState, jsonSource, keyValues } from '../components/cards';
 import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
@@ -67,7 +67,7 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
           'div',
           { class: 'verdict-row' },
           el('div', {}, el('div', { class: 'verdict-title' }, verdictText(verdict, d.input_bound_potentially === true)), el('div', { class: 'verdict-statement' }, str(d.input_bound_statement) || 'No steps were found, so the input share is unknown.')),
-          steps ? el('div', { class: 'verdict-number' }, el('div', { class: 'verdict-percent' }, formatPercent(d.input_bound_percent)), el('div', { class: 'verdict-caption' }, 'of step time is input')) : null,
+          steps ? el('div', { class: 'verdict-number' }, el('div', { class: 'verdict-percent', ...jsonSource(['input_bound_percent']) }, formatPercent(d.input_bound_percent)), el('div', { class: 'verdict-caption' }, 'of step time is input')) : null,
         ),
       ),
       frameworkLabel(d) ? el('div', { class: 'framework', 'data-framework': str(d.framework), title: str(d.framework_evidence) }, el('span', { class: 'label' }, 'Profile from: '), frameworkLabel(d)) : null,
@@ -119,7 +119,8 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
         { id: 'input-share', subtitle: 'The input share of step time, by what the step waited for' },
         dataTable({
           name: 'input_share',
-          columns: declaredColumns(ctx, 'input_share', { label: { className: 'name' } }, ['kind']),
+          // Each label is a sentence naming the ops it covers: it wraps, never shortened.
+          columns: declaredColumns(ctx, 'input_share', { label: { className: 'wrap' } }, ['kind']),
           rows: share as never,
           pageSize: 10,
         }),

@@ -1,7 +1,11 @@
 // Kernel stats: the GPU kernels that took the most time, with their launch parameters and
-// Tensor Core use.
+// Tensor Core use. The table has one row per kernel, op and launch configuration (its
+// grid and block right after the names, so rows that differ only there do not read as
+// duplicates), and, where the tool sends `kernel_names`, a view of one row per kernel.
+import type { Row } from '../api';
 import { card, emptyState, tiles } from '../components/cards';
 import { pie } from '../components/charts';
+import { distinctElided } from '../components/elide';
 import { kernelLabels, readableLabels, shortKernelName } from '../components/kernel_names';
 import { dataTable, type ColumnSpec } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
@@ -10,6 +14,11 @@ import { arr, obj, str, type PageContext } from './page';
 
 // Each pie shows this many slices; the rest are one "other" slice that lists them.
 const PIE_SLICES = 12;
+// Kernel labels in the tables: at most this many characters (head and tail), so the
+// launch configuration and the times fit beside them.
+const KERNEL_LABEL_CHARS = 48;
+// What kernels launched by no framework op are listed under.
+const NO_OP = '(no op)';
 
 const TENSOR_CORE_SLICES: { key: string; label: string }[] = [
   { key: 'using_tensor_cores', label: 'Uses Tensor Cores' },
@@ -26,6 +35,9 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   const names = [...new Set(kernels.map((k) => str(k.kernel_name)))];
   kernelLabels(names).forEach((label, i) => labels.set(names[i], label));
   const labelOf = (name: string) => labels.get(name) ?? shortKernelName(name);
+  const tableLabels = new Map<string, string>();
+  distinctElided(names.map(labelOf), KERNEL_LABEL_CHARS).forEach((label, i) => tableLabels.set(names[i], label));
+  const kernelCell = (r: Row) => el('span', { title: str(r.kernel_name) }, tableLabels.get(str(r.kernel_name)) ?? labelOf(str(r.kernel_name)));
   if (!kernels.length) {
     page.append(card('Kernel stats', {}, emptyState('No GPU kernels', 'This profile recorded no kernels on a device plane.', 'Kernel stats need a GPU profile (CUPTI activity on /device:GPU:N planes).')));
     return page;
@@ -35,12 +47,16 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
       'Summary',
       { id: 'summary' },
       tiles([
-        { label: 'Kernel time', value: formatMs(summary.total_time_ms), detail: `${formatCount(summary.launches)} launches` },
-        { label: 'Distinct kernels', value: formatCount(summary.distinct_kernel_names ?? summary.distinct_kernels), detail: `in ${formatCount(summary.kernel_op_groups ?? summary.distinct_kernels)} kernel–op groups (table rows)` },
-        { label: 'Median kernel', value: formatMs(num(summary.median_duration_us) / 1000), detail: `${formatPercent(summary.tiny_launch_percent)} of launches under 10 µs`, tone: num(summary.tiny_launch_percent) >= 50 ? 'warn' : 'neutral' },
+        { label: 'Kernel time', value: formatMs(summary.total_time_ms), json: ['summary', 'total_time_ms'], detail: `${formatCount(summary.launches)} launches` },
+        {
+          label: 'Distinct kernels',
+          value: formatCount(summary.distinct_kernel_names ?? summary.distinct_kernels),
+          json: ['summary', summary.distinct_kernel_names === undefined ? 'distinct_kernels' : 'distinct_kernel_names'],
+          detail: `in ${formatCount(summary.kernel_op_groups ?? summary.distinct_kernels)} kernel–op groups (table rows)` },
+        { label: 'Median kernel', value: formatMs(num(summary.median_duration_us) / 1000), json: ['summary', 'median_duration_us'], detail: `${formatPercent(summary.tiny_launch_percent)} of launches under 10 µs`, tone: num(summary.tiny_launch_percent) >= 50 ? 'warn' : 'neutral' },
         summary.tensor_cores_apply === false
           ? { label: 'Tensor Core time', value: '–', detail: 'not applicable: no GPU here has Tensor Cores' }
-          : { label: 'Tensor Core time', value: formatPercent(summary.tensor_core_time_percent), detail: `${formatPercent(summary.eligible_without_tensor_core_percent)} eligible but unused` },
+          : { label: 'Tensor Core time', value: formatPercent(summary.tensor_core_time_percent), json: ['summary', 'tensor_core_time_percent'], detail: `${formatPercent(summary.eligible_without_tensor_core_percent)} eligible but unused` },
       ]),
     ),
   );
@@ -69,7 +85,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   );
 
   const tensorCores = obj(d.tensor_core_time_ms);
-  const opNames = arr(d.kernel_ops).map((o) => str(o.op_name) || '(no framework op)');
+  const opNames = arr(d.kernel_ops).map((o) => str(o.op_name) || NO_OP);
   const opShort = readableLabels(opNames);
   const opSlices = arr(d.kernel_ops).map((o, i) => ({ name: opNames[i], value: num(o.total_time_ms), label: opShort[i] }));
   page.append(
@@ -91,37 +107,80 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
     ),
   );
 
-  page.append(
-    card(
-      'Kernels',
-      { id: 'kernel-table', subtitle: d.truncated === true ? `The ${kernels.length} most expensive kernel–op pairs; the CSV has the same rows` : 'Every kernel–op pair' },
-      dataTable({
-        name: 'kernels',
-        columns: ([
-          { id: 'rank', label: '#' },
-          { id: 'kernel_name', label: 'Kernel', className: 'name', render: (r) => el('span', { title: str(r.kernel_name) }, labelOf(str(r.kernel_name))) },
-          { id: 'op_name', label: 'Op', className: 'name' },
-          { id: 'occurrences', label: 'Count' },
-          { id: 'total_duration_us', label: 'Total (µs)' },
-          { id: 'avg_duration_us', label: 'Avg (µs)' },
-          { id: 'min_duration_us', label: 'Min (µs)' },
-          { id: 'max_duration_us', label: 'Max (µs)' },
-          { id: 'registers_per_thread', label: 'Registers' },
-          { id: 'shmem_bytes', label: 'Shared mem (B)' },
-          { id: 'block_dim', label: 'Block' },
-          { id: 'grid_dim', label: 'Grid' },
-          { id: 'is_op_tensor_core_eligible', label: 'TC eligible' },
-          { id: 'is_kernel_using_tensor_core', label: 'Uses TC' },
-          // Tensor Core columns only where a GPU can have them (the tool leaves them out otherwise).
-        ] as ColumnSpec[]).filter((c) => summary.tensor_cores_apply !== false || !c.id.includes('tensor_core')),
-        rows: kernels as never,
-        sort: { column: 'total_duration_us', descending: true },
-        filterColumns: ['kernel_name', 'op_name'],
-        filterPlaceholder: 'Filter by kernel or op name',
-        pageSize: 25,
-        toolbar: [csvButton(ctx, 'kernels')],
+  const byConfig = dataTable({
+    name: 'kernels',
+    columns: ([
+      { id: 'rank', label: '#' },
+      { id: 'kernel_name', label: 'Kernel', className: 'name', render: kernelCell },
+      { id: 'op_name', label: 'Op', className: 'name', maxChars: 40, blank: NO_OP },
+      { id: 'grid_dim', label: 'Grid' },
+      { id: 'block_dim', label: 'Block' },
+      { id: 'occurrences', label: 'Count' },
+      { id: 'total_duration_us', label: 'Total (µs)' },
+      { id: 'avg_duration_us', label: 'Avg (µs)' },
+      { id: 'min_duration_us', label: 'Min (µs)' },
+      { id: 'max_duration_us', label: 'Max (µs)' },
+      { id: 'registers_per_thread', label: 'Registers' },
+      { id: 'shmem_bytes', label: 'Shared mem (B)' },
+      { id: 'is_op_tensor_core_eligible', label: 'TC eligible' },
+      { id: 'is_kernel_using_tensor_core', label: 'Uses TC' },
+      // Tensor Core columns only where a GPU can have them (the tool leaves them out otherwise).
+    ] as ColumnSpec[]).filter((c) => summary.tensor_cores_apply !== false || !c.id.includes('tensor_core')),
+    rows: kernels as never,
+    sort: { column: 'total_duration_us', descending: true },
+    filterColumns: ['kernel_name', 'op_name'],
+    filterPlaceholder: 'Filter by kernel or op name',
+    pageSize: 25,
+    toolbar: [csvButton(ctx, 'kernels')],
+  });
+  const kernelNames = arr(d.kernel_names);
+  const subtitle = d.truncated === true ? `The ${kernels.length} most expensive kernel–op pairs; the CSV has the same rows` : 'Every kernel–op pair';
+  if (!kernelNames.length) {
+    page.append(card('Kernels', { id: 'kernel-table', subtitle }, byConfig));
+    return page;
+  }
+  // One row per kernel: its launch configurations and ops together.
+  const perKernel = dataTable({
+    name: 'kernel_names',
+    columns: [
+      { id: 'kernel_name', label: 'Kernel', className: 'name', render: kernelCell },
+      { id: 'configurations', label: 'Launch configs' },
+      { id: 'ops', label: 'Ops' },
+      { id: 'occurrences', label: 'Count' },
+      { id: 'total_duration_us', label: 'Total (µs)' },
+      { id: 'avg_duration_us', label: 'Avg (µs)' },
+      { id: 'percent', label: 'Kernel time %' },
+    ],
+    rows: kernelNames as never,
+    sort: { column: 'total_duration_us', descending: true },
+    filterColumns: ['kernel_name'],
+    filterPlaceholder: 'Filter by kernel name',
+    pageSize: 25,
+    toolbar: [csvButton(ctx, 'kernel_names')],
+  });
+  const views = [
+    { key: 'kernels', label: `By kernel, op and launch config (${formatCount(kernels.length)})`, node: byConfig, subtitle },
+    { key: 'kernel_names', label: `By kernel (${formatCount(kernelNames.length)})`, node: perKernel, subtitle: 'One row per kernel name: every op and launch configuration it ran with together' },
+  ];
+  let current = views.find((v) => v.key === ctx.hash.extra.kernels) ?? views[0];
+  const tabBar = el('div', { class: 'tabs', role: 'tablist' });
+  const slot = el('div', {});
+  const note = el('div', { class: 'card-subtitle' });
+  const draw = () => {
+    tabBar.replaceChildren(
+      ...views.map((v) => {
+        const button = el('button', { class: `tab${v === current ? ' active' : ''}`, role: 'tab', 'aria-selected': String(v === current), 'data-tab': v.key }, v.label);
+        button.addEventListener('click', () => {
+          current = v;
+          draw();
+        });
+        return button;
       }),
-    ),
-  );
+    );
+    note.textContent = current.subtitle;
+    slot.replaceChildren(current.node);
+  };
+  draw();
+  page.append(card('Kernels', { id: 'kernel-table' }, tabBar, note, slot));
   return page;
 }

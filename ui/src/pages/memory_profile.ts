@@ -10,6 +10,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { csvUrl, timeRangeOptions, type Row } from '../api';
 import { card, emptyState, tiles } from '../components/cards';
+import { elidedSelect } from '../components/elide';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, num } from '../format';
 import { arr, declaredColumns, obj, str, type PageContext } from './page';
@@ -40,9 +41,10 @@ function timelineChartNode(allocator: Record<string, unknown>, onRange: (startPs
     tooltip: { trigger: 'axis', valueFormatter: (v: unknown) => (typeof v === 'number' ? v.toFixed(2) : String(v)) },
     grid: { left: 64, right: 64, top: 36, bottom: 64 },
     xAxis: { type: 'value', name: 'time (ms)', nameLocation: 'middle', nameGap: 26, min: 'dataMin', max: 'dataMax', axisLabel: { formatter: (v: number) => String(Number(v.toPrecision(5))) } },
+    // Units along the axes, clear of the legend above the plot.
     yAxis: [
-      { type: 'value', name: 'MiB', splitLine: { lineStyle: { color: '#eceff1' } } },
-      { type: 'value', name: 'fragmentation %', min: 0, max: 100, splitLine: { show: false } },
+      { type: 'value', name: 'MiB', nameLocation: 'middle', nameRotate: 90, nameGap: 48, splitLine: { lineStyle: { color: '#eceff1' } } },
+      { type: 'value', name: 'fragmentation %', nameLocation: 'middle', nameRotate: -90, nameGap: 40, min: 0, max: 100, splitLine: { show: false } },
     ],
     // Scrolling zooms; dragging selects a range (the brush), which the page then loads.
     dataZoom: [{ type: 'inside', zoomOnMouseWheel: true, moveOnMouseMove: false }, { type: 'slider', height: 18, bottom: 8 }],
@@ -82,19 +84,20 @@ function timelineChartNode(allocator: Record<string, unknown>, onRange: (startPs
   return node;
 }
 
-function summaryTiles(allocator: Record<string, unknown>): HTMLElement {
+function summaryTiles(allocator: Record<string, unknown>, memoryId: string): HTMLElement {
+  const at = (...keys: string[]) => ['memoryProfilePerAllocator', memoryId, ...keys];
   const s = obj(allocator.profileSummary);
   const peak = obj(s.peakStats);
   const diagnostics = obj(allocator.diagnostics);
   const fragmentation = 100 * num(peak.fragmentation);
   return tiles([
-    { label: 'Peak memory', value: formatBytes(peak.peakBytesInUse), detail: `at ${formatMs(num(s.peakStatsTimePs) / 1e9)}, step ${str(s.peakStepId)}` },
-    { label: 'Heap at peak', value: formatBytes(peak.heapAllocatedBytes), detail: `stack ${formatBytes(peak.stackReservedBytes)}` },
-    { label: 'Free at peak', value: formatBytes(peak.freeMemoryBytes), detail: `of ${formatBytes(s.memoryCapacity)} capacity` },
-    { label: 'Fragmentation at peak', value: formatPercent(fragmentation), detail: '(free − largest free chunk) / free', tone: fragmentation >= 50 ? 'warn' : 'neutral' },
-    { label: 'Lifetime peak', value: formatBytes(s.peakBytesUsageLifetime), detail: "the allocator's peak since it started" },
-    { label: 'Allocations', value: formatCount(s.numAllocations), detail: `${formatCount(s.numDeallocations)} frees` },
-    { label: 'Never freed', value: formatCount(diagnostics.neverFreed), detail: `${formatBytes(diagnostics.neverFreedBytes)} live at the end`, tone: num(diagnostics.neverFreed) > 0 ? 'warn' : 'neutral' },
+    { label: 'Peak memory', value: formatBytes(peak.peakBytesInUse), json: at('profileSummary', 'peakStats', 'peakBytesInUse'), detail: `at ${formatMs(num(s.peakStatsTimePs) / 1e9)}, step ${str(s.peakStepId)}` },
+    { label: 'Heap at peak', value: formatBytes(peak.heapAllocatedBytes), json: at('profileSummary', 'peakStats', 'heapAllocatedBytes'), detail: `stack ${formatBytes(peak.stackReservedBytes)}` },
+    { label: 'Free at peak', value: formatBytes(peak.freeMemoryBytes), json: at('profileSummary', 'peakStats', 'freeMemoryBytes'), detail: `of ${formatBytes(s.memoryCapacity)} capacity` },
+    { label: 'Fragmentation at peak', value: formatPercent(fragmentation), json: at('profileSummary', 'peakStats', 'fragmentation'), scale: 100, detail: '(free − largest free chunk) / free', tone: fragmentation >= 50 ? 'warn' : 'neutral' },
+    { label: 'Lifetime peak', value: formatBytes(s.peakBytesUsageLifetime), json: at('profileSummary', 'peakBytesUsageLifetime'), detail: "the allocator's peak since it started" },
+    { label: 'Allocations', value: formatCount(s.numAllocations), json: at('profileSummary', 'numAllocations'), detail: `${formatCount(s.numDeallocations)} frees` },
+    { label: 'Never freed', value: formatCount(diagnostics.neverFreed), json: at('diagnostics', 'neverFreed'), detail: `${formatBytes(diagnostics.neverFreedBytes)} live at the end`, tone: num(diagnostics.neverFreed) > 0 ? 'warn' : 'neutral' },
   ]);
 }
 
@@ -140,7 +143,7 @@ export function renderMemoryProfile(ctx: PageContext): HTMLElement {
   const wanted = ctx.hash.extra.memory_id;
   let current = wanted && ids.includes(wanted) ? wanted : ids[0];
 
-  const select = el('select', { class: 'inline-select', id: 'memory-id-select', 'aria-label': 'Memory id' });
+  const select = elidedSelect(el('select', { class: 'inline-select', id: 'memory-id-select', 'aria-label': 'Memory id' }));
   for (const id of ids) select.append(el('option', { value: id }, id || '(unnamed)'));
   select.value = current;
   const controls = el('div', { class: 'table-toolbar' }, el('label', {}, 'Memory id ', select));
@@ -161,7 +164,7 @@ export function renderMemoryProfile(ctx: PageContext): HTMLElement {
     const allocator = obj(perAllocator[current]);
     const snapshots = arr(allocator.sampledTimelineSnapshots);
     body.replaceChildren(
-      card('Summary', { id: 'memory-summary', subtitle: scope.length ? `${scope.join(', ')}: the peak within it` : 'The peak within the profile' }, summaryTiles(allocator)),
+      card('Summary', { id: 'memory-summary', subtitle: scope.length ? `${scope.join(', ')}: the peak within it` : 'The peak within the profile' }, summaryTiles(allocator, current)),
       card(
         'Memory timeline',
         { id: 'memory-timeline', subtitle: `Heap and stack stacked (MiB), fragmentation on the right axis; ${snapshots.length} points, down-sampled with the peak kept. Drag across to select a time range; scroll to zoom.` },

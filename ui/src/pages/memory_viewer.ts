@@ -8,6 +8,7 @@ import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { csvUrl, type Row } from '../api';
 import { card, emptyState, tiles } from '../components/cards';
+import { elidedSelect } from '../components/elide';
 import { dataTable } from '../components/table';
 import { el, escapeHtml, formatBytes, formatCount, num } from '../format';
 import { arr, declaredColumns, str, toolParams, type PageContext } from './page';
@@ -20,7 +21,8 @@ let curveChart: echarts.ECharts | null = null;
 // The module selector shared with the graph viewer's page.
 export function moduleSelect(ctx: PageContext, onlyWithBuffers: boolean): HTMLElement {
   const modules = arr(ctx.data.modules);
-  const select = el('select', { class: 'inline-select', id: 'module-select', 'aria-label': 'XLA module' });
+  // Module names ("jit_train_step_…") keep their head and tail where the card is narrow.
+  const select = elidedSelect(el('select', { class: 'inline-select', id: 'module-select', 'aria-label': 'XLA module' }));
   for (const m of modules) {
     const name = str(m.name);
     const note = onlyWithBuffers && m.has_buffer_assignment !== true ? ', no buffer assignment' : '';
@@ -52,7 +54,8 @@ function curveNode(ctx: PageContext): HTMLElement {
     },
     grid: { left: 64, right: 24, top: 36, bottom: 64 },
     xAxis: { type: 'value', name: 'program order (heap-simulation event)', nameLocation: 'middle', nameGap: 26, min: 'dataMin', max: 'dataMax' },
-    yAxis: { type: 'value', name: 'MiB', splitLine: { lineStyle: { color: '#eceff1' } } },
+    // The unit along the axis, clear of the legend above the plot.
+    yAxis: { type: 'value', name: 'MiB', nameLocation: 'middle', nameRotate: 90, nameGap: 48, splitLine: { lineStyle: { color: '#eceff1' } } },
     dataZoom: [{ type: 'inside' }, { type: 'slider', height: 18, bottom: 8 }],
     series: [
       {
@@ -82,12 +85,12 @@ function summary(ctx: PageContext): HTMLElement {
   const d = ctx.data;
   const padding = num(d.peak_bytes) - num(d.peak_unpadded_bytes);
   return tiles([
-    { label: 'Peak allocated', value: formatBytes(d.peak_bytes), detail: num(d.peak_position) >= 0 ? `at point ${str(d.peak_position)} (${str(d.peak_instruction)})` : 'no heap simulation' },
-    { label: 'Unpadded at peak', value: formatBytes(d.peak_unpadded_bytes), detail: `padding ${formatBytes(padding)}`, tone: num(d.peak_bytes) > 0 && padding / num(d.peak_bytes) > 0.2 ? 'warn' : 'neutral' },
-    { label: 'Parameters', value: formatBytes(d.parameter_bytes), detail: 'entry computation arguments' },
-    { label: 'Outputs', value: formatBytes(d.output_bytes), detail: 'may be live out' },
-    { label: 'Temporaries', value: formatBytes(d.temporary_bytes), detail: `${formatCount(d.heap_trace_events)} heap events` },
-    { label: 'Live all program', value: formatBytes(d.whole_program_bytes), detail: 'parameters, outputs, constants' },
+    { label: 'Peak allocated', value: formatBytes(d.peak_bytes), json: ['peak_bytes'], detail: num(d.peak_position) >= 0 ? `at point ${str(d.peak_position)} (${str(d.peak_instruction)})` : 'no heap simulation' },
+    { label: 'Unpadded at peak', value: formatBytes(d.peak_unpadded_bytes), json: ['peak_unpadded_bytes'], detail: `padding ${formatBytes(padding)}`, tone: num(d.peak_bytes) > 0 && padding / num(d.peak_bytes) > 0.2 ? 'warn' : 'neutral' },
+    { label: 'Parameters', value: formatBytes(d.parameter_bytes), json: ['parameter_bytes'], detail: 'entry computation arguments' },
+    { label: 'Outputs', value: formatBytes(d.output_bytes), json: ['output_bytes'], detail: 'may be live out' },
+    { label: 'Temporaries', value: formatBytes(d.temporary_bytes), json: ['temporary_bytes'], detail: `${formatCount(d.heap_trace_events)} heap events` },
+    { label: 'Live all program', value: formatBytes(d.whole_program_bytes), json: ['whole_program_bytes'], detail: 'parameters, outputs, constants' },
   ]);
 }
 

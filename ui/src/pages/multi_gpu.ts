@@ -1,8 +1,10 @@
 // Multi-GPU: per device, compute and collectives per step and how long each waits for the
 // straggler; per step, imbalance and launch skew; collectives' bandwidth against the link
 // (the tool's declared tables), with the link bandwidth and the model's parameter count
-// the user can set (link_gbps=X and parameters=N in the URL and on the API, as `analyze
-// --link_gbps X --parameters N`) for the guide's all-reduce estimate.
+// the user can set on the summary card (link_gbps=X and parameters=N in the URL and on the
+// API, as `analyze --link_gbps X --parameters N`) for the guide's all-reduce estimate.
+// Where no step has work on two devices, the tool compares the devices over the whole
+// profile (summary.basis "profile"), and so does the chart.
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
@@ -20,24 +22,37 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
   const devices = arr(d.devices);
   const steps = arr(d.steps);
   const csv = (table: string) => csvButton(ctx, table, { params: toolParams(MULTI_GPU_PARAMS, ctx.hash.extra) });
+  const whole = str(summary.basis) === 'profile';
+  const linkLabel = declaredColumns(ctx, 'collectives').find((c) => c.id === 'link_gbps')?.label ?? 'link_gbps';
   page.append(
     card(
       'Summary',
-      { id: 'summary', actions: [parametersInput(ctx)] },
+      { id: 'summary', actions: [linkInput(ctx, linkLabel), parametersInput(ctx)] },
       tiles([
-        { label: 'Devices', value: formatCount(summary.device_count), detail: `${formatCount(summary.steps)} steps compared` },
+        {
+          label: 'Devices',
+          value: formatCount(summary.device_count),
+          json: ['summary', 'device_count'],
+          detail: whole ? 'compared over the whole profile: no step has work on two of them' : `${plural(num(summary.steps), 'step')} compared`,
+        },
         {
           label: 'Straggler',
           value: str(summary.straggler) || 'none',
-          detail: summary.straggler ? `slowest in ${formatCount(summary.straggler_steps)} steps` : '',
+          detail: !summary.straggler ? '' : whole ? 'most kernel time without collectives' : `slowest in ${plural(num(summary.straggler_steps), 'step')}`,
           tone: summary.straggler ? 'warn' : 'good',
         },
-        { label: 'Compute imbalance', value: formatMs(summary.avg_imbalance_ms), detail: 'slowest minus fastest device, per step' },
-        { label: 'Launch skew', value: formatMs(summary.avg_launch_skew_ms), detail: 'latest minus earliest first kernel' },
-        { label: 'Collectives', value: formatPercent(summary.collective_percent), detail: `${formatMs(summary.avg_step_collective_ms)} per device and step` },
+        { label: 'Compute imbalance', value: formatMs(summary.avg_imbalance_ms), json: ['summary', 'avg_imbalance_ms'], detail: whole ? 'slowest minus fastest device, over the profile' : 'slowest minus fastest device, per step' },
+        { label: 'Launch skew', value: formatMs(summary.avg_launch_skew_ms), json: ['summary', 'avg_launch_skew_ms'], detail: whole ? 'latest minus earliest first activity' : 'latest minus earliest first kernel' },
+        {
+          label: 'Collectives',
+          value: formatPercent(summary.collective_percent),
+          json: ['summary', 'collective_percent'],
+          detail: whole ? 'of device time over the profile' : `${formatMs(summary.avg_step_collective_ms)} per device and step`,
+        },
         {
           label: 'Collective bus bandwidth',
           value: num(summary.sized_collectives) > 0 ? `${num(summary.busbw_gbps).toFixed(1)} GB/s` : 'unknown',
+          json: ['summary', 'busbw_gbps'],
           detail:
             num(summary.sized_collectives) > 0
               ? num(summary.link_gbps) > 0
@@ -48,16 +63,20 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
         {
           label: 'All-reduce estimate',
           value: num(summary.estimated_all_reduce_ms) > 0 ? formatMs(summary.estimated_all_reduce_ms) : '–',
+          json: ['summary', 'estimated_all_reduce_ms'],
           detail:
             num(summary.estimated_all_reduce_ms) > 0
               ? `${formatCount(summary.parameter_count)} parameters × 4 B / link (${
                   str(summary.estimate_basis) === 'parameters' ? 'the count given' : 'from the measured all-reduce bytes'
                 }); measured ${formatMs(summary.all_reduce_ms_per_step)} per step`
-              : 'needs the link bandwidth (set it on the collectives card)',
+              : num(summary.link_gbps) > 0
+                ? 'needs the model’s parameter count (above) or all-reduce sizes in the profile'
+                : `needs the link bandwidth: enter it in “${linkLabel}” above`,
         },
         {
           label: 'Launch threads',
           value: formatCount(summary.launch_threads),
+          json: ['summary', 'launch_threads'],
           detail: `${formatCount(summary.gpu_private_threads)} tf_gpu_private; busy alongside tf.data ${formatPercent(summary.launch_input_overlap_percent)} of their time`,
         },
       ]),
@@ -66,18 +85,8 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
   if (!devices.length) {
     page.append(card('Devices', {}, emptyState('Fewer than two devices with activity', 'This page compares devices or ranks step by step.', '')));
   } else {
-    const labels = devices.map((r) => (devices.some((o) => o.host !== r.host) ? `${str(r.host)}:${str(r.device)}` : str(r.device)));
-    const series = [
-      { name: 'Compute', color: '#2e9e44', values: devices.map((r) => num(r.avg_compute_ms)) },
-      { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => num(r.avg_collective_ms)) },
-      { name: 'Waits for the straggler', color: '#e53935', values: devices.map((r) => num(r.avg_wait_ms)) },
-    ];
+    page.append(deviceChart(devices, whole));
     page.append(
-      card(
-        'Device time per step',
-        { id: 'chart', subtitle: 'Average over steps: compute, collectives, and the straggler’s extra compute each device waits for' },
-        stackedBars('multi_gpu_chart', labels, series, { xName: 'device', yName: 'ms' }),
-      ),
       card(
         'Devices',
         { id: 'devices' },
@@ -113,7 +122,7 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
     page.append(
       card(
         'Collectives',
-        { id: 'collectives', actions: [linkInput(ctx)], subtitle: 'Size, algorithm and bus bandwidth (NCCL’s conventions) of the collectives whose size the profile records, against the link' },
+        { id: 'collectives', subtitle: 'Size, algorithm and bus bandwidth (NCCL’s conventions) of the collectives whose size the profile records, against the link' },
         dataTable({
           name: 'collectives',
           columns: declaredColumns(ctx, 'collectives', { device: { className: 'name' } }),
@@ -140,13 +149,55 @@ function parametersInput(ctx: PageContext): HTMLElement {
   return el('label', { class: 'toggle' }, 'Model parameters ', input);
 }
 
-// The link bandwidth to compare collectives with, labelled as the tool labels the column;
-// empty: the tool's table by GPU model.
-function linkInput(ctx: PageContext): HTMLElement {
-  const label = declaredColumns(ctx, 'collectives').find((c) => c.id === 'link_gbps')?.label ?? 'link_gbps';
+// The link bandwidth to compare collectives with and to estimate the all-reduce from,
+// labelled as the tool labels the column; empty: the tool's table by GPU model. On the
+// summary card, so it is there also when the profile has no collectives to list.
+function linkInput(ctx: PageContext, label: string): HTMLElement {
   const input = el('input', { class: 'inline-select', id: 'multi-gpu-link-gbps', type: 'number', min: '0', max: '1000000', step: 'any', placeholder: 'by GPU model', 'aria-label': label });
   input.value = ctx.hash.extra.link_gbps ?? '';
   // The browser's own range check first, so a slip stays in the box; the server checks the rest.
   input.addEventListener('change', () => (input.checkValidity() ? ctx.setExtra('link_gbps', input.value.trim() || null) : input.reportValidity()));
   return el('label', { class: 'toggle' }, `${label} `, input);
+}
+
+// "1 step", "3 steps".
+function plural(count: number, noun: string): string {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+// One stacked bar per device: per step (averages over the steps each device ran in), or
+// over the whole profile where no step has work on two devices. A device without a step
+// says so under its bar; a chart with nothing to draw says why instead.
+function deviceChart(devices: Record<string, unknown>[], whole: boolean): HTMLElement {
+  const name = (r: Record<string, unknown>) => (devices.some((o) => o.host !== r.host) ? `${str(r.host)}:${str(r.device)}` : str(r.device));
+  const labels = devices.map((r) => (!whole && num(r.steps) === 0 ? `${name(r)} (no step)` : name(r)));
+  const series = whole
+    ? [
+        { name: 'Compute', color: '#2e9e44', values: devices.map((r) => Math.max(0, num(r.kernel_ms) - num(r.total_collective_ms))) },
+        { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => num(r.total_collective_ms)) },
+      ]
+    : [
+        { name: 'Compute', color: '#2e9e44', values: devices.map((r) => num(r.avg_compute_ms)) },
+        { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => num(r.avg_collective_ms)) },
+        { name: 'Waits for the straggler', color: '#e53935', values: devices.map((r) => num(r.avg_wait_ms)) },
+      ];
+  const title = whole ? 'Device time over the profile' : 'Device time per step';
+  const empty = devices.filter((r) => !whole && num(r.steps) === 0).map(name);
+  const subtitle = whole
+    ? 'No step has work on two devices, so each device’s kernel time over the whole profile: compute and collectives'
+    : `Average over the steps each device ran in: compute, collectives, and the straggler’s extra compute each device waits for${
+        empty.length ? `; ${empty.join(', ')} ran in no step` : ''
+      }`;
+  if (!series.some((s) => s.values.some((v) => v > 0))) {
+    return card(
+      title,
+      { id: 'chart' },
+      emptyState(
+        'No device time to draw',
+        whole ? 'No device ran a kernel in this profile.' : 'No device ran a kernel inside a step: there is no per-step time to compare.',
+        'The Devices table below has each device’s kernel time over the whole profile.',
+      ),
+    );
+  }
+  return card(title, { id: 'chart', subtitle }, stackedBars('multi_gpu_chart', labels, series, { xName: 'device', yName: 'ms' }));
 }

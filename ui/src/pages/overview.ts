@@ -1,6 +1,6 @@
 // Overview: performance summary, step-time graph, top-10 device ops, run environment and
 // the recommendation for the next step (TF Profiler's overview page).
-import { card, diagnosticsList, emptyState, keyValues, tiles, type Tile } from '../components/cards';
+import { card, diagnosticsList, emptyState, jsonSource, keyValues, tiles, type Tile } from '../components/cards';
 import { CATEGORIES, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, isNum, num } from '../format';
@@ -56,15 +56,16 @@ export function renderOverview(ctx: PageContext): HTMLElement {
   // Performance summary.
   const summaryTiles: Tile[] = [
     selectedStep(ctx)
-      ? { label: `Step ${selectedStep(ctx)} time`, value: formatMs(d.avg_step_time_ms), detail: `of ${formatCount(ctx.stepRows.length)} steps; the page shows this step alone` }
-      : { label: 'Average step time', value: steps ? formatMs(d.avg_step_time_ms) : '–', detail: steps ? `σ ${formatMs(stats.stddev)} over ${formatCount(steps)} steps` : 'no steps found' },
-    { label: 'Input', value: steps ? formatPercent(d.input_bound_percent) : '–', detail: verdictText(verdict, d.input_bound_potentially === true), tone: VERDICT_TONE[verdict] ?? 'neutral' },
+      ? { label: `Step ${selectedStep(ctx)} time`, value: formatMs(d.avg_step_time_ms), json: ['avg_step_time_ms'], detail: `of ${formatCount(ctx.stepRows.length)} steps; the page shows this step alone` }
+      : { label: 'Average step time', value: steps ? formatMs(d.avg_step_time_ms) : '–', json: ['avg_step_time_ms'], detail: steps ? `σ ${formatMs(stats.stddev)} over ${formatCount(steps)} steps` : 'no steps found' },
+    { label: 'Input', value: steps ? formatPercent(d.input_bound_percent) : '–', json: ['input_bound_percent'], detail: verdictText(verdict, d.input_bound_potentially === true), tone: VERDICT_TONE[verdict] ?? 'neutral' },
     {
       label: '16-bit device compute',
       value: isNum(precision.bit16_percent) ? formatPercent(precision.bit16_percent) : 'n/a',
+      json: ['device_compute_precision', 'bit16_percent'],
       detail: isNum(precision.bit32_percent) ? `${formatPercent(precision.bit32_percent)} 32-bit` : 'no device compute',
     },
-    { label: 'Framework ops on host only', value: formatPercent(placement.host_percent), detail: `ops that launched no device work; ${formatPercent(placement.device_percent)} on device` },
+    { label: 'Framework ops on host only', value: formatPercent(placement.host_percent), json: ['op_placement', 'host_percent'], detail: `ops that launched no device work; ${formatPercent(placement.device_percent)} on device` },
   ];
   // Steps timed as the program's iterations with device work: how far the device runs
   // behind the host, and whether the device's cadence is the step time.
@@ -73,6 +74,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     summaryTiles.push({
       label: 'Device lag',
       value: formatMs(cadence.mean_device_lag_ms),
+      json: ['step_cadence', 'mean_device_lag_ms'],
       detail: `mean from a host step's end to the end of its device work; max ${formatMs(cadence.max_device_lag_ms)}`,
       tone: cadence.device_bound === true ? 'warn' : 'neutral',
     });
@@ -84,6 +86,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     summaryTiles.push({
       label: 'FLOP utilisation (XLA)',
       value: isNum(xla.flops_utilization_percent) ? formatPercent(xla.flops_utilization_percent, 2) : 'n/a',
+      json: ['xla', 'flops_utilization_percent'],
       detail: isNum(xla.flops_utilization_percent)
         ? `of ${num(device.peak_tflops).toFixed(0)} TFLOP/s; bandwidth ${formatPercent(xla.bandwidth_utilization_percent)} (${formatCount(xla.kernels_joined)} of ${formatCount(xla.kernels)} kernels joined to HLO)`
         : 'device peaks unknown',
@@ -100,8 +103,8 @@ export function renderOverview(ctx: PageContext): HTMLElement {
         { 'data-category': c.key },
         el('span', { class: 'swatch' }),
         el('span', { class: 'breakdown-label' }, c.label),
-        el('span', { class: 'breakdown-value' }, formatMs(breakdown[c.key])),
-        el('span', { class: 'breakdown-percent' }, formatPercent(percent[c.key])),
+        el('span', { class: 'breakdown-value', ...jsonSource(['step_time_breakdown_ms', c.key]) }, formatMs(breakdown[c.key])),
+        el('span', { class: 'breakdown-percent', ...jsonSource(['step_time_breakdown_percent', c.key]) }, formatPercent(percent[c.key])),
       ),
     ),
   );

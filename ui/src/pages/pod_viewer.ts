@@ -25,9 +25,9 @@ export function renderPodViewer(ctx: PageContext): HTMLElement {
       'Summary',
       { id: 'summary' },
       tiles([
-        { label: 'Workers', value: formatCount(d.host_count), detail: `${formatCount(d.steps_on_all_hosts)} of ${formatCount(d.step_count)} steps on all` },
-        { label: 'Average spread', value: formatMs(summary.avg_spread_ms), detail: 'slowest minus fastest worker' },
-        { label: 'Largest spread', value: formatMs(summary.max_spread_ms), detail: summary.max_spread_step === null || summary.max_spread_step === undefined ? '' : `step ${str(summary.max_spread_step)}` },
+        { label: 'Workers', value: formatCount(d.host_count), json: ['host_count'], detail: `${formatCount(d.steps_on_all_hosts)} of ${formatCount(d.step_count)} steps on all` },
+        { label: 'Average spread', value: formatMs(summary.avg_spread_ms), json: ['summary', 'avg_spread_ms'], detail: 'slowest minus fastest worker' },
+        { label: 'Largest spread', value: formatMs(summary.max_spread_ms), json: ['summary', 'max_spread_ms'], detail: summary.max_spread_step === null || summary.max_spread_step === undefined ? '' : `step ${str(summary.max_spread_step)}` },
         { label: 'Straggler', value: str(summary.straggler_host) || 'none', tone: summary.straggler_host ? 'warn' : 'good' },
       ]),
       str(summary.statement) ? el('p', { class: 'statement' }, str(summary.statement)) : null,
@@ -41,7 +41,8 @@ export function renderPodViewer(ctx: PageContext): HTMLElement {
   const slot = el('div', {});
   const draw = () => {
     const chosen = chooser.value;
-    const series = CATEGORIES.map((c) => ({
+    // Categories that do not apply to the profile are not in its rows: no series for them.
+    const series = CATEGORIES.filter((c) => workers.length === 0 || `avg_${c.key}_ms` in workers[0]).map((c) => ({
       name: c.label,
       color: c.color,
       values: workers.map((w) => {

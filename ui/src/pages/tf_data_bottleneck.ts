@@ -44,7 +44,7 @@ export function renderTfDataBottleneck(ctx: PageContext): HTMLElement {
       tiles([
         { label: 'Input bound', value: d.input_bound ? 'yes' : 'no', tone: d.input_bound ? 'bad' : 'good', detail: top.step_time_percent !== null && top.step_time_percent !== undefined ? `${formatPercent(top.step_time_percent)} of step time` : '' },
         { label: 'Bottleneck stage', value: str(bottleneck.dataset) || 'none', detail: str(bottleneck.stage), tone: bottleneck.stage ? 'warn' : 'neutral' },
-        { label: 'Its share', value: bottleneck.stage ? formatPercent(bottleneck.share_percent) : '–', detail: 'of the blocking time in the slowest calls' },
+        { label: 'Its share', value: bottleneck.stage ? formatPercent(bottleneck.share_percent) : '–', json: ['bottleneck', 'share_percent'], detail: 'of the blocking time in the slowest calls' },
         { label: 'Pipelines', value: formatCount(pipelines.length), detail: `${formatCount(obj(d.counts).iterator_events)} iterator events` },
       ]),
       bottleneck.suggestion ? el('p', { class: 'suggestion', 'data-suggestion': '' }, str(bottleneck.suggestion)) : null,
