@@ -114,7 +114,8 @@ async function getJson<T>(path: string, params: Record<string, string | undefine
 export const api = {
   info: () => getJson<{ version: string; logdir: string; tools: ToolInfo[] }>('info'),
   runs: () => getJson<{ logdir: string; runs: RunInfo[] }>('runs'),
-  tools: (run: string) => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run }),
+  // host '' (or absent): whether each tool applies to the run's hosts together.
+  tools: (run: string, host = '') => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run, host: host || undefined }),
   hosts: (run: string, tool: string) => getJson<{ run: string; hosts: string[] }>('hosts', { run, tool }),
   data: (s: Selection, options: ResultOptions = {}) =>
     getJson<ToolData>('data', { ...resultParams(options), run: s.run, tool: s.tool, host: s.host, step: s.step }),

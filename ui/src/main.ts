@@ -157,12 +157,14 @@ async function reloadRuns(force: boolean): Promise<void> {
   if (force || before !== after) await update();
 }
 
-function toolsFor(run: string): Promise<ToolInfo[]> {
-  let pending = toolsByRun.get(run);
+// The tools of a run (host '': of all its hosts together) and whether each applies.
+function toolsFor(run: string, host = ''): Promise<ToolInfo[]> {
+  const key = `${run}\u0000${host}`;
+  let pending = toolsByRun.get(key);
   if (!pending) {
-    pending = api.tools(run).then((r) => r.tools);
-    pending.catch(() => toolsByRun.delete(run));
-    toolsByRun.set(run, pending);
+    pending = api.tools(run, host).then((r) => r.tools);
+    pending.catch(() => toolsByRun.delete(key));
+    toolsByRun.set(key, pending);
   }
   return pending;
 }
@@ -260,6 +262,17 @@ async function update(): Promise<void> {
   if (stale()) return;
   const host = hosts.includes(hash.host) ? hash.host : hosts[0];
   setOptions(hostSelect, hosts.map((h) => ({ value: h, label: h === 'all' ? 'All hosts (combined)' : h })), host);
+  // A tool that applies to the run may not apply to one of its hosts (Multi-GPU needs two
+  // devices; one rank has one): say so rather than ask for a result that does not exist.
+  let hostTool: ToolInfo | undefined;
+  if (hosts.length > 1 && host !== 'all' && tool.available !== false) {
+    try {
+      hostTool = (await toolsFor(run.name, host)).find((t) => t.id === tool.id);
+    } catch {
+      hostTool = undefined; // the result request below reports what is wrong
+    }
+    if (stale()) return;
+  }
 
   const page = pageFor(tool.id);
   let stepRows: Record<string, unknown>[] = [];
@@ -288,6 +301,16 @@ async function update(): Promise<void> {
 
   if (tool.available === false) {
     showPage(emptyState(`${page.title} does not apply to this profile`, `It needs ${tool.requirement || 'data this profile does not have'}.`, 'Choose another tool on the left.'));
+    return;
+  }
+  if (hostTool?.available === false) {
+    showPage(
+      emptyState(
+        `${page.title} does not apply to host ${host}`,
+        `It needs ${hostTool.requirement || 'data this host does not have'}.`,
+        hosts.includes('all') ? 'Choose “All hosts (combined)” or another host on the left.' : 'Choose another host on the left.',
+      ),
+    );
     return;
   }
   showPage(loading(page.title.toLowerCase()));
