@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -114,6 +115,45 @@ TEST(KinetoMemoryTest, RealTraceMatchesTheFilesTotals) {
                 static_cast<long long>(x.peak),
                 a->active_snapshots.empty() ? "-" : a->active_snapshots[0].activity_metadata.tf_op_name.c_str());
   }
+}
+
+// PyTorch 1.9's [memory] instants: no "cat", and only the device and a signed "Bytes" (no
+// "Addr", no "Total Allocated"). Bytes in use are the running sum of the sizes, as
+// PyTorch's TensorBoard plugin drew it; the peak is its maximum, never 0; no breakdown is
+// claimed, and the tool says why.
+TEST(KinetoMemoryTest, PyTorch19SizesWithoutAddressesAreARunningSum) {
+  auto memory = [](double ts, int64_t bytes, int device_type) {
+    return R"({"ph":"i","s":"t","name":"[memory]","pid":1,"tid":1,"ts":)" + std::to_string(ts) +
+           R"(,"args":{"Device Type":)" + std::to_string(device_type) + R"(,"Device Id":)" +
+           (device_type == 0 ? "-1" : "0") + R"(,"Bytes":)" + std::to_string(bytes) + "}}";
+  };
+  std::string json = R"({"traceEvents":[
+    {"ph":"X","cat":"Operator","name":"ProfilerStep#1","pid":1,"tid":1,"ts":100,"dur":1000,"args":{}},
+    {"ph":"X","cat":"Operator","name":"aten::empty","pid":1,"tid":1,"ts":105,"dur":60,"args":{}},
+  )" + memory(110, 4096, 1) + ",\n" + memory(120, 8192, 1) + ",\n" + memory(130, -4096, 1) + ",\n" +
+                     memory(140, 1024, 1) + ",\n" + memory(150, -8192, 1) + ",\n" + memory(160, 512, 0) + "]}";
+  MemoryProfileResult r = ProfileOf(json);
+  const PerAllocatorMemoryProfile* cuda = Find(r, "cuda:0");
+  ASSERT_NE(cuda, nullptr);
+  EXPECT_TRUE(cuda->heap_from_sizes);
+  EXPECT_EQ(cuda->summary.num_allocations, 3);
+  EXPECT_EQ(cuda->summary.num_deallocations, 2);
+  EXPECT_EQ(cuda->summary.peak_stats.heap_allocated_bytes, 12288);
+  EXPECT_EQ(cuda->summary.peak_bytes_usage_lifetime, 12288);
+  std::vector<int64_t> in_use;
+  for (const analysis::MemoryProfileSnapshot& s : cuda->sampled_timeline) {
+    in_use.push_back(s.aggregation_stats.heap_allocated_bytes);
+  }
+  EXPECT_EQ(in_use, (std::vector<int64_t>{4096, 12288, 8192, 9216, 1024}));
+  EXPECT_TRUE(cuda->active_allocations.empty()) << "no addresses: no buffer is claimed live at the peak";
+  EXPECT_EQ(cuda->diagnostics.frees_without_allocation, 0);
+  EXPECT_EQ(cuda->diagnostics.address_reused_without_free, 0);
+  const PerAllocatorMemoryProfile* cpu = Find(r, "cpu");
+  ASSERT_NE(cpu, nullptr);
+  EXPECT_EQ(cpu->summary.peak_stats.heap_allocated_bytes, 512);
+  int notes = 0;
+  for (const std::string& d : r.diagnostics) notes += d.find("no addresses") != std::string::npos ? 1 : 0;
+  EXPECT_EQ(notes, 2) << "one note per memory id";
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "src/analysis/model/host_analysis.h"
 #include "src/analysis/model/launch_threads.h"
 #include "src/analysis/model/memory_events.h"
+#include "src/analysis/model/memory_hlo_names.h"
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
 #include "src/analysis/model/pipeline_events.h"
@@ -182,6 +183,11 @@ void NumberDeviceSteps(ProfileModel* model) {
 void AddHloPrograms(const xspace::ColumnarXSpace& space, ProfileModel* model) {
   hlo::HloPrograms programs = hlo::ReadHloPrograms(space);
   for (const std::string& problem : programs.diagnostics) model->diagnostics.push_back(problem);
+  if (const int64_t named = internal::NameAllocationsFromBufferAssignment(programs, &model->memory); named > 0) {
+    model->diagnostics.push_back(std::to_string(named) +
+                                 " allocator events without an op name were named from the XLA buffer assignment "
+                                 "(a buffer allocation of exactly their requested size)");
+  }
   // Kept when no program could be read too: the reader's reasons are what the XLA tools
   // say instead of "no XLA programs".
   if (!programs.empty() || !programs.diagnostics.empty()) {

@@ -68,6 +68,9 @@ class NameInterner {
  private:
   static constexpr uint32_t kUnresolved = UINT32_MAX;
   uint32_t InternText(std::string text) {
+    // TensorFlow's and XLA's allocators print a missing op name or region as "(null)"
+    // (a null C string through printf): it names nothing, so it is stored as no name.
+    if (text == "(null)") return 0;
     auto [it, inserted] = by_text_.try_emplace(text, static_cast<uint32_t>(out_->names.size()));
     if (inserted) out_->names.push_back(std::move(text));
     return it->second;
@@ -500,6 +503,35 @@ class Extractor {
 void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis& host, int host_index,
                          MemoryRecords* taken, MemoryEvents* out) {
   Extractor(space, host, taken, out).Run(host_index);
+  for (MemoryAllocatorEvents& allocator : out->allocators) {
+    if (allocator.host_index == host_index) DeriveHeapFromSizes(&allocator);
+  }
+}
+
+bool DeriveHeapFromSizes(MemoryAllocatorEvents* allocator) {
+  if (allocator->heap_from_sizes) return false;
+  bool has_size = false;
+  for (const MemoryEvent& e : allocator->events) {
+    if (e.address != 0 || e.heap_allocated_bytes != 0 || e.peak_bytes_in_use != 0) return false;
+    has_size = has_size || e.requested_bytes != 0 || e.allocation_bytes != 0;
+  }
+  if (!has_size) return false;
+  int64_t in_use = 0, peak = 0;
+  for (MemoryEvent& e : allocator->events) {
+    const int64_t bytes = e.allocation_bytes != 0 ? e.allocation_bytes : e.requested_bytes;
+    // Sizes are clamped to kMaxMemoryBytes (2^60) by the reader: the sum cannot overflow
+    // before 8 of them, so it saturates instead.
+    if (e.activity == MemoryActivity::kAllocation) {
+      in_use = in_use > kMaxMemoryBytes - bytes ? kMaxMemoryBytes : in_use + bytes;
+    } else {
+      in_use = std::max<int64_t>(0, in_use - bytes);
+    }
+    peak = std::max(peak, in_use);
+    e.heap_allocated_bytes = in_use;
+    e.peak_bytes_in_use = peak;
+  }
+  allocator->heap_from_sizes = true;
+  return true;
 }
 
 void AddMemoryDiagnostics(const MemoryEvents& memory, std::vector<std::string>* out) {

@@ -42,5 +42,12 @@ void ExtractMemoryEvents(const xspace::ColumnarXSpace& space, const HostAnalysis
 // Diagnostics lines about the memory events (clamped values), appended to `out`.
 void AddMemoryDiagnostics(const MemoryEvents& memory, std::vector<std::string>* out);
 
+// For an allocator whose events hold sizes but no address and no totals (every address,
+// bytes-in-use and peak 0, some size not): sets each event's bytes in use to the running
+// sum of the sizes (allocations add, deallocations subtract, never below 0) and its
+// lifetime peak to the running maximum, and marks it heap_from_sizes. Other allocators
+// are left as they are. Returns whether it derived anything.
+bool DeriveHeapFromSizes(MemoryAllocatorEvents* allocator);
+
 }  // namespace internal
 }  // namespace stepscope::analysis

@@ -666,6 +666,11 @@ struct MemoryAllocatorEvents {
   std::string memory_id;
   int host_index = 0;
   MemoryEventArray events;  // by time_ps; file order on equal times
+  // The events carry sizes but neither an address nor the allocator's totals (PyTorch
+  // before 1.10 wrote `[memory]` events so): the bytes in use are the running sum of their
+  // sizes from the start of the profile (DeriveHeapFromSizes), which is what PyTorch's
+  // own TensorBoard plugin drew, and no allocation can be paired with its free.
+  bool heap_from_sizes = false;
 };
 
 struct MemoryEvents {

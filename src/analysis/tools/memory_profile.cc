@@ -237,6 +237,11 @@ WindowPeak WalkEvents(const MemoryEventArray& events, const EventWindow& window,
   return result;
 }
 
+// The data type as recorded; TF's enum value 0 ("INVALID") is what allocators write when
+// they do not know the type (XLA's and PyTorch's allocations, XProf's special rows), so
+// it is no type: empty, which pages show as absent.
+std::string RecordedDataType(int64_t data_type) { return data_type == 0 ? std::string() : DataTypeName(data_type); }
+
 // The snapshot of event `i`, showing the metadata of event `source` (WalkEvents).
 MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const std::vector<std::string>& names,
                                    const PairedEvents& paired, uint32_t i, uint32_t source_index) {
@@ -254,7 +259,7 @@ MemoryProfileSnapshot MakeSnapshot(const MemoryAllocatorEvents& allocator, const
   m.tf_op_name = NameAt(names, source.op_name);
   m.step_id = paired.step_id(i);
   m.region_type = NameAt(names, source.region_type);
-  m.data_type = DataTypeName(source.data_type);
+  m.data_type = RecordedDataType(source.data_type);
   m.tensor_shape = NameAt(names, source.shape);
   return s;
 }
@@ -285,7 +290,7 @@ MemoryActivityMetadata SpecialRow(int64_t bytes, std::string op, std::string reg
   m.tf_op_name = std::move(op);
   m.step_id = step;
   m.region_type = std::move(region);
-  m.data_type = DataTypeName(0);
+  m.data_type = RecordedDataType(0);
   m.tensor_shape = "unknown";
   return m;
 }
@@ -324,7 +329,7 @@ void BuildBreakdown(const MemoryAllocatorEvents& allocator, const std::vector<st
     if (active.Find(events[i].address) != i) continue;
     const MemoryEvent& e = events[i];
     live.push_back({{e.allocation_bytes, e.requested_bytes, &NameAt(names, e.op_name), &NameAt(names, e.region_type),
-                     DataTypeName(e.data_type), &NameAt(names, e.shape)},
+                     RecordedDataType(e.data_type), &NameAt(names, e.shape)},
                     i});
   }
   std::sort(live.begin(), live.end(), [](const auto& a, const auto& b) {
@@ -425,6 +430,15 @@ PerAllocatorMemoryProfile ComputeAllocatorProfile(const MemoryAllocatorEvents& a
   for (size_t k = 0; k < boxes.sampled().size(); ++k) {
     out.sampled_timeline.push_back(MakeSnapshot(allocator, names, paired, boxes.sampled()[k], boxes.sources()[k]));
   }
+  out.heap_from_sizes = allocator.heap_from_sizes;
+  if (allocator.heap_from_sizes) {
+    // Without addresses no free pairs with its allocation: the pairing's counts would be
+    // noise, and no buffer can be called live at the peak.
+    const int64_t missing_step_ids = out.diagnostics.missing_step_ids;
+    out.diagnostics = {};
+    out.diagnostics.missing_step_ids = missing_step_ids;
+    return out;
+  }
   // What is live at the peak does not depend on where the time range starts: the
   // breakdown reads the step's events from the beginning.
   BuildBreakdown(allocator, names, paired, step_window, &out);
@@ -446,6 +460,9 @@ MemoryProfileResult ComputeMemoryProfile(const ProfileModel& model, const ToolOp
     }
     const MemoryDiagnostics& d = profile.diagnostics;
     const std::string who = "memory id '" + profile.memory_id + "': ";
+    if (profile.heap_from_sizes) {
+      r.diagnostics.push_back(who + std::string(kHeapFromSizesNote));
+    }
     if (d.frees_without_allocation > 0) {
       r.diagnostics.push_back(who + std::to_string(d.frees_without_allocation) +
                               " deallocations have no allocation at their address in the profile (allocated "
@@ -641,6 +658,7 @@ void WriteAllocator(const PerAllocatorMemoryProfile& a, output::JsonWriter* w) {
   w->EndArray();
   WriteSnapshots("memoryProfileSnapshots", a.active_snapshots, w);
   WriteSnapshots("sampledTimelineSnapshots", a.sampled_timeline, w);
+  w->Field("heapFromSizes", a.heap_from_sizes);
   const MemoryDiagnostics& d = a.diagnostics;
   w->Key("diagnostics");
   w->BeginObject();

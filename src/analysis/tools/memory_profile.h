@@ -28,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -105,6 +106,10 @@ struct PerAllocatorMemoryProfile {
   std::vector<MemoryActivityMetadata> special_allocations;
   std::vector<MemoryProfileSnapshot> sampled_timeline;  // <= kMaxTimelinePoints, in time order
   MemoryDiagnostics diagnostics;
+  // stepscope addition: the events had no addresses and no totals, so the bytes in use are
+  // the running sum of their sizes (MemoryAllocatorEvents::heap_from_sizes) and there is
+  // no breakdown.
+  bool heap_from_sizes = false;
   // stepscope addition: heap bytes after the last event of each step, in step-id order
   // (step id, bytes), over the window. The advisor's growth check reads it.
   std::vector<std::pair<int64_t, int64_t>> heap_at_step_end;
@@ -117,6 +122,12 @@ struct MemoryTimeRange {
   std::optional<int64_t> end_ps;
   bool active() const { return start_ps.has_value() || end_ps.has_value(); }
 };
+
+// What a memory id whose events have sizes but no addresses shows, and why.
+inline constexpr std::string_view kHeapFromSizesNote =
+    "its events carry sizes but no addresses or totals (PyTorch before 1.10 wrote [memory] events so): memory in "
+    "use is the running sum of their sizes from the start of the profile (allocations made before it are not "
+    "counted), and the buffers live at the peak cannot be listed";
 
 struct MemoryProfileResult {
   std::vector<PerAllocatorMemoryProfile> allocators;  // sorted by memory id

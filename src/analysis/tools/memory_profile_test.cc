@@ -178,6 +178,30 @@ TEST(MemoryProfileTest, PeakBreakdownAndFragmentationOfAKnownScenario) {
                                          std::to_string(120 * kMiB) + ",1,"));
 }
 
+// What an allocator writes when it does not know (a "(null)" op or region, data type 0
+// "INVALID") is no value: empty in the tool's output (a page shows it as absent), and the
+// advisor never names "(null)".
+TEST(MemoryProfileTest, NullNamesAndInvalidTypesAreAbsent) {
+  TestSpace t;
+  ToyAllocator gpu(&t, "GPU_0_bfc", 1024 * kMiB, 0);
+  gpu.Alloc(1, 1, "(null)", 0x10, 600 * kMiB, 600 * kMiB, 0.1, /*data_type=*/0, "(null)", "(null)");
+  gpu.Alloc(2, 1, "small", 0x20, 10 * kMiB, 10 * kMiB, 0.1);
+  MemoryProfileResult r = Profile(t.space);
+  ASSERT_EQ(r.allocators.size(), 1u);
+  const PerAllocatorMemoryProfile& a = r.allocators[0];
+  ASSERT_FALSE(a.active_allocations.empty());
+  EXPECT_EQ(Row(a, 0).allocation_bytes, 600 * kMiB);
+  EXPECT_EQ(Row(a, 0).tf_op_name, "");
+  EXPECT_EQ(Row(a, 0).region_type, "");
+  EXPECT_EQ(Row(a, 0).tensor_shape, "");
+  EXPECT_EQ(Row(a, 0).data_type, "");
+  StructToolResult<MemoryProfileResult> result(std::move(r));
+  EXPECT_EQ(result.ToJson(false).find("(null)"), std::string::npos);
+  EXPECT_EQ(result.ToJson(false).find("INVALID"), std::string::npos);
+  AdvisorReport advice = ComputeAdvice(testing::BuildModelOrFail(t.space));
+  for (const Finding& f : advice.findings) EXPECT_EQ(f.title.find("(null)"), std::string::npos) << f.title;
+}
+
 TEST(MemoryProfileTest, StepFilterUsesOnlyThatStep) {
   TestSpace t;
   ToyAllocator gpu(&t, "GPU_0_bfc", 1024 * kMiB, 0);
