@@ -349,6 +349,20 @@ function checkPage(label, shown, data) {
     if (chart.axisNamesAtTop.length) fail(`chart ${chart.chart}: axis name ${chart.axisNamesAtTop.join(', ')} at the top, where the legend is`);
     else hold('axis names clear of the legend');
   }
+  // Table cells: two different names shortened to one text.
+  for (const table of shown.tables) {
+    const fullOf = new Map();
+    for (const cells of table.rows) {
+      for (const c of cells) {
+        if (c.type !== 'string' || c.text === c.full) continue;
+        const key = `${c.col}\u0000${c.text}`;
+        fullOf.set(key, (fullOf.get(key) ?? new Set()).add(c.full));
+      }
+    }
+    const alike = [...fullOf.entries()].filter(([, fulls]) => fulls.size > 1);
+    for (const [key, fulls] of alike) fail(`table ${table.name}: ${fulls.size} different names read "${key.split('\u0000')[1]}" in column ${key.split('\u0000')[0]}`);
+    if (!alike.length && table.rows.length) hold('table labels distinct');
+  }
   if (data) checkNumbers(label, shown, data, fail);
 }
 

@@ -32,12 +32,16 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   const kernels = arr(d.kernels);
   const page = el('div', { class: 'page page-kernel-stats' });
   const labels = new Map<string, string>();
-  const names = [...new Set(kernels.map((k) => str(k.kernel_name)))];
+  // Labels over every kernel either table names (the by-kernel view has kernels beyond the
+  // listed kernel–op groups), so no two read the same.
+  const names = [...new Set([...kernels, ...arr(d.kernel_names)].map((k) => str(k.kernel_name)))];
   kernelLabels(names).forEach((label, i) => labels.set(names[i], label));
   const labelOf = (name: string) => labels.get(name) ?? shortKernelName(name);
   const tableLabels = new Map<string, string>();
   distinctElided(names.map(labelOf), KERNEL_LABEL_CHARS).forEach((label, i) => tableLabels.set(names[i], label));
   const kernelCell = (r: Row) => el('span', { title: str(r.kernel_name) }, tableLabels.get(str(r.kernel_name)) ?? labelOf(str(r.kernel_name)));
+  // The by-kernel view has room for the whole label (its template arguments that differ).
+  const wholeKernelCell = (r: Row) => el('span', { title: str(r.kernel_name) }, labelOf(str(r.kernel_name)));
   if (!kernels.length) {
     page.append(card('Kernel stats', {}, emptyState('No GPU kernels', 'This profile recorded no kernels on a device plane.', 'Kernel stats need a GPU profile (CUPTI activity on /device:GPU:N planes).')));
     return page;
@@ -143,7 +147,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   const perKernel = dataTable({
     name: 'kernel_names',
     columns: [
-      { id: 'kernel_name', label: 'Kernel', className: 'name', render: kernelCell },
+      { id: 'kernel_name', label: 'Kernel', className: 'name', render: wholeKernelCell },
       { id: 'configurations', label: 'Launch configs' },
       { id: 'ops', label: 'Ops' },
       { id: 'occurrences', label: 'Count' },
