@@ -59,7 +59,10 @@ test('the pipeline graph and tables show what the API says', async () => {
   // Summary: the stage the API names, and its suggestion.
   const tileValue = (label) => page.locator('[data-card=summary] .tile', { hasText: label }).locator('.tile-value').innerText();
   assert.equal(await tileValue('Bottleneck stage'), data.bottleneck.dataset);
-  assert.equal(await tileValue('Input bound'), data.input_bound ? 'yes' : 'no');
+  // Two measures, each named: the top pipeline's iterator time and the steps' input wait.
+  assert.match(await tileValue('Iterator time'), new RegExp(`^${data.pipelines[0].step_time_percent.toFixed(1)}`));
+  assert.equal(data.iterator_bound, data.pipelines[0].iterator_bound);
+  assert.ok(await tileValue('Steps wait for input'));
   assert.equal(await page.locator('[data-suggestion]').innerText(), data.bottleneck.suggestion);
 
   // Tables: labelled as declared, one row per API row.

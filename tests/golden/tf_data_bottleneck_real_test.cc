@@ -166,7 +166,11 @@ TEST(TfDataBottleneckRealTest, TensorFlowEightGpuFileMatchesItsRawIteratorEvents
   }
   // What the file says, as a reader would see it: the per-device pipelines wait on the
   // host pipeline feeding them (the Generator under each device's Prefetch).
-  EXPECT_TRUE(r.input_bound);
+  EXPECT_TRUE(r.iterator_bound);
+  // The iterator time and the steps' input wait are two measures, both stated.
+  ASSERT_TRUE(r.step_input_wait_percent.has_value());
+  EXPECT_LT(*r.step_input_wait_percent, *r.pipelines[0].step_time_percent);
+  EXPECT_NE(r.statement.find("The steps wait for input"), std::string::npos) << r.statement;
   ASSERT_TRUE(r.bottleneck_stage.has_value());
   EXPECT_EQ(r.stages[*r.bottleneck_stage].long_name, "Iterator::Prefetch::Generator");
   EXPECT_TRUE(r.diagnostics.empty());

@@ -56,7 +56,7 @@ class TfDataGroundTruthTest : public ::testing::Test {
       ADD_FAILURE() << run.out;
       return b;
     }
-    EXPECT_FALSE(doc["input_bound"].get(b.input_bound));
+    EXPECT_FALSE(doc["iterator_bound"].get(b.input_bound));
     simdjson::dom::element bottleneck = doc["bottleneck"];
     if (!bottleneck.is_null()) {
       std::string_view stage, kind;

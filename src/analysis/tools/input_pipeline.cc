@@ -503,7 +503,7 @@ Table StepBreakdownTable(const StepTimeSummary& s, bool for_people) {
 std::optional<PipelineBottleneckLink> FindPipelineBottleneck(const ProfileModel& model) {
   if (!model.input_pipeline.uses_tf_data) return std::nullopt;
   const TfDataBottleneckResult r = ComputeTfDataBottleneck(model);
-  if (!r.input_bound || !r.bottleneck_stage.has_value() || r.pipelines.empty()) return std::nullopt;
+  if (!r.iterator_bound || !r.bottleneck_stage.has_value() || r.pipelines.empty()) return std::nullopt;
   const PipelineStats& pipeline = r.pipelines[0];
   const PipelineStageStats& stage = r.stages[*r.bottleneck_stage];
   PipelineBottleneckLink link;

@@ -472,7 +472,7 @@ class Analyzer {
         }
       }
       p.bottleneck_share_percent = Percent(static_cast<double>(best), static_cast<double>(sum));
-      p.input_bound = p.step_time_percent.has_value() ? *p.step_time_percent >= kModeratelyInputBoundThresholdPercent
+      p.iterator_bound = p.step_time_percent.has_value() ? *p.step_time_percent >= kModeratelyInputBoundThresholdPercent
                                                       : p.max_latency_ps > kSlowPipelineCallPs;
       // Device pipelines: the per-device Prefetch over a Generator that a
       // MultiDeviceIterator runs (XProf marks them by "Iterator::Prefetch::Generator").
@@ -558,8 +558,8 @@ class Analyzer {
 
     if (!r_.pipelines.empty()) {
       const PipelineStats& top = r_.pipelines[0];
-      r_.input_bound = top.input_bound;
-      if (top.input_bound) r_.bottleneck_stage = top.bottleneck_stage;
+      r_.iterator_bound = top.iterator_bound;
+      if (top.iterator_bound) r_.bottleneck_stage = top.bottleneck_stage;
     }
     r_.statement = Statement();
     AddDiagnostics();
@@ -574,11 +574,12 @@ class Analyzer {
     std::string share = top.step_time_percent.has_value()
                             ? FormatPercent(*top.step_time_percent) + " of the step time"
                             : "a slowest call of " + FormatUs(top.max_latency_ps);
-    if (!top.input_bound) {
-      return "Not input bound: pipeline " + top.name + " (" + r_.stages[top.root_stage].long_name + ") takes " + share +
-             " (average fetch " + FormatUs(top.calls > 0 ? top.total_latency_ps / top.calls : 0) + ").";
+    if (!top.iterator_bound) {
+      return "Not iterator-bound: the calls of pipeline " + top.name + " (" + r_.stages[top.root_stage].long_name +
+             ") take " + share + " (average fetch " + FormatUs(top.calls > 0 ? top.total_latency_ps / top.calls : 0) +
+             ").";
     }
-    std::string text = "Input bound: pipeline " + top.name + " takes " + share;
+    std::string text = "Iterator-bound: the calls of pipeline " + top.name + " take " + share;
     if (r_.bottleneck_stage.has_value()) {
       const PipelineStageStats& stage = r_.stages[*r_.bottleneck_stage];
       text += "; the bottleneck is stage " + stage.long_name + " (" + FormatPercent(top.bottleneck_share_percent) +
@@ -645,15 +646,15 @@ output::Table PipelinesTable(const TfDataBottleneckResult& r) {
                    {"min_latency_us", "Min (µs)", output::ColumnType::kDouble, 1, 0, "us"},
                    {"max_latency_us", "Max (µs)", output::ColumnType::kDouble, 1, 0, "us"},
                    {"slow_calls", "Calls > 50 µs", output::ColumnType::kInt, 0, 0, "count"},
-                   {"step_time_percent", "Share of step time", output::ColumnType::kDouble, 1, 0, "%"},
-                   {"input_bound", "Input bound", output::ColumnType::kBool},
+                   {"step_time_percent", "Iterator time (% of step)", output::ColumnType::kDouble, 1, 0, "%"},
+                   {"iterator_bound", "Iterator-bound", output::ColumnType::kBool},
                    {"bottleneck", "Bottleneck stage", output::ColumnType::kString, 0, 50},
                    {"bottleneck_percent", "Bottleneck share", output::ColumnType::kDouble, 1, 0, "%"},
                    {"slowest_call_bottleneck", "Slowest call's bottleneck", output::ColumnType::kString, 0, 50},
                    {"suggestion", "Suggestion", output::ColumnType::kString, 0, 80}};
   for (const PipelineStats& p : r.pipelines) {
     table.AddRow({p.name, r.stages[p.root_stage].long_name, p.calls, p.avg_latency_us(), PsToUs(p.min_latency_ps),
-                  PsToUs(p.max_latency_ps), p.slow_calls, output::OptionalCell(p.step_time_percent), p.input_bound,
+                  PsToUs(p.max_latency_ps), p.slow_calls, output::OptionalCell(p.step_time_percent), p.iterator_bound,
                   StageName(r, p.bottleneck_stage),
                   p.bottleneck_stage.has_value() ? output::Cell(p.bottleneck_share_percent) : output::Cell(),
                   StageName(r, p.slowest_call_bottleneck_stage), p.suggestion});
@@ -851,7 +852,30 @@ void MergeHostResult(TfDataBottleneckResult host, const std::string& prefix, TfD
 
 }  // namespace
 
-TfDataBottleneckResult ComputeTfDataBottleneck(const ProfileModel& model) {
+namespace {
+
+// The steps' input wait (their breakdown's input time) over their time, as a percent.
+std::optional<double> StepInputWaitPercent(const ProfileModel& model) {
+  int64_t input_ps = 0, total_ps = 0;
+  for (const StepInfo& step : model.steps) {
+    AddTo(input_ps, step.breakdown.input_ps());
+    AddTo(total_ps, step.duration_ps);
+  }
+  if (total_ps <= 0) return std::nullopt;
+  return Percent(static_cast<double>(input_ps), static_cast<double>(total_ps));
+}
+
+// Sets the step's input wait beside the iterator time: the two are different measures
+// of one run, and a reader who sees both must know why they differ.
+void AddInputWait(const ProfileModel& model, TfDataBottleneckResult* r) {
+  r->step_input_wait_percent = StepInputWaitPercent(model);
+  if (!r->step_input_wait_percent || r->pipelines.empty() || !r->pipelines[0].step_time_percent) return;
+  r->statement += " The steps wait for input " + FormatPercent(*r->step_input_wait_percent) +
+                  " of their time (the input pipeline analyzer's input share): iterator calls can run while the "
+                  "step does other work, so iterator time is not all waiting.";
+}
+
+TfDataBottleneckResult ComputeTfDataBottleneckPerHost(const ProfileModel& model) {
   std::vector<TfDataBottleneckResult> per_host;
   ForEachHostPipelineEvents(model, [&](int host, const PipelineEvents& events) {
     per_host.push_back(AnalyzePipelineEvents(events, TotalStepTimePs(model, host)));
@@ -879,10 +903,10 @@ TfDataBottleneckResult ComputeTfDataBottleneck(const ProfileModel& model) {
     else if (!order.empty() && step.pipeline == 0) step.pipeline = order[0];
   }
   if (!merged.pipelines.empty()) {
-    merged.input_bound = merged.pipelines[0].input_bound;
-    if (merged.input_bound) merged.bottleneck_stage = merged.pipelines[0].bottleneck_stage;
+    merged.iterator_bound = merged.pipelines[0].iterator_bound;
+    if (merged.iterator_bound) merged.bottleneck_stage = merged.pipelines[0].bottleneck_stage;
     merged.statement = merged.pipelines[0].name + ": " +
-                       (merged.input_bound ? std::string("input bound") : std::string("not input bound")) +
+                       (merged.iterator_bound ? std::string("iterator-bound") : std::string("not iterator-bound")) +
                        (merged.bottleneck_stage ? "; the bottleneck is stage " +
                                                       merged.stages[*merged.bottleneck_stage].long_name
                                                 : std::string()) + ".";
@@ -892,10 +916,24 @@ TfDataBottleneckResult ComputeTfDataBottleneck(const ProfileModel& model) {
   return merged;
 }
 
+}  // namespace
+
+TfDataBottleneckResult ComputeTfDataBottleneck(const ProfileModel& model) {
+  TfDataBottleneckResult r = ComputeTfDataBottleneckPerHost(model);
+  AddInputWait(model, &r);
+  return r;
+}
+
 void WriteResultJson(const TfDataBottleneckResult& r, output::JsonWriter* w) {
   w->BeginObject();
   w->Field("tool", "tf_data_bottleneck_analysis");
-  w->Field("input_bound", r.input_bound);
+  w->Field("iterator_bound", r.iterator_bound);
+  w->Key("step_input_wait_percent");
+  if (r.step_input_wait_percent) {
+    w->Double(*r.step_input_wait_percent);
+  } else {
+    w->Null();
+  }
   w->Key("bottleneck");
   if (r.bottleneck_stage.has_value()) {
     const PipelineStageStats& stage = r.stages[*r.bottleneck_stage];

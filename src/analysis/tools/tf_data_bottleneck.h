@@ -97,7 +97,11 @@ struct PipelineStats {
   std::optional<int> bottleneck_stage;   // index into stages
   double bottleneck_share_percent = 0;   // its share of the slow calls' blocking self time
   std::optional<int> slowest_call_bottleneck_stage;  // XProf's: the slowest call's alone
-  bool input_bound = false;
+  // The pipeline's calls take >= kModeratelyInputBoundThresholdPercent of the step time
+  // (without steps: a call slower than kSlowPipelineCallPs). Iterator time, not the step's
+  // input wait: a call can overlap the step's own work, so the two differ, and each has
+  // its own name (input_pipeline_analyzer's input share is the wait).
+  bool iterator_bound = false;
   std::string suggestion;  // with the numbers that back it; empty when no bottleneck
   double avg_latency_us() const { return calls > 0 ? static_cast<double>(total_latency_ps) / calls / 1e6 : 0; }
 };
@@ -125,9 +129,13 @@ struct TfDataBottleneckResult {
   std::vector<PipelineStats> pipelines;   // by total latency, descending
   std::vector<PipelineStageStats> stages; // by pipeline, then blocking self time descending
   std::vector<CriticalPathStep> critical_path;  // per pipeline, root first
-  // The pipeline that costs the most (pipelines[0]) and its verdict.
-  bool input_bound = false;
-  std::optional<int> bottleneck_stage;  // pipelines[0]'s bottleneck, when input bound
+  // The pipeline that costs the most (pipelines[0]) and its verdict (PipelineStats).
+  bool iterator_bound = false;
+  // The share of step time the steps waited for input (the step breakdown's input time,
+  // input_pipeline_analyzer's input share), for the statement to set beside the iterator
+  // time; absent without steps.
+  std::optional<double> step_input_wait_percent;
+  std::optional<int> bottleneck_stage;  // pipelines[0]'s bottleneck, when iterator bound
   std::string statement;                // one sentence with the numbers
   PipelineEventCounts counts;
   std::vector<std::string> diagnostics;

@@ -106,7 +106,7 @@ TEST(TfDataBottleneckTest, SynchronousPipelineNamesTheStageWithTheMostBlockingSe
   EXPECT_EQ(p.slow_calls, 10);
   ASSERT_TRUE(p.step_time_percent.has_value());
   EXPECT_NEAR(*p.step_time_percent, 40.0, 1e-9);
-  EXPECT_TRUE(r.input_bound);
+  EXPECT_TRUE(r.iterator_bound);
   ASSERT_TRUE(r.bottleneck_stage.has_value());
   EXPECT_EQ(r.stages[*r.bottleneck_stage].long_name, "Iterator::Batch::Map");
   EXPECT_NEAR(p.bottleneck_share_percent, 80.0, 1e-9) << "Map self 80 of 100 per row; the read 20";
@@ -172,13 +172,13 @@ TEST(TfDataBottleneckTest, ProducersThatFinishedEarlyDoNotBlock) {
 TEST(TfDataBottleneckTest, WithoutStepsTheVerdictUsesTheSlowCallRule) {
   TfDataBottleneckResult r = AnalyzePipelineEvents(SlowMapPipeline(), 0);
   EXPECT_FALSE(r.pipelines[0].step_time_percent.has_value());
-  EXPECT_TRUE(r.input_bound) << "400 µs > 50 µs";
+  EXPECT_TRUE(r.iterator_bound) << "400 µs > 50 µs";
 }
 
 TEST(TfDataBottleneckTest, NoEventsGiveAnEmptyResult) {
   TfDataBottleneckResult r = AnalyzePipelineEvents({}, 0);
   EXPECT_TRUE(r.pipelines.empty());
-  EXPECT_FALSE(r.input_bound);
+  EXPECT_FALSE(r.iterator_bound);
   EXPECT_THAT(r.statement, HasSubstr("No input pipeline events"));
 }
 

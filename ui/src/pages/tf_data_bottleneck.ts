@@ -42,7 +42,10 @@ export function renderTfDataBottleneck(ctx: PageContext): HTMLElement {
       'Summary',
       { id: 'summary', subtitle: str(d.statement) },
       tiles([
-        { label: 'Input bound', value: d.input_bound ? 'yes' : 'no', tone: d.input_bound ? 'bad' : 'good', detail: top.step_time_percent !== null && top.step_time_percent !== undefined ? `${formatPercent(top.step_time_percent)} of step time` : '' },
+        // Iterator time, not the steps' input wait (the input pipeline page's input share):
+        // iterator calls can overlap the step's own work. Both are shown, each named.
+        { label: 'Iterator time', value: formatPercent(top.step_time_percent), json: ['pipelines', 0, 'step_time_percent'], tone: d.iterator_bound ? 'bad' : 'good', detail: "of step time in the top pipeline's calls" },
+        { label: 'Steps wait for input', value: formatPercent(d.step_input_wait_percent), json: ['step_input_wait_percent'], detail: 'of step time (input pipeline page)' },
         { label: 'Bottleneck stage', value: str(bottleneck.dataset) || 'none', detail: str(bottleneck.stage), tone: bottleneck.stage ? 'warn' : 'neutral' },
         { label: 'Its share', value: bottleneck.stage ? formatPercent(bottleneck.share_percent) : '–', json: ['bottleneck', 'share_percent'], detail: 'of the blocking time in the slowest calls' },
         { label: 'Pipelines', value: formatCount(pipelines.length), detail: `${formatCount(obj(d.counts).iterator_events)} iterator events` },
