@@ -24,20 +24,27 @@ const SEPARATORS = new Set(['/', ':', ' ', ',', '<', '>', '(', ')', '#']);
 // head takes the characters that frees.
 export function elideMiddle(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const chars = Array.from(text);
-  if (chars.length <= maxChars) return text;
+  // Code points only where there are surrogate pairs: splitting every name costs time in a
+  // column of 100,000.
+  const points = SURROGATE.test(text) ? Array.from(text) : null;
+  const length = points ? points.length : text.length;
+  if (length <= maxChars) return text;
+  const at = (i: number) => (points ? points[i] : text[i]);
+  const slice = (from: number, to?: number) => (points ? points.slice(from, to).join('') : text.slice(from, to));
   const kept = Math.max(1, Math.floor(maxChars) - 1);
   let head = Math.floor(kept * HEAD_SHARE);
-  let tailStart = chars.length - (kept - head);
-  for (let j = tailStart; j < chars.length - 1 && j - tailStart <= (chars.length - tailStart) / 2; j++) {
-    if (SEPARATORS.has(chars[j])) {
+  let tailStart = length - (kept - head);
+  for (let j = tailStart; j < length - 1 && j - tailStart <= (length - tailStart) / 2; j++) {
+    if (SEPARATORS.has(at(j))) {
       head += j - tailStart;
       tailStart = j;
       break;
     }
   }
-  return chars.slice(0, head).join('') + ELLIPSIS + chars.slice(tailStart).join('');
+  return slice(0, head) + ELLIPSIS + slice(tailStart);
 }
+
+const SURROGATE = /[\uD800-\uDFFF]/;
 
 // A label that keeps parts around its differences keeps at least this much of its head.
 const MIN_HEAD_CHARS = 6;
@@ -105,10 +112,9 @@ function elideKeeping(text: string, maxChars: number, kept: [number, number][]):
 }
 
 // Groups of different texts whose labels are equal.
-function collisions(texts: string[], labels: Map<string, string>): string[][] {
+function collisions(labels: Map<string, string>): string[][] {
   const byLabel = new Map<string, string[]>();
-  for (const t of texts) {
-    const label = labels.get(t)!;
+  for (const [t, label] of labels) {
     const group = byLabel.get(label);
     if (group) group.push(t);
     else byLabel.set(label, [t]);
@@ -122,21 +128,25 @@ function collisions(texts: string[], labels: Map<string, string>): string[][] {
 // label that does not change is widened by a quarter instead, until the labels differ
 // or are whole. Equal texts get equal labels.
 function distinctBy(texts: string[], startChars: (text: string) => number): string[] {
-  const unique = [...new Set(texts)];
-  const chars = new Map(unique.map((t) => [t, startChars(t)]));
-  const kept = new Map<string, [number, number][]>(unique.map((t) => [t, []]));
-  const labels = new Map(unique.map((t) => [t, elideMiddle(t, chars.get(t)!)]));
+  const labels = new Map<string, string>();
+  for (const t of texts) if (!labels.has(t)) labels.set(t, elideMiddle(t, startChars(t)));
+  // What a text that collided has been given: its width and the parts it keeps.
+  const chars = new Map<string, number>();
+  const kept = new Map<string, [number, number][]>();
   for (let round = 0; round < 64; round++) {
     let changed = false;
-    for (const group of collisions(unique, labels)) {
+    for (const group of collisions(labels)) {
       const differences = firstDifferences(group);
       for (const t of group) {
         if (labels.get(t) === t) continue; // whole already
-        kept.get(t)!.push(windowAround(t, differences.get(t)!));
-        let label = elideKeeping(t, chars.get(t)!, kept.get(t)!);
+        if (!chars.has(t)) chars.set(t, startChars(t));
+        const parts = kept.get(t) ?? [];
+        parts.push(windowAround(t, differences.get(t)!));
+        kept.set(t, parts);
+        let label = elideKeeping(t, chars.get(t)!, parts);
         if (label === labels.get(t)) {
           chars.set(t, Math.max(chars.get(t)! + 2, Math.ceil(chars.get(t)! * 1.25)));
-          label = elideKeeping(t, chars.get(t)!, kept.get(t)!);
+          label = elideKeeping(t, chars.get(t)!, parts);
         }
         labels.set(t, label);
         changed = true;
@@ -224,13 +234,24 @@ export function fitElided(group: HTMLElement): void {
 
 // Created on first use: this file also loads where there is no DOM (its unit test).
 let groups: ResizeObserver | null = null;
+// Observed elements that have been in the document: gone from it again, they are let go
+// (one observed before it is attached is reported once while still detached).
+const shown = new WeakSet<Element>();
 
 // Marks `container` as a group of labels fitted to their boxes (fitElided), again
 // whenever it is resized; the first fit comes once it is laid out.
 export function elidedGroup<T extends HTMLElement>(container: T): T {
   container.dataset.elideGroup = '';
   groups ??= new ResizeObserver((entries) => {
-    for (const entry of entries) fitElided(entry.target as HTMLElement);
+    for (const entry of entries) {
+      if (entry.target.isConnected) {
+        shown.add(entry.target);
+        fitElided(entry.target as HTMLElement);
+      } else if (shown.has(entry.target)) {
+        // A group of a page that was replaced (it reports its size as 0 once gone): let it go.
+        groups?.unobserve(entry.target);
+      }
+    }
   });
   groups.observe(container);
   return container;
@@ -290,7 +311,14 @@ let selects: ResizeObserver | null = null;
 // whenever it is resized: for selects a page builds before it is in the document.
 export function elidedSelect<T extends HTMLSelectElement>(select: T): T {
   selects ??= new ResizeObserver((entries) => {
-    for (const entry of entries) fitSelect(entry.target as HTMLSelectElement);
+    for (const entry of entries) {
+      if (entry.target.isConnected) {
+        shown.add(entry.target);
+        fitSelect(entry.target as HTMLSelectElement);
+      } else if (shown.has(entry.target)) {
+        selects?.unobserve(entry.target);
+      }
+    }
   });
   selects.observe(select);
   return select;

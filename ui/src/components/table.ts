@@ -152,20 +152,56 @@ export function dataTable(options: TableOptions): HTMLElement {
   const more = el('div', { class: 'table-more' });
   root.append(more);
 
+  // Every row in each column's ascending order, computed once per column: sorting again by
+  // a column (the other way, or after filtering) is then a pass over the rows.
+  const ascending = new Map<string, Row[]>();
+  function sortedBy(column: string): Row[] {
+    let sorted = ascending.get(column);
+    if (!sorted) {
+      // Values taken out once and compared by their one type: a 100,000-row table sorts in
+      // a fraction of the time the general comparison takes. Missing values go last.
+      const present: [unknown, Row][] = [];
+      const missing: Row[] = [];
+      for (const row of options.rows) {
+        const value = row[column];
+        if (value === null || value === undefined) missing.push(row);
+        else present.push([value, row]);
+      }
+      if (present.every(([v]) => typeof v === 'number')) present.sort((a, b) => (a[0] as number) - (b[0] as number));
+      else if (present.every(([v]) => typeof v === 'string')) present.sort((a, b) => collator.compare(a[0] as string, b[0] as string));
+      else present.sort((a, b) => compare(a[0], b[0]));
+      sorted = present.map(([, row]) => row);
+      for (const row of missing) sorted.push(row);
+      ascending.set(column, sorted);
+    }
+    return sorted;
+  }
+
   function visibleRows(): Row[] {
     let rows = options.rows;
+    if (sort) {
+      const sorted = sortedBy(sort.column);
+      if (sort.descending) {
+        // Largest first; missing values stay last in both directions.
+        const column = sort.column;
+        let present = sorted.length;
+        while (present > 0 && (sorted[present - 1][column] === null || sorted[present - 1][column] === undefined)) present--;
+        const reversed = sorted.slice(0, present).reverse();
+        // Rows of equal value keep the order they had (the sort is stable both ways).
+        for (let i = 0; i < reversed.length; ) {
+          let j = i + 1;
+          while (j < reversed.length && reversed[j][column] === reversed[i][column]) j++;
+          for (let a = i, b = j - 1; a < b; a++, b--) [reversed[a], reversed[b]] = [reversed[b], reversed[a]];
+          i = j;
+        }
+        rows = reversed.concat(sorted.slice(present));
+      } else {
+        rows = sorted;
+      }
+    }
     if (filter && options.filterColumns) {
       const keys = options.filterColumns;
       rows = rows.filter((r) => keys.some((k) => String(r[k] ?? '').toLowerCase().includes(filter)));
-    }
-    if (sort) {
-      const { column, descending } = sort;
-      rows = [...rows].sort((a, b) => {
-        const c = compare(a[column], b[column]);
-        // Missing values stay last in both directions.
-        const missing = a[column] === null || a[column] === undefined || b[column] === null || b[column] === undefined;
-        return descending && !missing ? -c : c;
-      });
     }
     return rows;
   }
@@ -268,7 +304,9 @@ export function dataTable(options: TableOptions): HTMLElement {
       const toggle = el('button', { class: 'link-button' }, showAll ? `Show first ${pageSize}` : `Show all ${rows.length.toLocaleString('en-US')} rows`);
       toggle.addEventListener('click', () => {
         showAll = !showAll;
-        update(true);
+        // The same rows in the same order, from the top.
+        scroller.scrollTop = 0;
+        update(false);
       });
       more.append(toggle);
     }
