@@ -87,7 +87,7 @@ class DataLoaderPipelineTest(LogdirTestCase):
             self.assertGreater(self_ms[slow], 5 * self_ms[fast], summary)
             # The tool of issue 16 names the same stage.
             verdict = analyze(self._runs[-1], "tf_data_bottleneck_analysis")
-            self.assertTrue(verdict["input_bound"], verdict["statement"])
+            self.assertTrue(verdict["iterator_bound"], verdict["statement"])
             self.assertEqual(verdict["bottleneck"]["stage"], slow, verdict["statement"])
 
     def test_workers_record_the_wait_for_each_batch(self):

@@ -201,8 +201,9 @@ ProfileModel TwoGpus(double slow_compute_ms, double collective_ms) {
       DeviceStepActivity a;
       a.step_number = step.step_number;
       a.group_id = step.group_id;
-      a.first_kernel_begin_ps = step.begin_ps;
+      a.first_kernel_begin_ps = a.first_begin_ps = step.begin_ps;
       a.active_ps = Ms((d == 1 ? slow_compute_ms : 20.0) + collective_ms);
+      a.last_end_ps = step.begin_ps + a.active_ps;
       a.collective_ps = Ms(collective_ms);
       gpu.step_activity.push_back(a);
     }

@@ -74,6 +74,7 @@ Table StepTable(const MultiGpuResult& r) {
   t.title = "Per step";
   t.columns = {Col("step_number", "Step", ColumnType::kInt, ""),
                Col("devices", "Devices", ColumnType::kInt, "count"),
+               Col("concurrent", "Ran together", ColumnType::kBool, ""),
                Col("straggler", "Straggler", ColumnType::kString, ""),
                Col("max_compute_ms", "Max compute (ms)", ColumnType::kDouble, "ms", 3),
                Col("min_compute_ms", "Min compute (ms)", ColumnType::kDouble, "ms", 3),
@@ -81,8 +82,8 @@ Table StepTable(const MultiGpuResult& r) {
                Col("avg_collective_ms", "Collectives (ms)", ColumnType::kDouble, "ms", 3),
                Col("launch_skew_ms", "Launch skew (ms)", ColumnType::kDouble, "ms", 3)};
   for (const MultiGpuStepRow& s : r.step_rows) {
-    t.AddRow({s.step_number, s.devices, s.straggler, s.max_compute_ms, s.min_compute_ms, s.imbalance_ms,
-              s.avg_collective_ms, s.launch_skew_ms});
+    t.AddRow({s.step_number, s.devices, s.concurrent, s.straggler, s.max_compute_ms, s.min_compute_ms, s.imbalance_ms,
+              s.avg_collective_ms, output::OptionalCell(s.launch_skew_ms)});
   }
   return t;
 }
@@ -269,8 +270,35 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& opt
       min_compute = std::min(min_compute, compute(d));
       collective += d.activity->collective_ps;
     }
-    ++acc[slowest->device].straggler;
-    for (const DeviceInStep& d : devices) acc[d.device].wait += compute(*slowest) - compute(d);
+    // The devices' windows for this step: when one starts after another has finished,
+    // they did not run it together, and comparing their starts measures nothing.
+    int64_t last_start = INT64_MIN, first_end = INT64_MAX;
+    for (const DeviceInStep& d : devices) {  // on each host's own clock, from its step start
+      last_start = std::max(last_start, d.activity->first_begin_ps - d.host_step_begin_ps);
+      first_end = std::min(first_end, d.activity->last_end_ps - d.host_step_begin_ps);
+    }
+    row.concurrent = last_start < first_end;
+    const auto step = step_by_number.find(number);
+    const int64_t step_ps = step == step_by_number.end() ? 0 : step->second->duration_ps;
+    const int64_t imbalance_ps = compute(*slowest) - min_compute;
+    const bool straggles = row.concurrent && step_ps > 0 &&
+                           Percent(static_cast<double>(imbalance_ps), static_cast<double>(step_ps)) >=
+                               kStepStragglerMinPercent;
+    if (straggles) {
+      ++acc[slowest->device].straggler;
+      row.straggler = DeviceLabel(model, model.devices[slowest->device]);
+    }
+    if (row.concurrent) {
+      for (const DeviceInStep& d : devices) acc[d.device].wait += compute(*slowest) - compute(d);
+    } else {
+      ++r.non_concurrent_steps;
+      if (r.non_concurrent_steps == 1) {
+        r.diagnostics.push_back("step " + std::to_string(number) + ": the devices' work for it does not overlap (one "
+                                "starts " + output::FormatFixed(PsToMs(last_start - first_end), 1) + " ms" +
+                                " after another has finished): they ran it at different times, so it has no launch "
+                                "skew or straggler");
+      }
+    }
     // Launch skew: first kernel relative to the device's own host's step start.
     int64_t earliest = INT64_MAX, latest = INT64_MIN;
     for (const DeviceInStep& d : devices) {
@@ -279,7 +307,7 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& opt
       earliest = std::min(earliest, at);
       latest = std::max(latest, at);
     }
-    if (earliest != INT64_MAX) {
+    if (row.concurrent && earliest != INT64_MAX) {
       for (const DeviceInStep& d : devices) {
         if (d.activity->first_kernel_begin_ps < 0) continue;
         Acc& a = acc[d.device];
@@ -290,7 +318,6 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& opt
       skew_sum += latest - earliest;
       ++skew_steps;
     }
-    row.straggler = DeviceLabel(model, model.devices[slowest->device]);
     row.max_compute_ms = PsToMs(compute(*slowest));
     row.min_compute_ms = PsToMs(min_compute);
     row.imbalance_ms = row.max_compute_ms - row.min_compute_ms;
@@ -351,8 +378,12 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& opt
       kernel += d.kernel_ms;
       collective += d.total_collective_ms;
     }
-    r.straggler = r.devices.size() > 1 && model.hostnames.size() > 1 ? slowest->host + ":" + slowest->device : slowest->device;
     r.avg_imbalance_ms = slowest->kernel_ms - slowest->total_collective_ms - min_compute;
+    // Without steps the imbalance is held to the slowest device's compute.
+    if (Percent(r.avg_imbalance_ms, slowest->kernel_ms - slowest->total_collective_ms) >= kStepStragglerMinPercent) {
+      r.straggler =
+          r.devices.size() > 1 && model.hostnames.size() > 1 ? slowest->host + ":" + slowest->device : slowest->device;
+    }
     r.avg_launch_skew_ms = max_skew;
     r.collective_percent = Percent(collective, kernel);
     r.avg_step_collective_ms = 0;
@@ -389,8 +420,14 @@ void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
   w->Field("steps", r.steps);
   w->Field("straggler", r.straggler);
   w->Field("straggler_steps", r.straggler_steps);
+  w->Field("non_concurrent_steps", r.non_concurrent_steps);
   w->Field("avg_imbalance_ms", r.avg_imbalance_ms);
-  w->Field("avg_launch_skew_ms", r.avg_launch_skew_ms);
+  w->Key("avg_launch_skew_ms");
+  if (r.avg_launch_skew_ms) {
+    w->Double(*r.avg_launch_skew_ms);
+  } else {
+    w->Null();
+  }
   w->Field("avg_step_collective_ms", r.avg_step_collective_ms);
   w->Field("collective_percent", r.collective_percent);
   w->Field("collectives", r.collectives);
@@ -424,13 +461,17 @@ std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options
       {"Devices", std::to_string(r.device_count) + " with activity, compared " +
                       (whole ? std::string("over the whole profile (no shared steps)")
                              : "over " + std::to_string(r.steps) + " steps")},
-      {"Straggler", r.straggler.empty() ? "-"
+      {"Straggler", r.straggler.empty() ? "none (no device's compute exceeds the fastest's by " +
+                                              output::FormatFixed(kStepStragglerMinPercent, 0) + " % of the step)"
                     : whole             ? r.straggler + " (most kernel time without collectives)"
                                         : r.straggler + " (slowest in " + std::to_string(r.straggler_steps) + " of " +
                                               std::to_string(r.steps) + " steps)"},
       {"Compute imbalance", output::FormatFixed(r.avg_imbalance_ms, 3) + per + " (slowest minus fastest device)"},
-      {"Launch skew", output::FormatFixed(r.avg_launch_skew_ms, 3) + per +
-                          (whole ? " (latest minus earliest first activity)" : " (latest minus earliest first kernel)")},
+      {"Launch skew", !r.avg_launch_skew_ms
+                          ? std::string("- (no step ran on two devices at the same time)")
+                          : output::FormatFixed(*r.avg_launch_skew_ms, 3) + per +
+                                (whole ? " (latest minus earliest first activity)"
+                                       : " (latest minus earliest first kernel)")},
       {"Collectives", (whole ? std::string() : output::FormatFixed(r.avg_step_collective_ms, 3) + " ms per device and step, ") +
                           output::FormatFixed(r.collective_percent, 1) + " % of device time"}};
   if (r.sized_collectives > 0) {

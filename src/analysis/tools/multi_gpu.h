@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,15 +75,25 @@ struct MultiGpuCollectiveRow {
   double link_percent = 0;   // busbw / link
 };
 
+// A device is a step's straggler only when its compute exceeds the fastest device's by
+// at least this share of the step time: below it the devices are balanced (a 40 us
+// difference on a 20 ms step is noise, not a straggler).
+inline constexpr double kStepStragglerMinPercent = 5.0;
+
 struct MultiGpuStepRow {
   int64_t step_number = 0;
   int64_t devices = 0;
-  std::string straggler;  // device with the most compute
+  // The devices ran the step at the same time: their work's windows overlap. When not
+  // (each device numbered a different iteration the same, or one ran far behind), the
+  // launch skew and the straggler are not computed for the step.
+  bool concurrent = true;
+  std::string straggler;  // device with the most compute; "" when balanced or not concurrent
   double max_compute_ms = 0;
   double min_compute_ms = 0;
   double imbalance_ms = 0;     // max - min compute
   double avg_collective_ms = 0;
-  double launch_skew_ms = 0;   // latest minus earliest first-kernel begin
+  // Latest minus earliest first-kernel begin; absent when not concurrent (or no kernels).
+  std::optional<double> launch_skew_ms;
 };
 
 struct MultiGpuResult {
@@ -91,10 +102,12 @@ struct MultiGpuResult {
   std::string basis = "steps";
   int64_t device_count = 0;  // devices with activity
   int64_t steps = 0;         // steps with activity on at least two devices
-  std::string straggler;     // the device most often the straggler ("" when no steps)
+  std::string straggler;     // the device most often the straggler ("" when none)
   int64_t straggler_steps = 0;
   double avg_imbalance_ms = 0;
-  double avg_launch_skew_ms = 0;
+  // Over the concurrent steps; absent when no step ran on two devices at once.
+  std::optional<double> avg_launch_skew_ms;
+  int64_t non_concurrent_steps = 0;  // steps whose devices' work did not overlap
   double avg_step_collective_ms = 0;  // per device and step
   double collective_percent = 0;      // collectives' share of all device active time
   // Collectives' bandwidth (all devices; the sized collectives only).

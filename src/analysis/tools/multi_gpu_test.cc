@@ -26,7 +26,8 @@ DeviceStepActivity Activity(int64_t step, double first_kernel_ms, double active_
 }
 
 // Two GPUs, two steps starting at 0 and 100 ms. GPU:1 computes 10 ms longer in step 1
-// and 4 ms longer in step 2; its collectives are shorter, as the others wait inside theirs.
+// and 6 ms longer in step 2 (both over 5 % of the step); its collectives are shorter, as
+// the others wait inside theirs.
 ProfileModel TwoGpuModel() {
   ProfileModel m;
   m.hostnames = {"host0"};
@@ -39,7 +40,7 @@ ProfileModel TwoGpuModel() {
     m.steps.push_back(step);
   }
   DeviceActivity gpu0 = MakeGpu(0, 80);
-  gpu0.step_activity = {Activity(1, 1.0, 50, 20), Activity(2, 101.0, 46, 16)};
+  gpu0.step_activity = {Activity(1, 1.0, 50, 20), Activity(2, 101.0, 46, 18)};
   DeviceActivity gpu1 = MakeGpu(1, 70);
   gpu1.step_activity = {Activity(1, 3.0, 50, 10), Activity(2, 101.5, 46, 12)};
   m.devices = {gpu0, gpu1};
@@ -52,16 +53,16 @@ TEST(MultiGpuTest, FindsTheStragglerAndHowLongTheOthersWait) {
   EXPECT_EQ(r.steps, 2);
   EXPECT_EQ(r.straggler, "/device:GPU:1");
   EXPECT_EQ(r.straggler_steps, 2);
-  // Compute: GPU:0 30 and 30 ms, GPU:1 40 and 34 ms.
-  EXPECT_NEAR(r.avg_imbalance_ms, (10 + 4) / 2.0, 1e-9);
+  // Compute: GPU:0 30 and 28 ms, GPU:1 40 and 34 ms.
+  EXPECT_NEAR(r.avg_imbalance_ms, (10 + 6) / 2.0, 1e-9);
   ASSERT_EQ(r.devices.size(), 2u);
-  EXPECT_NEAR(r.devices[0].avg_compute_ms, 30, 1e-9);
-  EXPECT_NEAR(r.devices[0].avg_collective_ms, 18, 1e-9);
-  EXPECT_NEAR(r.devices[0].avg_wait_ms, 7, 1e-9);
+  EXPECT_NEAR(r.devices[0].avg_compute_ms, 29, 1e-9);
+  EXPECT_NEAR(r.devices[0].avg_collective_ms, 19, 1e-9);
+  EXPECT_NEAR(r.devices[0].avg_wait_ms, 8, 1e-9);
   EXPECT_NEAR(r.devices[1].avg_wait_ms, 0, 1e-9);
   EXPECT_EQ(r.devices[1].straggler_steps, 2);
-  EXPECT_NEAR(r.devices[0].collective_percent, 100.0 * 36 / 96, 1e-9);
-  EXPECT_NEAR(r.collective_percent, 100.0 * 58 / 192, 1e-9);
+  EXPECT_NEAR(r.devices[0].collective_percent, 100.0 * 38 / 96, 1e-9);
+  EXPECT_NEAR(r.collective_percent, 100.0 * 60 / 192, 1e-9);
   EXPECT_NEAR(r.devices[0].busy_ms, 80, 1e-9);
   ASSERT_EQ(r.step_rows.size(), 2u);
   EXPECT_NEAR(r.step_rows[0].imbalance_ms, 10, 1e-9);
@@ -71,9 +72,9 @@ TEST(MultiGpuTest, FindsTheStragglerAndHowLongTheOthersWait) {
 TEST(MultiGpuTest, LaunchSkewIsMeasuredFromEachHostsOwnStepStart) {
   MultiGpuResult r = ComputeMultiGpu(TwoGpuModel());
   // Step 1: first kernels at 1 and 3 ms -> 2 ms; step 2: 101 and 101.5 -> 0.5 ms.
-  EXPECT_NEAR(r.step_rows[0].launch_skew_ms, 2, 1e-9);
-  EXPECT_NEAR(r.step_rows[1].launch_skew_ms, 0.5, 1e-9);
-  EXPECT_NEAR(r.avg_launch_skew_ms, 1.25, 1e-9);
+  EXPECT_NEAR(r.step_rows[0].launch_skew_ms.value_or(-1), 2, 1e-9);
+  EXPECT_NEAR(r.step_rows[1].launch_skew_ms.value_or(-1), 0.5, 1e-9);
+  EXPECT_NEAR(r.avg_launch_skew_ms.value_or(-1), 1.25, 1e-9);
   EXPECT_NEAR(r.devices[1].avg_launch_skew_ms, 1.25, 1e-9);
   EXPECT_NEAR(r.devices[0].avg_launch_skew_ms, 0, 1e-9);
 
@@ -84,13 +85,45 @@ TEST(MultiGpuTest, LaunchSkewIsMeasuredFromEachHostsOwnStepStart) {
   for (DeviceStepActivity& a : m.devices[1].step_activity) {
     a.first_kernel_begin_ps += Ms(1000);
     a.first_begin_ps += Ms(1000);
+    a.last_end_ps += Ms(1000);
   }
   for (StepInfo& step : m.steps) {
     step.per_host = {{0, step.begin_ps, step.duration_ps, {}}, {1, step.begin_ps + Ms(1000), step.duration_ps, {}}};
   }
   MultiGpuResult shifted = ComputeMultiGpu(m);
-  EXPECT_NEAR(shifted.avg_launch_skew_ms, 1.25, 1e-9);
+  EXPECT_NEAR(shifted.avg_launch_skew_ms.value_or(-1), 1.25, 1e-9);
   EXPECT_EQ(shifted.straggler, "host1:/device:GPU:1");
+}
+
+// A difference below 5 % of the step is balance, not a straggler; devices whose work for
+// a step does not overlap ran it at different times: no skew, no straggler, and a note.
+TEST(MultiGpuTest, StragglerIsRelativeToTheStepAndNeedsConcurrentWork) {
+  ProfileModel m = TwoGpuModel();
+  m.devices[1].step_activity = {Activity(1, 3.0, 40.04, 10), Activity(2, 101.5, 38.04, 10)};  // +0.04 ms
+  MultiGpuResult balanced = ComputeMultiGpu(m);
+  EXPECT_EQ(balanced.straggler, "");
+  EXPECT_EQ(balanced.step_rows[0].straggler, "");
+  EXPECT_NEAR(balanced.step_rows[0].imbalance_ms, 0.04, 1e-9) << "the imbalance is still reported";
+
+  ProfileModel apart = TwoGpuModel();
+  // GPU:1 runs step 1 from 600 ms, long after GPU:0 finished it (a 100 ms step).
+  apart.devices[1].step_activity[0] = Activity(1, 600.0, 50, 10);
+  MultiGpuResult r = ComputeMultiGpu(apart);
+  ASSERT_EQ(r.step_rows.size(), 2u);
+  EXPECT_FALSE(r.step_rows[0].concurrent);
+  EXPECT_FALSE(r.step_rows[0].launch_skew_ms.has_value());
+  EXPECT_EQ(r.step_rows[0].straggler, "");
+  EXPECT_TRUE(r.step_rows[1].concurrent);
+  EXPECT_EQ(r.non_concurrent_steps, 1);
+  EXPECT_NEAR(r.avg_launch_skew_ms.value_or(-1), 0.5, 1e-9) << "only the concurrent step's skew";
+  ASSERT_FALSE(r.diagnostics.empty());
+  EXPECT_NE(r.diagnostics[0].find("step 1: the devices' work for it does not overlap"), std::string::npos);
+
+  apart.devices[1].step_activity[1] = Activity(2, 700.0, 46, 10);
+  MultiGpuResult none = ComputeMultiGpu(apart);
+  EXPECT_FALSE(none.avg_launch_skew_ms.has_value()) << "no concurrent step: no skew, not 0";
+  StructToolResult<MultiGpuResult> result(std::move(none));
+  EXPECT_NE(result.ToJson(false).find("\"avg_launch_skew_ms\":null"), std::string::npos);
 }
 
 TEST(MultiGpuTest, OneDeviceIsNotAvailableAndSaysSo) {
@@ -123,7 +156,7 @@ TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
   StructToolResult<MultiGpuResult> result(r);
   const std::string json = result.ToJson(false);
   EXPECT_THAT(json, testing::HasSubstr("\"straggler\":\"/device:GPU:1\""));
-  EXPECT_THAT(json, testing::HasSubstr("\"avg_wait_ms\":7"));
+  EXPECT_THAT(json, testing::HasSubstr("\"avg_wait_ms\":8"));
   EXPECT_THAT(result.FormatText({}), testing::HasSubstr("Straggler"));
 }
 
@@ -211,7 +244,7 @@ TEST(MultiGpuTest, WithoutSharedStepsDevicesAreComparedOverTheWholeProfile) {
   EXPECT_EQ(r.steps, 0);
   EXPECT_EQ(r.straggler, "/device:GPU:1");
   EXPECT_NEAR(r.avg_imbalance_ms, (55 - 5) - (40 - 10), 1e-9);
-  EXPECT_NEAR(r.avg_launch_skew_ms, 3, 1e-9);
+  EXPECT_NEAR(r.avg_launch_skew_ms.value_or(-1), 3, 1e-9);
   EXPECT_NEAR(r.collective_percent, 100.0 * 15 / 95, 1e-9);
   EXPECT_NEAR(r.devices[1].first_kernel_offset_ms, 3, 1e-9);
   EXPECT_NEAR(r.devices[0].total_collective_ms, 10, 1e-9);
