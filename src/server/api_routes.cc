@@ -21,6 +21,8 @@ namespace {
 using analysis::output::JsonWriter;
 
 constexpr std::string_view kVersion = "0.1.0";
+// /api/hosts?tool= checks the tool on each host's model up to this many hosts.
+constexpr size_t kMaxHostsCheckedForTool = 64;
 
 // The optional parameters of /api/data, /api/tables and /api/csv (what ToolOptionsFrom reads).
 const std::initializer_list<std::string_view> kToolOptionParams = {
@@ -316,20 +318,37 @@ HttpReply ApiRoutes::Tools(const QueryParams& query) {
 HttpReply ApiRoutes::Hosts(const QueryParams& query) {
   auto params = CheckParams(query, {"run"}, {"tool"});
   if (!params.ok()) return ErrorReply(params.status());
-  std::string tool = Get(*params, "tool");
-  if (!tool.empty()) {
-    auto found = analysis::FindTool(tool);
+  std::string tool_id = Get(*params, "tool");
+  const analysis::Tool* tool = nullptr;
+  if (!tool_id.empty()) {
+    auto found = analysis::FindTool(tool_id);
     if (!found.ok()) return ErrorReply(found.status());
+    tool = *found;
   }
   auto run = store_->FindRun(Get(*params, "run"));
   if (!run.ok()) return ErrorReply(run.status());
+  // With a tool, only the hosts it applies to (a multi-GPU job's ranks each hold one GPU:
+  // multi_gpu applies to all of them together, to none alone). That needs each host's
+  // model; past kMaxHostsCheckedForTool hosts every host is listed, and `tool_checked`
+  // says so, rather than loading thousands of models for a menu.
+  const std::vector<std::string> choices = ProfileStore::HostChoices(*run);
+  const bool check = tool != nullptr && choices.size() <= kMaxHostsCheckedForTool;
+  std::vector<std::string> hosts;
+  for (const std::string& host : choices) {
+    if (check) {
+      auto model = store_->GetModel(*run, host == load::kAllHosts ? std::string() : host);
+      if (model.ok() && !tool->IsAvailable(**model)) continue;
+    }
+    hosts.push_back(host);
+  }
   std::string body;
   JsonWriter w(&body, JsonWriter::Style::kPretty);
   w.BeginObject();
   w.Field("run", run->name);
+  w.Field("tool_checked", check);
   w.Key("hosts");
   w.BeginArray();
-  for (const std::string& host : ProfileStore::HostChoices(*run)) w.String(host);
+  for (const std::string& host : hosts) w.String(host);
   w.EndArray();
   w.EndObject();
   body.push_back('\n');

@@ -188,6 +188,16 @@ TEST_F(ServerApiTest, HostsOfARun) {
   RawResponse one = Get("/api/data?run=two_hosts&tool=pod_viewer&host=b");
   ASSERT_EQ(one.status, 200) << one.body;
   EXPECT_EQ(int64_t(parser.parse(one.body)["host_count"]), 1);
+  // With a tool, only the hosts it applies to: the TF demo's three GPUs together, and
+  // kernel_stats on the synthetic CPU-only workers nowhere.
+  RawResponse gpu_hosts = Get("/api/hosts?run=tf_gpu&tool=multi_gpu");
+  ASSERT_EQ(gpu_hosts.status, 200) << gpu_hosts.body;
+  EXPECT_NE(gpu_hosts.body.find("\"tool_checked\": true"), std::string::npos) << gpu_hosts.body;
+  EXPECT_NE(gpu_hosts.body.find("34.83.195.179_6003"), std::string::npos) << gpu_hosts.body;
+  RawResponse no_gpu = Get("/api/hosts?run=two_hosts&tool=kernel_stats");
+  ASSERT_EQ(no_gpu.status, 200) << no_gpu.body;
+  EXPECT_EQ(no_gpu.body.find("\"a\""), std::string::npos) << no_gpu.body;
+  EXPECT_EQ(no_gpu.body.find("\"all\""), std::string::npos) << no_gpu.body;
   RawResponse bad_tool = Get("/api/hosts?run=synthetic&tool=no_such_tool");
   EXPECT_EQ(bad_tool.status, 404);
   EXPECT_NE(ErrorOf(bad_tool).find("valid tools: overview_page"), std::string::npos);
