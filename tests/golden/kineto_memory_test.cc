@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/tools/framework_op_stats.h"
 #include "src/analysis/tools/memory_profile.h"
 #include "src/importers/importer_registry.h"
 #include "src/importers/testing/trace_facts.h"
@@ -154,6 +155,54 @@ TEST(KinetoMemoryTest, PyTorch19SizesWithoutAddressesAreARunningSum) {
   int notes = 0;
   for (const std::string& d : r.diagnostics) notes += d.find("no addresses") != std::string::npos ? 1 : 0;
   EXPECT_EQ(notes, 2) << "one note per memory id";
+}
+
+// key_averages()' memory columns by construction: an op's memory is the sum of the [memory]
+// sizes within [begin, end] on any thread, its self memory that minus its children's; the
+// CPU and CUDA allocators apart.
+TEST(KinetoMemoryTest, OpMemoryColumnsAreKeyAveragesRule) {
+  std::string json = R"({"traceEvents":[
+    {"ph":"X","cat":"cpu_op","name":"aten::linear","pid":1,"tid":1,"ts":100,"dur":100,"args":{}},
+    {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":120,"dur":30,"args":{}},
+    {"ph":"X","cat":"cpu_op","name":"aten::other","pid":1,"tid":2,"ts":105,"dur":35,"args":{}},
+  )" + Memory(110, 1024, 64, 1024, 0, -1) + ",\n" + Memory(130, 4096, 128, 5120, 0, -1) + ",\n" +
+                     Memory(140, 2048, 4096, 2048, 1, 0) + ",\n" + Memory(160, -1024, 64, 4096, 0, -1) + ",\n" +
+                     Memory(300, 512, 256, 4608, 0, -1) + "]}";
+  xspace::XSpace space;
+  importers::ImportStats stats;
+  ASSERT_TRUE(importers::ImportTraceBytes(json, {}, &space, &stats).ok());
+  StatusOr<analysis::ProfileModel> model = analysis::BuildProfileModelFromXSpace(space);
+  ASSERT_TRUE(model.ok()) << model.status().ToString();
+  EXPECT_TRUE(model->host_ops.has_memory);
+  std::map<std::string, const analysis::OpMetrics*> ops;
+  for (const analysis::OpMetrics& op : model->host_ops.ops) ops[op.name] = &op;
+  ASSERT_EQ(ops.count("aten::linear"), 1u);
+  ASSERT_EQ(ops.count("aten::mm"), 1u);
+  ASSERT_EQ(ops.count("aten::other"), 1u);
+  const analysis::OpMetrics& linear = *ops["aten::linear"];
+  EXPECT_EQ(linear.cpu_memory_bytes, 1024 + 4096 - 1024);
+  EXPECT_EQ(linear.self_cpu_memory_bytes, 0) << "all of it is aten::mm's";
+  EXPECT_EQ(linear.device_memory_bytes, 2048);
+  EXPECT_EQ(linear.self_device_memory_bytes, 0);
+  const analysis::OpMetrics& mm = *ops["aten::mm"];
+  EXPECT_EQ(mm.cpu_memory_bytes, 4096);
+  EXPECT_EQ(mm.self_cpu_memory_bytes, 4096);
+  EXPECT_EQ(mm.device_memory_bytes, 2048);
+  EXPECT_EQ(mm.self_device_memory_bytes, 2048);
+  // Another thread's op over [105, 140] counts every event in it, whichever thread
+  // allocated (PyTorch matches by time alone), its end included.
+  const analysis::OpMetrics& other = *ops["aten::other"];
+  EXPECT_EQ(other.cpu_memory_bytes, 1024 + 4096);
+  EXPECT_EQ(other.self_cpu_memory_bytes, 1024 + 4096);
+  EXPECT_EQ(other.device_memory_bytes, 2048);
+  analysis::FrameworkOpStats op_stats = analysis::ComputeFrameworkOpStats(*model, false);
+  EXPECT_TRUE(op_stats.host_has_memory);
+  EXPECT_FALSE(op_stats.host_has_types) << "PyTorch ops have no types: no Type column";
+  const std::vector<analysis::output::Table> tables = analysis::BuildTables(op_stats);
+  std::vector<std::string> columns;
+  for (const analysis::output::Column& c : tables[0].columns) columns.push_back(c.id);
+  EXPECT_NE(std::find(columns.begin(), columns.end(), "self_cpu_memory_bytes"), columns.end());
+  EXPECT_EQ(std::find(columns.begin(), columns.end(), "type"), columns.end());
 }
 
 }  // namespace

@@ -116,7 +116,8 @@ export const api = {
   runs: () => getJson<{ logdir: string; runs: RunInfo[] }>('runs'),
   // host '' (or absent): whether each tool applies to the run's hosts together.
   tools: (run: string, host = '') => getJson<{ run: string; tools: ToolInfo[] }>('tools', { run, host: host || undefined }),
-  hosts: (run: string, tool: string) => getJson<{ run: string; hosts: string[] }>('hosts', { run, tool }),
+  // With a tool, the hosts it applies to (none when it applies to no host of the run).
+  hosts: (run: string, tool?: string) => getJson<{ run: string; hosts: string[] }>('hosts', tool ? { run, tool } : { run }),
   data: (s: Selection, options: ResultOptions = {}) =>
     getJson<ToolData>('data', { ...resultParams(options), run: s.run, tool: s.tool, host: s.host, step: s.step }),
   tables: (s: Selection, options: ResultOptions = {}) =>

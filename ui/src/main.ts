@@ -254,6 +254,8 @@ async function update(): Promise<void> {
   let hosts: string[];
   try {
     hosts = (await api.hosts(run.name, tool.id)).hosts;
+    // A tool that applies to no host: every host to choose from, and the page says why.
+    if (!hosts.length) hosts = (await api.hosts(run.name)).hosts;
   } catch (error) {
     if (stale()) return;
     showPage(errorState('Cannot list hosts', (error as Error).message));

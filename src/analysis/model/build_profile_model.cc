@@ -14,6 +14,7 @@
 #include "src/analysis/model/launch_threads.h"
 #include "src/analysis/model/memory_events.h"
 #include "src/analysis/model/memory_hlo_names.h"
+#include "src/analysis/model/op_memory.h"
 #include "src/analysis/model/model_builder.h"
 #include "src/analysis/model/op_metrics.h"
 #include "src/analysis/model/pipeline_events.h"
@@ -329,6 +330,7 @@ StatusOr<ProfileModel> BuildModel(std::shared_ptr<const xspace::ColumnarXSpace> 
   internal::FindWorkBetweenSteps(s, host.threads, &model);
   side.Finish();
   internal::AddHostOpTable(std::move(side.op_table), &model);
+  internal::AddHostOpMemory(s, host, &model);
   model.device_step_ties = device.ties;
   model.device_ops = std::move(device.ops);
   model.kernels = std::move(device.kernels);

@@ -32,6 +32,7 @@ void MergeOps(const OpMetricsDb& from, OpMetricsDb* into, std::unordered_map<std
   AddTo(into->total_time_ps, from.total_time_ps);
   AddTo(into->idle_time_ps, from.idle_time_ps);
   AddTo(into->total_self_time_ps, from.total_self_time_ps);
+  into->has_memory = into->has_memory || from.has_memory;
   for (const OpMetrics& op : from.ops) {
     auto [it, inserted] = index->try_emplace(op.name, into->ops.size());
     if (inserted) {
@@ -45,6 +46,10 @@ void MergeOps(const OpMetricsDb& from, OpMetricsDb* into, std::unordered_map<std
     merged.min_time_ps = std::min(merged.min_time_ps, op.min_time_ps);
     merged.max_time_ps = std::max(merged.max_time_ps, op.max_time_ps);
     merged.is_eager = merged.is_eager || op.is_eager;
+    AddTo(merged.cpu_memory_bytes, op.cpu_memory_bytes);
+    AddTo(merged.self_cpu_memory_bytes, op.self_cpu_memory_bytes);
+    AddTo(merged.device_memory_bytes, op.device_memory_bytes);
+    AddTo(merged.self_device_memory_bytes, op.self_device_memory_bytes);
   }
 }
 

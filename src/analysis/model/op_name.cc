@@ -14,7 +14,9 @@ bool IsAlnum(char c) { return IsUpper(c) || IsLower(c) || IsDigit(c); }
 
 // TF op type: [A-Z_][a-zA-Z0-9_]*
 bool IsTfOpType(std::string_view s) {
-  if (s.empty() || !(IsUpper(s[0]) || s[0] == '_')) return false;
+  // Internal types are "_" + CamelCase (_Send, _HostCast, _FusedMatMul); "_all_gather_base"
+  // (PyTorch's "nccl:_all_gather_base") is not a type.
+  if (s.empty() || !(IsUpper(s[0]) || (s[0] == '_' && s.size() > 1 && IsUpper(s[1])))) return false;
   for (char c : s) {
     if (!(IsAlnum(c) || c == '_')) return false;
   }

@@ -29,7 +29,8 @@ TEST(OpNameTest, ParsesFrameworkOpNames) {
   EXPECT_EQ(ParseOpName("XlaModule: name=jit(f)/x").category, OpCategory::kOther);
   EXPECT_EQ(ParseOpName("a b:C").category, OpCategory::kOther);
   // Only TensorFlow's and JAX's names carry a type: PyTorch's collectives keep theirs whole.
-  for (std::string_view name : {"nccl:all_to_all", "nccl:all_reduce", "gloo:broadcast", "record_param_comms:x"}) {
+  for (std::string_view name :
+       {"nccl:all_to_all", "nccl:all_reduce", "nccl:_all_gather_base", "gloo:broadcast", "record_param_comms:x"}) {
     ParsedOpName other = ParseOpName(name);
     EXPECT_EQ(other.category, OpCategory::kOther) << name;
     EXPECT_EQ(other.name, name);

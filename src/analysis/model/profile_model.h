@@ -207,6 +207,14 @@ struct OpMetrics {
   int64_t self_time_ps = 0;
   int64_t min_time_ps = 0;  // shortest single occurrence (total time)
   int64_t max_time_ps = 0;
+  // Host, when the profile records allocations (OpMetricsDb::has_memory): bytes allocated
+  // minus freed inside the op, with and without its children, on the host's allocators
+  // and on the devices' (op_memory.h; PyTorch's key_averages() "CPU Mem", "Self CPU Mem",
+  // "CUDA Mem", "Self CUDA Mem").
+  int64_t cpu_memory_bytes = 0;
+  int64_t self_cpu_memory_bytes = 0;
+  int64_t device_memory_bytes = 0;
+  int64_t self_device_memory_bytes = 0;
   int64_t avg_time_ps() const { return occurrences > 0 ? total_time_ps / occurrences : 0; }
 };
 
@@ -226,6 +234,9 @@ struct OpMetricsDb {
   // kernels on concurrent streams overlap, so it
   // can exceed total_time_ps - idle_time_ps.
   int64_t total_self_time_ps = 0;
+  // Host: the profile records allocator events on this host, so the ops' memory fields
+  // are measurements (0 bytes included); false: they are not known.
+  bool has_memory = false;
 };
 
 // ---------------------------------------------------------------------------------------

@@ -27,6 +27,12 @@ std::vector<OpStatsRow> OpRows(const OpMetricsDb& db, bool is_host, bool include
     row.total_time_ms = PsToMs(op.total_time_ps);
     row.total_self_time_ms = PsToMs(op.self_time_ps);
     row.is_eager = op.is_eager;
+    if (db.has_memory) {
+      row.cpu_memory_bytes = op.cpu_memory_bytes;
+      row.self_cpu_memory_bytes = op.self_cpu_memory_bytes;
+      row.device_memory_bytes = op.device_memory_bytes;
+      row.self_device_memory_bytes = op.self_device_memory_bytes;
+    }
     rows.push_back(std::move(row));
   }
   if (include_idle && db.idle_time_ps > 0) {
@@ -99,14 +105,17 @@ std::vector<PieSlice> Pie(const std::vector<Row>& rows, LabelFn label) {
 
 // `with_eager`: the Eager column only where the profile can say (TensorFlow's is_eager
 // stat); other frameworks' profiles never carry it, so a column of "no" would mislead.
-Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string title, bool with_eager) {
+// `with_types`: a Type column only where the framework has types (OpStatsRow); with
+// `with_memory`, the four memory columns (host ops of a profile with allocations).
+Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string title, bool with_eager,
+              bool with_types, bool with_memory) {
   Table t;
   t.name = std::move(name);
   t.title = std::move(title);
-  t.columns = {{"rank", "Rank", ColumnType::kInt},
-               {"host_or_device", "Where", ColumnType::kString},
-               {"type", "Type", ColumnType::kString, 2, 24},
-               {"name", "Operation", ColumnType::kString, 2, 60},
+  t.columns = {{"rank", "Rank", ColumnType::kInt}, {"host_or_device", "Where", ColumnType::kString}};
+  if (with_types) t.columns.push_back({"type", "Type", ColumnType::kString, 2, 24});
+  for (output::Column column : std::initializer_list<output::Column>{
+           {"name", "Operation", ColumnType::kString, 2, 60},
                {"category", "Category", ColumnType::kString},
                {"occurrences", "Count", ColumnType::kInt},
                {"total_time_ms", "Total (ms)", ColumnType::kDouble, 3},
@@ -114,21 +123,44 @@ Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string
                {"total_self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
                {"avg_self_time_ms", "Avg self (ms)", ColumnType::kDouble, 3},
                {"self_time_percent", "Self %", ColumnType::kDouble, 1},
-               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1}};
+               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1}}) {
+    t.columns.push_back(std::move(column));
+  }
   if (with_eager) t.columns.push_back({"is_eager", "Eager", ColumnType::kBool});
+  if (with_memory) {
+    t.columns.push_back({"cpu_memory_bytes", "CPU Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
+    t.columns.push_back({"self_cpu_memory_bytes", "Self CPU Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
+    t.columns.push_back({"device_memory_bytes", "Device Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
+    t.columns.push_back({"self_device_memory_bytes", "Self Device Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
+  }
   for (const OpStatsRow& r : rows) {
     output::Cell avg_total, avg_self;
     if (r.occurrences > 0) {
       avg_total = r.total_time_ms / r.occurrences;
       avg_self = r.total_self_time_ms / r.occurrences;
     }
-    output::Row row = {r.rank, std::string(r.is_host ? "host" : "device"), r.type, r.name, r.category, r.occurrences,
-                       r.total_time_ms, avg_total, r.total_self_time_ms, avg_self, r.self_time_percent,
-                       r.cumulative_self_time_percent};
+    output::Row row = {r.rank, std::string(r.is_host ? "host" : "device")};
+    if (with_types) row.emplace_back(r.type);
+    for (output::Cell cell : {output::Cell(r.name), output::Cell(r.category), output::Cell(r.occurrences),
+                              output::Cell(r.total_time_ms), avg_total, output::Cell(r.total_self_time_ms), avg_self,
+                              output::Cell(r.self_time_percent), output::Cell(r.cumulative_self_time_percent)}) {
+      row.push_back(std::move(cell));
+    }
     if (with_eager) row.emplace_back(r.is_eager);
+    if (with_memory) {
+      for (const std::optional<int64_t>& bytes :
+           {r.cpu_memory_bytes, r.self_cpu_memory_bytes, r.device_memory_bytes, r.self_device_memory_bytes}) {
+        row.push_back(output::OptionalCell(bytes));
+      }
+    }
     t.AddRow(std::move(row));
   }
   return t;
+}
+
+// Whether some op's type differs from its name (the idle row aside).
+bool HasTypes(const std::vector<OpStatsRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const OpStatsRow& r) { return !r.is_idle && r.type != r.name; });
 }
 
 Table TypeTable(const std::vector<OpTypeRow>& rows, std::string name, std::string title) {
@@ -199,6 +231,9 @@ FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include
   s.include_idle = include_idle;
   s.host_ops = OpRows(model.host_ops, /*is_host=*/true, include_idle);
   s.device_ops = OpRows(model.device_ops, /*is_host=*/false, include_idle);
+  s.host_has_memory = model.host_ops.has_memory;
+  s.host_has_types = HasTypes(s.host_ops);
+  s.device_has_types = HasTypes(s.device_ops);
   s.host_op_types = TypeRows(s.host_ops, true);
   s.device_op_types = TypeRows(s.device_ops, false);
   s.host_total_self_time_ms = PsToMs(model.host_ops.total_self_time_ps);
@@ -218,7 +253,8 @@ FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include
 
 std::vector<Table> BuildTables(const FrameworkOpStats& s) {
   const bool eager = s.framework.framework == Framework::kTensorFlow || s.framework.framework == Framework::kUnknown;
-  return {OpTable(s.host_ops, "host_ops", "Host ops", eager), OpTable(s.device_ops, "device_ops", "Device ops", eager),
+  return {OpTable(s.host_ops, "host_ops", "Host ops", eager, s.host_has_types, s.host_has_memory),
+          OpTable(s.device_ops, "device_ops", "Device ops", eager, s.device_has_types, false),
           TypeTable(s.host_op_types, "host_op_types", "Host op types"),
           TypeTable(s.device_op_types, "device_op_types", "Device op types")};
 }
@@ -228,6 +264,9 @@ void WriteResultJson(const FrameworkOpStats& s, output::JsonWriter* w) {
   w->Field("tool", "framework_op_stats");
   WriteFrameworkJson(s.framework, w);
   w->Field("include_idle", s.include_idle);
+  w->Field("host_has_memory", s.host_has_memory);
+  w->Field("host_has_types", s.host_has_types);
+  w->Field("device_has_types", s.device_has_types);
   w->Field("host_total_self_time_ms", s.host_total_self_time_ms);
   w->Field("device_total_self_time_ms", s.device_total_self_time_ms);
   w->Field("host_idle_time_ms", s.host_idle_time_ms);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,14 @@ struct OpStatsRow {
   double cumulative_self_time_percent = 0;
   bool is_eager = false;
   bool is_idle = false;
+  // Host ops of a profile that records allocations (OpMetricsDb::has_memory): bytes
+  // allocated minus freed inside the op, with and without its children, on the host's
+  // allocators and on the devices' (key_averages()' CPU Mem / Self CPU Mem / CUDA Mem /
+  // Self CUDA Mem). Absent otherwise, and on the idle row.
+  std::optional<int64_t> cpu_memory_bytes;
+  std::optional<int64_t> self_cpu_memory_bytes;
+  std::optional<int64_t> device_memory_bytes;
+  std::optional<int64_t> self_device_memory_bytes;
 };
 
 struct OpTypeRow {
@@ -75,6 +84,13 @@ std::string PlacementText(const OpPlacement& placement);
 
 struct FrameworkOpStats {
   bool include_idle = false;
+  // The host ops carry memory columns (the profile records allocations).
+  bool host_has_memory = false;
+  // Some op of the side has a type other than its name (TensorFlow's "name:Type", HLO
+  // kinds); false for frameworks without types (PyTorch's aten::add is its own type),
+  // where a type column and the by-type tables would repeat the names.
+  bool host_has_types = false;
+  bool device_has_types = false;
   std::vector<OpStatsRow> host_ops;    // by self time, descending
   std::vector<OpStatsRow> device_ops;
   std::vector<OpTypeRow> host_op_types;

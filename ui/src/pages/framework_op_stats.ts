@@ -7,37 +7,21 @@ import { readableLabels } from '../components/kernel_names';
 import { dataTable, type ColumnSpec } from '../components/table';
 import { el, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
-import { arr, obj, str, type PageContext } from './page';
+import { arr, declaredColumns, obj, str, type PageContext } from './page';
 
-const OP_COLUMNS: ColumnSpec[] = [
-  { id: 'rank', label: '#' },
-  { id: 'name', label: 'Operation', className: 'name' },
-  { id: 'type', label: 'Type' },
-  { id: 'occurrences', label: 'Count' },
-  { id: 'total_time_ms', label: 'Total time (ms)' },
-  { id: 'avg_time_ms', label: 'Avg time (ms)' },
-  { id: 'total_self_time_ms', label: 'Self time (ms)' },
-  { id: 'avg_self_time_ms', label: 'Avg self time (ms)' },
-  { id: 'self_time_percent', label: 'Self time %' },
-  { id: 'cumulative_self_time_percent', label: 'Cumulative %' },
-];
-const TYPE_COLUMNS: ColumnSpec[] = [
-  { id: 'rank', label: '#' },
-  { id: 'type', label: 'Op type', className: 'name' },
-  { id: 'op_count', label: 'Ops' },
-  { id: 'occurrences', label: 'Count' },
-  { id: 'total_time_ms', label: 'Total time (ms)' },
-  { id: 'total_self_time_ms', label: 'Self time (ms)' },
-  { id: 'self_time_percent', label: 'Self time %' },
-  { id: 'cumulative_self_time_percent', label: 'Cumulative %' },
-];
-
+// The tables' columns are the tool's declaration (/api/tables): the Type column only where
+// the framework has types, the memory columns where the profile records allocations.
+const OMITTED = ['host_or_device', 'category'];
 const TABLES = [
-  { key: 'host_ops', label: 'Host ops', columns: OP_COLUMNS, filter: ['name', 'type'] },
-  { key: 'device_ops', label: 'Device ops', columns: OP_COLUMNS, filter: ['name', 'type'] },
-  { key: 'host_op_types', label: 'Host op types', columns: TYPE_COLUMNS, filter: ['type'] },
-  { key: 'device_op_types', label: 'Device op types', columns: TYPE_COLUMNS, filter: ['type'] },
+  { key: 'host_ops', label: 'Host ops', filter: ['name', 'type'], types: 'host_has_types' },
+  { key: 'device_ops', label: 'Device ops', filter: ['name', 'type'], types: 'device_has_types' },
+  { key: 'host_op_types', label: 'Host op types', filter: ['type'], types: 'host_has_types' },
+  { key: 'device_op_types', label: 'Device op types', filter: ['type'], types: 'device_has_types' },
 ];
+
+function columnsOf(ctx: PageContext, key: string): ColumnSpec[] {
+  return declaredColumns(ctx, key, { name: { className: 'name' }, type: { className: key.endsWith('_types') ? 'name' : '' } }, OMITTED);
+}
 
 // The tool sends the largest slices and, last, "(other)" for the rest of `rows` (the
 // table the pie summarises): the pie shows that as an "other" slice saying how many it
@@ -87,20 +71,18 @@ export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
   );
 
   const rows = (key: string) => arr(d[key]).filter((r) => str(r.type) !== 'IDLE' && str(r.name) !== 'IDLE').length;
-  const cells = [
-    pieCard('Host self time by op type', 'pie_host_op_type', arr(pies.host_op_type), rows('host_op_types'), 'op types'),
-    pieCard('Host self time by op', 'pie_host_op', arr(pies.host_op), rows('host_ops'), 'ops'),
-  ];
+  // A framework without op types (PyTorch) has no by-type pie: it would repeat the by-op one.
+  const cells: HTMLElement[] = [];
+  if (d.host_has_types !== false) cells.push(pieCard('Host self time by op type', 'pie_host_op_type', arr(pies.host_op_type), rows('host_op_types'), 'op types'));
+  cells.push(pieCard('Host self time by op', 'pie_host_op', arr(pies.host_op), rows('host_ops'), 'ops'));
   if (hasDevice) {
-    cells.push(
-      pieCard('Device self time by op type', 'pie_device_op_type', arr(pies.device_op_type), rows('device_op_types'), 'op types'),
-      pieCard('Device self time by op', 'pie_device_op', arr(pies.device_op), rows('device_ops'), 'ops'),
-    );
+    if (d.device_has_types !== false) cells.push(pieCard('Device self time by op type', 'pie_device_op_type', arr(pies.device_op_type), rows('device_op_types'), 'op types'));
+    cells.push(pieCard('Device self time by op', 'pie_device_op', arr(pies.device_op), rows('device_ops'), 'ops'));
   }
   page.append(card('Where op time goes', { id: 'pies', subtitle: hasDevice ? 'Host and device, by op type and by op (top 10 and the rest)' : 'Host only: this profile has no device activity' }, el('div', { class: 'grid-2 pies' }, ...cells)));
 
   // One table at a time, chosen with tabs.
-  const available = TABLES.filter((t) => t.key.startsWith('host') || hasDevice);
+  const available = TABLES.filter((t) => (t.key.startsWith('host') || hasDevice) && (!t.key.endsWith('_types') || d[t.types] !== false));
   let current = available.find((t) => t.key === ctx.hash.extra.table) ?? available[0];
   const tabBar = el('div', { class: 'tabs', role: 'tablist' });
   const tableSlot = el('div', {});
@@ -120,11 +102,11 @@ export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
       rows.length
         ? dataTable({
             name: current.key,
-            columns: current.columns,
+            columns: columnsOf(ctx, current.key),
             rows: rows as never,
             sort: { column: 'total_self_time_ms', descending: true },
-            filterColumns: current.filter,
-            filterPlaceholder: current.filter.includes('name') ? 'Filter by op name or type' : 'Filter by op type',
+            filterColumns: current.filter.filter((c) => c !== 'type' || d[current.types] !== false),
+            filterPlaceholder: !current.filter.includes('name') ? 'Filter by op type' : d[current.types] !== false ? 'Filter by op name or type' : 'Filter by op name',
             toolbar: [csvButton(ctx, current.key, { includeIdle })],
             pageSize: 25,
           })

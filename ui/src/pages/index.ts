@@ -20,7 +20,7 @@ import { renderTraceViewer } from './trace_viewer';
 const PAGES: Record<string, PageInfo> = {
   overview_page: { title: 'Overview', render: renderOverview, perStep: true },
   input_pipeline_analyzer: { title: 'Input pipeline analyzer', render: renderInputPipeline, usesTables: true, perStep: true },
-  framework_op_stats: { title: 'Framework op stats', render: renderFrameworkOpStats, usesIdle: true, perStep: true },
+  framework_op_stats: { title: 'Framework op stats', render: renderFrameworkOpStats, usesTables: true, usesIdle: true, perStep: true },
   kernel_stats: { title: 'Kernel stats', render: renderKernelStats, perStep: true },
   advisor: { title: 'Advisor', render: renderAdvisor },
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
