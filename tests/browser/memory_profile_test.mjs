@@ -7,9 +7,11 @@
 //
 // Run by ctest (tests/browser/CMakeLists.txt), which sets the environment below.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { browserTestEnv, closeDashboard, getJson, loadChromium, openDashboardOnProfile } from './harness.mjs';
+import { browserTestEnv, closeDashboard, getJson, importTraces, loadChromium, openDashboard, openDashboardOnProfile } from './harness.mjs';
 
 const { STEPSCOPE, UI_ROOT, SHARED, SCREENSHOTS } = browserTestEnv();
 const TF_GPU_FILE = path.join(SHARED, 'testdata/xplane/tfprofiler_demo__GPU-multi-worker__34.83.195.179_6003.xplane.pb');
@@ -190,4 +192,43 @@ test('dragging a time range across the timeline shows the peak and breakdown of 
   await waitForChart();
   assert.equal(await tile('Peak memory'), formatBytes(whole.profileSummary.peakStats.peakBytesInUse));
   assert.deepEqual(consoleErrors, []);
+});
+
+// PyTorch 1.9's [memory] events carry sizes but no addresses or totals: the page draws the
+// running sum (its peak, not "0 B") and says why there is no breakdown, never an empty
+// table that looks like a measurement.
+test('a PyTorch 1.9 trace without addresses shows the running sum and why there is no breakdown', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'stepscope-memory-19-'));
+  let other;
+  try {
+    const memory = (ts, bytes) => ({ ph: 'i', s: 't', name: '[memory]', pid: 1, tid: 1, ts, args: { 'Device Type': 1, 'Device Id': 0, Bytes: bytes } });
+    const trace = {
+      traceEvents: [
+        { ph: 'X', cat: 'Operator', name: 'ProfilerStep#1', pid: 1, tid: 1, ts: 100, dur: 1000, args: {} },
+        { ph: 'X', cat: 'Operator', name: 'aten::empty', pid: 1, tid: 1, ts: 105, dur: 60, args: {} },
+        memory(110, 4096), memory(120, 8192), memory(130, -4096), memory(140, 1024), memory(150, -8192),
+      ],
+    };
+    const file = path.join(tmp, 'pt19.json');
+    fs.writeFileSync(file, JSON.stringify(trace));
+    const logdir = path.join(tmp, 'logdir');
+    importTraces(STEPSCOPE, logdir, 'pt19', [file]);
+    other = await openDashboard(chromium, STEPSCOPE, { logdir, uiRoot: UI_ROOT, viewport: { width: 1500, height: 1300 } });
+    const data = await getJson(other.baseUrl, '/api/data?run=pt19&tool=memory_profile');
+    const cuda = data.memoryProfilePerAllocator['cuda:0'];
+    assert.equal(cuda.heapFromSizes, true);
+    assert.equal(cuda.profileSummary.peakStats.heapAllocatedBytes, 12288);
+    await other.page.goto(`${other.baseUrl}#run=pt19&tool=memory_profile`);
+    await other.page.waitForSelector('[data-page=memory_profile]', { timeout: 60000 });
+    await other.page.waitForSelector('[data-chart=memory_timeline][data-ready=true]', { timeout: 60000 });
+    const peakTile = other.page.locator('[data-card=memory-summary] .tile', { hasText: 'Peak memory' }).locator('.tile-value');
+    assert.equal(await peakTile.innerText(), formatBytes(12288));
+    const breakdown = await other.page.locator('[data-card=memory-breakdown]').innerText();
+    assert.match(breakdown, /no addresses/);
+    assert.equal(await other.page.locator('[data-table=memory_breakdown]').count(), 0);
+    assert.deepEqual(other.consoleErrors, []);
+  } finally {
+    await closeDashboard(other);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });

@@ -170,7 +170,11 @@ export function renderMemoryProfile(ctx: PageContext): HTMLElement {
         { id: 'memory-timeline', subtitle: `Heap and stack stacked (MiB), fragmentation on the right axis; ${snapshots.length} points, down-sampled with the peak kept. Drag across to select a time range; scroll to zoom.` },
         snapshots.length ? timelineChartNode(allocator, onRange) : emptyState('No events', scope.length ? `No memory events of this id in ${scope.join(', ')}.` : 'No memory events.'),
       ),
-      card('Memory breakdown at the peak', { id: 'memory-breakdown', subtitle: 'Allocations of the peak step live at the peak, largest first; special rows: heap no such allocation explains, and the stack' }, breakdownTable(ctx, current)),
+      // Events with sizes but no addresses (PyTorch 1.9): no allocation pairs with its free,
+      // so no buffer can be called live at the peak; the card says why instead of a table.
+      allocator.heapFromSizes === true
+        ? card('Memory breakdown at the peak', { id: 'memory-breakdown' }, emptyState('No breakdown for this memory id', "Its events carry sizes but no addresses or totals (PyTorch before 1.10 wrote [memory] events so): memory in use is the running sum of their sizes from the start of the profile, and the buffers live at the peak cannot be listed.", 'Profile with PyTorch 1.10 or later (profile_memory=True) for addresses.'))
+        : card('Memory breakdown at the peak', { id: 'memory-breakdown', subtitle: 'Allocations of the peak step live at the peak, largest first; special rows: heap no such allocation explains, and the stack' }, breakdownTable(ctx, current)),
     );
   };
   select.addEventListener('change', () => {
