@@ -62,7 +62,7 @@ Table DeviceTable(const MultiGpuResult& r) {
                Col("first_kernel_offset_ms", "Starts after (ms)", ColumnType::kDouble, "ms", 3)};
   for (const MultiGpuDeviceRow& d : r.devices) {
     t.AddRow({d.host, d.device, d.steps, d.avg_active_ms, d.avg_compute_ms, d.avg_collective_ms, d.collective_percent,
-              d.collectives, d.busy_ms, d.straggler_steps, d.avg_wait_ms, d.avg_launch_skew_ms, d.kernel_ms,
+              d.collectives, d.busy_ms, d.straggler_steps, d.avg_wait_ms, output::OptionalCell(d.avg_launch_skew_ms), d.kernel_ms,
               d.total_collective_ms, d.first_kernel_offset_ms});
   }
   return t;
@@ -356,7 +356,7 @@ MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& opt
     row.busy_ms = PsToMs(d.busy_ps);
     row.straggler_steps = a.straggler;
     row.avg_wait_ms = PsToMs(a.wait) / steps;
-    row.avg_launch_skew_ms = a.skew_steps > 0 ? PsToMs(a.skew) / static_cast<double>(a.skew_steps) : 0.0;
+    if (a.skew_steps > 0) row.avg_launch_skew_ms = PsToMs(a.skew) / static_cast<double>(a.skew_steps);
     if (a.straggler > r.straggler_steps) {
       r.straggler_steps = a.straggler;
       r.straggler = DeviceLabel(model, d);

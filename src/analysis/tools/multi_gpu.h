@@ -53,7 +53,9 @@ struct MultiGpuDeviceRow {
   double busy_ms = 0;             // union of all activity over the profile
   int64_t straggler_steps = 0;    // steps in which this device had the most compute
   double avg_wait_ms = 0;         // per step: the straggler's compute minus this device's
-  double avg_launch_skew_ms = 0;  // per step: first kernel begin minus the earliest device's
+  // Per concurrent step: first kernel begin minus the earliest device's; absent when the
+  // device ran in no concurrent step.
+  std::optional<double> avg_launch_skew_ms;
 };
 
 // One device's collectives of one kind.
