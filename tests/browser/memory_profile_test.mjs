@@ -223,6 +223,12 @@ test('a PyTorch 1.9 trace without addresses shows the running sum and why there 
     await other.page.waitForSelector('[data-chart=memory_timeline][data-ready=true]', { timeout: 60000 });
     const peakTile = other.page.locator('[data-card=memory-summary] .tile', { hasText: 'Peak memory' }).locator('.tile-value');
     assert.equal(await peakTile.innerText(), formatBytes(12288));
+    // What the file does not hold is absent, with the reason on hover, never a 0.
+    for (const label of ['Free at peak', 'Fragmentation at peak', 'Never freed']) {
+      const value = other.page.locator('[data-card=memory-summary] .tile', { hasText: label }).locator('.tile-value');
+      assert.equal(await value.innerText(), '–', label);
+      assert.match(await value.getAttribute('title'), /not (recorded|known)/, label);
+    }
     const breakdown = await other.page.locator('[data-card=memory-breakdown]').innerText();
     assert.match(breakdown, /no addresses/);
     assert.equal(await other.page.locator('[data-table=memory_breakdown]').count(), 0);

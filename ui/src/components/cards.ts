@@ -26,6 +26,8 @@ export interface Tile {
   // (tests/browser/every_page_test.mjs), so a tile cannot drift from the CLI.
   json?: (string | number)[];
   scale?: number;
+  // Shown on hover instead of the value: why a value is absent ("–").
+  title?: string;
 }
 
 // The attributes that tie a shown number to its JSON field (Tile.json).
@@ -45,7 +47,7 @@ export function tiles(items: Tile[], options: { columns?: number } = {}): HTMLEl
         el('div', { class: 'tile-label' }, t.label),
         // Names (a straggler device) are longer than a number: smaller, and they wrap
         // rather than being cut.
-        el('div', { class: t.value.length > LONG_TILE_VALUE ? 'tile-value long' : 'tile-value', title: t.value, ...jsonSource(t.json, t.scale) }, t.value),
+        el('div', { class: t.value.length > LONG_TILE_VALUE ? 'tile-value long' : 'tile-value', title: t.title ?? t.value, ...jsonSource(t.json, t.scale) }, t.value),
         t.detail ? el('div', { class: 'tile-detail' }, t.detail) : null,
       ),
     ),

@@ -9,7 +9,7 @@ import { BrushComponent, DataZoomComponent, GridComponent, LegendComponent, Mark
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { csvUrl, timeRangeOptions, type Row } from '../api';
-import { card, emptyState, tiles } from '../components/cards';
+import { card, emptyState, tiles, type Tile } from '../components/cards';
 import { elidedSelect } from '../components/elide';
 import { dataTable } from '../components/table';
 import { el, formatBytes, formatCount, formatMs, formatPercent, num } from '../format';
@@ -90,14 +90,24 @@ function summaryTiles(allocator: Record<string, unknown>, memoryId: string): HTM
   const peak = obj(s.peakStats);
   const diagnostics = obj(allocator.diagnostics);
   const fragmentation = 100 * num(peak.fragmentation);
+  // Events with sizes alone (PyTorch 1.9): the bytes in use are their running sum, but the
+  // free memory, fragmentation and unfreed buffers are not in the file: absent, not 0.
+  const sizesOnly = allocator.heapFromSizes === true;
+  const absent = (label: string, why: string): Tile => ({ label, value: '–', detail: why, title: why });
   return tiles([
     { label: 'Peak memory', value: formatBytes(peak.peakBytesInUse), json: at('profileSummary', 'peakStats', 'peakBytesInUse'), detail: `at ${formatMs(num(s.peakStatsTimePs) / 1e9)}, step ${str(s.peakStepId)}` },
-    { label: 'Heap at peak', value: formatBytes(peak.heapAllocatedBytes), json: at('profileSummary', 'peakStats', 'heapAllocatedBytes'), detail: `stack ${formatBytes(peak.stackReservedBytes)}` },
-    { label: 'Free at peak', value: formatBytes(peak.freeMemoryBytes), json: at('profileSummary', 'peakStats', 'freeMemoryBytes'), detail: `of ${formatBytes(s.memoryCapacity)} capacity` },
-    { label: 'Fragmentation at peak', value: formatPercent(fragmentation), json: at('profileSummary', 'peakStats', 'fragmentation'), scale: 100, detail: '(free − largest free chunk) / free', tone: fragmentation >= 50 ? 'warn' : 'neutral' },
-    { label: 'Lifetime peak', value: formatBytes(s.peakBytesUsageLifetime), json: at('profileSummary', 'peakBytesUsageLifetime'), detail: "the allocator's peak since it started" },
+    { label: 'Heap at peak', value: formatBytes(peak.heapAllocatedBytes), json: at('profileSummary', 'peakStats', 'heapAllocatedBytes'), detail: sizesOnly ? 'running sum of the event sizes' : `stack ${formatBytes(peak.stackReservedBytes)}` },
+    sizesOnly
+      ? absent('Free at peak', 'not recorded: the events carry no allocator totals')
+      : { label: 'Free at peak', value: formatBytes(peak.freeMemoryBytes), json: at('profileSummary', 'peakStats', 'freeMemoryBytes'), detail: `of ${formatBytes(s.memoryCapacity)} capacity` },
+    sizesOnly
+      ? absent('Fragmentation at peak', 'not recorded: the events carry no allocator totals')
+      : { label: 'Fragmentation at peak', value: formatPercent(fragmentation), json: at('profileSummary', 'peakStats', 'fragmentation'), scale: 100, detail: '(free − largest free chunk) / free', tone: fragmentation >= 50 ? 'warn' : 'neutral' },
+    { label: 'Lifetime peak', value: formatBytes(s.peakBytesUsageLifetime), json: at('profileSummary', 'peakBytesUsageLifetime'), detail: sizesOnly ? 'of the running sum' : "the allocator's peak since it started" },
     { label: 'Allocations', value: formatCount(s.numAllocations), json: at('profileSummary', 'numAllocations'), detail: `${formatCount(s.numDeallocations)} frees` },
-    { label: 'Never freed', value: formatCount(diagnostics.neverFreed), json: at('diagnostics', 'neverFreed'), detail: `${formatBytes(diagnostics.neverFreedBytes)} live at the end`, tone: num(diagnostics.neverFreed) > 0 ? 'warn' : 'neutral' },
+    sizesOnly
+      ? absent('Never freed', 'not known: without addresses no free pairs with its allocation')
+      : { label: 'Never freed', value: formatCount(diagnostics.neverFreed), json: at('diagnostics', 'neverFreed'), detail: `${formatBytes(diagnostics.neverFreedBytes)} live at the end`, tone: num(diagnostics.neverFreed) > 0 ? 'warn' : 'neutral' },
   ]);
 }
 
