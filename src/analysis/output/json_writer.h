@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +61,23 @@ class JsonWriter {
   void Field(std::string_view key, uint64_t value) { Key(key); Uint(value); }
   void Field(std::string_view key, double value) { Key(key); Double(value); }
   void Field(std::string_view key, bool value) { Key(key); Bool(value); }
+  // A value that may be absent: null when it is.
+  void Field(std::string_view key, const std::optional<double>& value) {
+    Key(key);
+    if (value) {
+      Double(*value);
+    } else {
+      Null();
+    }
+  }
+  void Field(std::string_view key, const std::optional<int64_t>& value) {
+    Key(key);
+    if (value) {
+      Int(*value);
+    } else {
+      Null();
+    }
+  }
 
   // True once exactly one complete top-level value has been written.
   bool complete() const { return stack_.empty() && wrote_root_; }

@@ -693,12 +693,7 @@ void WriteResultJson(const MemoryProfileResult& r, output::JsonWriter* w) {
   w->EndObject();
   w->Field("numHosts", r.num_hosts);
   w->Field("version", r.version);
-  w->Key("stepFilter");
-  if (r.step_filter) {
-    w->Int(*r.step_filter);
-  } else {
-    w->Null();
-  }
+  w->Field("stepFilter", r.step_filter);
   w->Field("totalEvents", r.total_events);
   if (r.time_range.active()) {  // only with a range, so files without one keep their bytes
     w->Key("timeRangePs");

@@ -422,12 +422,7 @@ void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
   w->Field("straggler_steps", r.straggler_steps);
   w->Field("non_concurrent_steps", r.non_concurrent_steps);
   w->Field("avg_imbalance_ms", r.avg_imbalance_ms);
-  w->Key("avg_launch_skew_ms");
-  if (r.avg_launch_skew_ms) {
-    w->Double(*r.avg_launch_skew_ms);
-  } else {
-    w->Null();
-  }
+  w->Field("avg_launch_skew_ms", r.avg_launch_skew_ms);
   w->Field("avg_step_collective_ms", r.avg_step_collective_ms);
   w->Field("collective_percent", r.collective_percent);
   w->Field("collectives", r.collectives);

@@ -928,12 +928,7 @@ void WriteResultJson(const TfDataBottleneckResult& r, output::JsonWriter* w) {
   w->BeginObject();
   w->Field("tool", "tf_data_bottleneck_analysis");
   w->Field("iterator_bound", r.iterator_bound);
-  w->Key("step_input_wait_percent");
-  if (r.step_input_wait_percent) {
-    w->Double(*r.step_input_wait_percent);
-  } else {
-    w->Null();
-  }
+  w->Field("step_input_wait_percent", r.step_input_wait_percent);
   w->Key("bottleneck");
   if (r.bottleneck_stage.has_value()) {
     const PipelineStageStats& stage = r.stages[*r.bottleneck_stage];
