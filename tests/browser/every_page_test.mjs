@@ -319,6 +319,14 @@ function checkPage(label, shown, data) {
     }
     if (!seen.size) hold('no garbage text');
   }
+  // A tool that found no steps says how to mark them in the profile's framework's words
+  // (its statement's second sentence); the page must show that, not a generic hint.
+  const statement = String(data?.summary?.statement ?? data?.input_bound_statement ?? '');
+  if (statement.startsWith('No steps were found') && /No step markers found/.test(shown.text)) {
+    const hint = statement.replace(/^No steps were found[^.]*\. */, '');
+    if (hint && !shown.text.includes(hint)) fail(`no-steps hint is not the tool's own: "${hint}"`);
+    else hold("no-steps hint is the tool's");
+  }
   for (const line of shown.overflows) fail(`overflows without a scrollbar: ${line}`);
   if (!shown.overflows.length) hold('nothing overflows');
   for (const select of shown.selects) {

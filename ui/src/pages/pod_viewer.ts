@@ -15,7 +15,7 @@ export function renderPodViewer(ctx: PageContext): HTMLElement {
   const steps = arr(d.steps);
   const stepWorkers = arr(d.step_workers);
   if (!steps.length) {
-    page.append(card('Pod viewer', {}, emptyState('No step markers found', 'The pod viewer compares workers step by step.', stepsHint(d, 'statement'))));
+    page.append(card('Pod viewer', {}, emptyState('No step markers found', 'The pod viewer compares workers step by step.', stepsHint(summary, 'statement'))));
     const notes = diagnosticsList(d.diagnostics);
     if (notes) page.append(notes);
     return page;
