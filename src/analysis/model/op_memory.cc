@@ -14,44 +14,46 @@ namespace {
 using xspace::ColumnarPlane;
 
 // The host's allocator events as running sums over time: the memory of [begin, end] is
-// two binary searches away.
+// two binary searches away. One 24-byte entry per event (the model holds 96 per event).
 class MemoryTimeline {
  public:
   explicit MemoryTimeline(const MemoryEvents& memory) {
-    struct Delta {
-      int64_t time_ps, cpu, device;
-    };
-    std::vector<Delta> deltas;
     for (const MemoryAllocatorEvents& allocator : memory.allocators) {
       if (allocator.host_index != 0) continue;  // a per-host model's own events
       const bool cpu = IsHostMemoryId(allocator.memory_id);
+      const size_t first = points_.size();
       for (const MemoryEvent& e : allocator.events) {
         const int64_t bytes = e.activity == MemoryActivity::kAllocation ? e.allocation_bytes : -e.allocation_bytes;
-        deltas.push_back({e.time_ps, cpu ? bytes : 0, cpu ? 0 : bytes});
+        points_.push_back({e.time_ps, cpu ? bytes : 0, cpu ? 0 : bytes});
       }
+      // Each allocator's events are in time order already: merge, no sort.
+      std::inplace_merge(points_.begin(), points_.begin() + static_cast<std::ptrdiff_t>(first), points_.end(),
+                         [](const Point& a, const Point& b) { return a.time_ps < b.time_ps; });
     }
-    std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) { return a.time_ps < b.time_ps; });
-    times_.reserve(deltas.size());
-    cpu_.assign(1, 0);
-    device_.assign(1, 0);
-    for (const Delta& d : deltas) {
-      times_.push_back(d.time_ps);
-      cpu_.push_back(SatAdd(cpu_.back(), d.cpu));
-      device_.push_back(SatAdd(device_.back(), d.device));
+    for (size_t i = 1; i < points_.size(); ++i) {  // deltas -> running sums, in place
+      points_[i].cpu = SatAdd(points_[i - 1].cpu, points_[i].cpu);
+      points_[i].device = SatAdd(points_[i - 1].device, points_[i].device);
     }
   }
-  bool empty() const { return times_.empty(); }
+  bool empty() const { return points_.empty(); }
   // Bytes (host, device) of the events at begin <= time <= end (key_averages' interval).
   std::pair<int64_t, int64_t> Within(int64_t begin, int64_t end) const {
-    const size_t from = std::lower_bound(times_.begin(), times_.end(), begin) - times_.begin();
-    const size_t to = std::upper_bound(times_.begin(), times_.end(), end) - times_.begin();
+    auto before = [](const Point& p, int64_t t) { return p.time_ps < t; };
+    auto after = [](int64_t t, const Point& p) { return t < p.time_ps; };
+    const size_t from = std::lower_bound(points_.begin(), points_.end(), begin, before) - points_.begin();
+    const size_t to = std::upper_bound(points_.begin(), points_.end(), end, after) - points_.begin();
     if (to <= from) return {0, 0};
-    return {SatSub(cpu_[to], cpu_[from]), SatSub(device_[to], device_[from])};
+    const Point& last = points_[to - 1];
+    if (from == 0) return {last.cpu, last.device};
+    const Point& first = points_[from - 1];
+    return {SatSub(last.cpu, first.cpu), SatSub(last.device, first.device)};
   }
 
  private:
-  std::vector<int64_t> times_;
-  std::vector<int64_t> cpu_, device_;  // prefix sums: [k] = events before index k
+  struct Point {
+    int64_t time_ps, cpu, device;  // after the build: sums up to and including this event
+  };
+  std::vector<Point> points_;
 };
 
 struct MemoryAgg {
@@ -69,6 +71,9 @@ bool IsHostMemoryId(std::string_view memory_id) {
 }
 
 void AddHostOpMemory(const xspace::ColumnarXSpace& space, const HostAnalysis& host, ProfileModel* model) {
+  // Nothing to attribute, or nothing to attribute it to (a profile of allocations alone:
+  // its threads hold only the memory instants).
+  if (model->memory.allocators.empty() || model->host_ops.ops.empty()) return;
   const MemoryTimeline timeline(model->memory);
   if (timeline.empty()) return;
   std::vector<std::vector<MemoryAgg>> aggs(space.planes.size());
@@ -111,8 +116,12 @@ void AddHostOpMemory(const xspace::ColumnarXSpace& space, const HostAnalysis& ho
       }
       const bool frame = kind[m] == Kind::kFrame;
       const int32_t above = open.empty() ? -1 : open.back().owner;
+      if (kind[m] == Kind::kSkip) {  // a memory instant: neither an op nor a child of one
+        open.push_back({i, UINT32_MAX, 0, 0, above});
+        continue;
+      }
       const auto [cpu, device] = timeline.Within(plane.event_start_ps[e], plane.event_end_ps(e));
-      if (!frame && kind[m] != Kind::kSkip && above >= 0) {
+      if (!frame && above >= 0) {
         Open& owner = open[static_cast<size_t>(above)];
         owner.self_cpu -= cpu;
         owner.self_device -= device;
