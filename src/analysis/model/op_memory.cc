@@ -64,11 +64,7 @@ enum class Kind : int8_t { kUnset = -1, kOp, kSkip, kFrame };
 
 }  // namespace
 
-bool IsHostMemoryId(std::string_view memory_id) {
-  std::string lower(memory_id);
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  return lower.find("cpu") != std::string::npos;
-}
+bool IsHostMemoryId(std::string_view memory_id) { return ContainsIgnoreCase(memory_id, "cpu"); }
 
 void AddHostOpMemory(const xspace::ColumnarXSpace& space, const HostAnalysis& host, ProfileModel* model) {
   // Nothing to attribute, or nothing to attribute it to (a profile of allocations alone:

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "src/analysis/model/sat_math.h"
+
 namespace stepscope::analysis {
 
 std::string_view EventTypeName(EventType type) {
@@ -27,6 +29,16 @@ std::string_view EventTypeName(EventType type) {
     case EventType::kDeviceWaitHost: return "device_wait_host";
   }
   return "unknown_time";
+}
+
+std::optional<double> StepsInputPercent(const std::vector<StepInfo>& steps) {
+  int64_t input_ps = 0, total_ps = 0;
+  for (const StepInfo& step : steps) {
+    AddTo(input_ps, step.breakdown.input_ps());
+    AddTo(total_ps, step.duration_ps);
+  }
+  if (total_ps <= 0) return std::nullopt;
+  return 100.0 * static_cast<double>(input_ps) / static_cast<double>(total_ps);
 }
 
 void SortHostSyncWaits(std::vector<HostSyncWait>* waits) {

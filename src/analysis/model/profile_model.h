@@ -163,6 +163,11 @@ struct StepInfo {
   std::vector<HostStep> per_host;
 };
 
+// The steps' wait for input over their time, in percent: the one input share every page
+// reports (input_pipeline_analyzer's input_bound_percent, tf_data_bottleneck_analysis'
+// step_input_wait_percent). nullopt when the steps have no time.
+std::optional<double> StepsInputPercent(const std::vector<StepInfo>& steps);
+
 // ---------------------------------------------------------------------------------------
 // Op metrics
 // ---------------------------------------------------------------------------------------

@@ -355,11 +355,9 @@ StepTimeSummary SummarizeSteps(const ProfileModel& model) {
   StepTimeSummary s;
   s.step_count = static_cast<int64_t>(model.steps.size());
   std::vector<double> step_ms, input_ms;
-  int64_t input_ps = 0;
   for (const StepInfo& step : model.steps) {
     s.total_step_time_ps += step.duration_ps;
     s.total.Add(step.breakdown);
-    input_ps += step.breakdown.input_ps();
     step_ms.push_back(PsToMs(step.duration_ps));
     input_ms.push_back(PsToMs(step.breakdown.input_ps()));
   }
@@ -372,7 +370,7 @@ StepTimeSummary SummarizeSteps(const ProfileModel& model) {
     if (s.step_count > 0) s.avg_category_ms[c] = PsToMs(ps) / s.step_count;
     s.category_percent[c] = Percent(ps, total);
   }
-  s.input_percent = Percent(input_ps, total);
+  s.input_percent = StepsInputPercent(model.steps).value_or(0);
   s.output_percent = Percent(s.total.ps(EventType::kDeviceToHost), total);
   s.device_compute_percent = Percent(s.total.category_ps(TimeCategory::kDeviceCompute), total);
   s.device_collectives_percent = Percent(s.total.ps(EventType::kDeviceCollectives), total);

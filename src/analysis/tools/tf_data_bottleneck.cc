@@ -854,21 +854,10 @@ void MergeHostResult(TfDataBottleneckResult host, const std::string& prefix, TfD
 
 namespace {
 
-// The steps' input wait (their breakdown's input time) over their time, as a percent.
-std::optional<double> StepInputWaitPercent(const ProfileModel& model) {
-  int64_t input_ps = 0, total_ps = 0;
-  for (const StepInfo& step : model.steps) {
-    AddTo(input_ps, step.breakdown.input_ps());
-    AddTo(total_ps, step.duration_ps);
-  }
-  if (total_ps <= 0) return std::nullopt;
-  return Percent(static_cast<double>(input_ps), static_cast<double>(total_ps));
-}
-
 // Sets the step's input wait beside the iterator time: the two are different measures
 // of one run, and a reader who sees both must know why they differ.
 void AddInputWait(const ProfileModel& model, TfDataBottleneckResult* r) {
-  r->step_input_wait_percent = StepInputWaitPercent(model);
+  r->step_input_wait_percent = StepsInputPercent(model.steps);
   if (!r->step_input_wait_percent || r->pipelines.empty() || !r->pipelines[0].step_time_percent) return;
   r->statement += " The steps wait for input " + FormatPercent(*r->step_input_wait_percent) +
                   " of their time (the input pipeline analyzer's input share): iterator calls can run while the "
