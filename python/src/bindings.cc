@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "errors.h"
-#include "pipeline_bindings.h"
-#include "python_tracer.h"
-#include "remote_bindings.h"
+#include "python/src/errors.h"
+#include "python/src/pipeline_bindings.h"
+#include "python/src/python_tracer.h"
+#include "python/src/remote_bindings.h"
+#include "python/src/trace.h"
 #include "src/base/capture_settings.h"
 #include "stepscope/session.h"
-#include "trace.h"
 
 namespace stepscope::python {
 namespace py = pybind11;

@@ -1,4 +1,4 @@
-#include "errors.h"
+#include "python/src/errors.h"
 
 #include <Python.h>
 

@@ -1,4 +1,4 @@
-#include "pipeline_bindings.h"
+#include "python/src/pipeline_bindings.h"
 
 #include <pybind11/stl.h>
 
@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "errors.h"
+#include "python/src/errors.h"
 #include "stepscope/internal/recorder.h"
 #include "stepscope/pipeline.h"
 

@@ -1,4 +1,4 @@
-#include "python_tracer.h"
+#include "python/src/python_tracer.h"
 
 #include <Python.h>
 #include <frameobject.h>

@@ -1,4 +1,4 @@
-#include "remote_bindings.h"
+#include "python/src/remote_bindings.h"
 
 #include <pybind11/stl.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "errors.h"
+#include "python/src/errors.h"
 #include "src/base/capture_settings.h"
 #include "src/remote/multi_worker_capture.h"
 #include "src/remote/service_address.h"

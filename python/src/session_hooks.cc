@@ -1,4 +1,4 @@
-#include "session_hooks.h"
+#include "python/src/session_hooks.h"
 
 #include <memory>
 

@@ -1,4 +1,4 @@
-#include "torch_memory_reporter.h"
+#include "python/src/torch_memory_reporter.h"
 
 #include <c10/core/Allocator.h>
 #include <c10/core/Device.h>
@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "python/src/torch_op_callback.h"
 #include "stepscope/memory.h"
-#include "torch_op_callback.h"
 
 namespace stepscope::python {
 namespace memory_detail {

@@ -2,9 +2,9 @@
 // stepscope session from the moment stepscope.torch is imported.
 #include <pybind11/pybind11.h>
 
-#include "torch_memory_reporter.h"
-#include "torch_op_callback.h"
-#include "torch_parallel_test_hook.h"
+#include "python/src/torch_memory_reporter.h"
+#include "python/src/torch_op_callback.h"
+#include "python/src/torch_parallel_test_hook.h"
 
 namespace stepscope::python {
 namespace py = pybind11;

@@ -1,4 +1,4 @@
-#include "torch_op_callback.h"
+#include "python/src/torch_op_callback.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
@@ -14,10 +14,10 @@
 #include <unordered_set>
 #include <vector>
 
+#include "python/src/op_name_cache.h"
+#include "python/src/torch_memory_reporter.h"
 #include "stepscope/annotation.h"
 #include "stepscope/internal/recorder.h"
-#include "op_name_cache.h"
-#include "torch_memory_reporter.h"
 
 namespace stepscope::python {
 namespace {

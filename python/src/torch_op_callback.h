@@ -12,7 +12,7 @@
 // node, "pytorch autograd".
 #pragma once
 
-#include "session_hooks.h"
+#include "python/src/session_hooks.h"
 
 namespace stepscope::python {
 

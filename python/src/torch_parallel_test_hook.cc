@@ -1,4 +1,4 @@
-#include "torch_parallel_test_hook.h"
+#include "python/src/torch_parallel_test_hook.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>

@@ -5,7 +5,7 @@
 //
 // Cost when not profiling: constructing the object keeps references to the name and the
 // keyword dict; __enter__ checks the level and returns. Nothing is formatted.
-#include "trace.h"
+#include "python/src/trace.h"
 
 #include <Python.h>
 
