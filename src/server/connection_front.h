@@ -1,11 +1,11 @@
 // The front of `stepscope serve`: one thread that accepts connections and reads each
 // request whole, so that only complete requests reach the worker threads.
 //
-// cpp-httplib alone gives each connection a worker from accept to close, and a worker
-// reading a request waits as long as its client trickles bytes: eight sockets sending a
-// byte a second stalled the server, a garbage request line held a worker 5 s, and a
-// chunked body was buffered whole whatever its size. Here an epoll loop holds every
-// connection while its request arrives, under these bounds:
+// A server that gives each connection a worker from accept to close (cpp-httplib's, which
+// served before) makes a worker reading a request wait as long as its client trickles
+// bytes: eight sockets sending a byte a second stalled the server, a garbage request line
+// held a worker 5 s, and a chunked body was buffered whole whatever its size. Here an
+// epoll loop holds every connection while its request arrives, under these bounds:
 //   - a request must arrive whole within request_timeout_ms of its first byte (408);
 //   - a connection waiting for its next request is closed after idle_timeout_ms;
 //   - RequestFraming refuses heads, lines and bodies over their caps while they arrive,

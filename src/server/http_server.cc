@@ -1,7 +1,5 @@
 #include "src/server/http_server.h"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -12,7 +10,7 @@
 #include "src/server/api_routes.h"
 #include "src/server/capture_route.h"
 #include "src/server/connection_front.h"
-#include "src/server/httplib_front.h"
+#include "src/server/http_responder.h"
 #include "src/server/loopback_host.h"
 #include "src/server/static_files.h"
 #include "src/server/trace_routes.h"
@@ -33,26 +31,13 @@ constexpr const char* kContentSecurityPolicy =
     "connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 // A response write that makes no progress for this long gives up: the client stopped
-// reading (httplib's own write timeout).
+// reading.
 constexpr int kResponseWriteStallMs = 5'000;
 
-// cpp-httplib 0.11 compresses with brotli whenever a client accepts it, at brotli's
-// highest quality: ~9 s for the 600 KB UI bundle on our machines, against 0.2 s for gzip.
-// So "br" is taken out of Accept-Encoding before httplib picks the encoding (the request
-// object is httplib's own and not const; the handler API only hands it out as const).
-void PreferGzip(const httplib::Request& req) {
-  auto& headers = const_cast<httplib::Request&>(req).headers;
-  auto [begin, end] = headers.equal_range("Accept-Encoding");
-  for (auto it = begin; it != end; ++it) {
-    std::string& value = it->second;
-    for (size_t at = value.find("br"); at != std::string::npos; at = value.find("br")) value.replace(at, 2, "x-no");
-  }
-}
-
-void Send(const HttpReply& reply, httplib::Response& res) {
+void Send(const HttpReply& reply, HttpResponse& res) {
   res.status = reply.status;
-  for (const auto& [name, value] : reply.headers) res.set_header(name, value);
-  res.set_content(reply.body, reply.content_type);
+  for (const auto& [name, value] : reply.headers) res.SetHeader(name, value);
+  res.SetContent(reply.body, reply.content_type);
 }
 
 }  // namespace
@@ -65,13 +50,13 @@ struct HttpServer::Impl {
   std::unique_ptr<TraceRoutes> trace_routes;  // /api/trace/* (trace viewer)
   std::unique_ptr<StaticFiles> static_files;
   std::unique_ptr<CaptureRoute> capture;
-  HttplibFront http;
+  HttpResponder http;
   std::unique_ptr<ConnectionFront> front;
   std::unique_ptr<WorkerPool> workers;  // exists while Run() runs
 
-  bool AllowedHost(const httplib::Request& req) const {
+  bool AllowedHost(const HttpRequest& req) const {
     if (!IsLoopbackAddress(options.bind_address)) return true;  // the user chose to expose it
-    std::string host = req.get_header_value("Host");
+    std::string host = req.Header("Host");
     if (host.empty()) return true;  // HTTP/1.0 clients; no browser omits it
     return IsLoopbackHost(host);
   }
@@ -86,13 +71,13 @@ struct HttpServer::Impl {
     });
   }
 
-  void AddCors(const httplib::Request& req, httplib::Response& res) const {
-    std::string origin = req.get_header_value("Origin");
+  void AddCors(const HttpRequest& req, HttpResponse& res) const {
+    std::string origin = req.Header("Origin");
     if (origin.empty()) return;
     for (const std::string& allowed : options.cors_origins) {
       if (origin == allowed) {
-        res.set_header("Access-Control-Allow-Origin", origin);
-        res.set_header("Vary", "Origin");
+        res.SetHeader("Access-Control-Allow-Origin", origin);
+        res.SetHeader("Vary", "Origin");
         return;
       }
     }
@@ -101,7 +86,7 @@ struct HttpServer::Impl {
   // POST /api/capture makes this process connect to addresses it is given and write into
   // the logdir: offered only by a loopback-bound server, and only to its own pages (or the
   // listed CORS origins). Sends the refusal and returns false otherwise.
-  bool CaptureAllowed(const httplib::Request& req, httplib::Response& res) const {
+  bool CaptureAllowed(const HttpRequest& req, HttpResponse& res) const {
     if (!IsLoopbackAddress(options.bind_address)) {
       Send(ErrorReply(403, "capture is only offered by a server bound to loopback (elsewhere anyone on the "
                            "network could make it connect out and write into the logdir)"),
@@ -111,7 +96,7 @@ struct HttpServer::Impl {
     // A page's own origin is "http://" + Host, and Host passed AllowedHost; the Origin
     // must pass the same loopback rule itself (a rebinding page's Origin names its DNS
     // name), or be listed exactly.
-    std::string origin = req.get_header_value("Origin");
+    std::string origin = req.Header("Origin");
     if (origin.empty()) return true;  // not sent by a browser page: curl, scripts
     for (const std::string& allowed : options.cors_origins) {
       if (origin == allowed) return true;
@@ -122,7 +107,7 @@ struct HttpServer::Impl {
            res);
       return false;
     }
-    if (origin != "http://" + req.get_header_value("Host")) {
+    if (origin != "http://" + req.Header("Host")) {
       Send(ErrorReply(403, "cross-origin capture request refused (Origin " + origin + ")"), res);
       return false;
     }
@@ -130,75 +115,61 @@ struct HttpServer::Impl {
   }
 
   void Install() {
-    http.set_payload_max_length(kMaxRequestBodyBytes);  // the front refuses these first
-    http.set_default_headers({
+    http.SetDefaultHeaders({
         {"X-Content-Type-Options", "nosniff"},
         {"Referrer-Policy", "no-referrer"},
         {"X-Frame-Options", "DENY"},
         {"Content-Security-Policy", kContentSecurityPolicy},
     });
-    http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+    http.SetPreRouting([this](const HttpRequest& req, HttpResponse& res) {
       // The one write endpoint (capture_route.h); everything else is read-only.
       const bool capture_post = req.method == "POST" && req.path == "/api/capture";
       if (!capture_post && req.method != "GET" && req.method != "HEAD") {
         Send(ErrorReply(405, "method " + req.method + " not allowed; the API is read-only (GET)"), res);
-        res.set_header("Allow", "GET, HEAD");
-        return httplib::Server::HandlerResponse::Handled;
+        res.SetHeader("Allow", "GET, HEAD");
+        return true;
       }
       if (!AllowedHost(req)) {
-        Send(ErrorReply(403, "Host header '" + req.get_header_value("Host") +
+        Send(ErrorReply(403, "Host header '" + req.Header("Host") +
                                  "' refused: address the server as localhost, a 127.0.0.0/8 address or [::1] "
                                  "(a DNS name could be rebound to it)"),
              res);
-        return httplib::Server::HandlerResponse::Handled;
+        return true;
       }
-      PreferGzip(req);
-      if (capture_post && !CaptureAllowed(req, res)) return httplib::Server::HandlerResponse::Handled;
+      if (capture_post && !CaptureAllowed(req, res)) return true;
       if (req.path.find('\0') != std::string::npos) {
         Send(ErrorReply(400, "NUL in the request path"), res);
-        return httplib::Server::HandlerResponse::Handled;
+        return true;
       }
-      return httplib::Server::HandlerResponse::Unhandled;
+      return false;
     });
-    http.Post("/api/capture", [this](const httplib::Request& req, httplib::Response& res) {
+    http.Post("/api/capture", [this](const HttpRequest& req, HttpResponse& res) {
       AddCors(req, res);
-      res.set_header("Cache-Control", "no-store");
-      Send(capture->Handle(req.get_header_value("Content-Type"), req.body), res);
+      res.SetHeader("Cache-Control", "no-store");
+      Send(capture->Handle(req.Header("Content-Type"), req.body), res);
     });
     // The trace viewer's endpoints first (they stream exports), then the tool API.
-    InstallTraceRoutes(&http, trace_routes.get(), [this](const httplib::Request& req, httplib::Response& res) {
+    InstallTraceRoutes(&http, trace_routes.get(), [this](const HttpRequest& req, HttpResponse& res) {
       AddCors(req, res);
-      res.set_header("Cache-Control", "no-store");
+      res.SetHeader("Cache-Control", "no-store");
     });
-    http.Get(R"(/api/.*)", [this](const httplib::Request& req, httplib::Response& res) {
+    http.Get("/api/", [this](const HttpRequest& req, HttpResponse& res) {
       AddCors(req, res);
       HttpReply reply = routes->Handle(req.path, req.params);
-      res.set_header("Cache-Control", "no-store");
+      res.SetHeader("Cache-Control", "no-store");
       Send(reply, res);
     });
-    http.Get(R"(/.*)", [this](const httplib::Request& req, httplib::Response& res) {
-      Send(static_files->Serve(req.path), res);
-    });
-    // Errors httplib produces itself (bad request line, URI too long, no route) get the
-    // same JSON body as ours.
-    http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    http.Get("/", [this](const HttpRequest& req, HttpResponse& res) { Send(static_files->Serve(req.path), res); });
+    // Errors the HTTP layer produces itself (a request line it cannot parse, no route)
+    // get the same JSON body as ours.
+    http.SetErrorHandler([](const HttpRequest& req, HttpResponse& res) {
       if (!res.body.empty()) return;
-      std::string message = res.status == 414   ? "request URI too long"
-                            : res.status == 413 ? "request body too large"
-                            : res.status == 404 ? "not found: " + req.path
-                                                : "bad request (HTTP " + std::to_string(res.status) + ")";
+      std::string message = res.status == 404 ? "not found: " + req.path
+                                              : "bad request (HTTP " + std::to_string(res.status) + ")";
       HttpReply reply = ErrorReply(res.status, message);
-      res.set_content(reply.body, reply.content_type);
+      res.SetContent(reply.body, reply.content_type);
     });
-    // stepscope code does not throw; the standard library can (allocation, filesystem).
-    http.set_exception_handler([](const httplib::Request& req, httplib::Response& res, std::exception_ptr error) {
-      std::string what = "unknown exception";
-      try {
-        std::rethrow_exception(error);
-      } catch (const std::exception& e) {
-        what = e.what();
-      } catch (...) {
-      }
+    http.SetExceptionHandler([](const HttpRequest& req, HttpResponse& res, const std::string& what) {
       base::LogWarning("serve: internal error on %s: %s", req.path.c_str(), what.c_str());
       Send(ErrorReply(500, "internal error while handling the request: " + what), res);
     });
@@ -246,9 +217,8 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(const ServerOptions& op
     return Status(front.status().code(), front.status().message() + hint);
   }
   impl->front = std::move(front).value();
-  // What httplib's Keep-Alive response header announces: the front's actual limits.
-  impl->http.set_keep_alive_max_count(static_cast<size_t>(front_options.max_requests_per_connection));
-  impl->http.set_keep_alive_timeout(std::max(1, options.idle_timeout_ms / 1000));
+  // What the Keep-Alive response header announces: the front's actual limits.
+  impl->http.SetKeepAlive(std::max(1, options.idle_timeout_ms / 1000), front_options.max_requests_per_connection);
   return std::unique_ptr<HttpServer>(new HttpServer(std::move(impl)));
 }
 

@@ -1,7 +1,8 @@
 // `stepscope serve`: the HTTP server that puts ApiRoutes and the built UI on a socket.
 //
-// cpp-httplib parses, routes and answers requests (HttplibFront) that our connection
-// front has read whole (ConnectionFront), so slow or hostile clients never hold a worker.
+// Our connection front reads each request whole (ConnectionFront), so slow or hostile
+// clients never hold a worker; a worker then parses, routes and answers it (HttpResponder:
+// our own HTTP/1.1 code, no HTTP library).
 // Security defaults (docs/server.md, Security):
 //   - binds 127.0.0.1 unless told otherwise;
 //   - while bound to a loopback address, requests must name a loopback Host: `localhost`,

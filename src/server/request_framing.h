@@ -9,9 +9,9 @@
 // ambiguous framing (Content-Length with Transfer-Encoding, differing Content-Lengths:
 // the request-smuggling shapes).
 //
-// It does not interpret the request beyond that; cpp-httplib parses the bytes again once
-// they are complete, so the rules here are stricter than httplib's (CRLF line ends only,
-// no line folding, no whitespace before a header's colon) and never looser.
+// It does not interpret the request beyond that; a worker parses the bytes again once they
+// are complete (http_message.h), which relies on the rules here (CRLF line ends only, no
+// line folding, no whitespace before a header's colon, lines and head within their caps).
 #pragma once
 
 #include <cstddef>
@@ -22,8 +22,8 @@
 namespace stepscope::server {
 
 struct FramingLimits {
-  // httplib refuses longer request lines (414) and header lines itself; refusing them
-  // here keeps a worker from reading them.
+  // Longer request lines (414) and header lines (431) are refused here, so no worker
+  // reads them.
   size_t max_request_line_bytes = 8192;
   size_t max_header_line_bytes = 8192;
   // The whole head (request line + headers), and trailers of a chunked body. Browsers'

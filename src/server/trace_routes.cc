@@ -1,6 +1,5 @@
 #include "src/server/trace_routes.h"
 
-#include <httplib.h>
 
 #include <charconv>
 #include <initializer_list>
@@ -123,9 +122,10 @@ HttpReply TraceRoutes::Tiles(const QueryParams& query) {
   auto result = trace::QueryTiles(*handle->index, request);
   if (!result.ok()) return ErrorReply(result.status());
   HttpReply reply = JsonReply(trace::TilesJson(*handle->index, *result));
-  // Tiles are megabytes served to this machine: httplib would gzip "application/json"
+  // Tiles are megabytes served to this machine: the server would gzip "application/json"
   // (~40 MB/s, tens of ms per tile) to save bandwidth a loopback connection does not
-  // lack. It compresses that exact type only, so naming the charset opts out.
+  // lack. It compresses that exact type only (IsCompressibleContentType), so naming the
+  // charset opts out.
   reply.content_type = "application/json; charset=utf-8";
   return reply;
 }
@@ -266,9 +266,9 @@ Status TraceRoutes::WriteExport(const Export& plan, const trace::ByteSink& sink)
   return OkStatus();
 }
 
-void InstallTraceRoutes(httplib::Server* http, TraceRoutes* routes,
-                        std::function<void(const httplib::Request&, httplib::Response&)> decorate) {
-  http->Get(R"(/api/trace/.*)", [routes, decorate](const httplib::Request& req, httplib::Response& res) {
+void InstallTraceRoutes(HttpResponder* http, TraceRoutes* routes,
+                        std::function<void(const HttpRequest&, HttpResponse&)> decorate) {
+  http->Get("/api/trace/", [routes, decorate](const HttpRequest& req, HttpResponse& res) {
     decorate(req, res);
     HttpReply reply;
     if (req.path != "/api/trace/export") {
@@ -277,16 +277,14 @@ void InstallTraceRoutes(httplib::Server* http, TraceRoutes* routes,
       auto plan = routes->PrepareExport(req.params);
       if (plan.ok()) {
         res.status = 200;
-        res.set_header("Content-Disposition", "attachment; filename=\"" + plan->file_name + "\"");
+        res.SetHeader("Content-Disposition", "attachment; filename=\"" + plan->file_name + "\"");
         auto shared = std::make_shared<TraceRoutes::Export>(std::move(plan).value());
-        res.set_chunked_content_provider(shared->content_type, [shared](size_t, httplib::DataSink& sink) {
-          Status status = TraceRoutes::WriteExport(
-              *shared, [&sink](std::string_view piece) { return sink.write(piece.data(), piece.size()); });
+        res.SetStream(shared->content_type, [shared](const HttpBodyWriter& write) {
+          Status status = TraceRoutes::WriteExport(*shared, write);
           if (!status.ok()) {
             base::LogWarning("serve: trace export stopped: %s", status.message().c_str());
             return false;
           }
-          sink.done();
           return true;
         });
         return;
@@ -294,8 +292,8 @@ void InstallTraceRoutes(httplib::Server* http, TraceRoutes* routes,
       reply = ErrorReply(plan.status());
     }
     res.status = reply.status;
-    for (const auto& [name, value] : reply.headers) res.set_header(name, value);
-    res.set_content(reply.body, reply.content_type);
+    for (const auto& [name, value] : reply.headers) res.SetHeader(name, value);
+    res.SetContent(reply.body, reply.content_type);
   });
 }
 

@@ -22,14 +22,9 @@
 
 #include "src/analysis/trace/trace_export.h"
 #include "src/server/api_routes.h"
+#include "src/server/http_responder.h"
 #include "src/server/profile_store.h"
 #include "src/server/trace_store.h"
-
-namespace httplib {
-class Server;
-struct Request;
-struct Response;
-}  // namespace httplib
 
 namespace stepscope::server {
 
@@ -81,7 +76,7 @@ class TraceRoutes {
 
 // Serves GET /api/trace/* on `http` through `routes` (registered before the generic
 // /api/ handler). `decorate` adds the headers every API reply carries (CORS, no-store).
-void InstallTraceRoutes(httplib::Server* http, TraceRoutes* routes,
-                        std::function<void(const httplib::Request&, httplib::Response&)> decorate);
+void InstallTraceRoutes(HttpResponder* http, TraceRoutes* routes,
+                        std::function<void(const HttpRequest&, HttpResponse&)> decorate);
 
 }  // namespace stepscope::server

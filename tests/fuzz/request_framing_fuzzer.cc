@@ -1,8 +1,9 @@
-// libFuzzer target for what `stepscope serve` parses of a request before cpp-httplib sees
-// it (src/server/request_framing, src/server/loopback_host): bytes from any client on the
-// port. Besides crashes and undefined behaviour it checks that the framing verdict does
-// not depend on how the bytes arrive — all at once, or in pieces of 1 to 16 bytes (the
-// first input byte picks the size) — since the front scans whatever each read delivered.
+// libFuzzer target for what `stepscope serve` parses of a request (src/server/
+// request_framing, http_message, loopback_host): bytes from any client on the port.
+// Besides crashes and undefined behaviour it checks that the framing verdict does not
+// depend on how the bytes arrive — all at once, or in pieces of 1 to 16 bytes (the first
+// input byte picks the size) — since the front scans whatever each read delivered; a
+// request the framing completes is then parsed as a worker parses it.
 //
 // Built as a fuzzer with -DSTEPSCOPE_BUILD_FUZZERS=ON (clang); replayed over
 // tests/fuzz/corpus/request_framing/ by the normal test build (fuzz_replay_test).
@@ -12,6 +13,7 @@
 #include <string_view>
 
 #include "src/base/logging.h"
+#include "src/server/http_message.h"
 #include "src/server/loopback_host.h"
 #include "src/server/request_framing.h"
 
@@ -54,6 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (at_once.kind == FramingVerdict::Kind::kComplete) {
     STEPSCOPE_CHECK(at_once.request_bytes == in_pieces.request_bytes);
     STEPSCOPE_CHECK(at_once.request_bytes > 0 && at_once.request_bytes <= bytes.size());
+    stepscope::server::HttpRequest request;
+    if (stepscope::server::ParseHttpRequest(bytes.substr(0, at_once.request_bytes), &request)) {
+      STEPSCOPE_CHECK(request.body.size() <= at_once.request_bytes);
+      STEPSCOPE_CHECK(request.version == "HTTP/1.1" || request.version == "HTTP/1.0");
+    }
   }
   if (at_once.kind == FramingVerdict::Kind::kRefused) {
     STEPSCOPE_CHECK(at_once.http_status == in_pieces.http_status);
