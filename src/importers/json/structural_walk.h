@@ -1,5 +1,5 @@
-// Stage 2 of the trace-JSON tokenizer: reads trace events from simdjson's structural
-// index of one window. Stage 1 (simdjson, SIMD) lists the position of every { } [ ] : ,
+// Stage 2 of the trace-JSON tokenizer: reads trace events from the structural index of
+// one window. Stage 1 (structural_index.h, SIMD) lists the position of every { } [ ] : ,
 // and of the first byte of every string and scalar, and has checked UTF-8 and that every
 // string is closed; this walk checks the grammar (keys are strings, ':' after a key, ','
 // or a closing bracket after a value) and hands out the event fields as views of the
@@ -25,11 +25,11 @@ namespace stepscope::importers {
 
 class StructuralWalk {
  public:
-  // Deepest nesting accepted in a value (simdjson's default limit).
+  // Deepest nesting accepted in a value (simdjson's default limit, which the parser had).
   static constexpr uint32_t kMaxNesting = 1024;
 
   // `document` is what stage 1 indexed; `indexes` its structural positions (`count` of
-  // them, followed by simdjson's sentinels).
+  // them, followed by StructuralIndex's sentinels).
   StructuralWalk(const char* document, const uint32_t* indexes, uint32_t count)
       : document_(document), indexes_(indexes), count_(count) {}
 

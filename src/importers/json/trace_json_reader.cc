@@ -17,6 +17,7 @@
 #include "src/base/gzip.h"
 #include "src/importers/json/json_stream_buffer.h"
 #include "src/importers/json/json_text.h"
+#include "src/importers/json/structural_index.h"
 #include "src/importers/json/structural_walk.h"
 
 namespace stepscope::importers {
@@ -27,15 +28,13 @@ namespace {
 // the cut is incomplete either way and is parsed again from the next window.
 constexpr std::string_view kWindowSuffixes[] = {"]", "\"]", "\"\"]"};
 constexpr size_t kMaxSuffixBytes = 3;
-static_assert(JsonStreamBuffer::kTailBytes >= simdjson::SIMDJSON_PADDING + kMaxSuffixBytes + 1,
-              "the stream buffer's tail must hold the suffix plus simdjson's padding");
+static_assert(JsonStreamBuffer::kTailBytes >= kMaxSuffixBytes + 1,
+              "the stream buffer's tail must hold the suffix and the byte StructuralWalk reads past it");
 
 // Top-level members other than the event array are small in every format we know
 // (deviceProperties, distributedInfo, metadata); anything larger is skipped, not kept.
 constexpr size_t kMaxTopLevelValueBytes = 16 << 20;
 constexpr size_t kMaxTopLevelKeyBytes = 4096;
-// Nesting simdjson's stage 1 is set up for (it checks none; our walk needs no stack).
-constexpr size_t kMaxJsonDepth = simdjson::DEFAULT_MAX_DEPTH;
 
 bool IsWhitespace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -293,10 +292,9 @@ class Tokenizer {
   // 10.0 ms; the times are ~0.7 ms).
   const bool read_times_;
   JsonStreamBuffer buffer_;
-  // simdjson's stage 1 (the SIMD structural index, with UTF-8 and string validation),
-  // run directly: the walk over the index is ours (structural_walk.h).
-  std::unique_ptr<simdjson::internal::dom_parser_implementation> stage1_;
-  size_t stage1_capacity_ = 0;
+  // Stage 1: the structural index of a window, with UTF-8 and string validation
+  // (structural_index.h); the walk over it is structural_walk.h.
+  StructuralIndex index_;
 };
 
 Status Tokenizer::Run() {
@@ -511,28 +509,16 @@ Status Tokenizer::ParseWindow(size_t window, WindowResult* out) {
 }
 
 simdjson::error_code Tokenizer::RunStage1(const char* document, size_t length) {
-  if (stage1_ == nullptr || stage1_capacity_ < length) {
-    // Sized for the largest document the buffer can frame now ('[', its data, a suffix),
-    // not for this one: windows differ by a few bytes, and each reallocation of the index
-    // (4 bytes per input byte) is fresh memory the kernel must zero again.
-    const size_t capacity = std::max(length, buffer_.capacity() + 1 + kMaxSuffixBytes);
-    simdjson::error_code error =
-        stage1_ == nullptr
-            ? simdjson::get_active_implementation()->create_dom_parser_implementation(capacity, kMaxJsonDepth, stage1_)
-            : stage1_->set_capacity(capacity);
-    if (error) {
-      stage1_.reset();
-      stage1_capacity_ = 0;
-      return error;
-    }
-    stage1_capacity_ = capacity;
-  }
-  return stage1_->stage1(reinterpret_cast<const uint8_t*>(document), length, simdjson::stage1_mode::regular);
+  // Sized for the largest document the buffer can frame now ('[', its data, a suffix),
+  // not for this one: windows differ by a few bytes, and each reallocation of the index
+  // (4 bytes per input byte) is fresh memory the kernel must zero again.
+  index_.Reserve(std::max(length, buffer_.capacity() + 1 + kMaxSuffixBytes));
+  return index_.Build(document, length);
 }
 
 simdjson::error_code Tokenizer::WalkWindow(char* base, size_t window, WindowResult* out) {
   output_.HoldStorage(buffer_.storage());
-  StructuralWalk walk(base - 1, stage1_->structural_indexes.get(), stage1_->n_structural_indexes);
+  StructuralWalk walk(base - 1, index_.indexes(), index_.count());
   // Structural 0 is the '[' put before the window.
   for (uint32_t i = 1;;) {
     if (i >= walk.count()) return simdjson::TAPE_ERROR;
