@@ -87,11 +87,12 @@ Figures MeasureAnalyzeProcess(const std::string& stepscope, const std::string& t
           {"stepscope_startup_ms", Median(startup)}};
 }
 
-Figures MeasureAnalyzeCommand(const std::string& stepscope, const std::string& profile, int runs) {
+Figures MeasureAnalyzeCommand(const std::string& stepscope, const std::string& profile, const std::string& tool,
+                               int runs) {
   if (!std::filesystem::exists(stepscope) || !std::filesystem::exists(profile)) return {};
   ProcessRun best;
   for (int run = 0; run < runs; ++run) {
-    ProcessRun r = RunProcess({stepscope, "analyze", profile, "--tool", "overview_page"});
+    ProcessRun r = RunProcess({stepscope, "analyze", profile, "--tool", tool, "--format", "json"});
     if (r.wall_ms < 0) return {};
     if (best.wall_ms < 0 || r.cpu_seconds < best.cpu_seconds) best.cpu_seconds = r.cpu_seconds;
     if (best.wall_ms < 0 || r.wall_ms < best.wall_ms) best.wall_ms = r.wall_ms;

@@ -17,11 +17,12 @@ namespace stepscope::bench {
 // stepscope_startup_ms; empty when the binary or the trace is missing or a run fails.
 Figures MeasureAnalyzeProcess(const std::string& stepscope, const std::string& trace, int runs);
 
-// `stepscope analyze <profile> --tool overview_page` as a whole process, `runs` times:
+// `stepscope analyze <profile> --tool <tool>` as a whole process, `runs` times:
 // its least CPU time ("cpu_seconds") and wall time ("seconds"), its largest peak RSS
 // ("peak_rss") and that of `stepscope help` ("baseline_rss", the process before any
 // profile). Empty when the binary or the profile is missing or a run fails.
-Figures MeasureAnalyzeCommand(const std::string& stepscope, const std::string& profile, int runs);
+Figures MeasureAnalyzeCommand(const std::string& stepscope, const std::string& profile, const std::string& tool,
+                               int runs);
 
 // The same work in this process, phase by phase (median over `runs`): import, convert,
 // model, tool + text, and what freeing the imported XSpace costs. kineto_15mb_*_ms.

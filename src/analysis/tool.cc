@@ -1,6 +1,7 @@
 #include "src/analysis/tool.h"
 
 #include "src/analysis/output/csv_writer.h"
+#include "src/analysis/tool_options.h"
 
 namespace stepscope::analysis {
 
@@ -27,6 +28,10 @@ StatusOr<std::string> ToolResult::TableCsv(std::string_view name) const {
   }
   return NotFoundError("no table '" + std::string(name) + "' in this tool's result; tables: " +
                        (known.empty() ? std::string("(none)") : known));
+}
+
+StatusOr<std::unique_ptr<ToolResult>> Tool::Run(const ProfileModel& model, const ToolOptions& options) const {
+  return Compute(model, MaskToolOptions(*this, options));
 }
 
 }  // namespace stepscope::analysis

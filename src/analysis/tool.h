@@ -22,6 +22,8 @@
 
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/output/json_writer.h"
+#include "src/analysis/output/schema.h"
+#include "src/analysis/output/schema_writer.h"
 #include "src/analysis/output/table.h"
 #include "stepscope/status.h"
 
@@ -97,28 +99,59 @@ class Tool {
   // absence (an XLA program that was there but could not be read: the reader's reason).
   // Empty otherwise.
   virtual std::string WhyUnavailable(const ProfileModel& model) const { return {}; }
-  // Runs the tool. Errors only for unusable options; thin data gives an (honestly)
-  // empty result, with the reason in the result's diagnostics.
-  virtual StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model,
-                                                    const ToolOptions& options) const = 0;
+  // The declared shape of Run's result (output/schema.h), for the generated TypeScript
+  // types and docs; null for a tool whose result is not declared yet.
+  virtual const output::TypeDesc* result_type() const { return nullptr; }
+  // The options this tool reads, by name (tool_options.h declares each once): what the
+  // CLI offers it, the HTTP API accepts for it and the result cache keys it by.
+  virtual std::vector<std::string_view> option_names() const { return {}; }
+  // Runs the tool on `options` reduced to option_names() (MaskToolOptions), so that its
+  // result depends on nothing else. Errors only for unusable options; thin data gives an
+  // (honestly) empty result, with the reason in the result's diagnostics.
+  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const;
+
+ protected:
+  virtual StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model,
+                                                        const ToolOptions& options) const = 0;
 };
 
 // Adapts a result struct T to ToolResult. T's tool file provides, findable by ADL:
+//   std::string FormatResultText(const T&, const ToolOptions&);
+// and either a schema (output/schema.h: DescribeRecord), from which the JSON and the
+// tables follow, or, for results not yet declared, by hand:
 //   void WriteResultJson(const T&, output::JsonWriter*);
 //   std::vector<output::Table> BuildTables(const T&);
-//   std::string FormatResultText(const T&, const ToolOptions&);
 template <typename T>
 class StructToolResult final : public ToolResult {
  public:
   explicit StructToolResult(T value) : value_(std::move(value)) {}
   const T& value() const { return value_; }
 
-  void WriteJson(output::JsonWriter* writer) const override { WriteResultJson(value_, writer); }
-  std::vector<output::Table> Tables() const override { return BuildTables(value_); }
+  void WriteJson(output::JsonWriter* writer) const override {
+    if constexpr (output::IsRecord<T>) {
+      output::WriteRecordJson(value_, writer);
+    } else {
+      WriteResultJson(value_, writer);
+    }
+  }
+  std::vector<output::Table> Tables() const override {
+    if constexpr (output::IsRecord<T>) {
+      return output::RecordTables(value_);
+    } else {
+      return BuildTables(value_);
+    }
+  }
   std::string FormatText(const ToolOptions& options) const override { return FormatResultText(value_, options); }
 
  private:
   T value_;
+};
+
+// A tool whose result is the declared record T: result_type() follows from T.
+template <typename T>
+class DeclaredTool : public Tool {
+ public:
+  const output::TypeDesc* result_type() const final { return &output::DescribeType<T>(); }
 };
 
 // A tool's result struct as what Tool::Run returns.

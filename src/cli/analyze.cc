@@ -2,9 +2,8 @@
 // tools through the tool registry and prints text (people), JSON (programs) or CSV (one
 // table). The HTTP server uses the same tool registry and the same loader (src/load: run
 // and host selection, model building), so the CLI adds nothing of its own but printing.
-#include <charconv>
+#include <memory>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "src/analysis/model/build_profile_model.h"
@@ -12,8 +11,7 @@
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tool_registry.h"
-#include "src/analysis/tools/graph_viewer.h"
-#include "src/analysis/tools/multi_gpu_options.h"
+#include "src/analysis/tool_options.h"
 #include "src/cli/command.h"
 #include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
@@ -61,37 +59,46 @@ StatusOr<output::Table> FindTable(const std::vector<NamedResult>& results, const
   return NotFoundError("no table '" + name + "'; tables: " + known);
 }
 
+// One flag per declared tool option (analysis/tool_options.h), its help naming the tools
+// that read it. Booleans go to `bools` (one per option, applied after parsing).
+void AddToolOptionFlags(FlagSet* flags, analysis::ToolOptions* options, bool* bools) {
+  flags->StartSection("tool options");
+  const std::vector<analysis::ToolOptionDecl>& declared = analysis::AllToolOptions();
+  for (size_t i = 0; i < declared.size(); ++i) {
+    const analysis::ToolOptionDecl& option = declared[i];
+    std::string tools;
+    for (const Tool* tool : analysis::AllTools()) {
+      for (std::string_view name : tool->option_names()) {
+        if (name == option.name) tools += (tools.empty() ? "" : ", ") + std::string(tool->id());
+      }
+    }
+    std::string help = tools + ": " + std::string(option.help);
+    if (option.kind == analysis::OptionKind::kBool) {
+      flags->AddBool(std::string(option.name), &bools[i], help);
+      continue;
+    }
+    flags->AddCustom(std::string(option.name), std::string(option.value_name), help, std::string(option.default_text),
+                     [&option, options](const std::string& text) {
+                       return option.set("--" + std::string(option.name), text, options);
+                     });
+  }
+}
+
 }  // namespace
 
 int RunAnalyzeCommand(CommandContext& context) {
   std::string tool_id = "all", run, host, format = "text", table;
-  bool include_idle = false;
   FlagSet flags;
   flags.AddString("tool", &tool_id, "tool id, or all (overview_page + advisor): " + analysis::ToolIdList());
   flags.AddString("run", &run, "run to analyse in a logdir (default: the newest)");
   flags.AddString("host", &host, "analyse one host of the run (default: all hosts combined)");
   flags.AddString("format", &format, "text for people, json for programs, csv for one table", {"text", "json", "csv"});
   flags.AddString("table", &table, "print only this table (required with --format csv)");
-  flags.AddBool("include_idle", &include_idle, "framework_op_stats: count idle time as an IDLE op");
   std::string step_text;
   flags.AddString("step", &step_text, "analyse one step: its step number (default: all steps, also 'all')");
-  std::string parameters_text;
-  flags.AddString("parameters", &parameters_text,
-                  "multi_gpu: the model's parameter count, for the estimate parameters x 4 B / link bandwidth "
-                  "(default: the all-reduce bytes / 4)");
-  std::string link_gbps_text;
-  flags.AddString("link_gbps", &link_gbps_text,
-                  "multi_gpu: the GPUs' link bandwidth in GB/s, one direction (default: a table by GPU model)");
-  std::string start_text, end_text;
-  flags.AddString("start_ps", &start_text, "memory_profile: only memory events at or after this time (ps) set the peak");
-  flags.AddString("end_ps", &end_text, "memory_profile: only memory events at or before this time (ps) set the peak");
-  analysis::ToolOptions hlo_options;
-  flags.AddString("module", &hlo_options.module,
-                  "memory_viewer, graph_viewer: the XLA module, as name(id), name or id (default: the largest)");
-  flags.AddString("op", &hlo_options.op, "graph_viewer: the HLO op to centre on (default: the entry's root)");
-  flags.AddInt("hops", &hlo_options.hops, "graph_viewer: operand/user hops around the op", 0, analysis::kGraphMaxHops);
-  flags.AddInt("max_nodes", &hlo_options.max_nodes, "graph_viewer: the most ops shown", 1,
-               analysis::kGraphMaxNodesLimit);
+  analysis::ToolOptions options;
+  std::unique_ptr<bool[]> bool_options(new bool[analysis::AllToolOptions().size()]());
+  AddToolOptionFlags(&flags, &options, bool_options.get());
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "analyze", parsed.message());
@@ -118,31 +125,13 @@ int RunAnalyzeCommand(CommandContext& context) {
   auto step = analysis::ParseStepSelection(step_text);
   if (!step.ok()) return ReportUsageError(context.err, "analyze", "--step: " + step.status().message());
   model_options.step = *step;
-  analysis::ToolOptions options = hlo_options;
-  options.include_idle = include_idle;
-  for (auto [flag, text, bound] : {std::tuple{"--start_ps", &start_text, &options.start_ps},
-                                   std::tuple{"--end_ps", &end_text, &options.end_ps}}) {
-    if (text->empty()) continue;
-    int64_t ps = 0;
-    auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), ps);
-    if (error != std::errc() || end != text->data() + text->size()) {
-      return ReportUsageError(context.err, "analyze",
-                              std::string(flag) + " takes a time in picoseconds, not '" + *text + "'");
-    }
-    *bound = ps;
+  for (size_t i = 0; i < analysis::AllToolOptions().size(); ++i) {
+    const analysis::ToolOptionDecl& option = analysis::AllToolOptions()[i];
+    Status set = bool_options[i] ? option.set("--" + std::string(option.name), "1", &options) : OkStatus();
+    if (!set.ok()) return ReportUsageError(context.err, "analyze", set.message());
   }
-  if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
-    return ReportUsageError(context.err, "analyze", "--start_ps is after --end_ps");
-  }
-  if (!parameters_text.empty()) {
-    auto count = analysis::ParseParameterCount("--parameters", parameters_text);
-    if (!count.ok()) return ReportUsageError(context.err, "analyze", count.status().message());
-    options.parameter_count = *count;
-  }
-  if (!link_gbps_text.empty()) {
-    auto gbps = analysis::ParseLinkGbps("--link_gbps", link_gbps_text);
-    if (!gbps.ok()) return ReportUsageError(context.err, "analyze", gbps.status().message());
-    options.link_bandwidth_gbps = *gbps;
+  if (Status valid = analysis::ValidateToolOptions(options, "--"); !valid.ok()) {
+    return ReportUsageError(context.err, "analyze", valid.message());
   }
   if (format == "csv" && table.empty()) {
     return ReportError(context.err, "analyze", InvalidArgumentError("--format csv prints one table: add --table NAME"));

@@ -1,7 +1,6 @@
 #include "src/server/api_routes.h"
 
 #include <algorithm>
-#include <charconv>
 #include <optional>
 #include <initializer_list>
 #include <map>
@@ -11,7 +10,7 @@
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/tool_registry.h"
 #include "src/analysis/tools/diff.h"
-#include "src/analysis/tools/multi_gpu_options.h"
+#include "src/analysis/tool_options.h"
 #include "src/base/status_macros.h"
 #include "src/server/request_params.h"
 
@@ -24,52 +23,27 @@ constexpr std::string_view kVersion = "0.1.0";
 // /api/hosts?tool= checks the tool on each host's model up to this many hosts.
 constexpr size_t kMaxHostsCheckedForTool = 64;
 
-// The optional parameters of /api/data, /api/tables and /api/csv (what ToolOptionsFrom reads).
-const std::initializer_list<std::string_view> kToolOptionParams = {
-    "host", "include_idle", "step", "start_ps", "end_ps", "module", "op", "hops", "max_nodes", "parameters", "link_gbps"};
+// The optional parameters of /api/data, /api/tables and /api/csv: host, step and every
+// declared tool option (analysis/tool_options.h). A tool reads only its own options
+// (Tool::Run masks the others), so one it does not take changes neither its result nor
+// its cache key.
+const std::vector<std::string_view>& ToolOptionParams() {
+  static const std::vector<std::string_view> params = [] {
+    std::vector<std::string_view> names = {"host", "step"};
+    for (const analysis::ToolOptionDecl& option : analysis::AllToolOptions()) names.push_back(option.name);
+    return names;
+  }();
+  return params;
+}
 
-// Parameters of one request after checking: each known key at most once, names safe.
+// The declared tool options among the checked parameters.
 StatusOr<analysis::ToolOptions> ToolOptionsFrom(const Params& params) {
   analysis::ToolOptions options;
-  std::string idle = Get(params, "include_idle");
-  if (idle.empty() || idle == "0" || idle == "false") {
-    options.include_idle = false;
-  } else if (idle == "1" || idle == "true") {
-    options.include_idle = true;
-  } else {
-    return InvalidArgumentError("include_idle must be 0, 1, true or false, not '" + idle + "'");
+  for (const analysis::ToolOptionDecl& option : analysis::AllToolOptions()) {
+    auto it = params.find(option.name);
+    if (it != params.end()) STEPSCOPE_RETURN_IF_ERROR(option.set(option.name, it->second, &options));
   }
-  for (auto [name, bound] : {std::pair{"start_ps", &options.start_ps}, std::pair{"end_ps", &options.end_ps}}) {
-    const std::string text = Get(params, name);
-    if (text.empty()) continue;
-    int64_t ps = 0;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), ps);
-    if (error != std::errc() || end != text.data() + text.size()) {
-      return InvalidArgumentError(std::string(name) + " must be a time in picoseconds, not '" + text + "'");
-    }
-    *bound = ps;
-  }
-  if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
-    return InvalidArgumentError("start_ps (" + std::to_string(*options.start_ps) + ") is after end_ps (" +
-                                std::to_string(*options.end_ps) + ")");
-  }
-  options.module = Get(params, "module");
-  options.op = Get(params, "op");
-  for (auto [key, value] : {std::pair{"hops", &options.hops}, std::pair{"max_nodes", &options.max_nodes}}) {
-    const std::string text = Get(params, key);
-    if (text.empty()) continue;
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), *value);
-    if (error != std::errc() || end != text.data() + text.size()) {
-      return InvalidArgumentError(std::string(key) + " must be a number, not '" + text + "'");
-    }
-  }
-  // multi_gpu's options, by the rules `analyze --parameters/--link_gbps` uses.
-  if (const std::string text = Get(params, "parameters"); !text.empty()) {
-    STEPSCOPE_ASSIGN_OR_RETURN(options.parameter_count, analysis::ParseParameterCount("parameters", text));
-  }
-  if (const std::string text = Get(params, "link_gbps"); !text.empty()) {
-    STEPSCOPE_ASSIGN_OR_RETURN(options.link_bandwidth_gbps, analysis::ParseLinkGbps("link_gbps", text));
-  }
+  STEPSCOPE_RETURN_IF_ERROR(analysis::ValidateToolOptions(options, ""));
   return options;
 }
 
@@ -78,6 +52,25 @@ StatusOr<std::optional<int64_t>> StepFrom(const Params& params) {
   auto step = analysis::ParseStepSelection(Get(params, "step"));
   if (!step.ok()) return InvalidArgumentError("step: " + step.status().message());
   return step;
+}
+
+// "options": what the UI draws a control for, one per option the tool declares.
+void WriteToolOptions(const analysis::Tool& tool, JsonWriter* w) {
+  w->Key("options");
+  w->BeginArray();
+  for (const analysis::ToolOptionDecl* option : analysis::OptionsOf(tool)) {
+    w->BeginObject();
+    w->Field("name", option->name);
+    w->Field("kind", analysis::OptionKindName(option->kind));
+    w->Field("help", option->help);
+    w->Field("default", option->default_text);
+    if (option->kind == analysis::OptionKind::kInt || option->kind == analysis::OptionKind::kNumber) {
+      w->Field("min", option->min);
+      w->Field("max", option->max);
+    }
+    w->EndObject();
+  }
+  w->EndArray();
 }
 
 void WriteCacheStats(std::string_view key, const ResultCacheStats& stats, JsonWriter* w) {
@@ -307,6 +300,7 @@ HttpReply ApiRoutes::Tools(const QueryParams& query) {
     w.Field("description", tool->description());
     w.Field("available", is_available);
     w.Field("requirement", tool->requirement());
+    WriteToolOptions(*tool, &w);
     w.EndObject();
   }
   w.EndArray();
@@ -356,7 +350,7 @@ HttpReply ApiRoutes::Hosts(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Data(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, kToolOptionParams);
+  auto params = CheckParams(query, {"run", "tool"}, ToolOptionParams());
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -370,7 +364,7 @@ HttpReply ApiRoutes::Data(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Tables(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool"}, kToolOptionParams);
+  auto params = CheckParams(query, {"run", "tool"}, ToolOptionParams());
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());
@@ -384,7 +378,7 @@ HttpReply ApiRoutes::Tables(const QueryParams& query) {
 }
 
 HttpReply ApiRoutes::Csv(const QueryParams& query) {
-  auto params = CheckParams(query, {"run", "tool", "table"}, kToolOptionParams);
+  auto params = CheckParams(query, {"run", "tool", "table"}, ToolOptionParams());
   if (!params.ok()) return ErrorReply(params.status());
   auto options = ToolOptionsFrom(*params);
   if (!options.ok()) return ErrorReply(options.status());

@@ -1,11 +1,11 @@
 #include "src/server/profile_store.h"
 
-#include <charconv>
 #include <filesystem>
 #include <system_error>
 #include <utility>
 
 #include "src/analysis/model/build_profile_model.h"
+#include "src/analysis/tool_options.h"
 #include "src/analysis/tool_registry.h"
 #include "src/analysis/model/model_memory.h"
 #include "src/base/memory_budget.h"
@@ -25,12 +25,6 @@ std::string ModelKey(const load::RunProfiles& run, const std::vector<load::HostP
   key += '\0';
   key += step ? "step " + std::to_string(*step) : std::string("all steps");
   return key;
-}
-
-// The shortest text that reads back to `value`: one key per distinct double.
-std::string ExactText(double value) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
 }
 
 size_t ModelCacheBytes(const ProfileStoreOptions& options) {
@@ -157,23 +151,14 @@ StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load
                                                                       std::string_view host, std::string_view tool_id,
                                                                       const analysis::ToolOptions& options,
                                                                       std::optional<int64_t> step) {
-  STEPSCOPE_RETURN_IF_ERROR(analysis::FindTool(tool_id).status());
+  STEPSCOPE_ASSIGN_OR_RETURN(const analysis::Tool* tool, analysis::FindTool(tool_id));
   STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::HostProfileFile> files, SelectFiles(run, host));
   std::string key = ModelKey(run, files, step);
   key += '\0';
   key += tool_id;
   key += '\0';
-  key += options.include_idle ? "idle" : "no_idle";
-  for (const std::optional<int64_t>& bound : {options.start_ps, options.end_ps}) {
-    key += '\0';
-    key += bound ? std::to_string(*bound) : "-";
-  }
-  for (const std::string& part : {options.module, options.op, std::to_string(options.hops), std::to_string(options.max_nodes),
-                                  options.parameter_count ? std::to_string(*options.parameter_count) : "-",
-                                  options.link_bandwidth_gbps ? ExactText(*options.link_bandwidth_gbps) : "-"}) {
-    key += '\0';
-    key += part;
-  }
+  // Every option the tool declares, by construction: the tool sees no other (Tool::Run).
+  key += analysis::ToolOptionsKey(*tool, options);
   return results_.GetOrCompute(key, [&]() -> StatusOr<std::shared_ptr<const CachedResult>> {
     STEPSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const analysis::ProfileModel> model, GetModel(run, host, step));
     STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<analysis::ToolResult> result,

@@ -34,20 +34,20 @@ Status ValidateName(std::string_view what, std::string_view value) {
   return OkStatus();
 }
 
-StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
-                             std::initializer_list<std::string_view> optional) {
+StatusOr<Params> CheckParams(const QueryParams& query, const std::vector<std::string_view>& required,
+                             const std::vector<std::string_view>& optional) {
   auto known_list = [&] {
     std::string list;
-    for (auto group : {required, optional}) {
-      for (std::string_view key : group) list += (list.empty() ? "" : ", ") + std::string(key);
+    for (const auto* group : {&required, &optional}) {
+      for (std::string_view key : *group) list += (list.empty() ? "" : ", ") + std::string(key);
     }
     return list.empty() ? std::string("none") : list;
   };
   Params params;
   for (const auto& [key, value] : query) {
     bool known = false;
-    for (auto group : {required, optional}) {
-      for (std::string_view k : group) known = known || k == key;
+    for (const auto* group : {&required, &optional}) {
+      for (std::string_view k : *group) known = known || k == key;
     }
     if (!known) return InvalidArgumentError("unknown parameter '" + key + "'; this endpoint takes: " + known_list());
     if (!params.emplace(key, value).second) return InvalidArgumentError("parameter '" + key + "' given twice");

@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "stepscope/status.h"
 
@@ -34,8 +35,8 @@ using Params = std::map<std::string, std::string, std::less<>>;
 // Each known key (required or optional) at most once, every required key present, and the
 // names (run, host, tool, table, and /api/compare's run_a, run_b, host_a, host_b) safe by ValidateName; kInvalidArgument saying which rule
 // failed and, for an unknown key, which keys the endpoint takes.
-StatusOr<Params> CheckParams(const QueryParams& query, std::initializer_list<std::string_view> required,
-                             std::initializer_list<std::string_view> optional);
+StatusOr<Params> CheckParams(const QueryParams& query, const std::vector<std::string_view>& required,
+                             const std::vector<std::string_view>& optional);
 
 // The value of `key`, or "" when absent.
 std::string Get(const Params& params, std::string_view key);

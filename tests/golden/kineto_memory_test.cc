@@ -198,7 +198,7 @@ TEST(KinetoMemoryTest, OpMemoryColumnsAreKeyAveragesRule) {
   analysis::FrameworkOpStats op_stats = analysis::ComputeFrameworkOpStats(*model, false);
   EXPECT_TRUE(op_stats.host_has_memory);
   EXPECT_FALSE(op_stats.host_has_types) << "PyTorch ops have no types: no Type column";
-  const std::vector<analysis::output::Table> tables = analysis::BuildTables(op_stats);
+  const std::vector<analysis::output::Table> tables = analysis::output::RecordTables(op_stats);
   std::vector<std::string> columns;
   for (const analysis::output::Column& c : tables[0].columns) columns.push_back(c.id);
   EXPECT_NE(std::find(columns.begin(), columns.end(), "self_cpu_memory_bytes"), columns.end());

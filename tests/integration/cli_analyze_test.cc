@@ -143,7 +143,7 @@ TEST(CliAnalyzeTest, MemoryProfileTimeRangeFlags) {
     EXPECT_EQ(bad.ErrLines(), 1) << bad.err;
   }
   EXPECT_THAT(RunStepscope({"analyze", file, "--tool", "memory_profile", "--start_ps", "soon"}).err,
-              HasSubstr("--start_ps takes a time in picoseconds, not 'soon'"));
+              HasSubstr("--start_ps must be a time in picoseconds, not 'soon'"));
 }
 
 // multi_gpu's --link_gbps / --parameters reach the tool; a bad value is one line and exit 2,

@@ -336,7 +336,7 @@ TEST_F(ServerApiTest, DataRejectsUnknownAndMalformedParameters) {
       {"/api/data?run=synthetic&tool=overview_page&colour=red", 400, "unknown parameter 'colour'"},
       {"/api/data?run=synthetic&run=tf_gpu&tool=overview_page", 400, "given twice"},
       {"/api/data?run=synthetic&tool=framework_op_stats&include_idle=maybe", 400, "include_idle"},
-      {"/api/data?run=synthetic&tool=overview_page&hops=two", 400, "hops must be a number"},
+      {"/api/data?run=synthetic&tool=overview_page&hops=two", 400, "hops must be a whole number from 0 to 10, not 'two'"},
       {"/api/data?run=synthetic&tool=memory_viewer", 404, "does not apply"},
       {"/api/nothing", 404, "no API endpoint"},
   };

@@ -919,7 +919,7 @@ class AdvisorTool final : public Tool {
   std::string_view description() const override {
     return "Recommendations from the TF performance guides, each tied to the numbers that triggered it.";
   }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputeAdvice(model));
   }
 };

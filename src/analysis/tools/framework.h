@@ -18,6 +18,7 @@
 
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/output/json_writer.h"
+#include "src/analysis/output/schema.h"
 
 namespace stepscope::analysis {
 
@@ -34,6 +35,21 @@ struct FrameworkGuess {
   std::string evidence;
 };
 FrameworkGuess DetectFramework(const ProfileModel& model);
+
+// Inlined into a tool's result: "framework", "framework_label" and "framework_evidence".
+constexpr auto DescribeRecord(std::type_identity<FrameworkGuess>) {
+  using R = FrameworkGuess;
+  return output::Record(
+      "FrameworkGuess",
+      output::Computed<R>("framework", [](const R& r) { return FrameworkKey(r.framework); },
+                          {.description = "the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, "
+                                          "`stepscope` (the C++ recording API) or `unknown`"}),
+      output::Computed<R>("framework_label", [](const R& r) { return FrameworkLabel(r.framework); },
+                          {.description = "the framework's name for people (\"PyTorch\")"}),
+      output::Field("framework_evidence", &R::evidence,
+                    {.description = "what decided the framework, in words (\"PyTorch operators such as "
+                                    "aten::addmm\")"}));
+}
 
 // How to mark training steps in this framework, one sentence (for "no steps found").
 std::string_view HowToMarkSteps(Framework framework);

@@ -10,7 +10,6 @@
 namespace stepscope::analysis {
 namespace {
 
-using output::ColumnType;
 using output::Table;
 
 // Rows of one side, sorted by self time, with percentages of `denominator_ps`.
@@ -103,96 +102,9 @@ std::vector<PieSlice> Pie(const std::vector<Row>& rows, LabelFn label) {
   return slices;
 }
 
-// `with_eager`: the Eager column only where the profile can say (TensorFlow's is_eager
-// stat); other frameworks' profiles never carry it, so a column of "no" would mislead.
-// `with_types`: a Type column only where the framework has types (OpStatsRow); with
-// `with_memory`, the four memory columns (host ops of a profile with allocations).
-Table OpTable(const std::vector<OpStatsRow>& rows, std::string name, std::string title, bool with_eager,
-              bool with_types, bool with_memory) {
-  Table t;
-  t.name = std::move(name);
-  t.title = std::move(title);
-  t.columns = {{"rank", "Rank", ColumnType::kInt}, {"host_or_device", "Where", ColumnType::kString}};
-  if (with_types) t.columns.push_back({"type", "Type", ColumnType::kString, 2, 24});
-  for (output::Column column : std::initializer_list<output::Column>{
-           {"name", "Operation", ColumnType::kString, 2, 60},
-               {"category", "Category", ColumnType::kString},
-               {"occurrences", "Count", ColumnType::kInt},
-               {"total_time_ms", "Total (ms)", ColumnType::kDouble, 3},
-               {"avg_time_ms", "Avg (ms)", ColumnType::kDouble, 3},
-               {"total_self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
-               {"avg_self_time_ms", "Avg self (ms)", ColumnType::kDouble, 3},
-               {"self_time_percent", "Self %", ColumnType::kDouble, 1},
-               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1}}) {
-    t.columns.push_back(std::move(column));
-  }
-  if (with_eager) t.columns.push_back({"is_eager", "Eager", ColumnType::kBool});
-  if (with_memory) {
-    t.columns.push_back({"cpu_memory_bytes", "CPU Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
-    t.columns.push_back({"self_cpu_memory_bytes", "Self CPU Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
-    t.columns.push_back({"device_memory_bytes", "Device Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
-    t.columns.push_back({"self_device_memory_bytes", "Self Device Mem (B)", ColumnType::kInt, 2, 0, "bytes"});
-  }
-  for (const OpStatsRow& r : rows) {
-    output::Cell avg_total, avg_self;
-    if (r.occurrences > 0) {
-      avg_total = r.total_time_ms / r.occurrences;
-      avg_self = r.total_self_time_ms / r.occurrences;
-    }
-    output::Row row = {r.rank, std::string(r.is_host ? "host" : "device")};
-    if (with_types) row.emplace_back(r.type);
-    for (output::Cell cell : {output::Cell(r.name), output::Cell(r.category), output::Cell(r.occurrences),
-                              output::Cell(r.total_time_ms), avg_total, output::Cell(r.total_self_time_ms), avg_self,
-                              output::Cell(r.self_time_percent), output::Cell(r.cumulative_self_time_percent)}) {
-      row.push_back(std::move(cell));
-    }
-    if (with_eager) row.emplace_back(r.is_eager);
-    if (with_memory) {
-      for (const std::optional<int64_t>& bytes :
-           {r.cpu_memory_bytes, r.self_cpu_memory_bytes, r.device_memory_bytes, r.self_device_memory_bytes}) {
-        row.push_back(output::OptionalCell(bytes));
-      }
-    }
-    t.AddRow(std::move(row));
-  }
-  return t;
-}
-
 // Whether some op's type differs from its name (the idle row aside).
 bool HasTypes(const std::vector<OpStatsRow>& rows) {
   return std::any_of(rows.begin(), rows.end(), [](const OpStatsRow& r) { return !r.is_idle && r.type != r.name; });
-}
-
-Table TypeTable(const std::vector<OpTypeRow>& rows, std::string name, std::string title) {
-  Table t;
-  t.name = std::move(name);
-  t.title = std::move(title);
-  t.columns = {{"rank", "Rank", ColumnType::kInt},
-               {"host_or_device", "Where", ColumnType::kString},
-               {"type", "Type", ColumnType::kString, 2, 40},
-               {"op_count", "Ops", ColumnType::kInt},
-               {"occurrences", "Count", ColumnType::kInt},
-               {"total_time_ms", "Total (ms)", ColumnType::kDouble, 3},
-               {"total_self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
-               {"self_time_percent", "Self %", ColumnType::kDouble, 1},
-               {"cumulative_self_time_percent", "Cum. %", ColumnType::kDouble, 1}};
-  for (const OpTypeRow& r : rows) {
-    t.AddRow({r.rank, std::string(r.is_host ? "host" : "device"), r.type, r.op_count, r.occurrences,
-              r.total_time_ms, r.total_self_time_ms, r.self_time_percent, r.cumulative_self_time_percent});
-  }
-  return t;
-}
-
-void WritePie(const std::vector<PieSlice>& slices, output::JsonWriter* w) {
-  w->BeginArray();
-  for (const PieSlice& s : slices) {
-    w->BeginObject();
-    w->Field("label", s.label);
-    w->Field("self_time_ms", s.self_time_ms);
-    w->Field("percent", s.percent);
-    w->EndObject();
-  }
-  w->EndArray();
 }
 
 }  // namespace
@@ -242,58 +154,24 @@ FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include
   s.device_idle_time_ms = PsToMs(model.device_ops.idle_time_ps);
   auto op_label = [](const OpStatsRow& r) { return r.name; };
   auto type_label = [](const OpTypeRow& r) { return r.type; };
-  s.host_op_type_pie = Pie(s.host_op_types, type_label);
-  s.host_op_pie = Pie(s.host_ops, op_label);
-  s.device_op_type_pie = Pie(s.device_op_types, type_label);
-  s.device_op_pie = Pie(s.device_ops, op_label);
+  s.pie_charts.host_op_type = Pie(s.host_op_types, type_label);
+  s.pie_charts.host_op = Pie(s.host_ops, op_label);
+  s.pie_charts.device_op_type = Pie(s.device_op_types, type_label);
+  s.pie_charts.device_op = Pie(s.device_ops, op_label);
   s.placement = ComputeOpPlacement(model);
   s.framework = DetectFramework(model);
   return s;
 }
 
-std::vector<Table> BuildTables(const FrameworkOpStats& s) {
-  const bool eager = s.framework.framework == Framework::kTensorFlow || s.framework.framework == Framework::kUnknown;
-  return {OpTable(s.host_ops, "host_ops", "Host ops", eager, s.host_has_types, s.host_has_memory),
-          OpTable(s.device_ops, "device_ops", "Device ops", eager, s.device_has_types, false),
-          TypeTable(s.host_op_types, "host_op_types", "Host op types"),
-          TypeTable(s.device_op_types, "device_op_types", "Device op types")};
-}
-
-void WriteResultJson(const FrameworkOpStats& s, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "framework_op_stats");
-  WriteFrameworkJson(s.framework, w);
-  w->Field("include_idle", s.include_idle);
-  w->Field("host_has_memory", s.host_has_memory);
-  w->Field("host_has_types", s.host_has_types);
-  w->Field("device_has_types", s.device_has_types);
-  w->Field("host_total_self_time_ms", s.host_total_self_time_ms);
-  w->Field("device_total_self_time_ms", s.device_total_self_time_ms);
-  w->Field("host_idle_time_ms", s.host_idle_time_ms);
-  w->Field("device_idle_time_ms", s.device_idle_time_ms);
-  w->Key("op_placement");
-  w->BeginObject();
-  w->Field("host_time_ms", s.placement.host_time_ms);
-  w->Field("device_time_ms", s.placement.device_time_ms);
-  w->Field("host_percent", s.placement.host_percent);
-  w->Field("device_percent", s.placement.device_percent);
-  w->EndObject();
-  for (const Table& t : BuildTables(s)) {
-    w->Key(t.name);
-    output::WriteTableRowsJson(t, w);
-  }
-  w->Key("pie_charts");
-  w->BeginObject();
-  w->Key("host_op_type");
-  WritePie(s.host_op_type_pie, w);
-  w->Key("host_op");
-  WritePie(s.host_op_pie, w);
-  w->Key("device_op_type");
-  WritePie(s.device_op_type_pie, w);
-  w->Key("device_op");
-  WritePie(s.device_op_pie, w);
-  w->EndObject();
-  w->EndObject();
+bool ShowColumn(const FrameworkOpStats& s, std::string_view table, std::string_view column) {
+  if (table != "host_ops" && table != "device_ops") return true;
+  const bool host = table == "host_ops";
+  if (column == "type") return host ? s.host_has_types : s.device_has_types;
+  // Only TensorFlow's profiles can say whether an op ran eagerly; others never record it,
+  // so a column of "no" would mislead.
+  if (column == "is_eager") return s.framework.framework == Framework::kTensorFlow || s.framework.framework == Framework::kUnknown;
+  if (column.find("memory_bytes") != std::string_view::npos) return host && s.host_has_memory;
+  return true;
 }
 
 std::string FormatResultText(const FrameworkOpStats& s, const ToolOptions& options) {
@@ -306,7 +184,7 @@ std::string FormatResultText(const FrameworkOpStats& s, const ToolOptions& optio
        {"Framework op placement", PlacementText(s.placement)}});
   out += "\n";
   const output::TextTableOptions table_options{options.text_max_rows};
-  for (const Table& t : BuildTables(s)) {
+  for (const Table& t : output::RecordTables(s)) {
     if (t.rows.empty() && !t.name.starts_with("host")) continue;  // no device: skip empty device tables
     out += output::FormatTextTable(t, table_options) + "\n";
   }
@@ -315,13 +193,14 @@ std::string FormatResultText(const FrameworkOpStats& s, const ToolOptions& optio
 
 namespace {
 
-class FrameworkOpStatsTool final : public Tool {
+class FrameworkOpStatsTool final : public DeclaredTool<FrameworkOpStats> {
  public:
   std::string_view id() const override { return "framework_op_stats"; }
   std::string_view description() const override {
     return "Per op and op type, host and device: count, total and self time, percentages (TensorFlow Stats).";
   }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+  std::vector<std::string_view> option_names() const override { return {"include_idle"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
     return MakeToolResult(ComputeFrameworkOpStats(model, options.include_idle));
   }
 };

@@ -63,11 +63,11 @@ TEST(FrameworkOpStatsTest, PieFoldsTheTailIntoOther) {
   }
   FinishDb(&m.device_ops, 0);
   FrameworkOpStats s = ComputeFrameworkOpStats(m, false);
-  ASSERT_EQ(s.device_op_pie.size(), kPieChartMaxSlices + 1);
-  EXPECT_EQ(s.device_op_pie.back().label, "(other)");
-  EXPECT_NEAR(s.device_op_pie.back().self_time_ms, 5 + 4 + 3 + 2 + 1, 1e-9);
+  ASSERT_EQ(s.pie_charts.device_op.size(), kPieChartMaxSlices + 1);
+  EXPECT_EQ(s.pie_charts.device_op.back().label, "(other)");
+  EXPECT_NEAR(s.pie_charts.device_op.back().self_time_ms, 5 + 4 + 3 + 2 + 1, 1e-9);
   double percent = 0;
-  for (const PieSlice& slice : s.device_op_pie) percent += slice.percent;
+  for (const PieSlice& slice : s.pie_charts.device_op) percent += slice.percent;
   EXPECT_NEAR(percent, 100.0, 1e-9);
 }
 
@@ -91,7 +91,7 @@ TEST(FrameworkOpStatsTest, JsonAndCsvCarryTheSameRows) {
   FrameworkOpStats s = ComputeFrameworkOpStats(OpsModel(), false);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(s, &w);
+  output::WriteRecordJson(s, &w);
   EXPECT_TRUE(w.complete());
   EXPECT_THAT(json, HasSubstr("\"host_ops\":[{\"rank\":1,\"host_or_device\":\"host\",\"type\":\"MatMul\""));
   EXPECT_THAT(json, HasSubstr("\"pie_charts\":{\"host_op_type\":[{\"label\":\"MatMul\""));

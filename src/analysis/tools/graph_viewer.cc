@@ -272,7 +272,8 @@ class GraphViewerTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasHloModules(model); }
   std::string WhyUnavailable(const ProfileModel& model) const override { return HloUnreadableReason(model); }
   std::string_view requirement() const override { return kHloRequirement; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+  std::vector<std::string_view> option_names() const override { return {"module", "op", "hops", "max_nodes"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
     if (!IsAvailable(model)) {
       GraphViewerResult empty;
       empty.message = std::string(kNoHloModulesMessage);

@@ -181,7 +181,7 @@ class HloStatsTool final : public Tool {
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
   std::string_view requirement() const override { return kHloDataRequirement; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputeHloStats(model));
   }
 };

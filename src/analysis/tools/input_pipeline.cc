@@ -737,7 +737,7 @@ class InputPipelineTool final : public Tool {
     return "Is the program input bound? Input share of step time, step statistics, host input breakdown and "
            "input ops.";
   }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputeInputPipelineAnalysis(model));
   }
 };

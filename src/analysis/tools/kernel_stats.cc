@@ -360,7 +360,7 @@ class KernelStatsTool final : public Tool {
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasGpuPlane(model); }
   std::string_view requirement() const override { return "a /device:GPU: plane"; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputeKernelStats(model));
   }
 };

@@ -753,7 +753,8 @@ class MemoryProfileTool final : public Tool {
   }
   bool IsAvailable(const ProfileModel& model) const override { return !model.memory.allocators.empty(); }
   std::string_view requirement() const override { return "MemoryAllocation / MemoryDeallocation events"; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+  std::vector<std::string_view> option_names() const override { return {"start_ps", "end_ps"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
     return std::unique_ptr<ToolResult>(
         std::make_unique<StructToolResult<MemoryProfileResult>>(ComputeMemoryProfile(model, options)));
   }

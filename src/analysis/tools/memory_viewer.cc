@@ -592,7 +592,8 @@ class MemoryViewerTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasHloModules(model); }
   std::string WhyUnavailable(const ProfileModel& model) const override { return HloUnreadableReason(model); }
   std::string_view requirement() const override { return kHloRequirement; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+  std::vector<std::string_view> option_names() const override { return {"module"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
     if (!IsAvailable(model)) {
       MemoryViewerResult empty;
       empty.message = std::string(kNoHloModulesMessage);

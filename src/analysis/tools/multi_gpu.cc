@@ -514,7 +514,8 @@ class MultiGpuTool final : public Tool {
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasSeveralDevices(model); }
   std::string_view requirement() const override { return "two or more devices with activity"; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+  std::vector<std::string_view> option_names() const override { return {"parameters", "link_gbps"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
     return MakeToolResult(ComputeMultiGpu(model, options));
   }
 };

@@ -268,7 +268,8 @@ class OpProfileTool final : public Tool {
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
   std::string_view requirement() const override { return kHloDataRequirement; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions& options) const override {
+  std::vector<std::string_view> option_names() const override { return {"include_idle"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
     return MakeToolResult(ComputeOpProfile(model, options));
   }
 };

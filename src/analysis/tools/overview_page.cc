@@ -25,7 +25,7 @@ Table TopDeviceOpsTable(const std::vector<TopDeviceOp>& ops) {
                {"occurrences", "Count", ColumnType::kInt},
                {"self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
                {"self_time_percent", "Self %", ColumnType::kDouble, 1},
-               {"cumulative_percent", "Cum. %", ColumnType::kDouble, 1}};
+               {"cumulative_percent", "Cumulative %", ColumnType::kDouble, 1}};
   for (const TopDeviceOp& op : ops) {
     t.AddRow({op.rank, op.name, op.type, op.category, op.occurrences, op.self_time_ms, op.self_time_percent,
               op.cumulative_percent});
@@ -307,7 +307,7 @@ class OverviewPageTool final : public Tool {
   std::string_view description() const override {
     return "Step time and its breakdown, step graph, top device ops, run environment, recommendation.";
   }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputeOverviewPage(model));
   }
 };

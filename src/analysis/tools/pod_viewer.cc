@@ -344,7 +344,7 @@ class PodViewerTool final : public Tool {
   std::string_view description() const override {
     return "Every worker's step time stacked by category, step by step: which worker lags, when, and why.";
   }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputePodViewer(model));
   }
 };

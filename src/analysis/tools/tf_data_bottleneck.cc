@@ -742,7 +742,7 @@ class TfDataBottleneckTool final : public Tool {
   // Listed when the host ran tf.data-style iterators (TensorFlow's, or the pipeline API's).
   bool IsAvailable(const ProfileModel& model) const override { return model.input_pipeline.uses_tf_data; }
   std::string_view requirement() const override { return "input pipeline iterator events (Iterator::...)"; }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputeTfDataBottleneck(model));
   }
 };

@@ -12,7 +12,7 @@ class TraceViewerTool final : public Tool {
     return "Timeline of every event (devices: steps, ops, streams; host threads) with zoom, search and flows; "
            "no event cap.";
   }
-  StatusOr<std::unique_ptr<ToolResult>> Run(const ProfileModel& model, const ToolOptions&) const override {
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
     return MakeToolResult(ComputeTraceViewerSummary(model));
   }
 };

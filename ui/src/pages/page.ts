@@ -1,6 +1,7 @@
 // What every page gets, and how pages link to each other.
 import type { Selection, TableInfo, ToolData } from '../api';
 import type { ColumnSpec } from '../components/table';
+import type { ToolResults } from '../generated/tools';
 import { hashFor, type HashState } from '../state';
 
 export interface PageContext {
@@ -15,6 +16,12 @@ export interface PageContext {
   // Per-step pages: every step of the run (the overview's step_time_graph rows, all steps),
   // whatever step is selected; empty on other pages.
   stepRows: Record<string, unknown>[];
+}
+
+// The page's result as its tool declares it (ui/src/generated/tools.ts, generated from the
+// C++ declaration): a renamed or removed field is a compile error in the page.
+export function resultOf<T extends keyof ToolResults>(ctx: PageContext, _tool: T): ToolResults[T] {
+  return ctx.data as unknown as ToolResults[T];
 }
 
 // The selected step number ('' = all steps) and selecting one (null = all steps).

@@ -1,0 +1,104 @@
+#include "src/analysis/output/schema.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "src/analysis/output/schema_writer.h"
+
+namespace stepscope::analysis::output {
+namespace {
+
+struct Row {
+  int64_t count = 0;
+  double total_ms = 0;
+  std::optional<int64_t> bytes;
+  std::string hidden_internal;  // not declared: never written
+};
+
+constexpr auto DescribeRecord(std::type_identity<Row>) {
+  return Record("Row", Field("count", &Row::count, {.label = "Count", .unit = "count"}),
+                Field("total_ms", &Row::total_ms, {.label = "Total (ms)", .unit = "ms", .decimals = 3}),
+                Computed<Row>("avg_ms", [](const Row& r) {
+                  return r.count > 0 ? std::optional<double>(r.total_ms / r.count) : std::nullopt;
+                }),
+                Field("bytes", &Row::bytes, {.when = "with memory"}));
+}
+
+struct Header {
+  std::string name;
+};
+constexpr auto DescribeRecord(std::type_identity<Header>) { return Record("Header", Field("name", &Header::name)); }
+
+struct Result {
+  Header header;
+  bool with_memory = false;
+  std::vector<Row> rows;
+  std::vector<int> plain;
+};
+bool ShowColumn(const Result& r, std::string_view table, std::string_view column) {
+  return table != "rows" || column != "bytes" || r.with_memory;
+}
+constexpr auto DescribeRecord(std::type_identity<Result>) {
+  return Record("Result", Constant("tool", "test"), Inline(&Result::header),
+                Field("with_memory", &Result::with_memory), TableField("rows", &Result::rows, "Rows"),
+                Field("plain", &Result::plain));
+}
+
+std::string Json(const Result& r) {
+  std::string out;
+  JsonWriter w(&out, JsonWriter::Style::kCompact);
+  WriteRecordJson(r, &w);
+  return out;
+}
+
+TEST(SchemaTest, JsonFollowsTheDeclarationInOrder) {
+  Result r{{"n"}, false, {{2, 3.0, 7, "x"}, {0, 0, std::nullopt, ""}}, {1, 2}};
+  EXPECT_EQ(Json(r),
+            "{\"tool\":\"test\",\"name\":\"n\",\"with_memory\":false,"
+            "\"rows\":[{\"count\":2,\"total_ms\":3,\"avg_ms\":1.5},{\"count\":0,\"total_ms\":0,\"avg_ms\":null}],"
+            "\"plain\":[1,2]}");
+  r.with_memory = true;
+  EXPECT_THAT(Json(r), ::testing::HasSubstr("\"avg_ms\":1.5,\"bytes\":7},{\"count\":0,\"total_ms\":0,\"avg_ms\":null,\"bytes\":null}"));
+}
+
+TEST(SchemaTest, TablesHaveTheDeclaredColumnsAndTypedCells) {
+  Result r{{"n"}, true, {{4, 2.0, 5, ""}}, {}};
+  std::vector<Table> tables = RecordTables(r);
+  ASSERT_EQ(tables.size(), 1u);
+  const Table& t = tables[0];
+  EXPECT_EQ(t.name, "rows");
+  EXPECT_EQ(t.title, "Rows");
+  ASSERT_EQ(t.columns.size(), 4u);
+  EXPECT_EQ(t.columns[1].label, "Total (ms)");
+  EXPECT_EQ(t.columns[1].unit, "ms");
+  EXPECT_EQ(t.columns[1].text_decimals, 3);
+  EXPECT_EQ(t.columns[2].label, "avg_ms");  // no label: the id
+  EXPECT_EQ(t.columns[0].type, ColumnType::kInt);
+  EXPECT_EQ(t.columns[2].type, ColumnType::kDouble);
+  ASSERT_EQ(t.rows.size(), 1u);
+  EXPECT_EQ(std::get<double>(t.rows[0][2]), 0.5);
+  r.with_memory = false;
+  EXPECT_EQ(RecordTables(r)[0].columns.size(), 3u);
+}
+
+TEST(SchemaTest, DescriptionListsFieldsKindsAndConditions) {
+  const TypeDesc& d = DescribeType<Result>();
+  ASSERT_EQ(d.kind, ValueKind::kRecord);
+  EXPECT_EQ(d.name, "Result");
+  ASSERT_EQ(d.fields.size(), 5u);
+  EXPECT_EQ(d.fields[0].constant, "test");
+  EXPECT_TRUE(d.fields[1].inlined);
+  EXPECT_EQ(d.fields[1].type, &DescribeType<Header>());
+  EXPECT_TRUE(d.fields[3].table);
+  const TypeDesc& row = *d.fields[3].type->element;
+  EXPECT_EQ(row.fields[2].type->kind, ValueKind::kOptional);  // the computed average
+  EXPECT_EQ(row.fields[3].info.when, "with memory");
+  EXPECT_EQ(d.fields[4].type->element->kind, ValueKind::kInt);
+}
+
+}  // namespace
+}  // namespace stepscope::analysis::output

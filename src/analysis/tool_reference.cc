@@ -1,0 +1,287 @@
+#include "src/analysis/tool_reference.h"
+
+#include <set>
+#include <vector>
+
+#include "src/analysis/output/json_writer.h"
+#include "src/analysis/tool_options.h"
+#include "src/analysis/tool_registry.h"
+
+namespace stepscope::analysis {
+namespace {
+
+using output::FieldDesc;
+using output::TypeDesc;
+using output::ValueKind;
+
+constexpr std::string_view kBlockStart = "<!-- generated: reference ";
+constexpr std::string_view kBlockEnd = "<!-- end generated -->";
+
+std::string TsString(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "'";
+}
+
+std::string TsType(const TypeDesc& type) {
+  switch (type.kind) {
+    case ValueKind::kInt:
+    case ValueKind::kDouble:
+      return "number";
+    case ValueKind::kBool:
+      return "boolean";
+    case ValueKind::kString:
+      return "string";
+    case ValueKind::kRecord:
+      return std::string(type.name);
+    case ValueKind::kArray: {
+      std::string element = TsType(*type.element);
+      return element.find(' ') != std::string::npos ? "(" + element + ")[]" : element + "[]";
+    }
+    case ValueKind::kOptional:
+      return TsType(*type.element) + " | null";
+    case ValueKind::kConstant:
+      return "string";
+  }
+  return "unknown";
+}
+
+// Every record reachable from `type`, each once, dependencies first.
+void CollectRecords(const TypeDesc& type, std::set<const TypeDesc*>* seen, std::vector<const TypeDesc*>* order) {
+  if (type.element != nullptr) CollectRecords(*type.element, seen, order);
+  if (type.kind != ValueKind::kRecord || !seen->insert(&type).second) return;
+  for (const FieldDesc& field : type.fields) CollectRecords(*field.type, seen, order);
+  order->push_back(&type);
+}
+
+void AppendTsFields(const TypeDesc& record, std::string* out) {
+  for (const FieldDesc& field : record.fields) {
+    if (field.inlined) {
+      AppendTsFields(*field.type, out);
+      continue;
+    }
+    if (!field.info.description.empty()) *out += "  /** " + std::string(field.info.description) + " */\n";
+    *out += "  " + std::string(field.id) + (field.info.when.empty() ? "" : "?") + ": ";
+    *out += field.type->kind == ValueKind::kConstant ? TsString(field.constant) : TsType(*field.type);
+    *out += ";\n";
+  }
+}
+
+std::string KindName(const TypeDesc& type) {
+  switch (type.kind) {
+    case ValueKind::kInt:
+      return "integer";
+    case ValueKind::kDouble:
+      return "number";
+    case ValueKind::kBool:
+      return "bool";
+    case ValueKind::kString:
+    case ValueKind::kConstant:
+      return "string";
+    case ValueKind::kRecord:
+      return "object `" + std::string(type.name) + "`";
+    case ValueKind::kArray:
+      return "array of " + KindName(*type.element);
+    case ValueKind::kOptional:
+      return KindName(*type.element) + " or null";
+  }
+  return "";
+}
+
+// Markdown table cells may not hold '|' or line breaks.
+std::string Cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else {
+      out += c == '\n' ? ' ' : c;
+    }
+  }
+  return out;
+}
+
+std::string Meaning(const FieldDesc& field) {
+  std::string meaning(field.info.description);
+  if (field.type->kind == ValueKind::kConstant) meaning = "`\"" + std::string(field.constant) + "\"`";
+  if (!field.info.when.empty()) meaning += (meaning.empty() ? "" : "; ") + ("only when " + std::string(field.info.when));
+  return Cell(meaning);
+}
+
+void AppendFieldRows(const TypeDesc& record, std::string* out) {
+  for (const FieldDesc& field : record.fields) {
+    if (field.inlined) {
+      AppendFieldRows(*field.type, out);
+      continue;
+    }
+    std::string kind = field.table ? "table (below)" : KindName(*field.type);
+    *out += "| `" + std::string(field.id) + "` | " + kind + " | " + std::string(field.info.unit) + " | " +
+            Meaning(field) + " |\n";
+  }
+}
+
+void AppendTables(const TypeDesc& record, std::string* out) {
+  for (const FieldDesc& field : record.fields) {
+    if (field.inlined) {
+      AppendTables(*field.type, out);
+      continue;
+    }
+    if (!field.table) continue;
+    const TypeDesc& row = *field.type->element;
+    *out += "\nTable `" + std::string(field.id) + "` (" + std::string(field.title) + ")";
+    if (!field.info.description.empty()) *out += ": " + Cell(field.info.description);
+    *out += "\n\n| column | label | type | unit | meaning |\n|---|---|---|---|---|\n";
+    for (const FieldDesc& column : row.fields) {
+      std::string label(column.info.label.empty() ? column.id : column.info.label);
+      *out += "| `" + std::string(column.id) + "` | " + Cell(label) + " | " + KindName(*column.type) + " | " +
+              std::string(column.info.unit) + " | " + Meaning(column) + " |\n";
+    }
+  }
+}
+
+}  // namespace
+
+std::string ToolsTypeScript() {
+  std::string out =
+      "// Generated from the tool declarations (src/analysis/tool_options.cc and each tool's\n"
+      "// DescribeRecord) by `stepscope_reference --typescript`; do not edit: run ./dev gen.\n"
+      "/* eslint-disable */\n\n";
+  std::set<const TypeDesc*> seen;
+  std::vector<const TypeDesc*> records;
+  for (const Tool* tool : AllTools()) {
+    if (tool->result_type() != nullptr) CollectRecords(*tool->result_type(), &seen, &records);
+  }
+  for (const TypeDesc* record : records) {
+    out += "export interface " + std::string(record->name) + " {\n";
+    AppendTsFields(*record, &out);
+    out += "}\n\n";
+  }
+  out += "/** Each declared tool's result, by tool id. */\nexport interface ToolResults {\n";
+  for (const Tool* tool : AllTools()) {
+    if (tool->result_type() != nullptr) out += "  " + std::string(tool->id()) + ": " + std::string(tool->result_type()->name) + ";\n";
+  }
+  out += "}\n\nexport type OptionKind = 'bool' | 'int' | 'number' | 'text';\n";
+  out += "export interface ToolOptionDecl {\n  name: string;\n  kind: OptionKind;\n  help: string;\n"
+         "  default: string;\n  min?: number;\n  max?: number;\n}\n\n";
+  out += "/** Every tool's options, by tool id (the same list /api/tools returns). */\n";
+  out += "export const TOOL_OPTIONS: Record<string, ToolOptionDecl[]> = {\n";
+  for (const Tool* tool : AllTools()) {
+    out += "  " + std::string(tool->id()) + ": [";
+    bool first = true;
+    for (const ToolOptionDecl* option : OptionsOf(*tool)) {
+      out += std::string(first ? "\n" : "") + "    { name: " + TsString(option->name) +
+             ", kind: " + TsString(OptionKindName(option->kind)) + ", help: " + TsString(option->help) +
+             ", default: " + TsString(option->default_text);
+      if (option->kind == OptionKind::kInt || option->kind == OptionKind::kNumber) {
+        out += ", min: " + output::FormatDoubleRoundTrip(option->min) + ", max: " + output::FormatDoubleRoundTrip(option->max);
+      }
+      out += " },\n";
+      first = false;
+    }
+    out += std::string(first ? "" : "  ") + "],\n";
+  }
+  out += "};\n\n";
+  out += "export interface ColumnDecl {\n  id: string;\n  label: string;\n  unit: string;\n  description: string;\n"
+         "  conditional: boolean;\n}\n\n";
+  out += "/** Every declared table's columns, by tool id and table name. */\n";
+  out += "export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {\n";
+  for (const Tool* tool : AllTools()) {
+    if (tool->result_type() == nullptr) continue;
+    out += "  " + std::string(tool->id()) + ": {\n";
+    std::vector<const FieldDesc*> tables;
+    auto collect = [&](auto&& self, const TypeDesc& record) -> void {
+      for (const FieldDesc& field : record.fields) {
+        if (field.inlined) self(self, *field.type);
+        if (field.table) tables.push_back(&field);
+      }
+    };
+    collect(collect, *tool->result_type());
+    for (const FieldDesc* table : tables) {
+      out += "    " + std::string(table->id) + ": [\n";
+      for (const FieldDesc& column : table->type->element->fields) {
+        out += "      { id: " + TsString(column.id) + ", label: " +
+               TsString(column.info.label.empty() ? column.id : column.info.label) + ", unit: " +
+               TsString(column.info.unit) + ", description: " + TsString(column.info.description) +
+               ", conditional: " + (column.info.when.empty() ? "false" : "true") + " },\n";
+      }
+      out += "    ],\n";
+    }
+    out += "  },\n";
+  }
+  out += "};\n";
+  return out;
+}
+
+std::string ToolReferenceMarkdown(const Tool& tool) {
+  std::string out = "Generated from the tool's declaration (`stepscope_reference`).\n\n";
+  std::vector<const ToolOptionDecl*> options = OptionsOf(tool);
+  if (options.empty()) {
+    out += "Options: none.\n";
+  } else {
+    out += "| option (`--name`, `name=`) | kind | default | meaning |\n|---|---|---|---|\n";
+    for (const ToolOptionDecl* option : options) {
+      std::string kind(OptionKindName(option->kind));
+      if (option->kind == OptionKind::kInt || option->kind == OptionKind::kNumber) {
+        kind += " " + output::FormatDoubleRoundTrip(option->min) + " to " + output::FormatDoubleRoundTrip(option->max);
+      }
+      out += "| `" + std::string(option->name) + "` | " + kind + " | " +
+             (option->default_text.empty() ? "unset" : "`" + std::string(option->default_text) + "`") + " | " +
+             Cell(option->help) + " |\n";
+    }
+  }
+  const TypeDesc* result = tool.result_type();
+  if (result == nullptr) return out + "\nResult: not declared yet (the fields are described by hand below).\n";
+  std::set<const TypeDesc*> seen;
+  std::vector<const TypeDesc*> records;
+  CollectRecords(*result, &seen, &records);
+  // The result first, then the records it holds; table rows are described as tables.
+  std::set<const TypeDesc*> rows;
+  auto mark_rows = [&](auto&& self, const TypeDesc& record) -> void {
+    for (const FieldDesc& field : record.fields) {
+      if (field.inlined) self(self, *field.type);
+      if (field.table) rows.insert(field.type->element);
+    }
+  };
+  mark_rows(mark_rows, *result);
+  out += "\nResult `" + std::string(result->name) + "`:\n\n| field | type | unit | meaning |\n|---|---|---|---|\n";
+  AppendFieldRows(*result, &out);
+  AppendTables(*result, &out);
+  for (auto it = records.rbegin(); it != records.rend(); ++it) {
+    const TypeDesc* record = *it;
+    if (record == result || rows.count(record)) continue;
+    bool inlined_only = false;
+    for (const FieldDesc& field : result->fields) inlined_only = inlined_only || (field.inlined && field.type == record);
+    if (inlined_only) continue;
+    out += "\nObject `" + std::string(record->name) + "`:\n\n| field | type | unit | meaning |\n|---|---|---|---|\n";
+    AppendFieldRows(*record, &out);
+  }
+  return out;
+}
+
+StatusOr<std::string> UpdateReferenceBlocks(std::string_view doc) {
+  std::string out;
+  size_t at = 0;
+  while (true) {
+    size_t start = doc.find(kBlockStart, at);
+    if (start == std::string_view::npos) break;
+    size_t id_end = doc.find(" -->", start);
+    if (id_end == std::string_view::npos) return InvalidArgumentError("a reference marker without its closing ' -->'");
+    std::string_view id = doc.substr(start + kBlockStart.size(), id_end - start - kBlockStart.size());
+    StatusOr<const Tool*> tool = FindTool(id);
+    if (!tool.ok()) return InvalidArgumentError("a reference block names no tool: " + tool.status().message());
+    size_t end = doc.find(kBlockEnd, id_end);
+    if (end == std::string_view::npos) {
+      return InvalidArgumentError("the reference block of '" + std::string(id) + "' has no " + std::string(kBlockEnd));
+    }
+    out += doc.substr(at, id_end + 4 - at);
+    out += "\n" + ToolReferenceMarkdown(**tool);
+    at = end;
+  }
+  out += doc.substr(at);
+  return out;
+}
+
+}  // namespace stepscope::analysis

@@ -1,0 +1,258 @@
+// Generated from the tool declarations (src/analysis/tool_options.cc and each tool's
+// DescribeRecord) by `stepscope_reference --typescript`; do not edit: run ./dev gen.
+/* eslint-disable */
+
+export interface FrameworkGuess {
+  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
+  framework: string;
+  /** the framework's name for people ("PyTorch") */
+  framework_label: string;
+  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
+  framework_evidence: string;
+}
+
+export interface OpPlacement {
+  /** self time of framework ops that launched no device work */
+  host_time_ms: number;
+  /** device op self time */
+  device_time_ms: number;
+  host_percent: number;
+  device_percent: number;
+}
+
+export interface OpStatsRow {
+  /** 1 = the most self time */
+  rank: number;
+  /** `host` or `device` */
+  host_or_device: string;
+  /** the op's type (`MatMul` for `model/dense/MatMul`); for frameworks without types the name itself */
+  type?: string;
+  name: string;
+  /** what kind of op: `tensorflow`, `jax`, `pytorch`, `data_loader` (PyTorch's DataLoader iterations), `tf_data`, `cuda_runtime`, ...; `idle` for the idle row */
+  category: string;
+  /** how many times it ran */
+  occurrences: number;
+  /** including children */
+  total_time_ms: number;
+  /** total / count; null for the idle row */
+  avg_time_ms: number | null;
+  /** total minus the time of its immediate children (device ops: = total) */
+  total_self_time_ms: number;
+  avg_self_time_ms: number | null;
+  /** of the side's total self time (plus idle time when idle is included) */
+  self_time_percent: number;
+  /** this row's and every row above it's self time percent (capped at 100) */
+  cumulative_self_time_percent: number;
+  /** TensorFlow's `is_eager` stat */
+  is_eager?: boolean;
+  /** key_averages()' CPU Mem: host allocator bytes allocated minus freed within each occurrence, on any thread, summed per op */
+  cpu_memory_bytes?: number | null;
+  /** CPU Mem minus its direct children's (ops nested in it on its thread) */
+  self_cpu_memory_bytes?: number | null;
+  /** key_averages()' CUDA Mem: the same on the devices' allocators */
+  device_memory_bytes?: number | null;
+  /** Device Mem minus its direct children's */
+  self_device_memory_bytes?: number | null;
+}
+
+export interface OpTypeRow {
+  /** 1 = the most self time */
+  rank: number;
+  /** `host` or `device` */
+  host_or_device: string;
+  type: string;
+  /** distinct ops */
+  op_count: number;
+  /** how many times it ran */
+  occurrences: number;
+  /** sum of the ops' total times */
+  total_time_ms: number;
+  /** total minus the time of its immediate children (device ops: = total) */
+  total_self_time_ms: number;
+  /** of the side's total self time (plus idle time when idle is included) */
+  self_time_percent: number;
+  /** this row's and every row above it's self time percent (capped at 100) */
+  cumulative_self_time_percent: number;
+}
+
+export interface PieSlice {
+  /** op or op type; `(other)` for the rest */
+  label: string;
+  self_time_ms: number;
+  /** of the side's self time */
+  percent: number;
+}
+
+export interface PieCharts {
+  /** the 10 largest slices, then one `(other)` slice for the rest */
+  host_op_type: PieSlice[];
+  /** the 10 largest slices, then one `(other)` slice for the rest */
+  host_op: PieSlice[];
+  /** the 10 largest slices, then one `(other)` slice for the rest */
+  device_op_type: PieSlice[];
+  /** the 10 largest slices, then one `(other)` slice for the rest */
+  device_op: PieSlice[];
+}
+
+export interface FrameworkOpStats {
+  tool: 'framework_op_stats';
+  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
+  framework: string;
+  /** the framework's name for people ("PyTorch") */
+  framework_label: string;
+  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
+  framework_evidence: string;
+  /** whether idle time is counted as an `IDLE` op */
+  include_idle: boolean;
+  /** the profile records allocator events, so `host_ops` carries the memory columns */
+  host_has_memory: boolean;
+  /** some host op has a type other than its name (TensorFlow's `name:Type`, HLO kinds); false for PyTorch, where the op tables have no `type` column */
+  host_has_types: boolean;
+  /** as `host_has_types`, device side */
+  device_has_types: boolean;
+  /** sum of host op self time, idle excluded: every host event that is an op (runtime calls and annotations too, not step markers or Python frames) */
+  host_total_self_time_ms: number;
+  /** sum of device op self time, idle excluded */
+  device_total_self_time_ms: number;
+  /** time within the recorded span covered by no op, per thread */
+  host_idle_time_ms: number;
+  /** time with no kernel or copy running */
+  device_idle_time_ms: number;
+  /** where framework op time runs: host only (no device work launched) or device */
+  op_placement: OpPlacement;
+  /** one row per host op, by self time */
+  host_ops: OpStatsRow[];
+  /** one row per device op, by self time */
+  device_ops: OpStatsRow[];
+  /** one row per host op type, by self time */
+  host_op_types: OpTypeRow[];
+  /** one row per device op type, by self time */
+  device_op_types: OpTypeRow[];
+  /** self time by op and op type, per side */
+  pie_charts: PieCharts;
+}
+
+/** Each declared tool's result, by tool id. */
+export interface ToolResults {
+  framework_op_stats: FrameworkOpStats;
+}
+
+export type OptionKind = 'bool' | 'int' | 'number' | 'text';
+export interface ToolOptionDecl {
+  name: string;
+  kind: OptionKind;
+  help: string;
+  default: string;
+  min?: number;
+  max?: number;
+}
+
+/** Every tool's options, by tool id (the same list /api/tools returns). */
+export const TOOL_OPTIONS: Record<string, ToolOptionDecl[]> = {
+  overview_page: [],
+  input_pipeline_analyzer: [],
+  framework_op_stats: [
+    { name: 'include_idle', kind: 'bool', help: 'count idle time as an IDLE op (TensorBoard\'s "include idle time")', default: 'false' },
+  ],
+  kernel_stats: [],
+  advisor: [],
+  pod_viewer: [],
+  trace_viewer: [],
+  memory_profile: [
+    { name: 'start_ps', kind: 'int', help: 'only memory events at or after this time (ps on the profile\'s timeline) set the peak', default: '', min: -9.2e+18, max: 9.2e+18 },
+    { name: 'end_ps', kind: 'int', help: 'only memory events at or before this time (ps) set the peak', default: '', min: -9.2e+18, max: 9.2e+18 },
+  ],
+  multi_gpu: [
+    { name: 'parameters', kind: 'int', help: 'the model\'s parameter count, for the all-reduce estimate parameters x 4 B / link bandwidth (default: the all-reduce bytes / 4)', default: '', min: 1, max: 1e+15 },
+    { name: 'link_gbps', kind: 'number', help: 'the GPUs\' link bandwidth in GB/s, one direction (default: a table by GPU model)', default: '', min: 0, max: 1e+06 },
+  ],
+  op_profile: [
+    { name: 'include_idle', kind: 'bool', help: 'count idle time as an IDLE op (TensorBoard\'s "include idle time")', default: 'false' },
+  ],
+  hlo_stats: [],
+  roofline_model: [],
+  memory_viewer: [
+    { name: 'module', kind: 'text', help: 'the XLA module, as name(program id), name or program id (default: the largest)', default: '' },
+  ],
+  graph_viewer: [
+    { name: 'module', kind: 'text', help: 'the XLA module, as name(program id), name or program id (default: the largest)', default: '' },
+    { name: 'op', kind: 'text', help: 'the HLO op to centre on (exact name; otherwise the ops containing it are listed; default: the entry computation\'s root)', default: '' },
+    { name: 'hops', kind: 'int', help: 'operand/user hops around the op', default: '2', min: 0, max: 10 },
+    { name: 'max_nodes', kind: 'int', help: 'the most ops shown', default: '150', min: 1, max: 2000 },
+  ],
+  tf_data_bottleneck_analysis: [],
+};
+
+export interface ColumnDecl {
+  id: string;
+  label: string;
+  unit: string;
+  description: string;
+  conditional: boolean;
+}
+
+/** Every declared table's columns, by tool id and table name. */
+export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
+  framework_op_stats: {
+    host_ops: [
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the most self time', conditional: false },
+      { id: 'host_or_device', label: 'Where', unit: '', description: '`host` or `device`', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: 'the op\'s type (`MatMul` for `model/dense/MatMul`); for frameworks without types the name itself', conditional: true },
+      { id: 'name', label: 'Operation', unit: '', description: '', conditional: false },
+      { id: 'category', label: 'Category', unit: '', description: 'what kind of op: `tensorflow`, `jax`, `pytorch`, `data_loader` (PyTorch\'s DataLoader iterations), `tf_data`, `cuda_runtime`, ...; `idle` for the idle row', conditional: false },
+      { id: 'occurrences', label: 'Count', unit: 'count', description: 'how many times it ran', conditional: false },
+      { id: 'total_time_ms', label: 'Total (ms)', unit: 'ms', description: 'including children', conditional: false },
+      { id: 'avg_time_ms', label: 'Avg (ms)', unit: 'ms', description: 'total / count; null for the idle row', conditional: false },
+      { id: 'total_self_time_ms', label: 'Self (ms)', unit: 'ms', description: 'total minus the time of its immediate children (device ops: = total)', conditional: false },
+      { id: 'avg_self_time_ms', label: 'Avg self (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'self_time_percent', label: 'Self %', unit: '%', description: 'of the side\'s total self time (plus idle time when idle is included)', conditional: false },
+      { id: 'cumulative_self_time_percent', label: 'Cumulative %', unit: '%', description: 'this row\'s and every row above it\'s self time percent (capped at 100)', conditional: false },
+      { id: 'is_eager', label: 'Eager', unit: '', description: 'TensorFlow\'s `is_eager` stat', conditional: true },
+      { id: 'cpu_memory_bytes', label: 'CPU Mem (B)', unit: 'bytes', description: 'key_averages()\' CPU Mem: host allocator bytes allocated minus freed within each occurrence, on any thread, summed per op', conditional: true },
+      { id: 'self_cpu_memory_bytes', label: 'Self CPU Mem (B)', unit: 'bytes', description: 'CPU Mem minus its direct children\'s (ops nested in it on its thread)', conditional: true },
+      { id: 'device_memory_bytes', label: 'Device Mem (B)', unit: 'bytes', description: 'key_averages()\' CUDA Mem: the same on the devices\' allocators', conditional: true },
+      { id: 'self_device_memory_bytes', label: 'Self Device Mem (B)', unit: 'bytes', description: 'Device Mem minus its direct children\'s', conditional: true },
+    ],
+    device_ops: [
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the most self time', conditional: false },
+      { id: 'host_or_device', label: 'Where', unit: '', description: '`host` or `device`', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: 'the op\'s type (`MatMul` for `model/dense/MatMul`); for frameworks without types the name itself', conditional: true },
+      { id: 'name', label: 'Operation', unit: '', description: '', conditional: false },
+      { id: 'category', label: 'Category', unit: '', description: 'what kind of op: `tensorflow`, `jax`, `pytorch`, `data_loader` (PyTorch\'s DataLoader iterations), `tf_data`, `cuda_runtime`, ...; `idle` for the idle row', conditional: false },
+      { id: 'occurrences', label: 'Count', unit: 'count', description: 'how many times it ran', conditional: false },
+      { id: 'total_time_ms', label: 'Total (ms)', unit: 'ms', description: 'including children', conditional: false },
+      { id: 'avg_time_ms', label: 'Avg (ms)', unit: 'ms', description: 'total / count; null for the idle row', conditional: false },
+      { id: 'total_self_time_ms', label: 'Self (ms)', unit: 'ms', description: 'total minus the time of its immediate children (device ops: = total)', conditional: false },
+      { id: 'avg_self_time_ms', label: 'Avg self (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'self_time_percent', label: 'Self %', unit: '%', description: 'of the side\'s total self time (plus idle time when idle is included)', conditional: false },
+      { id: 'cumulative_self_time_percent', label: 'Cumulative %', unit: '%', description: 'this row\'s and every row above it\'s self time percent (capped at 100)', conditional: false },
+      { id: 'is_eager', label: 'Eager', unit: '', description: 'TensorFlow\'s `is_eager` stat', conditional: true },
+      { id: 'cpu_memory_bytes', label: 'CPU Mem (B)', unit: 'bytes', description: 'key_averages()\' CPU Mem: host allocator bytes allocated minus freed within each occurrence, on any thread, summed per op', conditional: true },
+      { id: 'self_cpu_memory_bytes', label: 'Self CPU Mem (B)', unit: 'bytes', description: 'CPU Mem minus its direct children\'s (ops nested in it on its thread)', conditional: true },
+      { id: 'device_memory_bytes', label: 'Device Mem (B)', unit: 'bytes', description: 'key_averages()\' CUDA Mem: the same on the devices\' allocators', conditional: true },
+      { id: 'self_device_memory_bytes', label: 'Self Device Mem (B)', unit: 'bytes', description: 'Device Mem minus its direct children\'s', conditional: true },
+    ],
+    host_op_types: [
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the most self time', conditional: false },
+      { id: 'host_or_device', label: 'Where', unit: '', description: '`host` or `device`', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: '', conditional: false },
+      { id: 'op_count', label: 'Ops', unit: 'count', description: 'distinct ops', conditional: false },
+      { id: 'occurrences', label: 'Count', unit: 'count', description: 'how many times it ran', conditional: false },
+      { id: 'total_time_ms', label: 'Total (ms)', unit: 'ms', description: 'sum of the ops\' total times', conditional: false },
+      { id: 'total_self_time_ms', label: 'Self (ms)', unit: 'ms', description: 'total minus the time of its immediate children (device ops: = total)', conditional: false },
+      { id: 'self_time_percent', label: 'Self %', unit: '%', description: 'of the side\'s total self time (plus idle time when idle is included)', conditional: false },
+      { id: 'cumulative_self_time_percent', label: 'Cumulative %', unit: '%', description: 'this row\'s and every row above it\'s self time percent (capped at 100)', conditional: false },
+    ],
+    device_op_types: [
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the most self time', conditional: false },
+      { id: 'host_or_device', label: 'Where', unit: '', description: '`host` or `device`', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: '', conditional: false },
+      { id: 'op_count', label: 'Ops', unit: 'count', description: 'distinct ops', conditional: false },
+      { id: 'occurrences', label: 'Count', unit: 'count', description: 'how many times it ran', conditional: false },
+      { id: 'total_time_ms', label: 'Total (ms)', unit: 'ms', description: 'sum of the ops\' total times', conditional: false },
+      { id: 'total_self_time_ms', label: 'Self (ms)', unit: 'ms', description: 'total minus the time of its immediate children (device ops: = total)', conditional: false },
+      { id: 'self_time_percent', label: 'Self %', unit: '%', description: 'of the side\'s total self time (plus idle time when idle is included)', conditional: false },
+      { id: 'cumulative_self_time_percent', label: 'Cumulative %', unit: '%', description: 'this row\'s and every row above it\'s self time percent (capped at 100)', conditional: false },
+    ],
+  },
+};
