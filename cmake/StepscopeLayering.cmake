@@ -10,7 +10,8 @@
 #
 # stepscope_add_layering_tests(): the ctest entries layering_check (the allow-list and the
 # target rule over this tree and this build) and layering_check_self_test (planted
-# violations, each of which must be reported). Without a Python 3 they still exist, and fail
+# violations, each of which must be reported); layering_tool_composition (no tool calls
+# another tool's Compute*: tools/check_tool_composition.py) and its self-test. Without a Python 3 they still exist, and fail
 # saying what is missing, so they never drop out of ctest's summary.
 
 function(_stepscope_layering_json_list out)
@@ -91,9 +92,13 @@ function(stepscope_add_layering_tests)
     add_test(NAME layering_check
       COMMAND ${STEPSCOPE_LAYERING_PYTHON} ${script} --build-dir ${CMAKE_BINARY_DIR} ${PROJECT_SOURCE_DIR})
     add_test(NAME layering_check_self_test COMMAND ${STEPSCOPE_LAYERING_PYTHON} ${script} --self-test)
+    # Tools compose through the model: no tool calls another tool's Compute*.
+    set(composition ${PROJECT_SOURCE_DIR}/tools/check_tool_composition.py)
+    add_test(NAME layering_tool_composition COMMAND ${STEPSCOPE_LAYERING_PYTHON} ${composition} ${PROJECT_SOURCE_DIR})
+    add_test(NAME layering_tool_composition_self_test COMMAND ${STEPSCOPE_LAYERING_PYTHON} ${composition} --self-test)
   else()
     # A failure, not a skip: the layering rules are part of every test run.
-    foreach(name layering_check layering_check_self_test)
+    foreach(name layering_check layering_check_self_test layering_tool_composition layering_tool_composition_self_test)
       add_test(NAME ${name} COMMAND sh -c
         "echo 'layering: FAILED: no python3 found when CMake configured this build; install python3 (Debian: apt-get install python3) and re-run cmake' >&2; exit 1")
     endforeach()

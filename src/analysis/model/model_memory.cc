@@ -68,6 +68,7 @@ size_t ModelMemoryBytes(const ProfileModel& model) {
     bytes += Strings(p.names) + Strings(p.threads) + Elements(p.events) + Elements(p.iterator_stats);
   }
   bytes += Threads(model.host_threads) + Elements(model.hlo_ops);
+  bytes += model.derived.MemoryBytes();
   if (model.source != nullptr) bytes += model.source->MemoryBytes();
   if (model.hlo != nullptr) bytes += Programs(*model.hlo);
   return bytes;

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "src/analysis/model/derivation_cache.h"
 #include "src/xspace/columnar/columnar_memory_events.h"
 #include "src/xspace/columnar/pod_array.h"
 
@@ -814,6 +815,11 @@ struct ProfileModel {
   std::vector<std::string> diagnostics;
 
   int64_t total_events = 0;  // events read (all planes)
+
+  // What more than one tool derives from the fields above (step summary, input analysis,
+  // memory, multi-GPU, ...), computed on first use and at most once (derivations.h). Not
+  // part of the model's value: a copy starts with an empty cache.
+  DerivationCache derived;
 };
 
 }  // namespace stepscope::analysis

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "src/base/format_number.h"
+
 namespace stepscope::analysis::output {
 namespace {
 
@@ -77,15 +79,7 @@ std::string SanitizeForTerminal(std::string_view text) {
   return out;
 }
 
-std::string FormatFixed(double value, int decimals) {
-  if (!std::isfinite(value)) return "-";
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", std::clamp(decimals, 0, 12), value);
-  std::string s = buf;
-  // No "-0.00" for tiny negatives.
-  if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);
-  return s;
-}
+std::string FormatFixed(double value, int decimals) { return base::FormatFixed(value, decimals); }
 
 std::string FormatCellText(const Cell& cell, const Column& column) {
   std::string text = std::visit(

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tools/input_pipeline.h"
@@ -137,7 +138,7 @@ std::string_view BudgetStatusName(BudgetStatus status) {
 }
 
 std::optional<double> MeasureBudgetMetric(const ProfileModel& model, std::string_view key, std::string* why_not) {
-  const StepTimeSummary s = SummarizeSteps(model);
+  const StepTimeSummary& s = StepSummaryOf(model);
   if (key == "steps") return static_cast<double>(s.step_count);
   if (s.step_count == 0) {
     *why_not = "the profile has no steps";

@@ -5,6 +5,7 @@
 #include <map>
 #include <utility>
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
@@ -35,7 +36,7 @@ struct SideFacts {
 
 SideFacts ReadSide(const ProfileModel& model) {
   SideFacts facts;
-  facts.summary = SummarizeSteps(model);
+  facts.summary = StepSummaryOf(model);
   std::vector<double> durations;
   durations.reserve(model.steps.size());
   for (const StepInfo& step : model.steps) durations.push_back(PsToMs(step.duration_ps));

@@ -1,40 +1,17 @@
-// Which framework a profile came from, read from the profile itself, so that every page
-// speaks that framework's words and its advice names that framework's own knobs
-// (num_workers for PyTorch, num_parallel_calls for tf.data, stepscope's API for C++).
-//
-// The rule (first match wins; docs/tools.md "Framework"):
-//   1. stepscope: a host plane carries the stats only stepscope's recorder writes
-//      (logical_cores, host_memory_bytes). Checked first: its input stages use tf.data's
-//      names (Iterator::...) on purpose, so they must not read as TensorFlow.
-//   2. PyTorch: PyTorch operators (aten::...), ProfilerStep#N steps or DataLoader
-//      iteration (enumerate(DataLoader)#...__next__) - what a Kineto trace holds.
-//   3. TensorFlow: TensorFlow ops ("scope/name:Type") or tf.data ops (Iterator::...).
-//   4. JAX: XLA/JAX markers: PjitFunction(...) or PjRt* host events, JAX op names.
-//   5. unknown: none of these (a generic Chrome trace); advice stays framework-neutral.
+// A framework's words for tools: how to mark steps and record regions in it, and the
+// framework fields of a tool's JSON. Which framework a profile came from is decided in the
+// model (src/analysis/model/framework_guess.h, DetectFramework).
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "src/analysis/model/framework_guess.h"
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/schema.h"
 
 namespace stepscope::analysis {
-
-enum class Framework { kUnknown, kStepscope, kPyTorch, kTensorFlow, kJax };
-
-// "unknown", "stepscope", "pytorch", "tensorflow", "jax": the JSON value.
-std::string_view FrameworkKey(Framework framework);
-// For people: "C++ (stepscope API)", "PyTorch", "TensorFlow", "JAX", "unknown".
-std::string_view FrameworkLabel(Framework framework);
-
-struct FrameworkGuess {
-  Framework framework = Framework::kUnknown;
-  // What decided it, in words ("PyTorch operators such as aten::addmm").
-  std::string evidence;
-};
-FrameworkGuess DetectFramework(const ProfileModel& model);
 
 // Inlined into a tool's result: "framework", "framework_label" and "framework_evidence".
 constexpr auto DescribeRecord(std::type_identity<FrameworkGuess>) {
@@ -50,11 +27,6 @@ constexpr auto DescribeRecord(std::type_identity<FrameworkGuess>) {
                     {.description = "what decided the framework, in words (\"PyTorch operators such as "
                                     "aten::addmm\")"}));
 }
-
-// How to mark training steps in this framework, one sentence (for "no steps found").
-std::string_view HowToMarkSteps(Framework framework);
-// How to record a region the profile does not show yet, in this framework's API.
-std::string_view HowToAnnotate(Framework framework);
 
 // Writes "framework", "framework_label" and "framework_evidence" into the current object.
 void WriteFrameworkJson(const FrameworkGuess& guess, output::JsonWriter* writer);

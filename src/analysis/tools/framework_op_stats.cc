@@ -4,6 +4,7 @@
 #include <map>
 #include <unordered_set>
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tools/tool_util.h"
 
@@ -115,30 +116,9 @@ std::string PlacementText(const OpPlacement& p) {
          " % device (" + output::FormatFixed(p.device_time_ms, 3) + " ms)";
 }
 
-OpPlacement ComputeOpPlacement(const ProfileModel& model) {
-  OpPlacement p;
-  if (!model.has_device) {
-    p.host_time_ms = PsToMs(model.host_ops.total_self_time_ps);
-    p.host_percent = p.host_time_ms > 0 ? 100.0 : 0.0;
-    return p;
-  }
-  std::unordered_set<std::string_view> device_op_names;
-  for (const OpMetrics& op : model.device_ops.ops) device_op_names.insert(op.name);
-  int64_t host_ps = 0;
-  for (const OpMetrics& op : model.host_ops.ops) {
-    const bool framework_op = op.category == OpCategory::kTensorFlow || op.category == OpCategory::kJax ||
-                              op.category == OpCategory::kPyTorch;
-    if (framework_op && !device_op_names.count(op.name)) host_ps += op.self_time_ps;
-  }
-  const int64_t device_ps = model.device_ops.total_self_time_ps;
-  p.host_time_ms = PsToMs(host_ps);
-  p.device_time_ms = PsToMs(device_ps);
-  p.host_percent = Percent(host_ps, host_ps + device_ps);
-  p.device_percent = Percent(device_ps, host_ps + device_ps);
-  return p;
-}
-
-FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include_idle) {
+// ComputeFrameworkOpStats's body, reading the model's derivations from the cache in use (the model's, or
+// a fresh one for ComputeFrameworkOpStats).
+static FrameworkOpStats BuildFrameworkOpStats(const ProfileModel& model, bool include_idle) {
   FrameworkOpStats s;
   s.include_idle = include_idle;
   s.host_ops = OpRows(model.host_ops, /*is_host=*/true, include_idle);
@@ -158,9 +138,13 @@ FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include
   s.pie_charts.host_op = Pie(s.host_ops, op_label);
   s.pie_charts.device_op_type = Pie(s.device_op_types, type_label);
   s.pie_charts.device_op = Pie(s.device_ops, op_label);
-  s.placement = ComputeOpPlacement(model);
-  s.framework = DetectFramework(model);
+  s.placement = OpPlacementOf(model);
+  s.framework = FrameworkOf(model);
   return s;
+}
+
+FrameworkOpStats ComputeFrameworkOpStats(const ProfileModel& model, bool include_idle) {
+  return WithFreshDerivations(model, [&] { return BuildFrameworkOpStats(model, include_idle); });
 }
 
 bool ShowColumn(const FrameworkOpStats& s, std::string_view table, std::string_view column) {
@@ -201,7 +185,7 @@ class FrameworkOpStatsTool final : public DeclaredTool<FrameworkOpStats> {
   }
   std::vector<std::string_view> option_names() const override { return {"include_idle"}; }
   StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
-    return MakeToolResult(ComputeFrameworkOpStats(model, options.include_idle));
+    return MakeToolResult(BuildFrameworkOpStats(model, options.include_idle));
   }
 };
 

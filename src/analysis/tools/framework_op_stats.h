@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "src/analysis/model/op_placement.h"
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/tool.h"
 #include "src/analysis/tools/framework.h"
@@ -66,18 +67,6 @@ struct PieSlice {
   double percent = 0;
 };
 
-// Where framework op time runs. Host time counts framework ops (TensorFlow, JAX and
-// PyTorch names) that launched no device work: a GPU op's host event only launches
-// kernels, so it is device time, not a host placement. Without a device every op is a
-// host op. Not the same quantity as the host op table's total self time, which counts
-// every host event (runtime calls, Python frames, annotations): pages label the two apart.
-struct OpPlacement {
-  double host_time_ms = 0;
-  double device_time_ms = 0;
-  double host_percent = 0;
-  double device_percent = 0;
-};
-OpPlacement ComputeOpPlacement(const ProfileModel& model);
 // "12.0 % on host only (3.000 ms of framework ops that launched no device work), 88.0 %
 // device (22.000 ms)": the one wording of placement in text reports.
 std::string PlacementText(const OpPlacement& placement);

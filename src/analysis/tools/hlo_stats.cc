@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/tool_util.h"
@@ -123,10 +124,12 @@ void WriteHloSummaryJson(const HloOpSummary& s, output::JsonWriter* w) {
   w->EndObject();
 }
 
-HloStatsResult ComputeHloStats(const ProfileModel& model) {
+// ComputeHloStats's body, reading the model's derivations from the cache in use (the model's, or
+// a fresh one for ComputeHloStats).
+static HloStatsResult BuildHloStats(const ProfileModel& model) {
   HloStatsResult r;
-  std::vector<HloOpMetrics> ops = ComputeHloOpMetrics(model);
-  r.summary = SummarizeHloOps(model, ops);
+  std::vector<HloOpMetrics> ops = HloOpsOf(model);  // a copy: the rows take its strings
+  r.summary = HloSummaryOf(model);
   r.diagnostics = HloDiagnostics(model, r.summary);
   double cumulative = 0;
   for (HloOpMetrics& op : ops) {
@@ -140,6 +143,10 @@ HloStatsResult ComputeHloStats(const ProfileModel& model) {
     row.op = std::move(op);
   }
   return r;
+}
+
+HloStatsResult ComputeHloStats(const ProfileModel& model) {
+  return WithFreshDerivations(model, [&] { return BuildHloStats(model); });
 }
 
 std::vector<Table> BuildTables(const HloStatsResult& r) { return {HloOpTable(r)}; }
@@ -182,7 +189,7 @@ class HloStatsTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
   std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
-    return MakeToolResult(ComputeHloStats(model));
+    return MakeToolResult(BuildHloStats(model));
   }
 };
 

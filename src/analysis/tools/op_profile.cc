@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
@@ -184,10 +185,12 @@ std::string_view OpProfileLevelName(OpProfileLevel level) {
   }
 }
 
-OpProfileResult ComputeOpProfile(const ProfileModel& model, const ToolOptions& options) {
+// ComputeOpProfile's body, reading the model's derivations from the cache in use (the model's, or
+// a fresh one for ComputeOpProfile).
+static OpProfileResult BuildOpProfile(const ProfileModel& model, const ToolOptions& options) {
   OpProfileResult r;
-  std::vector<HloOpMetrics> ops = ComputeHloOpMetrics(model);
-  r.summary = SummarizeHloOps(model, ops);
+  std::vector<HloOpMetrics> ops = HloOpsOf(model);  // a copy: the rows take its strings
+  r.summary = HloSummaryOf(model);
   r.diagnostics = HloDiagnostics(model, r.summary);
   r.include_idle = options.include_idle;
   r.idle_time_ps = model.device_ops.idle_time_ps;
@@ -231,6 +234,10 @@ OpProfileResult ComputeOpProfile(const ProfileModel& model, const ToolOptions& o
   return r;
 }
 
+OpProfileResult ComputeOpProfile(const ProfileModel& model, const ToolOptions& options) {
+  return WithFreshDerivations(model, [&] { return BuildOpProfile(model, options); });
+}
+
 std::vector<Table> BuildTables(const OpProfileResult& r) { return {NodeTable(r)}; }
 
 void WriteResultJson(const OpProfileResult& r, output::JsonWriter* w) {
@@ -270,7 +277,7 @@ class OpProfileTool final : public Tool {
   std::string_view requirement() const override { return kHloDataRequirement; }
   std::vector<std::string_view> option_names() const override { return {"include_idle"}; }
   StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
-    return MakeToolResult(ComputeOpProfile(model, options));
+    return MakeToolResult(BuildOpProfile(model, options));
   }
 };
 

@@ -1,5 +1,6 @@
 #include "src/analysis/tools/overview_page.h"
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
@@ -91,10 +92,12 @@ std::string NextStep(const OverviewPage& p) {
 
 }  // namespace
 
-OverviewPage ComputeOverviewPage(const ProfileModel& model) {
+// ComputeOverviewPage's body, reading the model's derivations from the cache in use (the model's, or
+// a fresh one for ComputeOverviewPage).
+static OverviewPage BuildOverviewPage(const ProfileModel& model) {
   OverviewPage p;
-  p.summary = SummarizeSteps(model);
-  p.steps = ComputeStepTimeRows(model);
+  p.summary = StepSummaryOf(model);
+  p.steps = StepRowsOf(model);
   p.run_environment = model.run_environment;
   for (const DeviceActivity& d : model.devices) {
     if (d.has_activity()) p.device_compute_units += d.capabilities.core_count;
@@ -102,7 +105,7 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
   p.device_models = CountDeviceModels(model);
   p.hostnames = model.hostnames;
   p.has_device = model.has_device;
-  p.placement = ComputeOpPlacement(model);
+  p.placement = OpPlacementOf(model);
   p.diagnostics = model.diagnostics;
   for (const DeviceActivity& d : model.devices) {
     for (const DeviceCounterSummary& c : d.counters) {
@@ -137,10 +140,14 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
     top.cumulative_percent = std::min(cumulative, 100.0);
     p.top_device_ops.push_back(std::move(top));
   }
-  if (model.hlo != nullptr) p.xla = SummarizeHloOps(model, ComputeHloOpMetrics(model));
-  p.recommendations = ComputeAdvice(model).findings;
+  if (model.hlo != nullptr) p.xla = HloSummaryOf(model);
+  p.recommendations = AdviceOf(model).findings;
   p.next_step = NextStep(p);
   return p;
+}
+
+OverviewPage ComputeOverviewPage(const ProfileModel& model) {
+  return WithFreshDerivations(model, [&] { return BuildOverviewPage(model); });
 }
 
 std::vector<Table> BuildTables(const OverviewPage& p) {
@@ -308,7 +315,7 @@ class OverviewPageTool final : public Tool {
     return "Step time and its breakdown, step graph, top device ops, run environment, recommendation.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
-    return MakeToolResult(ComputeOverviewPage(model));
+    return MakeToolResult(BuildOverviewPage(model));
   }
 };
 

@@ -3,9 +3,11 @@
 // graph, top device ops, run environment, op placement and the recommendation for the
 // next step.
 //
-// It computes nothing the other tools own: the step summary and input verdict come from
-// input_pipeline.h, op placement from framework_op_stats.h, recommendations from
-// advisor.h.
+// It computes nothing another tool shows: the step summary and input verdict, the op
+// placement, the XLA summary and the recommendations are the model's derivations
+// (src/analysis/model/derivations.h), computed once per model and shared with
+// input_pipeline_analyzer, framework_op_stats, the HLO tools and the advisor; it shares
+// their presentation (input_pipeline.h, framework_op_stats.h, advisor.h).
 #pragma once
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <map>
 #include <variant>
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/framework.h"
@@ -159,7 +160,9 @@ std::string Statement(const PodViewerResult& r, Framework framework) {
 
 }  // namespace
 
-PodViewerResult ComputePodViewer(const ProfileModel& model) {
+// ComputePodViewer's body, reading the model's derivations from the cache in use (the model's, or
+// a fresh one for ComputePodViewer).
+static PodViewerResult BuildPodViewer(const ProfileModel& model) {
   PodViewerResult r;
   r.hosts = model.hostnames;
   r.diagnostics = model.diagnostics;
@@ -277,8 +280,12 @@ PodViewerResult ComputePodViewer(const ProfileModel& model) {
       r.diagnostics.push_back("worker " + w.host + " has no steps (no step markers in its profile?)");
     }
   }
-  r.statement = Statement(r, DetectFramework(model).framework);
+  r.statement = Statement(r, FrameworkOf(model).framework);
   return r;
+}
+
+PodViewerResult ComputePodViewer(const ProfileModel& model) {
+  return WithFreshDerivations(model, [&] { return BuildPodViewer(model); });
 }
 
 void WriteResultJson(const PodViewerResult& r, output::JsonWriter* w) {
@@ -345,7 +352,7 @@ class PodViewerTool final : public Tool {
     return "Every worker's step time stacked by category, step by step: which worker lags, when, and why.";
   }
   StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
-    return MakeToolResult(ComputePodViewer(model));
+    return MakeToolResult(BuildPodViewer(model));
   }
 };
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "src/analysis/model/derivations.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
@@ -83,10 +84,12 @@ Table PointTable(const RooflineResult& r) {
 
 }  // namespace
 
-RooflineResult ComputeRoofline(const ProfileModel& model) {
+// ComputeRoofline's body, reading the model's derivations from the cache in use (the model's, or
+// a fresh one for ComputeRoofline).
+static RooflineResult BuildRoofline(const ProfileModel& model) {
   RooflineResult r;
-  std::vector<HloOpMetrics> ops = ComputeHloOpMetrics(model);
-  r.summary = SummarizeHloOps(model, ops);
+  std::vector<HloOpMetrics> ops = HloOpsOf(model);  // a copy: the rows take its strings
+  r.summary = HloSummaryOf(model);
   r.diagnostics = HloDiagnostics(model, r.summary);
   if (model.step_group) {
     for (const StepInfo& step : model.steps) {
@@ -120,6 +123,10 @@ RooflineResult ComputeRoofline(const ProfileModel& model) {
     p.bound_by = std::string(BoundByName(op.bound_by));
   }
   return r;
+}
+
+RooflineResult ComputeRoofline(const ProfileModel& model) {
+  return WithFreshDerivations(model, [&] { return BuildRoofline(model); });
 }
 
 std::vector<Table> BuildTables(const RooflineResult& r) { return {PointTable(r)}; }
@@ -162,7 +169,7 @@ class RooflineModelTool final : public Tool {
   bool IsAvailable(const ProfileModel& model) const override { return HasHloData(model); }
   std::string_view requirement() const override { return kHloDataRequirement; }
   StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
-    return MakeToolResult(ComputeRoofline(model));
+    return MakeToolResult(BuildRoofline(model));
   }
 };
 
