@@ -85,7 +85,7 @@ TEST(KernelStatsTest, KernelTimeByOpCoversEveryKernelNotOnlyTheListedOnes) {
   EXPECT_NEAR(percent, 100.0, 1e-9);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"kernel_ops\":[{\"op_name\":\"aten::relu\""));
   EXPECT_THAT(json, HasSubstr("\"tensor_core_time_ms\":{\"using_tensor_cores\":"));
 }
@@ -103,7 +103,7 @@ TEST(KernelStatsTest, DistinctKernelsAreNamesNotKernelOpGroups) {
   EXPECT_EQ(r.kernels.size(), 4u);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"distinct_kernel_names\":2"));
   EXPECT_THAT(json, HasSubstr("\"kernel_op_groups\":4"));
   EXPECT_THAT(FormatResultText(r, {}), HasSubstr("2 distinct kernels in 4 kernel-op groups"));
@@ -127,7 +127,7 @@ TEST(KernelStatsTest, KernelNamesGroupEveryOpAndLaunchShape) {
   EXPECT_NEAR(sgemm.percent + r.names[1].percent, 100, 1e-9);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"kernel_names\":[{\"kernel_name\":\"sgemm\",\"configurations\":2,\"ops\":2"));
 }
 
@@ -143,7 +143,7 @@ TEST(KernelStatsTest, UnknownLaunchSizesAreAbsentNotZero) {
   EXPECT_EQ(r.kernels[0].occupancy_pct, std::nullopt);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"registers_per_thread\":null,\"shmem_bytes\":null"));
   EXPECT_THAT(json, HasSubstr("\"occupancy_pct\":null"));
 }
@@ -157,7 +157,7 @@ TEST(KernelStatsTest, KeepsTheTop1000) {
   EXPECT_EQ(r.summary.kernel_op_groups, 1005);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"truncated\":true"));
 }
 

@@ -132,9 +132,108 @@ export interface FrameworkOpStats {
   pie_charts: PieCharts;
 }
 
+export interface KernelSummary {
+  /** distinct kernels by name */
+  distinct_kernel_names: number;
+  /** the kernel table's rows: a kernel run for two ops or with two launch shapes is one kernel, several groups */
+  kernel_op_groups: number;
+  /** the old name of `kernel_op_groups`, kept with that value for existing readers; it never counted kernels */
+  distinct_kernels: number;
+  launches: number;
+  total_time_ms: number;
+  /** median over launches, each launch taking its group's average */
+  median_duration_us: number;
+  /** launches of groups averaging < 10 µs */
+  tiny_launches: number;
+  tiny_launch_percent: number;
+  /** false when no active GPU can have Tensor Cores (AMD, or NVIDIA below compute capability 7); the Tensor Core figures are then null */
+  tensor_cores_apply: boolean;
+  /** of kernel time, in kernels that use Tensor Cores */
+  tensor_core_time_percent: number | null;
+  eligible_without_tensor_core_kernels: number | null;
+  eligible_without_tensor_core_time_ms: number | null;
+  /** of kernel time */
+  eligible_without_tensor_core_percent: number | null;
+}
+
+export interface TensorCoreTime {
+  using_tensor_cores: number;
+  /** kernels of Tensor-Core-eligible ops that do not use them */
+  eligible_not_using: number;
+  not_eligible: number;
+}
+
+export interface KernelOpRow {
+  /** empty: kernels with no known framework op */
+  op_name: string;
+  /** distinct kernel names */
+  kernels: number;
+  launches: number;
+  total_time_ms: number;
+  percent: number;
+}
+
+export interface KernelRow {
+  /** 1 = the most total time */
+  rank: number;
+  kernel_name: string;
+  /** null when the file does not hold it, or holds a value no kernel can have (0 registers, 0 % occupancy, more than 1024 registers per thread or 1 MiB of shared memory); the diagnostics then name the record */
+  registers_per_thread: number | null;
+  /** static + dynamic; null as registers */
+  shmem_bytes: number | null;
+  /** `x,y,z` */
+  block_dim: string;
+  /** `x,y,z` */
+  grid_dim: string;
+  /** theoretical occupancy: recorded by stepscope's tracer, computed for Kineto traces from the launch and the device's limits; null as registers */
+  occupancy_pct: number | null;
+  /** the kernel's op can use Tensor Cores (convolutions, matrix products) */
+  is_op_tensor_core_eligible?: boolean;
+  /** the kernel's name says it uses Tensor Cores (`h884`, `s1688`, ...) */
+  is_kernel_using_tensor_core?: boolean;
+  /** framework op; empty when none is known (e.g. a kernel launched before the capture) */
+  op_name: string;
+  /** launches */
+  occurrences: number;
+  total_duration_us: number;
+  avg_duration_us: number;
+  min_duration_us: number;
+  max_duration_us: number;
+}
+
+export interface KernelNameRow {
+  kernel_name: string;
+  /** distinct registers / shared memory / grid / block */
+  configurations: number;
+  /** distinct framework ops, none counting as one */
+  ops: number;
+  /** launches */
+  occurrences: number;
+  total_duration_us: number;
+  avg_duration_us: number;
+  percent: number;
+}
+
+export interface KernelStatsResult {
+  tool: 'kernel_stats';
+  /** over all kernels */
+  summary: KernelSummary;
+  /** TensorBoard's Tensor Core pie, over all kernels, summing to `summary.total_time_ms`; null when Tensor Cores do not apply */
+  tensor_core_time_ms: TensorCoreTime | null;
+  /** kernel time by framework op over all kernels (not only the listed 1000), by total time */
+  kernel_ops: KernelOpRow[];
+  /** more than 1000 kernel groups exist; only the top 1000 by total time are listed */
+  truncated: boolean;
+  /** one row per kernel, framework op and launch configuration, by total time (at most 1000) */
+  kernels: KernelRow[];
+  /** one row per kernel name over every op and launch configuration it ran with, by total time (at most 1000) */
+  kernel_names: KernelNameRow[];
+}
+
 /** Each declared tool's result, by tool id. */
 export interface ToolResults {
   framework_op_stats: FrameworkOpStats;
+  kernel_stats: KernelStatsResult;
 }
 
 export type OptionKind = 'bool' | 'int' | 'number' | 'text';
@@ -253,6 +352,41 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'total_self_time_ms', label: 'Self (ms)', unit: 'ms', description: 'total minus the time of its immediate children (device ops: = total)', conditional: false },
       { id: 'self_time_percent', label: 'Self %', unit: '%', description: 'of the side\'s total self time (plus idle time when idle is included)', conditional: false },
       { id: 'cumulative_self_time_percent', label: 'Cumulative %', unit: '%', description: 'this row\'s and every row above it\'s self time percent (capped at 100)', conditional: false },
+    ],
+  },
+  kernel_stats: {
+    kernel_ops: [
+      { id: 'op_name', label: 'Op', unit: '', description: 'empty: kernels with no known framework op', conditional: false },
+      { id: 'kernels', label: 'Kernels', unit: 'count', description: 'distinct kernel names', conditional: false },
+      { id: 'launches', label: 'Launches', unit: 'count', description: '', conditional: false },
+      { id: 'total_time_ms', label: 'Total (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'percent', label: '% of kernel time', unit: '%', description: '', conditional: false },
+    ],
+    kernels: [
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the most total time', conditional: false },
+      { id: 'kernel_name', label: 'Kernel', unit: '', description: '', conditional: false },
+      { id: 'registers_per_thread', label: 'Registers', unit: 'count', description: 'null when the file does not hold it, or holds a value no kernel can have (0 registers, 0 % occupancy, more than 1024 registers per thread or 1 MiB of shared memory); the diagnostics then name the record', conditional: false },
+      { id: 'shmem_bytes', label: 'Shared mem (B)', unit: 'bytes', description: 'static + dynamic; null as registers', conditional: false },
+      { id: 'block_dim', label: 'Block', unit: '', description: '`x,y,z`', conditional: false },
+      { id: 'grid_dim', label: 'Grid', unit: '', description: '`x,y,z`', conditional: false },
+      { id: 'occupancy_pct', label: 'Occupancy %', unit: '%', description: 'theoretical occupancy: recorded by stepscope\'s tracer, computed for Kineto traces from the launch and the device\'s limits; null as registers', conditional: false },
+      { id: 'is_op_tensor_core_eligible', label: 'TC eligible', unit: '', description: 'the kernel\'s op can use Tensor Cores (convolutions, matrix products)', conditional: true },
+      { id: 'is_kernel_using_tensor_core', label: 'Uses TC', unit: '', description: 'the kernel\'s name says it uses Tensor Cores (`h884`, `s1688`, ...)', conditional: true },
+      { id: 'op_name', label: 'Op', unit: '', description: 'framework op; empty when none is known (e.g. a kernel launched before the capture)', conditional: false },
+      { id: 'occurrences', label: 'Count', unit: 'count', description: 'launches', conditional: false },
+      { id: 'total_duration_us', label: 'Total (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'avg_duration_us', label: 'Avg (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'min_duration_us', label: 'Min (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'max_duration_us', label: 'Max (µs)', unit: 'us', description: '', conditional: false },
+    ],
+    kernel_names: [
+      { id: 'kernel_name', label: 'Kernel', unit: '', description: '', conditional: false },
+      { id: 'configurations', label: 'Launch configs', unit: 'count', description: 'distinct registers / shared memory / grid / block', conditional: false },
+      { id: 'ops', label: 'Ops', unit: 'count', description: 'distinct framework ops, none counting as one', conditional: false },
+      { id: 'occurrences', label: 'Count', unit: 'count', description: 'launches', conditional: false },
+      { id: 'total_duration_us', label: 'Total (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'avg_duration_us', label: 'Avg (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'percent', label: '% of kernel time', unit: '%', description: '', conditional: false },
     ],
   },
 };
