@@ -24,7 +24,7 @@ std::string Dims(const std::array<int64_t, 3>& d) {
 }
 
 // Every kernel's time by its name, over all kernels, ops and launch configurations.
-std::vector<KernelNameRow> KernelTimeByName(const ProfileModel& model) {
+std::vector<KernelNameRow> KernelTimeByName(const ProfileModel& model, size_t max_rows) {
   struct Acc {
     std::set<std::tuple<std::optional<int64_t>, std::optional<int64_t>, int64_t, std::array<int64_t, 3>,
                         std::array<int64_t, 3>>>
@@ -57,7 +57,7 @@ std::vector<KernelNameRow> KernelTimeByName(const ProfileModel& model) {
   std::stable_sort(rows.begin(), rows.end(), [](const KernelNameRow& a, const KernelNameRow& b) {
     return a.total_duration_us > b.total_duration_us;
   });
-  if (rows.size() > kMaxKernelRows) rows.resize(kMaxKernelRows);
+  if (rows.size() > max_rows) rows.resize(max_rows);
   return rows;
 }
 
@@ -150,7 +150,7 @@ KernelSummary SummarizeKernels(const ProfileModel& model) {
   return s;
 }
 
-KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
+KernelStatsResult ComputeKernelStats(const ProfileModel& model, size_t max_kernels) {
   KernelStatsResult r;
   r.summary = SummarizeKernels(model);
   std::vector<const KernelStats*> sorted;
@@ -164,8 +164,8 @@ KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
     return a->op_name < b->op_name;
   });
   r.ops = KernelTimeByOp(model);
-  r.names = KernelTimeByName(model);
-  if (sorted.size() > kMaxKernelRows) sorted.resize(kMaxKernelRows);
+  r.names = KernelTimeByName(model, max_kernels);
+  if (sorted.size() > max_kernels) sorted.resize(max_kernels);
   for (const KernelStats* k : sorted) {
     KernelRow row;
     row.rank = static_cast<int64_t>(r.kernels.size() + 1);
@@ -228,8 +228,9 @@ class KernelStatsTool final : public DeclaredTool<KernelStatsResult> {
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasGpuPlane(model); }
   std::string_view requirement() const override { return "a /device:GPU: plane"; }
-  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
-    return MakeToolResult(ComputeKernelStats(model));
+  std::vector<std::string_view> option_names() const override { return {"max_kernels"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
+    return MakeToolResult(ComputeKernelStats(model, static_cast<size_t>(options.max_kernels)));
   }
 };
 

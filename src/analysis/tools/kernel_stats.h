@@ -17,7 +17,6 @@ namespace stepscope::analysis {
 
 // XProf keeps the 1000 kernels with the largest total time; a longer table is noise in a
 // UI and the summary numbers below still cover every kernel.
-inline constexpr size_t kMaxKernelRows = 1000;
 // A kernel whose average run is shorter than this does less work than its launch costs
 // on current GPUs (a launch takes ~5-10 us of host and driver time), so many of them
 // make a step launch bound.
@@ -42,7 +41,7 @@ struct KernelRow {
   double max_duration_us = 0;
 };
 
-// Numbers about all kernels of the profile (not only the listed top 1000). The advisor
+// Numbers about all kernels of the profile (not only the listed ones). The advisor
 // uses these for launch-bound, tiny-kernel and Tensor Core findings.
 struct KernelSummary {
   // Distinct kernel names. A kernel that ran for two ops, or with two launch
@@ -98,12 +97,13 @@ struct KernelNameRow {
 
 struct KernelStatsResult {
   KernelSummary summary;
-  std::vector<KernelRow> kernels;      // at most kMaxKernelRows, by total time
+  std::vector<KernelRow> kernels;      // at most max_kernels, by total time
   std::vector<KernelOpRow> ops;        // every op, by total time
-  std::vector<KernelNameRow> names;    // at most kMaxKernelRows, by total time
+  std::vector<KernelNameRow> names;    // at most max_kernels, by total time
 };
 
-KernelStatsResult ComputeKernelStats(const ProfileModel& model);
+// At most `max_kernels` rows in the kernel and kernel-name tables (ToolOptions::max_kernels).
+KernelStatsResult ComputeKernelStats(const ProfileModel& model, size_t max_kernels = 1000);
 // True when the profile has a GPU device plane (XProf lists the tool only then).
 bool HasGpuPlane(const ProfileModel& model);
 
@@ -261,18 +261,18 @@ constexpr auto DescribeRecord(std::type_identity<KernelStatsResult>) {
                           {.description = "TensorBoard's Tensor Core pie, over all kernels, summing to "
                                           "`summary.total_time_ms`; null when Tensor Cores do not apply"}),
       output::TableField("kernel_ops", &R::ops, "Kernel time by framework op",
-                         {.description = "kernel time by framework op over all kernels (not only the listed 1000), by "
+                         {.description = "kernel time by framework op over all kernels (not only the listed ones), by "
                                          "total time"}),
       output::Computed<R>("truncated",
                           [](const R& r) { return r.summary.kernel_op_groups > static_cast<int64_t>(r.kernels.size()); },
-                          {.description = "more than 1000 kernel groups exist; only the top 1000 by total time are "
+                          {.description = "more kernel groups exist than `max_kernels`; only the largest by total time are "
                                           "listed"}),
       output::TableField("kernels", &R::kernels, "GPU kernels by total time",
                          {.description = "one row per kernel, framework op and launch configuration, by total time "
-                                         "(at most 1000)"}),
+                                         "(at most `max_kernels`)"}),
       output::TableField("kernel_names", &R::names, "Kernels by name (every op and launch configuration)",
                          {.description = "one row per kernel name over every op and launch configuration it ran "
-                                         "with, by total time (at most 1000)"}));
+                                         "with, by total time (at most `max_kernels`)"}));
 }
 
 std::string FormatResultText(const KernelStatsResult& result, const ToolOptions& options);

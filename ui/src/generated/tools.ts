@@ -220,13 +220,13 @@ export interface KernelStatsResult {
   summary: KernelSummary;
   /** TensorBoard's Tensor Core pie, over all kernels, summing to `summary.total_time_ms`; null when Tensor Cores do not apply */
   tensor_core_time_ms: TensorCoreTime | null;
-  /** kernel time by framework op over all kernels (not only the listed 1000), by total time */
+  /** kernel time by framework op over all kernels (not only the listed ones), by total time */
   kernel_ops: KernelOpRow[];
-  /** more than 1000 kernel groups exist; only the top 1000 by total time are listed */
+  /** more kernel groups exist than `max_kernels`; only the largest by total time are listed */
   truncated: boolean;
-  /** one row per kernel, framework op and launch configuration, by total time (at most 1000) */
+  /** one row per kernel, framework op and launch configuration, by total time (at most `max_kernels`) */
   kernels: KernelRow[];
-  /** one row per kernel name over every op and launch configuration it ran with, by total time (at most 1000) */
+  /** one row per kernel name over every op and launch configuration it ran with, by total time (at most `max_kernels`) */
   kernel_names: KernelNameRow[];
 }
 
@@ -253,7 +253,9 @@ export const TOOL_OPTIONS: Record<string, ToolOptionDecl[]> = {
   framework_op_stats: [
     { name: 'include_idle', kind: 'bool', help: 'count idle time as an IDLE op (TensorBoard\'s "include idle time")', default: 'false' },
   ],
-  kernel_stats: [],
+  kernel_stats: [
+    { name: 'max_kernels', kind: 'int', help: 'the most kernel groups and kernel names listed, largest total time first (`truncated` says when there are more)', default: '1000', min: 1, max: 1e+06 },
+  ],
   advisor: [],
   pod_viewer: [],
   trace_viewer: [],

@@ -74,15 +74,15 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   }
   const listedMs = [...byKernel.values()].reduce((sum, v) => sum + v, 0);
   const kernelSlices = [...byKernel.entries()].map(([name, value]) => ({ name, value, label: labelOf(name) }));
-  // Kernels beyond the listed 1000 groups: part of the total, one slice.
+  // Kernels beyond the listed groups (max_kernels): part of the total, one slice.
   const unlisted = num(summary.total_time_ms) - listedMs;
-  if (d.truncated === true && unlisted > 0) kernelSlices.push({ name: '(kernels beyond the 1000 listed groups)', value: unlisted, label: '(kernels beyond the listed 1000)' });
+  if (d.truncated === true && unlisted > 0) kernelSlices.push({ name: `(kernels beyond the ${kernels.length} listed groups)`, value: unlisted, label: `(kernels beyond the listed ${kernels.length})` });
   page.append(
     card(
       'Kernel time by kernel',
       {
         id: 'pie',
-        subtitle: `${formatCount(summary.distinct_kernel_names ?? byKernel.size)} kernels${d.truncated === true ? ` (${formatCount(byKernel.size)} in the 1000 listed kernel–op groups)` : ''}; hover a name for its full signature`,
+        subtitle: `${formatCount(summary.distinct_kernel_names ?? byKernel.size)} kernels${d.truncated === true ? ` (${formatCount(byKernel.size)} in the ${formatCount(kernels.length)} listed kernel–op groups)` : ''}; hover a name for its full signature`,
       },
       pie('pie_top_kernels', kernelSlices, { unit: 'ms', height: 300, maxSlices: PIE_SLICES, noun: 'kernels' }),
     ),
