@@ -230,10 +230,96 @@ export interface KernelStatsResult {
   kernel_names: KernelNameRow[];
 }
 
+export interface HloDeviceRoofs {
+  /** the device's peak compute; null when unknown */
+  peak_tflops: number | null;
+  /** the device's memory bandwidth; null when unknown */
+  peak_bandwidth_gbps: number | null;
+  /** where the roofs meet: below it an op is memory bound; null unless both are known */
+  ridge_flops_per_byte: number | null;
+  /** where the peak compute comes from */
+  flops_source: string;
+  /** where the bandwidth comes from */
+  bandwidth_source: string;
+}
+
+export interface HloOpSummary {
+  /** XLA programs in the profile */
+  programs: number;
+  hlo_instructions: number;
+  /** device kernels */
+  kernels: number;
+  /** kernels carrying an `hlo_op` stat */
+  kernels_with_hlo_op: number;
+  /** kernels tied to an instruction of the profile's programs */
+  kernels_joined: number;
+  /** kernels joined, of all kernels */
+  join_rate_percent: number;
+  /** over every HLO op row */
+  total_time_ms: number;
+  /** of HLO op time, in ops whose FLOPs the cost model cannot know (custom calls): the utilisations are lower bounds when not 0 */
+  unknown_flops_time_percent: number;
+  total_gflops: number;
+  /** bytes accessed */
+  total_gb: number;
+  /** total FLOPs over the HLO ops' time, of the compute roof; null when the device's peaks are unknown */
+  flops_utilization_percent: number | null;
+  /** the same for bytes and the bandwidth roof */
+  bandwidth_utilization_percent: number | null;
+  device: HloDeviceRoofs;
+}
+
+export interface HloStatsRow {
+  /** 1 = the most device time */
+  rank: number;
+  /** the module as `name(program id)` */
+  program: string;
+  op_name: string;
+  /** empty when not resolved */
+  opcode: string;
+  /** convolution, matmul, loop fusion, ... */
+  category: string;
+  occurrences: number;
+  kernels: number;
+  /** device (kernel) time */
+  total_time_us: number;
+  avg_time_us: number;
+  /** equals the total time */
+  total_self_time_us: number;
+  /** of all HLO op time */
+  time_percent: number;
+  /** this row and those above it */
+  cumulative_time_percent: number;
+  gflops: number | null;
+  gflop_rate: number | null;
+  memory_bw_gbps: number | null;
+  /** FLOP per byte accessed */
+  arithmetic_intensity: number | null;
+  flops_utilization_percent: number | null;
+  bandwidth_utilization_percent: number | null;
+  /** `compute`, `memory`, `latency` or `unknown` */
+  bound_by: string;
+  framework_op: string;
+  /** `file.py:line`; empty when unknown */
+  source: string;
+  expression: string;
+}
+
+export interface HloStatsResult {
+  tool: 'hlo_stats';
+  /** over every HLO op */
+  summary: HloOpSummary;
+  /** one row per HLO op, by total device time */
+  hlo_ops: HloStatsRow[];
+  /** why numbers are missing or partial */
+  diagnostics: string[];
+}
+
 /** Each declared tool's result, by tool id. */
 export interface ToolResults {
   framework_op_stats: FrameworkOpStats;
   kernel_stats: KernelStatsResult;
+  hlo_stats: HloStatsResult;
 }
 
 export type OptionKind = 'bool' | 'int' | 'number' | 'text';
@@ -389,6 +475,32 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'total_duration_us', label: 'Total (µs)', unit: 'us', description: '', conditional: false },
       { id: 'avg_duration_us', label: 'Avg (µs)', unit: 'us', description: '', conditional: false },
       { id: 'percent', label: '% of kernel time', unit: '%', description: '', conditional: false },
+    ],
+  },
+  hlo_stats: {
+    hlo_ops: [
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the most device time', conditional: false },
+      { id: 'program', label: 'Program', unit: '', description: 'the module as `name(program id)`', conditional: false },
+      { id: 'op_name', label: 'HLO op', unit: '', description: '', conditional: false },
+      { id: 'opcode', label: 'Opcode', unit: '', description: 'empty when not resolved', conditional: false },
+      { id: 'category', label: 'Category', unit: '', description: 'convolution, matmul, loop fusion, ...', conditional: false },
+      { id: 'occurrences', label: 'Occurrences', unit: 'count', description: '', conditional: false },
+      { id: 'kernels', label: 'Kernels', unit: 'count', description: '', conditional: false },
+      { id: 'total_time_us', label: 'Total time (µs)', unit: 'us', description: 'device (kernel) time', conditional: false },
+      { id: 'avg_time_us', label: 'Avg time (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'total_self_time_us', label: 'Self time (µs)', unit: 'us', description: 'equals the total time', conditional: false },
+      { id: 'time_percent', label: 'Time %', unit: '%', description: 'of all HLO op time', conditional: false },
+      { id: 'cumulative_time_percent', label: 'Cumulative %', unit: '%', description: 'this row and those above it', conditional: false },
+      { id: 'gflops', label: 'GFLOP per occurrence', unit: 'GFLOP', description: '', conditional: false },
+      { id: 'gflop_rate', label: 'FLOP rate (GFLOP/s)', unit: 'GFLOP/s', description: '', conditional: false },
+      { id: 'memory_bw_gbps', label: 'Memory BW (GB/s)', unit: 'GB/s', description: '', conditional: false },
+      { id: 'arithmetic_intensity', label: 'Intensity (FLOP/B)', unit: 'FLOP/B', description: 'FLOP per byte accessed', conditional: false },
+      { id: 'flops_utilization_percent', label: 'FLOP util %', unit: '%', description: '', conditional: false },
+      { id: 'bandwidth_utilization_percent', label: 'BW util %', unit: '%', description: '', conditional: false },
+      { id: 'bound_by', label: 'Bound by', unit: '', description: '`compute`, `memory`, `latency` or `unknown`', conditional: false },
+      { id: 'framework_op', label: 'Framework op', unit: '', description: '', conditional: false },
+      { id: 'source', label: 'Source', unit: '', description: '`file.py:line`; empty when unknown', conditional: false },
+      { id: 'expression', label: 'HLO expression', unit: '', description: '', conditional: false },
     ],
   },
 };
