@@ -315,11 +315,49 @@ export interface HloStatsResult {
   diagnostics: string[];
 }
 
+export interface RooflinePoint {
+  /** `total`, `program` or `op` */
+  level: string;
+  program: string;
+  /** the op; the program's name for programs; `all programs` */
+  name: string;
+  /** ops only, as in hlo_stats */
+  category: string;
+  occurrences: number;
+  time_us: number;
+  /** of all HLO op time */
+  time_percent: number;
+  /** over all occurrences */
+  gflops: number | null;
+  arithmetic_intensity: number | null;
+  gflop_rate: number | null;
+  bandwidth_gbps: number | null;
+  /** the roof at this intensity: min(peak compute, intensity x bandwidth) */
+  attainable_gflop_rate: number | null;
+  /** achieved / attainable */
+  roof_percent: number | null;
+  /** ops and programs: `compute`, `memory`, `latency`, `unknown` */
+  bound_by: string;
+}
+
+export interface RooflineResult {
+  tool: 'roofline_model';
+  /** the step the model is of; null: the whole profile */
+  step: number | null;
+  /** as hlo_stats' `summary` */
+  summary: HloOpSummary;
+  /** the total, then programs and ops by time */
+  roofline: RooflinePoint[];
+  /** why numbers are missing or partial */
+  diagnostics: string[];
+}
+
 /** Each declared tool's result, by tool id. */
 export interface ToolResults {
   framework_op_stats: FrameworkOpStats;
   kernel_stats: KernelStatsResult;
   hlo_stats: HloStatsResult;
+  roofline_model: RooflineResult;
 }
 
 export type OptionKind = 'bool' | 'int' | 'number' | 'text';
@@ -501,6 +539,24 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'framework_op', label: 'Framework op', unit: '', description: '', conditional: false },
       { id: 'source', label: 'Source', unit: '', description: '`file.py:line`; empty when unknown', conditional: false },
       { id: 'expression', label: 'HLO expression', unit: '', description: '', conditional: false },
+    ],
+  },
+  roofline_model: {
+    roofline: [
+      { id: 'level', label: 'Level', unit: '', description: '`total`, `program` or `op`', conditional: false },
+      { id: 'program', label: 'Program', unit: '', description: '', conditional: false },
+      { id: 'name', label: 'Name', unit: '', description: 'the op; the program\'s name for programs; `all programs`', conditional: false },
+      { id: 'category', label: 'Category', unit: '', description: 'ops only, as in hlo_stats', conditional: false },
+      { id: 'occurrences', label: 'Occurrences', unit: 'count', description: '', conditional: false },
+      { id: 'time_us', label: 'Time (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'time_percent', label: 'Time %', unit: '%', description: 'of all HLO op time', conditional: false },
+      { id: 'gflops', label: 'GFLOP', unit: 'GFLOP', description: 'over all occurrences', conditional: false },
+      { id: 'arithmetic_intensity', label: 'Intensity (FLOP/B)', unit: 'FLOP/B', description: '', conditional: false },
+      { id: 'gflop_rate', label: 'Achieved (GFLOP/s)', unit: 'GFLOP/s', description: '', conditional: false },
+      { id: 'bandwidth_gbps', label: 'Bandwidth (GB/s)', unit: 'GB/s', description: '', conditional: false },
+      { id: 'attainable_gflop_rate', label: 'Roof (GFLOP/s)', unit: 'GFLOP/s', description: 'the roof at this intensity: min(peak compute, intensity x bandwidth)', conditional: false },
+      { id: 'roof_percent', label: 'Of roof %', unit: '%', description: 'achieved / attainable', conditional: false },
+      { id: 'bound_by', label: 'Bound by', unit: '', description: 'ops and programs: `compute`, `memory`, `latency`, `unknown`', conditional: false },
     ],
   },
 };
