@@ -57,6 +57,8 @@ struct ToolOptions {
   // graph_viewer: operand/user hops around the op, and the most nodes shown.
   int hops = 2;
   int max_nodes = 150;
+  // kernel_stats: the most rows of its kernel tables (the largest by total time).
+  int max_kernels = 1000;
   // Text output prints at most this many rows per table (0 = all); JSON and CSV always
   // carry every row.
   size_t text_max_rows = 20;

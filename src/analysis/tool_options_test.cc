@@ -60,7 +60,7 @@ TEST(ToolOptionsTest, BadValuesNameTheOptionAsTheCallerSpellsIt) {
 // stands for everything its result depends on.
 TEST(ToolOptionsTest, MaskKeepsOnlyTheToolsOptionsAndTheKeyHoldsEachOfThem) {
   const Tool* graph = *FindTool("graph_viewer");
-  const Tool* kernels = *FindTool("kernel_stats");
+  const Tool* advisor = *FindTool("advisor");  // takes no option
   ToolOptions options;
   options.include_idle = true;
   options.hops = 4;
@@ -74,7 +74,7 @@ TEST(ToolOptionsTest, MaskKeepsOnlyTheToolsOptionsAndTheKeyHoldsEachOfThem) {
   EXPECT_EQ(masked.op, "add.2");
   EXPECT_EQ(masked.text_max_rows, 3u);
   EXPECT_EQ(ToolOptionsKey(*graph, options), std::string("module=\0op=add.2\0hops=4\0max_nodes=150", 37));
-  EXPECT_EQ(ToolOptionsKey(*kernels, options), "");
+  EXPECT_EQ(ToolOptionsKey(*advisor, options), "");
   // Each declared option changes the key of every tool that reads it.
   for (const Tool* tool : AllTools()) {
     for (const ToolOptionDecl* option : OptionsOf(*tool)) {

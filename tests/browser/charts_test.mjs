@@ -124,6 +124,25 @@ test('kernel stats: the kernel pie legend lists every slice with its share, larg
   }
 });
 
+// An option declared only in C++ (max_kernels) reaches the page as a generic control; set
+// there, it goes to the server with the result and the CSV, and the tables shrink to it.
+test('kernel stats: the declared max_kernels option as a generic control', async () => {
+  const all = await api(`/api/data?run=${RUN}&tool=kernel_stats`);
+  assert.ok(all.kernels.length >= 2, 'the demo profile has several kernel groups');
+  await openPage('kernel_stats');
+  const input = await page.waitForSelector('[data-options="kernel_stats"] [data-option="max_kernels"] input');
+  await input.fill('1');
+  await input.dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('max_kernels=1'));
+  await page.waitForFunction(() => document.querySelectorAll('[data-table="kernels"] tbody tr').length === 1, null, { timeout: 60000 });
+  const csv = await page.$eval('[data-csv="kernels"]', (a) => a.getAttribute('href'));
+  assert.match(csv, /max_kernels=1/);
+  const one = await api(`/api/data?run=${RUN}&tool=kernel_stats&max_kernels=1`);
+  assert.equal(one.kernels.length, 1);
+  assert.equal(one.truncated, true);
+  assert.equal(one.kernels[0].kernel_name, all.kernels[0].kernel_name);
+});
+
 test('kernel stats: Tensor Core and per-op pies with the tool\'s numbers', async () => {
   const data = await api(`/api/data?run=${RUN}&tool=kernel_stats`);
   await openPage('kernel_stats');

@@ -95,7 +95,7 @@ TEST(RealProfilesTest, TensorFlowGpuFileHasStepsDeviceComputeAndV100Kernels) {
   for (size_t i = 1; i < kernels.kernels.size(); ++i) {
     EXPECT_GE(kernels.kernels[i - 1].total_duration_us, kernels.kernels[i].total_duration_us);
   }
-  EXPECT_LE(kernels.kernels.size(), analysis::kMaxKernelRows);
+  EXPECT_LE(kernels.kernels.size(), 1000u);  // the max_kernels default
 }
 
 TEST(RealProfilesTest, JaxMi300FilesHaveKernels) {

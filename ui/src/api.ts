@@ -54,10 +54,10 @@ export type ToolData = Record<string, unknown>;
 // How a result is computed besides the selection: idle time as an op (framework_op_stats),
 // and a time range in ps on the profile's timeline (memory_profile's start_ps / end_ps).
 export interface ResultOptions {
-  includeIdle?: boolean;
   startPs?: string;
   endPs?: string;
-  // The page's own tool parameters (PageInfo.params: module, op, hops, ...).
+  // The tool's declared options as the URL sets them (optionParams: include_idle, module,
+  // hops, link_gbps, ...).
   params?: Record<string, string>;
 }
 
@@ -66,7 +66,6 @@ export interface ResultOptions {
 function resultParams(options: ResultOptions): Record<string, string | undefined> {
   return {
     ...options.params,
-    include_idle: options.includeIdle ? '1' : undefined,
     start_ps: options.startPs,
     end_ps: options.endPs,
   };

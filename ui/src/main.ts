@@ -9,7 +9,7 @@ import { elidedGroup, elidedLabel, fitElided, fitSelect } from './components/eli
 import { el, formatBytes, formatMs } from './format';
 import { comparePairFrom, renderCompare } from './pages/compare';
 import { pageFor } from './pages/index';
-import { toolParams, toolTitle } from './pages/page';
+import { optionControls, optionParams, toolTitle } from './pages/page';
 import { readHash, writeHash, type HashState } from './state';
 
 // While the logdir has no runs, look again this often.
@@ -317,10 +317,8 @@ async function update(): Promise<void> {
   }
   showPage(loading(page.title.toLowerCase()));
   try {
-    const includeIdle = page.usesIdle === true && hash.extra.idle === '1';
     const options = {
-      includeIdle,
-      params: toolParams(page.params, hash.extra),
+      params: optionParams(selection.tool, hash.extra),
       ...(page.usesTimeRange ? timeRangeOptions(hash.extra.range) : {}),
     };
     const [data, tables] = await Promise.all([
@@ -328,21 +326,18 @@ async function update(): Promise<void> {
       page.usesTables ? api.tables(selection, options).then((t) => t.tables) : Promise.resolve([]),
     ]);
     if (stale()) return;
-    const node = page.render({
-      selection,
-      data,
-      tables,
-      hash: state,
-      stepRows,
-      setExtra: (key, value) => {
-        const next = readHash();
-        if (value === null) delete next.extra[key];
-        else next.extra[key] = value;
-        writeHash(next);
-        void update();
-      },
-    });
+    const setExtra = (key: string, value: string | null) => {
+      const next = readHash();
+      if (value === null) delete next.extra[key];
+      else next.extra[key] = value;
+      writeHash(next);
+      void update();
+    };
+    const node = page.render({ selection, data, tables, hash: state, stepRows, setExtra });
     node.dataset.tool = tool.id;
+    // The tool's declared options the page does not draw itself, as generic controls.
+    const controls = optionControls(tool.id, page.ownOptions ?? [], hash.extra, setExtra);
+    if (controls) node.prepend(controls);
     showPage(node);
   } catch (error) {
     if (stale()) return;

@@ -14,7 +14,7 @@ namespace stepscope::analysis {
 // make a step launch bound.
 inline constexpr double kTinyKernelThresholdUs = 10.0;
 
-// Numbers about all kernels of the profile (not only the listed top 1000). The advisor
+// Numbers about all kernels of the profile (not only the listed ones). The advisor
 // uses these for launch-bound, tiny-kernel and Tensor Core findings.
 struct KernelSummary {
   // Distinct kernel names. A kernel that ran for two ops, or with two launch

@@ -18,103 +18,14 @@
 namespace stepscope::analysis {
 namespace {
 
-using output::ColumnType;
 using output::Table;
 
 std::string Dims(const std::array<int64_t, 3>& d) {
   return std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]);
 }
 
-void OptionalField(std::string_view key, bool applies, double value, output::JsonWriter* w) {
-  w->Key(key);
-  if (applies) {
-    w->Double(value);
-  } else {
-    w->Null();
-  }
-}
-
-Table KernelTable(const KernelStatsResult& r) {
-  const bool tc = r.summary.tensor_cores_apply;
-  Table t;
-  t.name = "kernels";
-  t.title = "GPU kernels by total time";
-  t.columns = {{"rank", "Rank", ColumnType::kInt},
-               {"kernel_name", "Kernel", ColumnType::kString, 2, 50},
-               {"registers_per_thread", "Regs", ColumnType::kInt},
-               {"shmem_bytes", "Shmem (B)", ColumnType::kInt},
-               {"block_dim", "Block", ColumnType::kString},
-               {"grid_dim", "Grid", ColumnType::kString},
-               {"occupancy_pct", "Occ %", ColumnType::kDouble, 1}};
-  if (tc) {
-    t.columns.push_back({"is_op_tensor_core_eligible", "TC eligible", ColumnType::kBool});
-    t.columns.push_back({"is_kernel_using_tensor_core", "Uses TC", ColumnType::kBool});
-  }
-  for (output::Column column : {output::Column{"op_name", "Op", ColumnType::kString, 2, 40},
-                                output::Column{"occurrences", "Count", ColumnType::kInt},
-                                output::Column{"total_duration_us", "Total (us)", ColumnType::kDouble, 1},
-                                output::Column{"avg_duration_us", "Avg (us)", ColumnType::kDouble, 2},
-                                output::Column{"min_duration_us", "Min (us)", ColumnType::kDouble, 2},
-                                output::Column{"max_duration_us", "Max (us)", ColumnType::kDouble, 2}}) {
-    t.columns.push_back(std::move(column));
-  }
-  for (const KernelRow& k : r.kernels) {
-    output::Row row = {k.rank,
-                       k.kernel_name,
-                       output::OptionalCell(k.registers_per_thread),
-                       output::OptionalCell(k.shared_memory_bytes),
-                       k.block_dim,
-                       k.grid_dim,
-                       output::OptionalCell(k.occupancy_pct)};
-    if (tc) {
-      row.emplace_back(k.is_op_tensor_core_eligible);
-      row.emplace_back(k.is_kernel_using_tensor_core);
-    }
-    for (output::Cell cell : {output::Cell(k.op_name), output::Cell(k.occurrences), output::Cell(k.total_duration_us),
-                              output::Cell(k.avg_duration_us), output::Cell(k.min_duration_us),
-                              output::Cell(k.max_duration_us)}) {
-      row.push_back(std::move(cell));
-    }
-    t.AddRow(std::move(row));
-  }
-  return t;
-}
-
-Table OpTable(const KernelStatsResult& r) {
-  Table t;
-  t.name = "kernel_ops";
-  t.title = "Kernel time by framework op";
-  t.columns = {{"op_name", "Op", ColumnType::kString, 2, 50},
-               {"kernels", "Kernels", ColumnType::kInt},
-               {"launches", "Launches", ColumnType::kInt},
-               {"total_time_ms", "Total (ms)", ColumnType::kDouble, 3},
-               {"percent", "% of kernel time", ColumnType::kDouble, 1}};
-  for (const KernelOpRow& op : r.ops) {
-    t.AddRow({op.op_name, op.kernels, op.launches, op.total_time_ms, op.percent});
-  }
-  return t;
-}
-
-Table NameTable(const KernelStatsResult& r) {
-  Table t;
-  t.name = "kernel_names";
-  t.title = "Kernels by name (every op and launch configuration)";
-  t.columns = {{"kernel_name", "Kernel", ColumnType::kString, 2, 50},
-               {"configurations", "Launch configs", ColumnType::kInt},
-               {"ops", "Ops", ColumnType::kInt},
-               {"occurrences", "Count", ColumnType::kInt},
-               {"total_duration_us", "Total (us)", ColumnType::kDouble, 1},
-               {"avg_duration_us", "Avg (us)", ColumnType::kDouble, 2},
-               {"percent", "% of kernel time", ColumnType::kDouble, 1}};
-  for (const KernelNameRow& k : r.names) {
-    t.AddRow({k.kernel_name, k.configurations, k.ops, k.occurrences, k.total_duration_us, k.avg_duration_us,
-              k.percent});
-  }
-  return t;
-}
-
 // Every kernel's time by its name, over all kernels, ops and launch configurations.
-std::vector<KernelNameRow> KernelTimeByName(const ProfileModel& model) {
+std::vector<KernelNameRow> KernelTimeByName(const ProfileModel& model, size_t max_rows) {
   struct Acc {
     std::set<std::tuple<std::optional<int64_t>, std::optional<int64_t>, int64_t, std::array<int64_t, 3>,
                         std::array<int64_t, 3>>>
@@ -147,7 +58,7 @@ std::vector<KernelNameRow> KernelTimeByName(const ProfileModel& model) {
   std::stable_sort(rows.begin(), rows.end(), [](const KernelNameRow& a, const KernelNameRow& b) {
     return a.total_duration_us > b.total_duration_us;
   });
-  if (rows.size() > kMaxKernelRows) rows.resize(kMaxKernelRows);
+  if (rows.size() > max_rows) rows.resize(max_rows);
   return rows;
 }
 
@@ -188,7 +99,7 @@ bool HasGpuPlane(const ProfileModel& model) {
 
 // ComputeKernelStats's body, reading the model's derivations from the cache in use (the model's, or
 // a fresh one for ComputeKernelStats).
-static KernelStatsResult BuildKernelStats(const ProfileModel& model) {
+static KernelStatsResult BuildKernelStats(const ProfileModel& model, size_t max_kernels) {
   KernelStatsResult r;
   r.summary = KernelSummaryOf(model);
   std::vector<const KernelStats*> sorted;
@@ -202,8 +113,8 @@ static KernelStatsResult BuildKernelStats(const ProfileModel& model) {
     return a->op_name < b->op_name;
   });
   r.ops = KernelTimeByOp(model);
-  r.names = KernelTimeByName(model);
-  if (sorted.size() > kMaxKernelRows) sorted.resize(kMaxKernelRows);
+  r.names = KernelTimeByName(model, max_kernels);
+  if (sorted.size() > max_kernels) sorted.resize(max_kernels);
   for (const KernelStats* k : sorted) {
     KernelRow row;
     row.rank = static_cast<int64_t>(r.kernels.size() + 1);
@@ -228,58 +139,12 @@ static KernelStatsResult BuildKernelStats(const ProfileModel& model) {
   return r;
 }
 
-KernelStatsResult ComputeKernelStats(const ProfileModel& model) {
-  return WithFreshDerivations(model, [&] { return BuildKernelStats(model); });
+KernelStatsResult ComputeKernelStats(const ProfileModel& model, size_t max_kernels) {
+  return WithFreshDerivations(model, [&] { return BuildKernelStats(model, max_kernels); });
 }
 
-std::vector<Table> BuildTables(const KernelStatsResult& r) { return {KernelTable(r), OpTable(r), NameTable(r)}; }
-
-void WriteResultJson(const KernelStatsResult& r, output::JsonWriter* w) {
-  const KernelSummary& s = r.summary;
-  w->BeginObject();
-  w->Field("tool", "kernel_stats");
-  w->Key("summary");
-  w->BeginObject();
-  w->Field("distinct_kernel_names", s.distinct_kernel_names);
-  w->Field("kernel_op_groups", s.kernel_op_groups);
-  // Before issue 12 this field counted kernel-op groups under the name "distinct_kernels";
-  // kept, with that meaning, for readers of the old name.
-  w->Field("distinct_kernels", s.kernel_op_groups);
-  w->Field("launches", s.launches);
-  w->Field("total_time_ms", s.total_time_ms);
-  w->Field("median_duration_us", s.median_duration_us);
-  w->Field("tiny_launches", s.tiny_launches);
-  w->Field("tiny_launch_percent", s.tiny_launch_percent);
-  w->Field("tensor_cores_apply", s.tensor_cores_apply);
-  OptionalField("tensor_core_time_percent", s.tensor_cores_apply, s.tensor_core_time_percent, w);
-  w->Key("eligible_without_tensor_core_kernels");
-  if (s.tensor_cores_apply) {
-    w->Int(s.eligible_without_tensor_core_kernels);
-  } else {
-    w->Null();
-  }
-  OptionalField("eligible_without_tensor_core_time_ms", s.tensor_cores_apply, s.eligible_without_tensor_core_time_ms, w);
-  OptionalField("eligible_without_tensor_core_percent", s.tensor_cores_apply, s.eligible_without_tensor_core_percent, w);
-  w->EndObject();
-  // The Tensor Core pie: three parts of kernel time; null where Tensor Cores do not apply.
-  w->Key("tensor_core_time_ms");
-  if (s.tensor_cores_apply) {
-    w->BeginObject();
-    w->Field("using_tensor_cores", s.tensor_core_time_ms);
-    w->Field("eligible_not_using", s.eligible_without_tensor_core_time_ms);
-    w->Field("not_eligible", s.not_eligible_time_ms);
-    w->EndObject();
-  } else {
-    w->Null();
-  }
-  w->Key("kernel_ops");
-  output::WriteTableRowsJson(OpTable(r), w);
-  w->Field("truncated", s.kernel_op_groups > static_cast<int64_t>(r.kernels.size()));
-  w->Key("kernels");
-  output::WriteTableRowsJson(KernelTable(r), w);
-  w->Key("kernel_names");
-  output::WriteTableRowsJson(NameTable(r), w);
-  w->EndObject();
+bool ShowColumn(const KernelStatsResult& r, std::string_view table, std::string_view column) {
+  return table != "kernels" || r.summary.tensor_cores_apply || column.find("tensor_core") == std::string_view::npos;
 }
 
 std::string FormatResultText(const KernelStatsResult& r, const ToolOptions& options) {
@@ -300,12 +165,15 @@ std::string FormatResultText(const KernelStatsResult& r, const ToolOptions& opti
     rows.push_back({"Tensor Cores", "not applicable (no GPU here has them)"});
   }
   std::string out = output::FormatKeyValues("GPU kernel stats", rows);
-  return out + output::FormatResultTextEnd(BuildTables(r), {}, options.text_max_rows);
+  // The kernels first, then the by-op and by-name views (the JSON's order is kernel_ops first).
+  std::vector<Table> tables = output::RecordTables(r);
+  std::stable_partition(tables.begin(), tables.end(), [](const Table& t) { return t.name == "kernels"; });
+  return out + output::FormatResultTextEnd(tables, {}, options.text_max_rows);
 }
 
 namespace {
 
-class KernelStatsTool final : public Tool {
+class KernelStatsTool final : public DeclaredTool<KernelStatsResult> {
  public:
   std::string_view id() const override { return "kernel_stats"; }
   std::string_view description() const override {
@@ -313,8 +181,9 @@ class KernelStatsTool final : public Tool {
   }
   bool IsAvailable(const ProfileModel& model) const override { return HasGpuPlane(model); }
   std::string_view requirement() const override { return "a /device:GPU: plane"; }
-  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions&) const override {
-    return MakeToolResult(BuildKernelStats(model));
+  std::vector<std::string_view> option_names() const override { return {"max_kernels"}; }
+  StatusOr<std::unique_ptr<ToolResult>> Compute(const ProfileModel& model, const ToolOptions& options) const override {
+    return MakeToolResult(BuildKernelStats(model, static_cast<size_t>(options.max_kernels)));
   }
 };
 

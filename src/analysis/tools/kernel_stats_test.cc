@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "src/analysis/tool_registry.h"
 #include "src/analysis/tools/test_model_util.h"
 
 namespace stepscope::analysis {
@@ -85,7 +86,7 @@ TEST(KernelStatsTest, KernelTimeByOpCoversEveryKernelNotOnlyTheListedOnes) {
   EXPECT_NEAR(percent, 100.0, 1e-9);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"kernel_ops\":[{\"op_name\":\"aten::relu\""));
   EXPECT_THAT(json, HasSubstr("\"tensor_core_time_ms\":{\"using_tensor_cores\":"));
 }
@@ -103,7 +104,7 @@ TEST(KernelStatsTest, DistinctKernelsAreNamesNotKernelOpGroups) {
   EXPECT_EQ(r.kernels.size(), 4u);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"distinct_kernel_names\":2"));
   EXPECT_THAT(json, HasSubstr("\"kernel_op_groups\":4"));
   EXPECT_THAT(FormatResultText(r, {}), HasSubstr("2 distinct kernels in 4 kernel-op groups"));
@@ -127,7 +128,7 @@ TEST(KernelStatsTest, KernelNamesGroupEveryOpAndLaunchShape) {
   EXPECT_NEAR(sgemm.percent + r.names[1].percent, 100, 1e-9);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"kernel_names\":[{\"kernel_name\":\"sgemm\",\"configurations\":2,\"ops\":2"));
 }
 
@@ -143,21 +144,37 @@ TEST(KernelStatsTest, UnknownLaunchSizesAreAbsentNotZero) {
   EXPECT_EQ(r.kernels[0].occupancy_pct, std::nullopt);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"registers_per_thread\":null,\"shmem_bytes\":null"));
   EXPECT_THAT(json, HasSubstr("\"occupancy_pct\":null"));
+}
+
+// ToolOptions::max_kernels (the declared option `max_kernels`) reaches the tool through Run.
+TEST(KernelStatsTest, MaxKernelsOptionLimitsBothKernelTables) {
+  ProfileModel m;
+  m.has_device = true;
+  for (int i = 0; i < 5; ++i) m.kernels.push_back(MakeKernel("k" + std::to_string(i), "", 1, 100 - i));
+  ToolOptions options;
+  options.max_kernels = 2;
+  auto result = (*FindTool("kernel_stats"))->Run(m, options);
+  ASSERT_TRUE(result.ok());
+  std::string json = (*result)->ToJson(false);
+  EXPECT_THAT(json, HasSubstr("\"truncated\":true"));
+  for (const output::Table& t : (*result)->Tables()) {
+    if (t.name != "kernel_ops") EXPECT_EQ(t.rows.size(), 2u) << t.name;
+  }
 }
 
 TEST(KernelStatsTest, KeepsTheTop1000) {
   ProfileModel m;
   for (int i = 0; i < 1005; ++i) m.kernels.push_back(MakeKernel("k" + std::to_string(i), "", 1, 2000 - i));
   KernelStatsResult r = ComputeKernelStats(m);
-  EXPECT_EQ(r.kernels.size(), kMaxKernelRows);
+  EXPECT_EQ(r.kernels.size(), 1000u);
   EXPECT_EQ(r.kernels.back().kernel_name, "k999");
   EXPECT_EQ(r.summary.kernel_op_groups, 1005);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(r, &w);
+  output::WriteRecordJson(r, &w);
   EXPECT_THAT(json, HasSubstr("\"truncated\":true"));
 }
 

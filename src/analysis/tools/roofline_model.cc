@@ -13,8 +13,6 @@
 namespace stepscope::analysis {
 namespace {
 
-using output::ColumnType;
-using output::Table;
 
 struct Sum {
   int64_t time_ps = 0;
@@ -46,40 +44,6 @@ RooflinePoint Point(std::string level, std::string program, std::string name, co
     p.roof_percent = Percent(p.gflop_rate, p.attainable_gflop_rate);
   }
   return p;
-}
-
-Table PointTable(const RooflineResult& r) {
-  auto col = [](std::string id, std::string label, ColumnType type, std::string unit, int decimals = 2, int width = 0) {
-    output::Column c{std::move(id), std::move(label), type, decimals, width};
-    c.unit = std::move(unit);
-    return c;
-  };
-  Table t;
-  t.name = "roofline";
-  t.title = "Roofline: ops, programs and the total against the device roofs";
-  t.columns = {col("level", "Level", ColumnType::kString, ""),
-               col("program", "Program", ColumnType::kString, "", 2, 28),
-               col("name", "Name", ColumnType::kString, "", 2, 36),
-               col("category", "Category", ColumnType::kString, ""),
-               col("occurrences", "Occurrences", ColumnType::kInt, "count"),
-               col("time_us", "Time (us)", ColumnType::kDouble, "us", 1),
-               col("time_percent", "Time %", ColumnType::kDouble, "%", 1),
-               col("gflops", "GFLOP", ColumnType::kDouble, "GFLOP", 3),
-               col("arithmetic_intensity", "Intensity (FLOP/B)", ColumnType::kDouble, "FLOP/B", 3),
-               col("gflop_rate", "Achieved (GFLOP/s)", ColumnType::kDouble, "GFLOP/s", 1),
-               col("bandwidth_gbps", "Bandwidth (GB/s)", ColumnType::kDouble, "GB/s", 1),
-               col("attainable_gflop_rate", "Roof (GFLOP/s)", ColumnType::kDouble, "GFLOP/s", 1),
-               col("roof_percent", "Of roof %", ColumnType::kDouble, "%", 1),
-               col("bound_by", "Bound by", ColumnType::kString, "")};
-  for (const RooflinePoint& p : r.points) {
-    auto cost = [&](double v) { return p.has_cost ? output::Cell(v) : output::Cell(); };
-    const bool placed = p.has_cost && p.attainable_gflop_rate > 0;
-    t.AddRow({p.level, p.program, p.name, p.category, p.occurrences, p.time_us, p.time_percent, cost(p.gflops),
-              cost(p.arithmetic_intensity), cost(p.gflop_rate), cost(p.bandwidth_gbps),
-              placed ? output::Cell(p.attainable_gflop_rate) : output::Cell(),
-              placed ? output::Cell(p.roof_percent) : output::Cell(), p.bound_by});
-  }
-  return t;
 }
 
 }  // namespace
@@ -129,19 +93,6 @@ RooflineResult ComputeRoofline(const ProfileModel& model) {
   return WithFreshDerivations(model, [&] { return BuildRoofline(model); });
 }
 
-std::vector<Table> BuildTables(const RooflineResult& r) { return {PointTable(r)}; }
-
-void WriteResultJson(const RooflineResult& r, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "roofline_model");
-  w->Key("step");
-  r.step ? w->Int(*r.step) : w->Null();
-  w->Key("summary");
-  WriteHloSummaryJson(r.summary, w);
-  output::WriteTablesJson(BuildTables(r), w);
-  output::EndResultJson(r.diagnostics, w);
-}
-
 std::string FormatResultText(const RooflineResult& r, const ToolOptions& options) {
   const DevicePeaks& peaks = r.summary.peaks;
   std::vector<std::pair<std::string, std::string>> rows = {
@@ -155,12 +106,12 @@ std::string FormatResultText(const RooflineResult& r, const ToolOptions& options
     rows.push_back({"Roofs", "unknown for this device"});
   }
   std::string out = output::FormatKeyValues("Roofline model", rows);
-  return out + output::FormatResultTextEnd(BuildTables(r), r.diagnostics, options.text_max_rows);
+  return out + output::FormatResultTextEnd(output::RecordTables(r), r.diagnostics, options.text_max_rows);
 }
 
 namespace {
 
-class RooflineModelTool final : public Tool {
+class RooflineModelTool final : public DeclaredTool<RooflineResult> {
  public:
   std::string_view id() const override { return "roofline_model"; }
   std::string_view description() const override {

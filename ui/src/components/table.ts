@@ -21,6 +21,8 @@ export interface ColumnSpec {
   maxChars?: number;
   // Shown for an empty text ("(no op)"): an empty cell reads as missing data.
   blank?: string;
+  // What the column measures (the tool's declaration), in the header's tooltip.
+  description?: string;
 }
 
 export interface TableOptions {
@@ -125,7 +127,7 @@ export function dataTable(options: TableOptions): HTMLElement {
   const headRow = el('tr');
   if (options.expand) headRow.append(el('th', { class: 'col-expand', 'aria-label': 'expand' }));
   for (const column of columns) {
-    const th = el('th', { 'data-col': column.id, class: `sortable type-${column.type} ${column.className ?? ''}`, tabindex: '0', title: `Sort by ${column.label}` }, el('span', {}, column.label), el('span', { class: 'sort-mark' }));
+    const th = el('th', { 'data-col': column.id, class: `sortable type-${column.type} ${column.className ?? ''}`, tabindex: '0', title: `${column.description ? `${column.description}. ` : ''}Sort by ${column.label}` }, el('span', {}, column.label), el('span', { class: 'sort-mark' }));
     const activate = () => {
       if (sort && sort.column === column.id) {
         sort = { column: column.id, descending: !sort.descending };

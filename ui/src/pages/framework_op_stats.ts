@@ -46,7 +46,7 @@ function pieCard(title: string, name: string, slices: PieSlice[], rows: number, 
 
 export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
   const d: FrameworkOpStats = resultOf(ctx, 'framework_op_stats');
-  const includeIdle = ctx.hash.extra.idle === '1';
+  const includeIdle = ctx.hash.extra.include_idle === '1';
   const page = el('div', { class: 'page page-framework-op-stats' });
   const pies = d.pie_charts;
   const placement = d.op_placement;
@@ -55,7 +55,7 @@ export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
   const idleToggle = el('label', { class: 'toggle' });
   const checkbox = el('input', { type: 'checkbox', 'data-control': 'include-idle' });
   checkbox.checked = includeIdle;
-  checkbox.addEventListener('change', () => ctx.setExtra('idle', checkbox.checked ? '1' : null));
+  checkbox.addEventListener('change', () => ctx.setExtra('include_idle', checkbox.checked ? '1' : null));
   idleToggle.append(checkbox, el('span', {}, 'Include idle time'));
 
   page.append(
@@ -109,7 +109,7 @@ export function renderFrameworkOpStats(ctx: PageContext): HTMLElement {
             sort: { column: 'total_self_time_ms', descending: true },
             filterColumns: current.filter.filter((c) => c !== 'type' || d[current.types]),
             filterPlaceholder: !current.filter.includes('name') ? 'Filter by op type' : d[current.types] ? 'Filter by op name or type' : 'Filter by op name',
-            toolbar: [csvButton(ctx, current.key, { includeIdle })],
+            toolbar: [csvButton(ctx, current.key)],
             pageSize: 25,
           })
         : emptyState(`No ${current.label.toLowerCase()}`, 'Nothing was recorded on this side.'),

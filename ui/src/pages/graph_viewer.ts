@@ -7,7 +7,7 @@ import { dataTable } from '../components/table';
 import { renderGraph, type GraphEdgeSpec, type GraphNodeSpec } from '../graph/graph';
 import { el, formatCount, formatMs, isNum, num } from '../format';
 import { moduleSelect } from './memory_viewer';
-import { arr, declaredColumns, str, toolParams, type PageContext } from './page';
+import { arr, declaredColumns, optionParams, str, type PageContext } from './page';
 
 // Fill colours by what an op does, so the kind of work reads at a glance.
 function fillFor(opcode: string): string {
@@ -84,7 +84,7 @@ export function renderGraphViewer(ctx: PageContext): HTMLElement {
       graphNode(ctx),
     ),
   );
-  const params = toolParams(['module', 'op', 'hops', 'max_nodes'], ctx.hash.extra);
+  const params = optionParams(ctx.selection.tool, ctx.hash.extra);
   page.append(
     card(
       'Ops shown',

@@ -4,24 +4,24 @@
 import { card, diagnosticsList, emptyState } from '../components/cards';
 import { pie } from '../components/charts';
 import { dataTable } from '../components/table';
-import { el, num } from '../format';
+import { el } from '../format';
 import { hloSummaryTiles } from './hlo_common';
 import { csvButton } from './input_pipeline';
-import { arr, declaredColumns, obj, str, type PageContext } from './page';
+import { declaredColumns, resultOf, type PageContext } from './page';
 
 export function renderHloStats(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
+  const d = resultOf(ctx, 'hlo_stats');
   const page = el('div', { class: 'page page-hlo-stats' });
-  const ops = arr(d.hlo_ops);
-  page.append(card('Summary', { id: 'summary' }, hloSummaryTiles(obj(d.summary))));
+  const ops = d.hlo_ops;
+  page.append(card('Summary', { id: 'summary' }, hloSummaryTiles(d.summary as unknown as Record<string, unknown>)));
   if (!ops.length) {
     page.append(card('HLO ops', {}, emptyState('No HLO op ran on a device', 'No device kernel of this profile names an HLO op (hlo_op stat).')));
   } else {
     const byCategory = new Map<string, number>();
     const byBound = new Map<string, number>();
     for (const op of ops) {
-      byCategory.set(str(op.category), (byCategory.get(str(op.category)) ?? 0) + num(op.total_time_us) / 1000);
-      byBound.set(str(op.bound_by), (byBound.get(str(op.bound_by)) ?? 0) + num(op.total_time_us) / 1000);
+      byCategory.set(op.category, (byCategory.get(op.category) ?? 0) + op.total_time_us / 1000);
+      byBound.set(op.bound_by, (byBound.get(op.bound_by) ?? 0) + op.total_time_us / 1000);
     }
     const slices = (m: Map<string, number>) => [...m.entries()].map(([name, value]) => ({ name, value }));
     page.append(
@@ -42,7 +42,7 @@ export function renderHloStats(ctx: PageContext): HTMLElement {
           filterColumns: ['op_name', 'program', 'category', 'framework_op', 'source'],
           filterPlaceholder: 'Filter by op, program, category, framework op or source',
           pageSize: 25,
-          expand: (row) => el('pre', { class: 'small' }, str(row.expression)),
+          expand: (row) => el('pre', { class: 'small' }, String(row.expression ?? '')),
           toolbar: [csvButton(ctx, 'hlo_ops')],
         }),
       ),

@@ -8,7 +8,7 @@ import { renderInputPipeline } from './input_pipeline';
 import { renderKernelStats } from './kernel_stats';
 import { renderMemoryProfile } from './memory_profile';
 import { renderMemoryViewer } from './memory_viewer';
-import { MULTI_GPU_PARAMS, renderMultiGpu } from './multi_gpu';
+import { renderMultiGpu } from './multi_gpu';
 import { renderOpProfile } from './op_profile';
 import { renderOverview } from './overview';
 import { renderPodViewer } from './pod_viewer';
@@ -20,18 +20,18 @@ import { renderTraceViewer } from './trace_viewer';
 const PAGES: Record<string, PageInfo> = {
   overview_page: { title: 'Overview', render: renderOverview, perStep: true },
   input_pipeline_analyzer: { title: 'Input pipeline analyzer', render: renderInputPipeline, usesTables: true, perStep: true },
-  framework_op_stats: { title: 'Framework op stats', render: renderFrameworkOpStats, usesTables: true, usesIdle: true, perStep: true },
+  framework_op_stats: { title: 'Framework op stats', render: renderFrameworkOpStats, usesTables: true, perStep: true, ownOptions: ['include_idle'] },
   kernel_stats: { title: 'Kernel stats', render: renderKernelStats, perStep: true },
   advisor: { title: 'Advisor', render: renderAdvisor },
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
-  memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true, usesTimeRange: true },
+  memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true, usesTimeRange: true, ownOptions: ['start_ps', 'end_ps'] },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
-  multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true, params: MULTI_GPU_PARAMS },
-  op_profile: { title: 'Op profile', render: renderOpProfile, usesTables: true, usesIdle: true, perStep: true },
+  multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true, ownOptions: ['link_gbps', 'parameters'] },
+  op_profile: { title: 'Op profile', render: renderOpProfile, usesTables: true, perStep: true, ownOptions: ['include_idle'] },
   hlo_stats: { title: 'HLO stats', render: renderHloStats, usesTables: true, perStep: true },
   roofline_model: { title: 'Roofline model', render: renderRooflineModel, usesTables: true, perStep: true },
-  memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, params: ['module'] },
-  graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, usesTables: true, params: ['module', 'op', 'hops', 'max_nodes'] },
+  memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, ownOptions: ['module'] },
+  graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, usesTables: true, ownOptions: ['module', 'op', 'hops', 'max_nodes'] },
   tf_data_bottleneck_analysis: { title: 'tf.data bottleneck analysis', render: renderTfDataBottleneck, usesTables: true },
 };
 

@@ -8,7 +8,7 @@ import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { verdictText } from './overview';
-import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, stepsHint, str, toolHref, type PageContext } from './page';
+import { arr, declaredColumns, frameworkLabel, obj, optionParams, selectedStep, selectStep, stepsHint, str, toolHref, type PageContext } from './page';
 
 // Colors of the host input classes; the tool gives each class's label (host_breakdown
 // rows) and leaves out the classes that do not apply to the profile's framework.
@@ -36,8 +36,11 @@ function pipelineBottleneck(ctx: PageContext): HTMLElement | null {
   );
 }
 
+// The CSV of `table` for the page's result: the tool's declared options as the URL sets
+// them, as for the result itself.
 export function csvButton(ctx: PageContext, table: string, options: ResultOptions = {}): HTMLElement {
-  return el('a', { class: 'button', href: csvUrl(ctx.selection, table, options), download: '', 'data-csv': table }, 'Export as CSV');
+  const withOptions = { ...options, params: { ...optionParams(ctx.selection.tool, ctx.hash.extra), ...options.params } };
+  return el('a', { class: 'button', href: csvUrl(ctx.selection, table, withOptions), download: '', 'data-csv': table }, 'Export as CSV');
 }
 
 function statsPairs(stats: Record<string, unknown>): [string, string][] {

@@ -7,10 +7,10 @@ import { card, emptyState, tiles } from '../components/cards';
 import { pie } from '../components/charts';
 import { distinctElided } from '../components/elide';
 import { kernelLabels, readableLabels, shortKernelName } from '../components/kernel_names';
-import { dataTable, type ColumnSpec } from '../components/table';
+import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
-import { arr, obj, str, type PageContext } from './page';
+import { arr, generatedColumns, obj, str, type PageContext } from './page';
 
 // Each pie shows this many slices; the rest are one "other" slice that lists them.
 const PIE_SLICES = 12;
@@ -74,15 +74,15 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   }
   const listedMs = [...byKernel.values()].reduce((sum, v) => sum + v, 0);
   const kernelSlices = [...byKernel.entries()].map(([name, value]) => ({ name, value, label: labelOf(name) }));
-  // Kernels beyond the listed 1000 groups: part of the total, one slice.
+  // Kernels beyond the listed groups (max_kernels): part of the total, one slice.
   const unlisted = num(summary.total_time_ms) - listedMs;
-  if (d.truncated === true && unlisted > 0) kernelSlices.push({ name: '(kernels beyond the 1000 listed groups)', value: unlisted, label: '(kernels beyond the listed 1000)' });
+  if (d.truncated === true && unlisted > 0) kernelSlices.push({ name: `(kernels beyond the ${kernels.length} listed groups)`, value: unlisted, label: `(kernels beyond the listed ${kernels.length})` });
   page.append(
     card(
       'Kernel time by kernel',
       {
         id: 'pie',
-        subtitle: `${formatCount(summary.distinct_kernel_names ?? byKernel.size)} kernels${d.truncated === true ? ` (${formatCount(byKernel.size)} in the 1000 listed kernel–op groups)` : ''}; hover a name for its full signature`,
+        subtitle: `${formatCount(summary.distinct_kernel_names ?? byKernel.size)} kernels${d.truncated === true ? ` (${formatCount(byKernel.size)} in the ${formatCount(kernels.length)} listed kernel–op groups)` : ''}; hover a name for its full signature`,
       },
       pie('pie_top_kernels', kernelSlices, { unit: 'ms', height: 300, maxSlices: PIE_SLICES, noun: 'kernels' }),
     ),
@@ -111,25 +111,14 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
     ),
   );
 
+  // The columns the tool declares, in its order; the page only renders the names.
   const byConfig = dataTable({
     name: 'kernels',
-    columns: ([
-      { id: 'rank', label: '#' },
-      { id: 'kernel_name', label: 'Kernel', className: 'name', render: kernelCell },
-      { id: 'op_name', label: 'Op', className: 'name', maxChars: 40, blank: NO_OP },
-      { id: 'grid_dim', label: 'Grid' },
-      { id: 'block_dim', label: 'Block' },
-      { id: 'occurrences', label: 'Count' },
-      { id: 'total_duration_us', label: 'Total (µs)' },
-      { id: 'avg_duration_us', label: 'Avg (µs)' },
-      { id: 'min_duration_us', label: 'Min (µs)' },
-      { id: 'max_duration_us', label: 'Max (µs)' },
-      { id: 'registers_per_thread', label: 'Registers' },
-      { id: 'shmem_bytes', label: 'Shared mem (B)' },
-      { id: 'is_op_tensor_core_eligible', label: 'TC eligible' },
-      { id: 'is_kernel_using_tensor_core', label: 'Uses TC' },
-      // Tensor Core columns only where a GPU can have them (the tool leaves them out otherwise).
-    ] as ColumnSpec[]).filter((c) => summary.tensor_cores_apply !== false || !c.id.includes('tensor_core')),
+    columns: generatedColumns('kernel_stats', 'kernels', kernels, {
+      rank: { label: '#' },
+      kernel_name: { className: 'name', render: kernelCell },
+      op_name: { className: 'name', maxChars: 40, blank: NO_OP },
+    }),
     rows: kernels as never,
     sort: { column: 'total_duration_us', descending: true },
     filterColumns: ['kernel_name', 'op_name'],
@@ -146,15 +135,7 @@ export function renderKernelStats(ctx: PageContext): HTMLElement {
   // One row per kernel: its launch configurations and ops together.
   const perKernel = dataTable({
     name: 'kernel_names',
-    columns: [
-      { id: 'kernel_name', label: 'Kernel', className: 'name', render: wholeKernelCell },
-      { id: 'configurations', label: 'Launch configs' },
-      { id: 'ops', label: 'Ops' },
-      { id: 'occurrences', label: 'Count' },
-      { id: 'total_duration_us', label: 'Total (µs)' },
-      { id: 'avg_duration_us', label: 'Avg (µs)' },
-      { id: 'percent', label: 'Kernel time %' },
-    ],
+    columns: generatedColumns('kernel_stats', 'kernel_names', kernelNames, { kernel_name: { className: 'name', render: wholeKernelCell } }),
     rows: kernelNames as never,
     sort: { column: 'total_duration_us', descending: true },
     filterColumns: ['kernel_name'],

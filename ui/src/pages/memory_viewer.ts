@@ -11,7 +11,7 @@ import { card, emptyState, tiles } from '../components/cards';
 import { elidedSelect } from '../components/elide';
 import { dataTable } from '../components/table';
 import { el, escapeHtml, formatBytes, formatCount, num } from '../format';
-import { arr, declaredColumns, str, toolParams, type PageContext } from './page';
+import { arr, declaredColumns, optionParams, str, type PageContext } from './page';
 
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, MarkLineComponent, CanvasRenderer]);
 
@@ -97,7 +97,7 @@ function summary(ctx: PageContext): HTMLElement {
 function buffersTable(ctx: PageContext): HTMLElement {
   const bytes = (id: string) => ({ render: (r: Row) => el('span', { title: `${formatCount(r[id])} bytes` }, formatBytes(r[id])) });
   const columns = declaredColumns(ctx, 'peak_buffers', { size_bytes: bytes('size_bytes'), unpadded_bytes: bytes('unpadded_bytes'), instruction: { className: 'name' }, op_name: { className: 'name' } });
-  const params = toolParams(['module'], ctx.hash.extra);
+  const params = optionParams(ctx.selection.tool, ctx.hash.extra);
   return dataTable({
     name: 'peak_buffers',
     columns,

@@ -10,10 +10,8 @@ import { stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
 import { el, formatCount, formatMs, formatPercent, num } from '../format';
 import { csvButton } from './input_pipeline';
-import { arr, declaredColumns, obj, str, toolParams, type PageContext } from './page';
+import { arr, declaredColumns, obj, str, type PageContext } from './page';
 
-// The URL parameters this page passes on to the tool (PageInfo.params).
-export const MULTI_GPU_PARAMS = ['link_gbps', 'parameters'];
 
 export function renderMultiGpu(ctx: PageContext): HTMLElement {
   const d = ctx.data;
@@ -21,7 +19,7 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
   const summary = obj(d.summary);
   const devices = arr(d.devices);
   const steps = arr(d.steps);
-  const csv = (table: string) => csvButton(ctx, table, { params: toolParams(MULTI_GPU_PARAMS, ctx.hash.extra) });
+  const csv = (table: string) => csvButton(ctx, table);
   const whole = str(summary.basis) === 'profile';
   const linkLabel = declaredColumns(ctx, 'collectives').find((c) => c.id === 'link_gbps')?.label ?? 'link_gbps';
   page.append(

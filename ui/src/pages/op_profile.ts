@@ -25,7 +25,7 @@ function utilBar(value: unknown): HTMLElement {
 export function renderOpProfile(ctx: PageContext): HTMLElement {
   const d = ctx.data;
   const page = el('div', { class: 'page page-op-profile' });
-  const includeIdle = ctx.hash.extra.idle === '1';
+  const includeIdle = ctx.hash.extra.include_idle === '1';
   const root = obj(d.root);
   const declared = ctx.tables.find((t) => t.name === 'op_profile');
   const label = (id: string) => declared?.columns.find((c) => c.id === id)?.label ?? id;
@@ -33,7 +33,7 @@ export function renderOpProfile(ctx: PageContext): HTMLElement {
   const idleToggle = el('label', { class: 'toggle' });
   const checkbox = el('input', { type: 'checkbox', 'data-control': 'include-idle' });
   checkbox.checked = includeIdle;
-  checkbox.addEventListener('change', () => ctx.setExtra('idle', checkbox.checked ? '1' : null));
+  checkbox.addEventListener('change', () => ctx.setExtra('include_idle', checkbox.checked ? '1' : null));
   idleToggle.append(checkbox, el('span', {}, 'Include idle time'));
   page.append(card('Summary', { id: 'summary', actions: [idleToggle] }, hloSummaryTiles(obj(d.summary))));
 
@@ -111,7 +111,7 @@ export function renderOpProfile(ctx: PageContext): HTMLElement {
       {
         id: 'op-profile',
         subtitle: `Program > category > HLO op > fused ops. ${includeIdle ? 'Idle device time is a node and part of every percentage.' : 'Idle time excluded: percentages are of HLO op time.'}`,
-        actions: [sortSelect, expandAll, csvButton(ctx, 'op_profile', { includeIdle })],
+        actions: [sortSelect, expandAll, csvButton(ctx, 'op_profile')],
       },
       el('div', { class: 'table-scroll' }, table),
     ),

@@ -1,7 +1,8 @@
 // What every page gets, and how pages link to each other.
 import type { Selection, TableInfo, ToolData } from '../api';
 import type { ColumnSpec } from '../components/table';
-import type { ToolResults } from '../generated/tools';
+import { TOOL_COLUMNS, TOOL_OPTIONS, type ToolOptionDecl, type ToolResults } from '../generated/tools';
+import { el } from '../format';
 import { hashFor, type HashState } from '../state';
 
 export interface PageContext {
@@ -37,25 +38,52 @@ export type PageRenderer = (ctx: PageContext) => HTMLElement;
 export interface PageInfo {
   title: string;
   render: PageRenderer;
-  // Fetch the result with include_idle when the hash says so.
-  usesIdle?: boolean;
   // Fetch /api/tables with the data: the page labels its tables as the tool declares them.
   usesTables?: boolean;
   // The page can show one step (the sidebar's step selector, `step=N` in the URL).
   perStep?: boolean;
   // Fetch the result for the hash's time range (`range=START_PS,END_PS`) when it has one.
   usesTimeRange?: boolean;
-  // URL parameters the page passes on to the tool (e.g. module, op, hops).
-  params?: string[];
+  // The tool options (generated TOOL_OPTIONS) the page draws controls for itself; the
+  // others get generic controls above the page (optionControls).
+  ownOptions?: string[];
 }
 
-// The page's tool parameters as the URL holds them (PageInfo.params).
-export function toolParams(keys: string[] | undefined, extra: Record<string, string>): Record<string, string> {
+// The tool's declared options (generated from its C++ declaration) as the URL holds
+// them, under the same names as the CLI flags and the API parameters: every request for
+// the page's result and CSV carries them.
+export function optionParams(tool: string, extra: Record<string, string>): Record<string, string> {
   const params: Record<string, string> = {};
-  for (const key of keys ?? []) {
-    if (extra[key]) params[key] = extra[key];
+  for (const option of TOOL_OPTIONS[tool] ?? []) {
+    if (extra[option.name]) params[option.name] = extra[option.name];
   }
   return params;
+}
+
+function optionInput(option: ToolOptionDecl, value: string, set: (value: string | null) => void): HTMLElement {
+  const label = el('label', { class: 'toggle option-control', title: option.help, 'data-option': option.name });
+  if (option.kind === 'bool') {
+    const box = el('input', { type: 'checkbox' });
+    box.checked = value === '1' || value === 'true';
+    box.addEventListener('change', () => set(box.checked ? '1' : null));
+    label.append(box, el('span', {}, option.name));
+    return label;
+  }
+  const input = el('input', { type: option.kind === 'text' ? 'text' : 'number', value, placeholder: option.default || 'default' });
+  if (option.min !== undefined) input.setAttribute('min', String(option.min));
+  if (option.max !== undefined) input.setAttribute('max', String(option.max));
+  input.addEventListener('change', () => set(input.value.trim() || null));
+  label.append(el('span', {}, option.name), input);
+  return label;
+}
+
+// Generic controls for the tool's declared options the page does not draw itself
+// (PageInfo.ownOptions): an option declared in C++ reaches the UI with no page change.
+// Null when there are none.
+export function optionControls(tool: string, own: string[], extra: Record<string, string>, setExtra: (key: string, value: string | null) => void): HTMLElement | null {
+  const options = (TOOL_OPTIONS[tool] ?? []).filter((o) => !own.includes(o.name));
+  if (!options.length) return null;
+  return el('div', { class: 'option-bar', 'data-options': tool }, ...options.map((o) => optionInput(o, extra[o.name] ?? '', (v) => setExtra(o.name, v))));
 }
 
 // The columns of the declared table `name` as the tool labels them (ids in `omit` left
@@ -65,6 +93,17 @@ export function declaredColumns(ctx: PageContext, name: string, custom: Record<s
   const table = ctx.tables.find((t) => t.name === name);
   if (!table) return [];
   return table.columns.filter((c) => !omit.includes(c.id)).map((c) => ({ id: c.id, label: c.label, type: c.type, ...custom[c.id] }));
+}
+
+// The columns of `tool`'s table `name` as its C++ declaration gives them (generated types),
+// in declared order: every declared column is shown, except a conditional one the result
+// left out (no row has it) and those in `omit`, the page's one place to hide a column.
+export function generatedColumns(tool: string, name: string, rows: object[], custom: Record<string, Partial<ColumnSpec>> = {}, omit: string[] = []): ColumnSpec[] {
+  const declared = TOOL_COLUMNS[tool]?.[name] ?? [];
+  const present = (id: string) => rows.some((r) => id in r);
+  return declared
+    .filter((c) => !omit.includes(c.id) && (!c.conditional || present(c.id)))
+    .map((c) => ({ id: c.id, label: c.label, description: c.description || undefined, ...custom[c.id] }));
 }
 
 // "PyTorch", "TensorFlow", ... as the tool detected it; empty when unknown.

@@ -3,25 +3,25 @@
 import { card, diagnosticsList, emptyState, keyValues } from '../components/cards';
 import { rooflineChart, type RooflinePoint } from '../components/roofline_chart';
 import { dataTable } from '../components/table';
-import { el, num } from '../format';
+import { el } from '../format';
 import { hloSummaryTiles } from './hlo_common';
 import { csvButton } from './input_pipeline';
-import { arr, declaredColumns, obj, str, type PageContext } from './page';
+import { declaredColumns, resultOf, type PageContext } from './page';
 
 export function renderRooflineModel(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
+  const d = resultOf(ctx, 'roofline_model');
   const page = el('div', { class: 'page page-roofline-model' });
-  const summary = obj(d.summary);
-  const device = obj(summary.device);
-  const rows = arr(d.roofline);
-  page.append(card('Summary', { id: 'summary' }, hloSummaryTiles(summary)));
-  const peakGflops = num(device.peak_tflops) * 1000;
-  const peakBandwidthGbps = num(device.peak_bandwidth_gbps);
+  const summary = d.summary;
+  const device = summary.device;
+  const rows = d.roofline;
+  page.append(card('Summary', { id: 'summary' }, hloSummaryTiles(summary as unknown as Record<string, unknown>)));
+  const peakGflops = (device.peak_tflops ?? 0) * 1000;
+  const peakBandwidthGbps = device.peak_bandwidth_gbps ?? 0;
   const points: RooflinePoint[] = rows
     .filter((r) => r.level === 'op' || r.level === 'program')
-    .map((r) => ({ name: str(r.name), level: r.level as 'op' | 'program', intensity: num(r.arithmetic_intensity), gflopRate: num(r.gflop_rate), boundBy: str(r.bound_by) || 'unknown', timeUs: num(r.time_us) }));
+    .map((r) => ({ name: r.name, level: r.level as 'op' | 'program', intensity: r.arithmetic_intensity ?? 0, gflopRate: r.gflop_rate ?? 0, boundBy: r.bound_by || 'unknown', timeUs: r.time_us }));
   const placed = points.filter((p) => p.intensity > 0 && p.gflopRate > 0);
-  const scope = d.step === null || d.step === undefined ? 'the whole profile' : `step ${str(d.step)}`;
+  const scope = d.step === null ? 'the whole profile' : `step ${d.step}`;
   page.append(
     card(
       'Roofline',
@@ -30,9 +30,9 @@ export function renderRooflineModel(ctx: PageContext): HTMLElement {
         ? rooflineChart('roofline', points, { peakGflops, peakBandwidthGbps })
         : emptyState('Nothing to place', peakGflops > 0 ? 'No op has both FLOPs and time.' : 'The device peaks are unknown (no device stats, not in the table of published peaks).'),
       keyValues([
-        ['Compute roof', peakGflops > 0 ? `${(peakGflops / 1000).toFixed(1)} TFLOP/s (${str(device.flops_source)})` : 'unknown'],
-        ['Bandwidth roof', peakBandwidthGbps > 0 ? `${peakBandwidthGbps.toFixed(0)} GB/s (${str(device.bandwidth_source)})` : 'unknown'],
-        ['Ridge point', device.ridge_flops_per_byte != null ? `${num(device.ridge_flops_per_byte).toFixed(1)} FLOP/B` : 'unknown'],
+        ['Compute roof', peakGflops > 0 ? `${(peakGflops / 1000).toFixed(1)} TFLOP/s (${device.flops_source})` : 'unknown'],
+        ['Bandwidth roof', peakBandwidthGbps > 0 ? `${peakBandwidthGbps.toFixed(0)} GB/s (${device.bandwidth_source})` : 'unknown'],
+        ['Ridge point', device.ridge_flops_per_byte !== null ? `${device.ridge_flops_per_byte.toFixed(1)} FLOP/B` : 'unknown'],
       ]),
     ),
     card(
