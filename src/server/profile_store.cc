@@ -163,6 +163,9 @@ StatusOr<std::shared_ptr<const CachedResult>> ProfileStore::GetResult(const load
     STEPSCOPE_ASSIGN_OR_RETURN(std::shared_ptr<const analysis::ProfileModel> model, GetModel(run, host, step));
     STEPSCOPE_ASSIGN_OR_RETURN(std::unique_ptr<analysis::ToolResult> result,
                                analysis::RunTool(tool_id, *model, options));
+    // The tool may have filled the model's derivations (ProfileModel::derived): the model
+    // cache charges what the model holds now.
+    models_.Remeasure(ModelKey(run, files, step));
     auto cached = std::make_shared<CachedResult>();
     cached->json = result->ToJson(/*pretty=*/true);
     cached->table_names = result->TableNames();

@@ -118,6 +118,20 @@ class ResultCache {
     return it->second.value;
   }
 
+  // Measures the finished entry for `key` again (a value that grew after it was cached,
+  // e.g. a model whose derivations were computed by later requests) and evicts least
+  // recently used entries past the budget, this one too if it alone is over it. No-op
+  // when there is no finished entry.
+  void Remeasure(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end() || !it->second.ready) return;
+    const size_t bytes = size_of_(*it->second.value);
+    stats_.bytes = stats_.bytes - it->second.bytes + bytes;
+    it->second.bytes = bytes;
+    EvictOverBudgetLocked();
+  }
+
   // Drops every finished entry; computations in flight finish and are not kept.
   void Clear() {
     std::lock_guard<std::mutex> lock(mutex_);

@@ -100,6 +100,30 @@ TEST(ResultCacheTest, EvictsLeastRecentlyUsedByBytes) {
   EXPECT_LE(cache.stats().bytes, 10u);
 }
 
+// A value that grows after it is cached (a model whose derivations later requests fill) is
+// charged its new size when measured again, and the budget holds.
+TEST(ResultCacheTest, RemeasureChargesGrowthAndEvictsPastTheBudget) {
+  struct Growing {
+    mutable std::atomic<size_t> size{2};
+  };
+  ResultCache<Growing> cache(10, [](const Growing& g) { return g.size.load(); });
+  auto make = [] { return StatusOr<std::shared_ptr<const Growing>>(std::make_shared<const Growing>()); };
+  ASSERT_TRUE(cache.GetOrCompute("a", make).ok());
+  auto b = cache.GetOrCompute("b", make);
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(cache.stats().bytes, 4u);
+  (*b)->size = 9;
+  cache.Remeasure("b");  // 2 + 9 > 10: the least recently used, a, goes
+  EXPECT_EQ(cache.stats().bytes, 9u);
+  EXPECT_EQ(cache.stats().entries, 1u);
+  EXPECT_EQ(cache.stats().evictions, 1);
+  cache.Remeasure("missing");  // nothing to do
+  (*b)->size = 20;
+  cache.Remeasure("b");  // alone over the budget: not kept
+  EXPECT_EQ(cache.stats().bytes, 0u);
+  EXPECT_EQ(cache.stats().entries, 0u);
+}
+
 TEST(ResultCacheTest, ValueLargerThanTheBudgetIsReturnedButNotKept) {
   Cache cache = MakeCache(3);
   std::atomic<int> calls = 0;
