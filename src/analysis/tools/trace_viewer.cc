@@ -5,7 +5,7 @@
 namespace stepscope::analysis {
 namespace {
 
-class TraceViewerTool final : public Tool {
+class TraceViewerTool final : public DeclaredTool<TraceViewerSummary> {
  public:
   std::string_view id() const override { return "trace_viewer"; }
   std::string_view description() const override {
@@ -32,30 +32,6 @@ TraceViewerSummary ComputeTraceViewerSummary(const ProfileModel& model) {
   summary.steps = static_cast<int64_t>(model.steps.size());
   return summary;
 }
-
-void WriteResultJson(const TraceViewerSummary& result, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "trace_viewer");
-  w->Key("hosts");
-  w->BeginArray();
-  for (const std::string& host : result.hosts) w->String(host);
-  w->EndArray();
-  w->Field("events", result.events);
-  w->Field("device_planes", result.device_planes);
-  w->Field("streams", result.streams);
-  w->Field("host_threads", result.host_threads);
-  w->Field("steps", result.steps);
-  // Where the timeline itself is (docs/trace_viewer.md).
-  w->Field("tracks_endpoint", "/api/trace/tracks");
-  w->Key("export_formats");
-  w->BeginArray();
-  w->String("chrome");
-  w->String("perfetto");
-  w->EndArray();
-  w->EndObject();
-}
-
-std::vector<output::Table> BuildTables(const TraceViewerSummary&) { return {}; }
 
 std::string FormatResultText(const TraceViewerSummary& result, const ToolOptions&) {
   std::string text = "Trace viewer\n  " + std::to_string(result.events) + " events";

@@ -28,8 +28,23 @@ struct TraceViewerSummary {
 
 TraceViewerSummary ComputeTraceViewerSummary(const ProfileModel& model);
 
-void WriteResultJson(const TraceViewerSummary& result, output::JsonWriter* writer);
-std::vector<output::Table> BuildTables(const TraceViewerSummary& result);
+// The result's declaration (output/schema.h): its JSON, TypeScript and docs.
+constexpr auto DescribeRecord(std::type_identity<TraceViewerSummary>) {
+  using R = TraceViewerSummary;
+  return output::Record(
+      "TraceViewerSummary", output::Constant("tool", "trace_viewer"),
+      output::Field("hosts", &R::hosts, {.description = "the hosts on the timeline"}),
+      output::Field("events", &R::events, {.unit = "count", .description = "events in the profile (all planes)"}),
+      output::Field("device_planes", &R::device_planes, {.unit = "count", .description = "devices with activity"}),
+      output::Field("streams", &R::streams, {.unit = "count", .description = "device streams with activity"}),
+      output::Field("host_threads", &R::host_threads,
+                    {.unit = "count", .description = "host thread tracks (single-host models)"}),
+      output::Field("steps", &R::steps, {.unit = "count"}),
+      output::Constant("tracks_endpoint", "/api/trace/tracks",
+                       {.description = "where the timeline itself is (docs/trace_viewer.md)"}),
+      output::Computed<R>("export_formats", [](const R&) { return std::vector<std::string>{"chrome", "perfetto"}; },
+                          {.description = "`stepscope convert --to` and the UI's export"}));
+}
 std::string FormatResultText(const TraceViewerSummary& result, const ToolOptions& options);
 
 std::unique_ptr<Tool> MakeTraceViewerTool();

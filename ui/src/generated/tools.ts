@@ -230,6 +230,25 @@ export interface KernelStatsResult {
   kernel_names: KernelNameRow[];
 }
 
+export interface TraceViewerSummary {
+  tool: 'trace_viewer';
+  /** the hosts on the timeline */
+  hosts: string[];
+  /** events in the profile (all planes) */
+  events: number;
+  /** devices with activity */
+  device_planes: number;
+  /** device streams with activity */
+  streams: number;
+  /** host thread tracks (single-host models) */
+  host_threads: number;
+  steps: number;
+  /** where the timeline itself is (docs/trace_viewer.md) */
+  tracks_endpoint: '/api/trace/tracks';
+  /** `stepscope convert --to` and the UI's export */
+  export_formats: string[];
+}
+
 export interface HloDeviceRoofs {
   /** the device's peak compute; null when unknown */
   peak_tflops: number | null;
@@ -356,6 +375,7 @@ export interface RooflineResult {
 export interface ToolResults {
   framework_op_stats: FrameworkOpStats;
   kernel_stats: KernelStatsResult;
+  trace_viewer: TraceViewerSummary;
   hlo_stats: HloStatsResult;
   roofline_model: RooflineResult;
 }
@@ -514,6 +534,8 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'avg_duration_us', label: 'Avg (µs)', unit: 'us', description: '', conditional: false },
       { id: 'percent', label: '% of kernel time', unit: '%', description: '', conditional: false },
     ],
+  },
+  trace_viewer: {
   },
   hlo_stats: {
     hlo_ops: [
