@@ -262,7 +262,7 @@ test('framework op stats: pies, sorting, filtering, CSV export and the idle togg
 
   // Include idle: the hash remembers it and an IDLE row appears.
   await page.check('[data-control="include-idle"]');
-  await page.waitForFunction(() => location.hash.includes('idle=1'));
+  await page.waitForFunction(() => location.hash.includes('include_idle=1'));
   await page.waitForFunction(
     () => [...document.querySelectorAll('[data-table="host_ops"] td.name')].some((td) => td.textContent === 'IDLE'),
     null,
@@ -271,7 +271,7 @@ test('framework op stats: pies, sorting, filtering, CSV export and the idle togg
   await waitForCharts();
   assert.ok(await page.isChecked('[data-control="include-idle"]'));
   await page.uncheck('[data-control="include-idle"]');
-  await page.waitForFunction(() => !location.hash.includes('idle=1'));
+  await page.waitForFunction(() => !location.hash.includes('include_idle=1'));
 
   // A GPU profile has all four pies; that is the screenshot.
   await openPage(RUN_GPU, 'framework_op_stats');

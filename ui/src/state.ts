@@ -5,7 +5,7 @@ export interface HashState {
   run: string;
   tool: string;
   host: string;
-  // Page-specific extras (e.g. idle=1 on framework op stats).
+  // Page-specific extras (e.g. include_idle=1 on framework op stats).
   extra: Record<string, string>;
 }
 

@@ -12,7 +12,7 @@ export interface PageContext {
   // usesTables; empty otherwise.
   tables: TableInfo[];
   hash: HashState;
-  // Changes a page-specific URL parameter (e.g. idle=1) and reloads the page.
+  // Changes a page-specific URL parameter (e.g. include_idle=1) and reloads the page.
   setExtra(key: string, value: string | null): void;
   // Per-step pages: every step of the run (the overview's step_time_graph rows, all steps),
   // whatever step is selected; empty on other pages.
