@@ -1,28 +1,16 @@
 #include "src/analysis/tool_options.h"
 
-#include <charconv>
 #include <cstdint>
 
+#include "src/analysis/output/json_writer.h"
 #include "src/analysis/tools/graph_viewer.h"
 #include "src/analysis/tools/multi_gpu_options.h"
+#include "src/base/parse_number.h"
 
 namespace stepscope::analysis {
 namespace {
 
 std::string Quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
-
-// Whole digits (an optional '-') filling the text, as int64.
-std::optional<int64_t> ParseWhole(std::string_view text) {
-  int64_t value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
-}
-
-std::string ExactText(double value) {
-  char text[32];
-  return std::string(text, std::to_chars(text, text + sizeof text, value).ptr);
-}
 
 template <auto kMember>
 void Copy(const ToolOptions& from, ToolOptions* to) {
@@ -49,9 +37,11 @@ Status SetPs(std::string_view name, std::string_view text, ToolOptions* o) {
     o->*kMember = std::nullopt;
     return OkStatus();
   }
-  std::optional<int64_t> ps = ParseWhole(text);
-  if (!ps) return InvalidArgumentError(std::string(name) + " must be a time in picoseconds, not " + Quoted(text));
-  o->*kMember = *ps;
+  int64_t ps = 0;
+  if (!base::ParseWhole(text, &ps)) {
+    return InvalidArgumentError(std::string(name) + " must be a time in picoseconds, not " + Quoted(text));
+  }
+  o->*kMember = ps;
   return OkStatus();
 }
 template <std::optional<int64_t> ToolOptions::*kMember>
@@ -71,12 +61,12 @@ std::string GetText(const ToolOptions& o) {
 
 template <int ToolOptions::*kMember, int kMin, int kMax>
 Status SetBoundedInt(std::string_view name, std::string_view text, ToolOptions* o) {
-  std::optional<int64_t> value = ParseWhole(text);
-  if (!value || *value < kMin || *value > kMax) {
+  int64_t value = 0;
+  if (!base::ParseWhole(text, &value) || value < kMin || value > kMax) {
     return InvalidArgumentError(std::string(name) + " must be a whole number from " + std::to_string(kMin) + " to " +
                                 std::to_string(kMax) + ", not " + Quoted(text));
   }
-  o->*kMember = static_cast<int>(*value);
+  o->*kMember = static_cast<int>(value);
   return OkStatus();
 }
 template <int ToolOptions::*kMember>
@@ -109,7 +99,7 @@ Status SetLinkGbps(std::string_view name, std::string_view text, ToolOptions* o)
   return OkStatus();
 }
 std::string GetLinkGbps(const ToolOptions& o) {
-  return o.link_bandwidth_gbps ? ExactText(*o.link_bandwidth_gbps) : "";
+  return o.link_bandwidth_gbps ? output::FormatDoubleRoundTrip(*o.link_bandwidth_gbps) : "";
 }
 
 }  // namespace
@@ -207,7 +197,7 @@ const std::vector<ToolOptionDecl>& AllToolOptions() {
        .help = "the model's parameter count, for the all-reduce estimate parameters x 4 B / link bandwidth "
                "(default: the all-reduce bytes / 4)",
        .min = 1,
-       .max = 1e15,
+       .max = static_cast<double>(kMaxParameterCount),
        .set = SetParameters,
        .get = GetParameters,
        .copy = Copy<&ToolOptions::parameter_count>},
@@ -216,7 +206,7 @@ const std::vector<ToolOptionDecl>& AllToolOptions() {
        .value_name = "GBPS",
        .help = "the GPUs' link bandwidth in GB/s, one direction (default: a table by GPU model)",
        .min = 0,
-       .max = 1e6,
+       .max = kMaxLinkGbps,
        .set = SetLinkGbps,
        .get = GetLinkGbps,
        .copy = Copy<&ToolOptions::link_bandwidth_gbps>},

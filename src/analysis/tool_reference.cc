@@ -123,13 +123,22 @@ void AppendFieldRows(const TypeDesc& record, std::string* out) {
   }
 }
 
-void AppendTables(const TypeDesc& record, std::string* out) {
+// The record's table fields, its inlined records' included, in declaration order.
+void CollectTableFields(const TypeDesc& record, std::vector<const FieldDesc*>* tables) {
   for (const FieldDesc& field : record.fields) {
-    if (field.inlined) {
-      AppendTables(*field.type, out);
-      continue;
-    }
-    if (!field.table) continue;
+    if (field.inlined) CollectTableFields(*field.type, tables);
+    if (field.table) tables->push_back(&field);
+  }
+}
+std::vector<const FieldDesc*> TableFields(const TypeDesc& record) {
+  std::vector<const FieldDesc*> tables;
+  CollectTableFields(record, &tables);
+  return tables;
+}
+
+void AppendTables(const TypeDesc& record, std::string* out) {
+  for (const FieldDesc* table : TableFields(record)) {
+    const FieldDesc& field = *table;
     const TypeDesc& row = *field.type->element;
     *out += "\nTable `" + std::string(field.id) + "` (" + std::string(field.title) + ")";
     if (!field.info.description.empty()) *out += ": " + Cell(field.info.description);
@@ -191,15 +200,7 @@ std::string ToolsTypeScript() {
   for (const Tool* tool : AllTools()) {
     if (tool->result_type() == nullptr) continue;
     out += "  " + std::string(tool->id()) + ": {\n";
-    std::vector<const FieldDesc*> tables;
-    auto collect = [&](auto&& self, const TypeDesc& record) -> void {
-      for (const FieldDesc& field : record.fields) {
-        if (field.inlined) self(self, *field.type);
-        if (field.table) tables.push_back(&field);
-      }
-    };
-    collect(collect, *tool->result_type());
-    for (const FieldDesc* table : tables) {
+    for (const FieldDesc* table : TableFields(*tool->result_type())) {
       out += "    " + std::string(table->id) + ": [\n";
       for (const FieldDesc& column : table->type->element->fields) {
         out += "      { id: " + TsString(column.id) + ", label: " +
@@ -239,13 +240,7 @@ std::string ToolReferenceMarkdown(const Tool& tool) {
   CollectRecords(*result, &seen, &records);
   // The result first, then the records it holds; table rows are described as tables.
   std::set<const TypeDesc*> rows;
-  auto mark_rows = [&](auto&& self, const TypeDesc& record) -> void {
-    for (const FieldDesc& field : record.fields) {
-      if (field.inlined) self(self, *field.type);
-      if (field.table) rows.insert(field.type->element);
-    }
-  };
-  mark_rows(mark_rows, *result);
+  for (const FieldDesc* table : TableFields(*result)) rows.insert(table->type->element);
   out += "\nResult `" + std::string(result->name) + "`:\n\n| field | type | unit | meaning |\n|---|---|---|---|\n";
   AppendFieldRows(*result, &out);
   AppendTables(*result, &out);

@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <charconv>
 #include <fstream>
 #include <string>
+
+#include "src/base/parse_number.h"
 
 namespace stepscope::base {
 namespace {
@@ -19,8 +20,7 @@ uint64_t CgroupMemoryLimit() {
   std::string text;
   if (!(file >> text) || text == "max") return UINT64_MAX;
   uint64_t value = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  return error == std::errc() && end == text.data() + text.size() && value > 0 ? value : UINT64_MAX;
+  return ParseWhole(text, &value) && value > 0 ? value : UINT64_MAX;
 }
 
 }  // namespace

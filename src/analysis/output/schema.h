@@ -30,6 +30,7 @@
 #include <string_view>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace stepscope::analysis::output {
@@ -102,6 +103,13 @@ struct RecordDecl {
 template <typename... F>
 constexpr RecordDecl<F...> Record(std::string_view name, F... fields) {
   return {name, std::tuple<F...>(fields...)};
+}
+
+// A computed field's value where it applies, else absent (null in JSON, "-" in text): a
+// figure the profile cannot give is not shown as 0.
+template <typename T>
+std::optional<T> OptionalIf(bool applies, T value) {
+  return applies ? std::optional<T>(std::move(value)) : std::nullopt;
 }
 
 // The value a member or computed field declaration reads from a record.

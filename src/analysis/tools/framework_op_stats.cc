@@ -5,8 +5,8 @@
 #include <unordered_set>
 
 #include "src/analysis/model/derivations.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
-#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 namespace {

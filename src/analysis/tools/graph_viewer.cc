@@ -6,9 +6,9 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
-#include "src/analysis/tools/tool_util.h"
 #include "src/base/ascii.h"
 
 namespace stepscope::analysis {

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "src/analysis/model/hlo_op_metrics.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/tool.h"
-#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 
@@ -74,7 +74,7 @@ constexpr auto DescribeRecord(std::type_identity<HloDeviceRoofs>) {
 
 constexpr auto DescribeRecord(std::type_identity<HloOpSummary>) {
   using R = HloOpSummary;
-  auto if_known = [](const R& r, double value) { return r.peaks.known() ? std::optional<double>(value) : std::nullopt; };
+  auto if_known = [](const R& r, double value) { return output::OptionalIf(r.peaks.known(), value); };
   return output::Record(
       "HloOpSummary",
       output::Field("programs", &R::modules, {.unit = "count", .description = "XLA programs in the profile"}),
@@ -114,7 +114,7 @@ constexpr auto DescribeRecord(std::type_identity<HloOpSummary>) {
 constexpr auto DescribeRecord(std::type_identity<HloStatsRow>) {
   using R = HloStatsRow;
   // Cost-model figures: null for an op the profile's programs do not have.
-  auto cost = [](const R& r, double value) { return r.op.has_cost ? std::optional<double>(value) : std::nullopt; };
+  auto cost = [](const R& r, double value) { return output::OptionalIf(r.op.has_cost, value); };
   return output::Record(
       "HloStatsRow", output::Field("rank", &R::rank, {.label = "Rank", .description = "1 = the most device time"}),
       output::Computed<R>("program", [](const R& r) { return std::string_view(r.op.program); },

@@ -10,9 +10,9 @@
 #include <utility>
 
 #include "src/analysis/model/derivations.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
-#include "src/analysis/tools/tool_util.h"
 #include "src/xspace/schema.h"
 
 namespace stepscope::analysis {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/analysis/model/kernel_summary.h"
@@ -79,7 +80,7 @@ inline constexpr output::FieldInfo kPercentOfKernelTime{.label = "% of kernel ti
 // Tensor Core figures where no GPU of the profile can have Tensor Cores: not 0, absent.
 template <typename T>
 std::optional<T> IfTensorCoresApply(const KernelSummary& s, T value) {
-  return s.tensor_cores_apply ? std::optional<T>(value) : std::nullopt;
+  return output::OptionalIf(s.tensor_cores_apply, std::move(value));
 }
 }  // namespace kernel_fields
 

@@ -4,8 +4,8 @@
 
 #include "src/analysis/model/derivations.h"
 #include "src/analysis/model/sat_math.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
-#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 namespace {

@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "src/analysis/model/derivations.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
-#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 namespace {

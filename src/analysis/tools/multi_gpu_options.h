@@ -10,6 +10,10 @@
 
 namespace stepscope::analysis {
 
+// 10^15 parameters: beyond any model, far from int64 overflow.
+inline constexpr int64_t kMaxParameterCount = 1'000'000'000'000'000;
+inline constexpr double kMaxLinkGbps = 1e6;
+
 // The model's parameter count: a whole number from 1 to 10^15 (digits only).
 // `name` is how the caller spells the option in the message ("--parameters", "parameters").
 StatusOr<int64_t> ParseParameterCount(std::string_view name, std::string_view text);

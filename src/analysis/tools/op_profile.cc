@@ -5,10 +5,10 @@
 #include <utility>
 
 #include "src/analysis/model/derivations.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
-#include "src/analysis/tools/tool_util.h"
 #include "src/hlo/hlo_cost.h"
 #include "src/hlo/hlo_programs.h"
 

@@ -1,10 +1,10 @@
 #include "src/analysis/tools/overview_page.h"
 
 #include "src/analysis/model/derivations.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/hlo_stats.h"
-#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 namespace {

@@ -6,10 +6,10 @@
 #include <variant>
 
 #include "src/analysis/model/derivations.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/framework.h"
-#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 namespace {

@@ -50,9 +50,9 @@ constexpr auto DescribeRecord(std::type_identity<RooflinePoint>) {
   using R = RooflinePoint;
   // Cost figures: null for a point without FLOPs and bytes; the roof also needs the
   // device's peaks and an intensity above 0 (the point is not placed otherwise).
-  auto cost = [](const R& r, double value) { return r.has_cost ? std::optional<double>(value) : std::nullopt; };
+  auto cost = [](const R& r, double value) { return output::OptionalIf(r.has_cost, value); };
   auto placed = [](const R& r, double value) {
-    return r.has_cost && r.attainable_gflop_rate > 0 ? std::optional<double>(value) : std::nullopt;
+    return output::OptionalIf(r.has_cost && r.attainable_gflop_rate > 0, value);
   };
   return output::Record(
       "RooflinePoint",

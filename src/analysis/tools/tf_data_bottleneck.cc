@@ -1,9 +1,9 @@
 #include "src/analysis/tools/tf_data_bottleneck.h"
 
 #include "src/analysis/model/derivations.h"
+#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
-#include "src/analysis/tools/tool_util.h"
 
 namespace stepscope::analysis {
 namespace {
