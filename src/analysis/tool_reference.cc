@@ -45,6 +45,8 @@ std::string TsType(const TypeDesc& type) {
       return TsType(*type.element) + " | null";
     case ValueKind::kConstant:
       return "string";
+    case ValueKind::kMap:
+      return "Record<string, " + TsType(*type.element) + ">";
   }
   return "unknown";
 }
@@ -63,6 +65,7 @@ void AppendTsFields(const TypeDesc& record, std::string* out) {
       AppendTsFields(*field.type, out);
       continue;
     }
+    if (!field.json) continue;  // a table view: in the tables, not in the JSON
     if (!field.info.description.empty()) *out += "  /** " + std::string(field.info.description) + " */\n";
     *out += "  " + std::string(field.id) + (field.info.when.empty() ? "" : "?") + ": ";
     *out += field.type->kind == ValueKind::kConstant ? TsString(field.constant) : TsType(*field.type);
@@ -87,6 +90,8 @@ std::string KindName(const TypeDesc& type) {
       return "array of " + KindName(*type.element);
     case ValueKind::kOptional:
       return KindName(*type.element) + " or null";
+    case ValueKind::kMap:
+      return "object of name to " + KindName(*type.element);
   }
   return "";
 }
@@ -117,7 +122,7 @@ void AppendFieldRows(const TypeDesc& record, std::string* out) {
       AppendFieldRows(*field.type, out);
       continue;
     }
-    std::string kind = field.table ? "table (below)" : KindName(*field.type);
+    std::string kind = !field.json ? "table only, not in the JSON (below)" : field.table ? "table (below)" : KindName(*field.type);
     *out += "| `" + std::string(field.id) + "` | " + kind + " | " + std::string(field.info.unit) + " | " +
             Meaning(field) + " |\n";
   }

@@ -17,13 +17,17 @@
 //
 // Members not declared are internal (never written). A field's value is a number, bool,
 // string, std::optional of one (absent: JSON null, an empty CSV cell, "-" in text), a
-// record, or a std::vector of those. A vector of records declared with TableField is
-// also a table: its scalar fields are the columns, the field id is the table name.
+// record, a std::vector of those, or a map by name (std::map<std::string, V>, or a
+// std::vector<std::pair<std::string, V>> to keep an order: a JSON object). A vector of
+// records declared with TableField is also a table: its scalar fields are the columns,
+// the field id is the table name. TableView declares a table computed from the record that
+// is not in the JSON, because the JSON holds the same rows in another shape (a tree).
 #pragma once
 
 #include <concepts>
-#include <functional>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -47,14 +51,21 @@ struct FieldInfo {
   std::string_view when;
 };
 
-template <typename R, typename V>
+// What a member declaration is; compile-time, so that only tables are instantiated as tables.
+enum class FieldRole {
+  kValue,   // written as its value
+  kTable,   // a vector of records that is also a table
+  kInline,  // a record whose fields are written into the parent object
+};
+
+template <typename R, typename V, FieldRole kRole = FieldRole::kValue>
 struct FieldDecl {
   std::string_view id;
   V R::*member;
   FieldInfo info;
-  bool table = false;         // a vector of records that is also a table
-  std::string_view title;     // the table's heading in text output
-  bool inlined = false;       // a record whose fields are written into the parent object
+  std::string_view title;  // kTable: the table's heading in text output
+  static constexpr bool table = kRole == FieldRole::kTable;
+  static constexpr bool inlined = kRole == FieldRole::kInline;
 };
 
 // A value derived from the record when written (an average from a total and a count), so
@@ -66,6 +77,16 @@ struct ComputedDecl {
   FieldInfo info;
   static constexpr bool table = false;
   static constexpr bool inlined = false;
+};
+
+// A table computed from the record for CSV, text and /api/tables only: `fn(const R&)`
+// returns a std::vector of row records (a tree flattened to rows, which the JSON nests).
+template <typename R, typename Fn>
+struct TableViewDecl {
+  std::string_view id;
+  Fn fn;
+  std::string_view title;
+  FieldInfo info;
 };
 
 // A constant string field ("tool": "framework_op_stats"): TypeScript types it as the literal.
@@ -80,16 +101,21 @@ constexpr FieldDecl<R, V> Field(std::string_view id, V R::*member, FieldInfo inf
   return {id, member, info};
 }
 template <typename R, typename V>
-constexpr FieldDecl<R, V> TableField(std::string_view id, V R::*member, std::string_view title, FieldInfo info = {}) {
-  return {id, member, info, true, title};
+constexpr FieldDecl<R, V, FieldRole::kTable> TableField(std::string_view id, V R::*member, std::string_view title,
+                                                        FieldInfo info = {}) {
+  return {id, member, info, title};
 }
 template <typename R, typename V>
-constexpr FieldDecl<R, V> Inline(V R::*member) {
-  return {{}, member, {}, false, {}, true};
+constexpr FieldDecl<R, V, FieldRole::kInline> Inline(V R::*member) {
+  return {{}, member, {}, {}};
 }
 template <typename R, typename Fn>
 constexpr ComputedDecl<R, Fn> Computed(std::string_view id, Fn fn, FieldInfo info = {}) {
   return {id, fn, info};
+}
+template <typename R, typename Fn>
+constexpr TableViewDecl<R, Fn> TableView(std::string_view id, Fn fn, std::string_view title, FieldInfo info = {}) {
+  return {id, fn, title, info};
 }
 constexpr ConstantDecl Constant(std::string_view id, std::string_view value, FieldInfo info = {}) {
   return {id, value, info};
@@ -122,7 +148,12 @@ decltype(auto) FieldValue(const R& record, const F& field) {
   }
 }
 template <typename F>
-concept HasValue = requires(F f) { f.id; } && !std::is_same_v<F, ConstantDecl>;
+struct IsTableView : std::false_type {};
+template <typename R, typename Fn>
+struct IsTableView<TableViewDecl<R, Fn>> : std::true_type {};
+// A declaration with a value in the record's JSON (and so a column, in a row record).
+template <typename F>
+concept HasValue = requires(F f) { f.id; } && !std::is_same_v<F, ConstantDecl> && !IsTableView<F>::value;
 
 // A type with a record declaration (found by ADL).
 template <typename T>
@@ -147,7 +178,7 @@ bool ColumnShown(const R& record, std::string_view table, std::string_view colum
 
 // ---- The type-erased description, for generators (TypeScript, docs) and tests. ----
 
-enum class ValueKind { kInt, kDouble, kBool, kString, kRecord, kArray, kOptional, kConstant };
+enum class ValueKind { kInt, kDouble, kBool, kString, kRecord, kArray, kOptional, kConstant, kMap };
 
 struct TypeDesc;
 struct FieldDesc {
@@ -158,11 +189,12 @@ struct FieldDesc {
   std::string_view title;
   bool inlined = false;
   std::string_view constant;  // kConstant: the value
+  bool json = true;           // false: a TableView, in the tables only
 };
 struct TypeDesc {
   ValueKind kind = ValueKind::kString;
   std::string_view name;            // kRecord
-  const TypeDesc* element = nullptr;  // kArray, kOptional
+  const TypeDesc* element = nullptr;  // kArray, kOptional, kMap (the values)
   std::vector<FieldDesc> fields;    // kRecord
 };
 
@@ -181,15 +213,31 @@ template <typename V>
 struct IsVector : std::false_type {};
 template <typename V>
 struct IsVector<std::vector<V>> : std::true_type {};
+// A map by name, written as a JSON object (std::vector of pairs: in the vector's order).
+template <typename V>
+struct IsMap : std::false_type {};
+template <typename V>
+struct IsMap<std::map<std::string, V>> : std::true_type {
+  using value_type = V;
+};
+template <typename V>
+struct IsMap<std::vector<std::pair<std::string, V>>> : std::true_type {
+  using value_type = V;
+};
 
-template <typename R, typename V>
-FieldDesc DescribeField(const FieldDecl<R, V>& f) {
+template <typename R, typename V, FieldRole kRole>
+FieldDesc DescribeField(const FieldDecl<R, V, kRole>& f) {
   return {f.id, &DescribeType<V>(), f.info, f.table, f.title, f.inlined, {}};
 }
 template <typename R, typename Fn>
 FieldDesc DescribeField(const ComputedDecl<R, Fn>& f) {
   using V = std::remove_cvref_t<std::invoke_result_t<Fn, const R&>>;
   return {f.id, &DescribeType<V>(), f.info, false, {}, false, {}};
+}
+template <typename R, typename Fn>
+FieldDesc DescribeField(const TableViewDecl<R, Fn>& f) {
+  using V = std::remove_cvref_t<std::invoke_result_t<Fn, const R&>>;
+  return {f.id, &DescribeType<V>(), f.info, true, f.title, false, {}, false};
 }
 inline FieldDesc DescribeField(const ConstantDecl& c) {
   static const TypeDesc constant{ValueKind::kConstant};
@@ -209,11 +257,14 @@ void FillTypeDesc(TypeDesc& d) {
   } else if constexpr (IsOptional<V>::value) {
     d.kind = ValueKind::kOptional;
     d.element = &DescribeType<typename V::value_type>();
+  } else if constexpr (IsMap<V>::value) {
+    d.kind = ValueKind::kMap;
+    d.element = &DescribeType<typename IsMap<V>::value_type>();
   } else if constexpr (IsVector<V>::value) {
     d.kind = ValueKind::kArray;
     d.element = &DescribeType<typename V::value_type>();
   } else {
-    static_assert(IsRecord<V>, "a schema field must be a number, bool, string, optional, vector or record");
+    static_assert(IsRecord<V>, "a schema field must be a number, bool, string, optional, vector, map or record");
     d.kind = ValueKind::kRecord;
     constexpr auto record = RecordOf<V>();
     d.name = record.name;

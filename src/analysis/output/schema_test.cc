@@ -1,5 +1,6 @@
 #include "src/analysis/output/schema.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,60 @@ TEST(SchemaTest, DescriptionListsFieldsKindsAndConditions) {
   EXPECT_EQ(row.fields[2].type->kind, ValueKind::kOptional);  // the computed average
   EXPECT_EQ(row.fields[3].info.when, "with memory");
   EXPECT_EQ(d.fields[4].type->element->kind, ValueKind::kInt);
+}
+
+// A tree whose JSON nests and whose table is the tree flattened; a map by name.
+struct Node {
+  std::string name;
+  std::vector<std::pair<std::string, double>> numbers;  // ordered map
+  std::map<std::string, int64_t> counts;                // sorted map
+  std::vector<Node> children;
+};
+struct FlatRow {
+  int64_t depth = 0;
+  std::string name;
+};
+constexpr auto DescribeRecord(std::type_identity<FlatRow>) {
+  return Record("FlatRow", Field("depth", &FlatRow::depth), Field("name", &FlatRow::name));
+}
+void Flatten(const Node& n, int64_t depth, std::vector<FlatRow>* rows) {
+  rows->push_back({depth, n.name});
+  for (const Node& c : n.children) Flatten(c, depth + 1, rows);
+}
+constexpr auto DescribeRecord(std::type_identity<Node>) {
+  return Record("Node", Field("name", &Node::name), Field("numbers", &Node::numbers), Field("counts", &Node::counts),
+                Field("children", &Node::children),
+                TableView<Node>("flat", [](const Node& n) {
+                  std::vector<FlatRow> rows;
+                  Flatten(n, 0, &rows);
+                  return rows;
+                }, "Flat"));
+}
+
+TEST(SchemaTest, MapsAreObjectsAndTableViewsAreTablesOnly) {
+  Node root{"root", {{"z", 1.5}, {"a", 2}}, {{"y", 2}, {"b", 1}}, {{"leaf", {}, {}, {}}}};
+  std::string json;
+  JsonWriter w(&json, JsonWriter::Style::kCompact);
+  WriteRecordJson(root, &w);
+  EXPECT_EQ(json,
+            "{\"name\":\"root\",\"numbers\":{\"z\":1.5,\"a\":2},\"counts\":{\"b\":1,\"y\":2},"
+            "\"children\":[{\"name\":\"leaf\",\"numbers\":{},\"counts\":{},\"children\":[]}]}");
+  std::vector<Table> tables = RecordTables(root);
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].name, "flat");
+  ASSERT_EQ(tables[0].rows.size(), 2u);
+  EXPECT_EQ(std::get<int64_t>(tables[0].rows[1][0]), 1);
+  EXPECT_EQ(std::get<std::string>(tables[0].rows[1][1]), "leaf");
+
+  const TypeDesc& d = DescribeType<Node>();
+  ASSERT_EQ(d.fields.size(), 5u);
+  EXPECT_EQ(d.fields[1].type->kind, ValueKind::kMap);
+  EXPECT_EQ(d.fields[1].type->element->kind, ValueKind::kDouble);
+  EXPECT_EQ(d.fields[2].type->kind, ValueKind::kMap);
+  EXPECT_EQ(d.fields[3].type->element, &d);  // recursive
+  EXPECT_TRUE(d.fields[4].table);
+  EXPECT_FALSE(d.fields[4].json);
+  EXPECT_EQ(d.fields[4].type->element, &DescribeType<FlatRow>());
 }
 
 }  // namespace

@@ -77,6 +77,13 @@ void WriteValue(const V& value, JsonWriter* w) {
     w->Double(static_cast<double>(value));
   } else if constexpr (std::is_same_v<V, std::string> || std::is_same_v<V, std::string_view>) {
     w->String(value);
+  } else if constexpr (IsMap<V>::value) {
+    w->BeginObject();
+    for (const auto& [name, element] : value) {
+      w->Key(name);
+      WriteValue(element, w);
+    }
+    w->EndObject();
   } else if constexpr (IsVector<V>::value) {
     w->BeginArray();
     for (const auto& element : value) WriteValue(element, w);
@@ -97,18 +104,18 @@ template <typename R, typename F>
 void WriteField(const R& record, const F& field, JsonWriter* w) {
   if constexpr (std::is_same_v<F, ConstantDecl>) {
     w->Field(field.id, field.value);
+  } else if constexpr (IsTableView<F>::value) {
+    // In the tables only.
   } else {
     const auto& value = FieldValue(record, field);
     using V = std::remove_cvref_t<decltype(value)>;
-    if (field.inlined) {
-      if constexpr (IsRecord<V>) WriteFields(value, w);
-    } else if (field.table) {
-      if constexpr (IsVector<V>::value) {
-        if constexpr (IsRecord<typename V::value_type>) {
-          w->Key(field.id);
-          WriteTableRowsJson(BuildRowsTable(record, field.id, field.title, value), w);
-        }
-      }
+    if constexpr (F::inlined) {
+      static_assert(IsRecord<V>, "Inline takes a record");
+      WriteFields(value, w);
+    } else if constexpr (F::table) {
+      static_assert(IsVector<V>::value && IsRecord<typename V::value_type>, "TableField takes a vector of records");
+      w->Key(field.id);
+      WriteTableRowsJson(BuildRowsTable(record, field.id, field.title, value), w);
     } else {
       w->Key(field.id);
       WriteValue(value, w);
@@ -168,18 +175,16 @@ Table BuildRowsTable(const Parent& parent, std::string_view name, std::string_vi
 
 template <typename R, typename F>
 void CollectTable(const R& record, const F& field, std::vector<Table>* tables) {
-  if constexpr (requires { field.member; }) {
+  if constexpr (IsTableView<F>::value) {
+    tables->push_back(BuildRowsTable(record, field.id, field.title, field.fn(record)));
+  } else if constexpr (requires { field.member; }) {
     using V = std::remove_cvref_t<decltype(record.*field.member)>;
-    if constexpr (IsRecord<V>) {
-      if (field.inlined) {
-        constexpr auto declared = RecordOf<V>();
-        const V& inner = record.*field.member;
-        std::apply([&](const auto&... f) { (CollectTable(inner, f, tables), ...); }, declared.fields);
-      }
-    } else if constexpr (IsVector<V>::value) {
-      if constexpr (IsRecord<typename V::value_type>) {
-        if (field.table) tables->push_back(BuildRowsTable(record, field.id, field.title, record.*field.member));
-      }
+    if constexpr (F::inlined) {
+      constexpr auto declared = RecordOf<V>();
+      const V& inner = record.*field.member;
+      std::apply([&](const auto&... f) { (CollectTable(inner, f, tables), ...); }, declared.fields);
+    } else if constexpr (F::table) {
+      tables->push_back(BuildRowsTable(record, field.id, field.title, record.*field.member));
     }
   }
 }
