@@ -42,7 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const analysis::CriticalPathStep& step : result.critical_path) {
     if (step.stage < 0 || step.stage >= static_cast<int>(result.stages.size())) __builtin_trap();
   }
-  analysis::StructToolResult<analysis::TfDataBottleneckResult> tool(result);
+  analysis::StructToolResult<analysis::TfDataBottleneckReport> tool(analysis::TfDataBottleneckReportOf(result));
   volatile uint64_t sink = tool.ToJson(false).size() + tool.FormatText({}).size();
   for (const std::string& name : tool.TableNames()) {
     auto csv = tool.TableCsv(name);

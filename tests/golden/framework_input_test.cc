@@ -251,7 +251,7 @@ TEST(StepscopeInputTest, RecorderProfilesGetStepscopesApiNotTfData) {
   EXPECT_EQ(categories, (std::vector<std::string>{"compilation", "input", "host_compute", "other"}));
   std::string json;
   analysis::output::JsonWriter w(&json);
-  analysis::WriteResultJson(a, &w);
+  analysis::output::WriteRecordJson(a, &w);
   EXPECT_THAT(json, Not(HasSubstr("device_compute")));
   EXPECT_THAT(json, HasSubstr("\"framework\":\"stepscope\""));
 }

@@ -155,5 +155,27 @@ TEST(SchemaTest, MapsAreObjectsAndTableViewsAreTablesOnly) {
   EXPECT_EQ(d.fields[4].type->element, &DescribeType<FlatRow>());
 }
 
+// A field present only sometimes (`when`) is left out where absent; other absent values
+// are null.
+struct Sometimes {
+  std::optional<double> only_with_x;
+  std::optional<double> or_null;
+};
+constexpr auto DescribeRecord(std::type_identity<Sometimes>) {
+  return Record("Sometimes", Field("only_with_x", &Sometimes::only_with_x, {.when = "with x"}),
+                Field("or_null", &Sometimes::or_null));
+}
+
+TEST(SchemaTest, ConditionalOptionalFieldsAreLeftOutWhereAbsent) {
+  auto json = [](const Sometimes& s) {
+    std::string out;
+    JsonWriter w(&out, JsonWriter::Style::kCompact);
+    WriteRecordJson(s, &w);
+    return out;
+  };
+  EXPECT_EQ(json({}), "{\"or_null\":null}");
+  EXPECT_EQ(json({1.5, 2}), "{\"only_with_x\":1.5,\"or_null\":2}");
+}
+
 }  // namespace
 }  // namespace stepscope::analysis::output

@@ -117,6 +117,11 @@ void WriteField(const R& record, const F& field, JsonWriter* w) {
       w->Key(field.id);
       WriteTableRowsJson(BuildRowsTable(record, field.id, field.title, value), w);
     } else {
+      if constexpr (IsOptional<V>::value) {
+        // Present only sometimes (FieldInfo::when): left out where it has no value, as the
+        // TypeScript type's `?` says; other absent values are null.
+        if (!field.info.when.empty() && !value.has_value()) return;
+      }
       w->Key(field.id);
       WriteValue(value, w);
     }

@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "src/analysis/output/schema_writer.h"
 #include "src/xspace/schema.h"
 
 namespace stepscope::analysis {
@@ -39,13 +40,7 @@ std::string DeviceModelsText(const std::vector<DeviceModelCount>& models) {
 
 void WriteDeviceModelsJson(const std::vector<DeviceModelCount>& models, output::JsonWriter* w) {
   w->BeginArray();
-  for (const DeviceModelCount& m : models) {
-    w->BeginObject();
-    w->Field("name", m.name);
-    w->Field("device_type", m.device_type);
-    w->Field("count", m.count);
-    w->EndObject();
-  }
+  for (const DeviceModelCount& m : models) output::WriteRecordJson(m, w);
   w->EndArray();
 }
 

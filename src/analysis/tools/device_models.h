@@ -10,6 +10,7 @@
 
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/output/json_writer.h"
+#include "src/analysis/output/schema.h"
 
 namespace stepscope::analysis {
 
@@ -19,6 +20,17 @@ struct DeviceModelCount {
   int64_t count = 0;
 };
 
+constexpr auto DescribeRecord(std::type_identity<DeviceModelCount>) {
+  using R = DeviceModelCount;
+  return output::Record(
+      "DeviceModelCount",
+      output::Field("name", &R::name,
+                    {.description = "the model name (`gpu_device_name`, Kineto's `deviceProperties` name); empty when "
+                                    "not recorded"}),
+      output::Field("device_type", &R::device_type, {.description = "`GPU`, `MTIA`, `TPU`, ..."}),
+      output::Field("count", &R::count, {.unit = "count", .description = "device planes of this model"}));
+}
+
 // The device planes of `model` grouped by (name, device_type): most planes first, then by
 // name; planes without a name after the named ones.
 std::vector<DeviceModelCount> CountDeviceModels(const ProfileModel& model);
@@ -27,7 +39,7 @@ std::vector<DeviceModelCount> CountDeviceModels(const ProfileModel& model);
 // empty for no devices.
 std::string DeviceModelsText(const std::vector<DeviceModelCount>& models);
 
-// `[{name, device_type, count}]`, the one JSON shape of the overview's and diff's lists.
+// `[{name, device_type, count}]` (the declaration above), for diff; the overview writes the same.
 void WriteDeviceModelsJson(const std::vector<DeviceModelCount>& models, output::JsonWriter* w);
 
 }  // namespace stepscope::analysis

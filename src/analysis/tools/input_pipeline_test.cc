@@ -11,6 +11,7 @@ namespace stepscope::analysis {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using tools_testing::MakeStep;
 using tools_testing::Ms;
 
@@ -120,7 +121,7 @@ TEST(InputPipelineTest, JsonHasTheContractFields) {
   InputPipelineAnalysis a = ComputeInputPipelineAnalysis(StepsWithInput(25, 0));
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(a, &w);
+  output::WriteRecordJson(a, &w);
   ASSERT_TRUE(w.complete());
   for (const char* key : {"\"input_bound_percent\":25", "\"input_bound_verdict\":\"highly\"", "\"step_time_stats_ms\":{",
                           "\"mean\":100", "\"stddev\":0", "\"host_breakdown_ms\":{\"demanded_file_read\":0",
@@ -132,21 +133,58 @@ TEST(InputPipelineTest, JsonHasTheContractFields) {
 
 TEST(InputPipelineTest, TablesHaveStableNames) {
   InputPipelineAnalysis a = ComputeInputPipelineAnalysis(StepsWithInput(25, 0));
-  std::vector<output::Table> tables = BuildTables(a);
-  ASSERT_EQ(tables.size(), 4u);
-  EXPECT_EQ(tables[0].name, "steps");
+  std::vector<output::Table> tables = output::RecordTables(a);
+  std::vector<std::string> names;
+  for (const output::Table& t : tables) names.push_back(t.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"steps", "input_share", "host_breakdown", "input_ops"}));
   EXPECT_EQ(tables[0].rows.size(), 10u);
-  EXPECT_EQ(tables[1].name, "input_share");
-  EXPECT_EQ(tables[2].name, "input_ops");
-  EXPECT_EQ(tables[3].name, "host_breakdown");
-  // No device: the device categories do not apply and are not shown as 0.
+  // No device: the device categories do not apply and are not shown as 0; no cadence, no
+  // device columns.
   EXPECT_LT(tables[0].ColumnIndex("device_compute_ms"), 0);
+  EXPECT_LT(tables[0].ColumnIndex("device_busy_ms"), 0);
   EXPECT_GE(tables[0].ColumnIndex("host_compute_ms"), 0);
+  EXPECT_EQ(tables[0].columns[3].id, "input_bound_ms");
   std::string text = FormatResultText(a, {});
   EXPECT_THAT(text, HasSubstr("highly"));
   EXPECT_THAT(text, HasSubstr("25.0 %"));
   EXPECT_THAT(text, HasSubstr("Average step time breakdown")) << "where the rest of the step goes";
   EXPECT_THAT(text, HasSubstr("other (no recorded event)"));
+}
+
+// The keys of the first object after `"name":[{` in compact JSON of scalar values.
+std::vector<std::string> FirstRowKeys(const std::string& json, const std::string& name) {
+  std::vector<std::string> keys;
+  size_t at = json.find("\"" + name + "\":[{");
+  if (at == std::string::npos) return keys;
+  const size_t end = json.find('}', at);
+  at += name.size() + 5;  // at the first key's opening quote
+  while (at < end) {
+    const size_t key_end = json.find("\":", at + 1);
+    keys.push_back(json.substr(at + 1, key_end - at - 1));
+    const size_t next = json.find(",\"", key_end);
+    at = next < end ? next + 1 : end;
+  }
+  return keys;
+}
+
+// The step rows' JSON ("step_details") has the CSV table "steps"' columns: the categories
+// that do not apply are left out of both. bottleneck_percent leaves them out too.
+TEST(InputPipelineTest, StepRowsJsonMatchesTheStepTable) {
+  InputPipelineAnalysis a = ComputeInputPipelineAnalysis(StepsWithInput(25, 0));
+  std::string json;
+  output::JsonWriter w(&json, output::JsonWriter::Style::kCompact);
+  output::WriteRecordJson(a, &w);
+  const output::Table steps = output::RecordTables(a)[0];
+  ASSERT_EQ(steps.name, "steps");
+  std::vector<std::string> columns;
+  for (const output::Column& c : steps.columns) columns.push_back(c.id);
+  EXPECT_EQ(FirstRowKeys(json, "step_details"), columns);
+  EXPECT_EQ(FirstRowKeys(json, "input_share"),
+            (std::vector<std::string>{"kind", "label", "avg_ms", "percent"}));
+  EXPECT_THAT(json, Not(HasSubstr("device_compute")));
+  EXPECT_THAT(json, Not(HasSubstr("pipeline_bottleneck")));  // only when tf.data names a stage
+  EXPECT_THAT(json, HasSubstr("\"bottleneck_percent\":{\"input\":25,\"all_other\":"));
+  EXPECT_THAT(json, HasSubstr(",\"idle\":null}"));
 }
 
 }  // namespace

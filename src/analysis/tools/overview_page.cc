@@ -1,78 +1,19 @@
 #include "src/analysis/tools/overview_page.h"
 
+#include <algorithm>
+
 #include "src/analysis/model/derivations.h"
 #include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
-#include "src/analysis/tools/hlo_stats.h"
 
 namespace stepscope::analysis {
 namespace {
 
-using output::ColumnType;
 using output::FormatFixed;
 using output::Table;
 
 std::string Pct(double percent) { return FormatFixed(percent, 1) + " %"; }
-
-Table TopDeviceOpsTable(const std::vector<TopDeviceOp>& ops) {
-  Table t;
-  t.name = "top_device_ops";
-  t.title = "Top " + std::to_string(kTopDeviceOps) + " device ops by self time";
-  t.columns = {{"rank", "Rank", ColumnType::kInt},
-               {"name", "Operation", ColumnType::kString, 2, 60},
-               {"type", "Type", ColumnType::kString, 2, 24},
-               {"category", "Category"},
-               {"occurrences", "Count", ColumnType::kInt},
-               {"self_time_ms", "Self (ms)", ColumnType::kDouble, 3},
-               {"self_time_percent", "Self %", ColumnType::kDouble, 1},
-               {"cumulative_percent", "Cumulative %", ColumnType::kDouble, 1}};
-  for (const TopDeviceOp& op : ops) {
-    t.AddRow({op.rank, op.name, op.type, op.category, op.occurrences, op.self_time_ms, op.self_time_percent,
-              op.cumulative_percent});
-  }
-  return t;
-}
-
-Table HostsTable(const OverviewPage& p) {
-  Table t;
-  t.name = "hosts";
-  t.title = "Hosts";
-  t.columns = {{"hostname", "Host"},
-               {"logical_cores", "Cores", ColumnType::kInt},
-               {"process_id", "PID", ColumnType::kInt},
-               {"host_memory_bytes", "Memory (B)", ColumnType::kInt},
-               {"dropped_events", "Dropped", ColumnType::kInt}};
-  for (const HostEnvironment& h : p.run_environment.hosts) {
-    t.AddRow({h.hostname, h.logical_cores, h.process_id, h.host_memory_bytes, h.dropped_traces});
-  }
-  return t;
-}
-
-Table DeviceCountersTable(const OverviewPage& p) {
-  Table t;
-  t.name = "device_counters";
-  t.title = "Device counters (sampled)";
-  auto col = [](std::string id, std::string label, ColumnType type, std::string unit, int decimals) {
-    output::Column c{std::move(id), std::move(label), type, decimals};
-    c.unit = std::move(unit);
-    return c;
-  };
-  t.columns = {col("host", "Host", ColumnType::kString, "", 0),
-               col("device", "Device", ColumnType::kString, "", 0),
-               col("counter", "Counter", ColumnType::kString, "", 0),
-               col("samples", "Samples", ColumnType::kInt, "count", 0),
-               col("mean", "Mean", ColumnType::kDouble, "value", 1),
-               col("min", "Min", ColumnType::kDouble, "value", 1),
-               col("max", "Max", ColumnType::kDouble, "value", 1),
-               col("last", "Last", ColumnType::kDouble, "value", 1),
-               col("threshold", "Threshold", ColumnType::kDouble, "value", 1),
-               col("at_or_above_percent", "Time >= threshold %", ColumnType::kDouble, "%", 1)};
-  for (const DeviceCounterRow& c : p.device_counters) {
-    t.AddRow({c.host, c.device, c.counter, c.samples, c.mean, c.min, c.max, c.last, c.threshold, c.at_or_above_percent});
-  }
-  return t;
-}
 
 std::string NextStep(const OverviewPage& p) {
   if (!p.recommendations.empty()) {
@@ -150,78 +91,8 @@ OverviewPage ComputeOverviewPage(const ProfileModel& model) {
   return WithFreshDerivations(model, [&] { return BuildOverviewPage(model); });
 }
 
-std::vector<Table> BuildTables(const OverviewPage& p) {
-  return {StepBreakdownTable(p.summary, /*for_people=*/false), StepTimeTable(p.steps, p.summary),
-          TopDeviceOpsTable(p.top_device_ops), HostsTable(p), DeviceCountersTable(p)};
-}
-
-void WriteResultJson(const OverviewPage& p, output::JsonWriter* w) {
-  const StepTimeSummary& s = p.summary;
-  w->BeginObject();
-  w->Field("tool", "overview_page");
-  WriteStepSummaryJson(s, w);
-  w->Key("step_time_breakdown_ms");
-  WriteStepBreakdownJson(s, w);
-  w->Key("step_time_breakdown_percent");
-  w->BeginObject();
-  for (int c = 0; c < kNumTimeCategories; ++c) {
-    if (s.category_applies[c]) w->Field(TimeCategoryKey(static_cast<TimeCategory>(c)), s.category_percent[c]);
-  }
-  w->EndObject();
-  w->Key("step_time_stats_ms");
-  WriteSummaryStatsJson(s.step_time_ms, w);
-  w->Key("device_compute_precision");
-  w->BeginObject();
-  if (s.device_compute_16bit_percent.has_value()) {
-    w->Field("bit16_percent", *s.device_compute_16bit_percent);
-    w->Field("bit32_percent", 100.0 - *s.device_compute_16bit_percent);
-  } else {
-    w->Key("bit16_percent");
-    w->Null();
-    w->Key("bit32_percent");
-    w->Null();
-  }
-  w->EndObject();
-  w->Key("step_time_graph");
-  output::WriteTableRowsJson(StepTimeTable(p.steps, p.summary), w);
-  w->Key("top_device_ops");
-  output::WriteTableRowsJson(TopDeviceOpsTable(p.top_device_ops), w);
-
-  const RunEnvironment& env = p.run_environment;
-  w->Key("run_environment");
-  w->BeginObject();
-  w->Field("host_count", static_cast<int64_t>(env.hosts.size()));
-  w->Key("hosts");
-  output::WriteTableRowsJson(HostsTable(p), w);
-  w->Field("device_type", env.device_type);
-  w->Field("device_count", env.device_count);
-  w->Field("active_device_count", env.active_device_count);
-  w->Field("device_core_count", env.device_core_count);
-  w->Field("device_compute_units", p.device_compute_units);
-  w->Key("device_models");
-  WriteDeviceModelsJson(p.device_models, w);
-  w->Field("dropped_events", env.dropped_traces);
-  w->EndObject();
-
-  w->Key("op_placement");
-  w->BeginObject();
-  w->Field("host_percent", p.placement.host_percent);
-  w->Field("device_percent", p.placement.device_percent);
-  w->Field("host_time_ms", p.placement.host_time_ms);
-  w->Field("device_time_ms", p.placement.device_time_ms);
-  w->EndObject();
-
-  if (p.xla) {
-    w->Key("xla");
-    WriteHloSummaryJson(*p.xla, w);
-  }
-
-  w->Key("device_counters");
-  output::WriteTableRowsJson(DeviceCountersTable(p), w);
-  w->Key("recommendations");
-  WriteFindingsJson(p.recommendations, w);
-  w->Field("next_step", p.next_step);
-  output::EndResultJson(p.diagnostics, w);
+bool ShowColumn(const OverviewPage& p, std::string_view table, std::string_view column) {
+  return table != "steps" || StepColumnShown(p.summary, column);
 }
 
 namespace {
@@ -297,9 +168,14 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
          {"FLOP utilisation", util}});
     out += "\n";
   }
-  if (p.has_device) out += output::FormatTextTable(TopDeviceOpsTable(p.top_device_ops), {options.text_max_rows}) + "\n";
+  // The tables as declared (labels, units), by name.
+  const std::vector<Table> tables = output::RecordTables(p);
+  auto table = [&](std::string_view name) -> const Table& {
+    return *std::find_if(tables.begin(), tables.end(), [&](const Table& t) { return t.name == name; });
+  };
+  if (p.has_device) out += output::FormatTextTable(table("top_device_ops"), {options.text_max_rows}) + "\n";
   if (!p.device_counters.empty()) {
-    out += output::FormatTextTable(DeviceCountersTable(p), {options.text_max_rows}) + "\n";
+    out += output::FormatTextTable(table("device_counters"), {options.text_max_rows}) + "\n";
   }
   out += "Recommendation for the next step\n  " + output::SanitizeForTerminal(p.next_step) + "\n";
   for (const std::string& d : p.diagnostics) out += "  note: " + output::SanitizeForTerminal(d) + "\n";
@@ -308,7 +184,7 @@ std::string FormatResultText(const OverviewPage& p, const ToolOptions& options) 
 
 namespace {
 
-class OverviewPageTool final : public Tool {
+class OverviewPageTool final : public DeclaredTool<OverviewPage> {
  public:
   std::string_view id() const override { return "overview_page"; }
   std::string_view description() const override {

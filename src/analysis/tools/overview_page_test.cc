@@ -9,6 +9,7 @@ namespace stepscope::analysis {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using tools_testing::FinishDb;
 using tools_testing::MakeOp;
 using tools_testing::MakeStep;
@@ -61,7 +62,7 @@ TEST(OverviewPageTest, JsonContract) {
   OverviewPage p = ComputeOverviewPage(GpuModel());
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(p, &w);
+  output::WriteRecordJson(p, &w);
   ASSERT_TRUE(w.complete());
   for (const char* key :
        {"\"steps\":5", "\"avg_step_time_ms\":10", "\"step_time_breakdown_ms\":{\"compilation\":0,\"input\":3,\"output\":0,"
@@ -81,7 +82,7 @@ TEST(OverviewPageTest, CpuOnlyHasNoPrecisionAndSaysSo) {
   OverviewPage p = ComputeOverviewPage(m);
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(p, &w);
+  output::WriteRecordJson(p, &w);
   EXPECT_THAT(json, HasSubstr("\"device_compute_precision\":{\"bit16_percent\":null,\"bit32_percent\":null}"));
   EXPECT_THAT(json, HasSubstr("\"top_device_ops\":[]"));
   std::string text = FormatResultText(p, {});
@@ -99,7 +100,7 @@ TEST(OverviewPageTest, OtherIsLabelledAsUnexplainedTime) {
   std::string text = FormatResultText(p, {});
   EXPECT_THAT(text, HasSubstr("other (no recorded event)     6.000       60.0"));
   EXPECT_THAT(text, HasSubstr("device compute                4.000       40.0"));
-  std::vector<output::Table> tables = BuildTables(p);
+  std::vector<output::Table> tables = output::RecordTables(p);
   ASSERT_FALSE(tables.empty());
   ASSERT_EQ(tables[0].name, "step_time_breakdown");
   const output::Table& breakdown = tables[0];
@@ -129,9 +130,26 @@ TEST(OverviewPageTest, DevicesAreNamedByModelWithTheirCount) {
               HasSubstr("9 active of 9 (8\u00d7 NVIDIA A100-SXM4-40GB, 1\u00d7 MTIA)"));
   std::string json;
   output::JsonWriter w(&json);
-  WriteResultJson(p, &w);
+  output::WriteRecordJson(p, &w);
   EXPECT_THAT(json, HasSubstr("\"device_models\":[{\"name\":\"NVIDIA A100-SXM4-40GB\",\"device_type\":\"GPU\","
                               "\"count\":8},{\"name\":\"\",\"device_type\":\"MTIA\",\"count\":1}]"));
+}
+
+// The tables keep their names; the XLA summary is left out of the JSON for profiles
+// without XLA programs (not null), as before its declaration.
+TEST(OverviewPageTest, TablesByNameAndNoXlaKeyWithoutPrograms) {
+  OverviewPage p = ComputeOverviewPage(GpuModel());
+  std::vector<std::string> names;
+  for (const output::Table& t : output::RecordTables(p)) names.push_back(t.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"step_time_breakdown", "steps", "top_device_ops", "hosts",
+                                             "device_counters"}));
+  std::string json;
+  output::JsonWriter w(&json, output::JsonWriter::Style::kCompact);
+  output::WriteRecordJson(p, &w);
+  EXPECT_THAT(json, Not(HasSubstr("\"xla\"")));
+  EXPECT_THAT(json, HasSubstr("\"op_placement\":{"));
+  EXPECT_THAT(json, HasSubstr("\"recommendations\":[{\"id\":\"input_bound\",\"severity\":\"high\""));
+  EXPECT_THAT(json, HasSubstr("\"numbers\":{\""));
 }
 
 }  // namespace

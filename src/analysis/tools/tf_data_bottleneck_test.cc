@@ -122,7 +122,36 @@ TEST(TfDataBottleneckTest, SynchronousPipelineNamesTheStageWithTheMostBlockingSe
   EXPECT_EQ(r.critical_path[1].wait_ps, 100 * kUs);
   EXPECT_TRUE(r.diagnostics.empty()) << r.diagnostics[0];
   // Tables render.
-  EXPECT_EQ(BuildTables(r).size(), 3u);
+  EXPECT_EQ(output::RecordTables(TfDataBottleneckReportOf(r)).size(), 3u);
+}
+
+// The report names the stages the analysis indexes; its JSON writes the tables' rows (ids
+// as decimal strings, a stage no pipeline reaches or without a parent as null).
+TEST(TfDataBottleneckTest, ReportNamesStagesAndWritesTheTablesInItsJson) {
+  TfDataBottleneckReport report =
+      TfDataBottleneckReportOf(AnalyzePipelineEvents(SlowMapPipeline(), /*total_step_time_ps=*/10 * 1000 * kUs));
+  ASSERT_TRUE(report.bottleneck.has_value());
+  EXPECT_EQ(report.bottleneck->stage, "Iterator::Batch::Map");
+  EXPECT_EQ(report.bottleneck->kind, "sequential_map");
+  ASSERT_EQ(report.pipelines.size(), 1u);
+  EXPECT_EQ(report.pipelines[0].root, "Iterator::Batch");
+  EXPECT_EQ(report.pipelines[0].bottleneck, "Iterator::Batch::Map");
+  ASSERT_EQ(report.stages.size(), 3u);
+  std::string json;
+  output::JsonWriter w(&json, output::JsonWriter::Style::kCompact);
+  output::WriteRecordJson(report, &w);
+  EXPECT_THAT(json, HasSubstr("\"bottleneck\":{\"pipeline\":\"Host:0\",\"stage\":\"Iterator::Batch::Map\","
+                              "\"dataset\":\"Map\",\"kind\":\"sequential_map\",\"share_percent\":80"));
+  EXPECT_THAT(json, HasSubstr("\"stage\":\"Iterator::Batch\",\"dataset\":\"Batch\",\"kind\":\"sequential_transform\","
+                              "\"id\":\"1\",\"parent_id\":null,\"setting\":null"));
+  const std::vector<output::Table> tables = output::RecordTables(report);
+  ASSERT_EQ(tables.size(), 3u);
+  EXPECT_EQ(tables[1].name, "stages");
+  std::vector<std::string> columns;
+  for (const output::Column& c : tables[1].columns) columns.push_back(c.id);
+  EXPECT_EQ(columns, (std::vector<std::string>{"pipeline", "stage", "dataset", "kind", "id", "parent_id", "setting",
+                                               "calls", "avg_latency_us", "self_ms", "blocking_self_ms",
+                                               "blocking_calls", "slow_blocking_self_ms", "bottleneck"}));
 }
 
 // Prefetch (root, consumer thread) <- PrefetchConsume/Produce -> Batch on a producer thread.
@@ -224,7 +253,7 @@ TEST(TfDataBottleneckTest, HostileEventsAreCountedNotFatal) {
       EXPECT_FALSE(stage.parent_known) << stage.long_name;
     }
   }
-  EXPECT_FALSE(BuildTables(r).empty());
+  EXPECT_FALSE(output::RecordTables(TfDataBottleneckReportOf(r)).empty());
 }
 
 // Random events with random nesting, ids from a tiny range (so links and cycles abound):

@@ -11,6 +11,164 @@ export interface FrameworkGuess {
   framework_evidence: string;
 }
 
+export interface StepCadenceSummary {
+  /** steps with both a host marker and device work */
+  steps: number;
+  /** mean time between host step ends (with back-to-back markers, step starts) */
+  host_interval_ms: number;
+  /** mean time between the ends of the steps' device work */
+  device_interval_ms: number;
+  /** how much further the device falls behind each step */
+  lag_growth_per_step_ms: number;
+  /** the device's cadence is the step time */
+  device_bound: boolean;
+  /** from a host step's end to the end of the device work it launched */
+  mean_device_lag_ms: number;
+  max_device_lag_ms: number;
+  /** a sentence where the cadences differ by over 2 %; empty otherwise */
+  statement: string;
+}
+
+export interface StepTimeSummary {
+  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
+  framework: string;
+  /** the framework's name for people ("PyTorch") */
+  framework_label: string;
+  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
+  framework_evidence: string;
+  /** number of steps found */
+  steps: number;
+  /** mean step time */
+  avg_step_time_ms: number;
+  /** (wait for input + host-to-device) / total step time × 100, as the TF Profiler computes it; null without steps */
+  input_bound_percent: number | null;
+  /** `highly` (≥ 20 %), `moderately` (≥ 5 %), `not` (< 5 %); `unknown` only when there are no steps */
+  input_bound_verdict: string;
+  /** the verdict is `not` but ≥ 3 % of step time is explained by no event (possibly uninstrumented input work) */
+  input_bound_potentially: boolean;
+  /** TF Profiler's classification: `host` (highly), `both` (moderately or potentially), `device` (not), `unknown` */
+  input_bound_classification: string;
+  /** one sentence explaining the verdict with its numbers */
+  input_bound_statement: string;
+  /** what a step's time is (docs/model.md "Steps"): `step_starts`, `device_completions`, `host_marker` or `device_marker` */
+  step_time_source: string;
+  /** steps from step markers with device work: the host's and the device's cadences and the device's lag; null otherwise */
+  step_cadence: StepCadenceSummary | null;
+}
+
+export interface StepBreakdownRow {
+  /** the category's key */
+  category: string;
+  /** per step */
+  avg_ms: number;
+  percent: number;
+}
+
+export interface StepRow {
+  /** the marker's step number */
+  step_number: number;
+  /** e.g. `train 5` */
+  step_name: string;
+  /** the step's duration */
+  step_time_ms: number;
+  /** the step's wait for input + host-to-device (what `input_bound_percent` counts) */
+  input_bound_ms: number;
+  /** the step's time in this category */
+  compilation_ms?: number | null;
+  /** the step's time in this category */
+  input_ms?: number | null;
+  /** the step's time in this category */
+  output_ms?: number | null;
+  /** the step's time in this category */
+  kernel_launch_ms?: number | null;
+  /** the step's time in this category */
+  host_compute_ms?: number | null;
+  /** the step's time in this category */
+  device_to_device_ms?: number | null;
+  /** the step's time in this category */
+  device_collectives_ms?: number | null;
+  /** the step's time in this category */
+  device_compute_ms?: number | null;
+  /** the step's time in this category */
+  other_ms?: number | null;
+  /** the busy time (union over streams and devices) of the device work the step launched, wherever it ran */
+  device_busy_ms?: number | null;
+  /** how far the end of the device work the step launched lies after the host step's end */
+  device_lag_ms?: number | null;
+}
+
+export interface SummaryStats {
+  mean: number;
+  /** population standard deviation */
+  stddev: number;
+  min: number;
+  max: number;
+}
+
+export interface ComputePrecision {
+  /** of device compute time, in 16-bit ops (see below); null without device compute */
+  bit16_percent: number | null;
+  /** the rest; null without device compute */
+  bit32_percent: number | null;
+}
+
+export interface TopDeviceOp {
+  /** 1 = the most self time */
+  rank: number;
+  /** the framework op the kernels ran for, or the kernel / copy name */
+  name: string;
+  type: string;
+  /** `tensorflow`, `jax`, `pytorch` (the `aten::…` op that launched the kernels), `memcpy_h2d`, `device_kernel`, `other`, ... */
+  category: string;
+  occurrences: number;
+  self_time_ms: number;
+  /** of all device op self time */
+  self_time_percent: number;
+  /** this row's and every row above it's */
+  cumulative_percent: number;
+}
+
+export interface HostEnvironment {
+  hostname: string;
+  /** 0 = not recorded */
+  logical_cores: number;
+  /** 0 = not recorded */
+  process_id: number;
+  /** 0 = not recorded */
+  host_memory_bytes: number;
+  /** events lost while recording */
+  dropped_events: number;
+}
+
+export interface DeviceModelCount {
+  /** the model name (`gpu_device_name`, Kineto's `deviceProperties` name); empty when not recorded */
+  name: string;
+  /** `GPU`, `MTIA`, `TPU`, ... */
+  device_type: string;
+  /** device planes of this model */
+  count: number;
+}
+
+export interface OverviewEnvironment {
+  host_count: number;
+  /** one per host (as the table `hosts`) */
+  hosts: HostEnvironment[];
+  /** `GPU`, `TPU`, `CPU`, or from Kineto traces `MTIA`, `XPU`, `HPU`, `PrivateUse1` (docs/model.md "Run environment") */
+  device_type: string;
+  /** device planes */
+  device_count: number;
+  /** device planes with activity */
+  active_device_count: number;
+  /** devices used, as XProf counts GPU "cores" */
+  device_core_count: number;
+  /** sum of the active devices' `core_count` plane stat: SMs / compute units; 0 when not recorded */
+  device_compute_units: number;
+  /** the device planes by model name, most first */
+  device_models: DeviceModelCount[];
+  /** events lost while recording, over all hosts */
+  dropped_events: number;
+}
+
 export interface OpPlacement {
   /** self time of framework ops that launched no device work */
   host_time_ms: number;
@@ -18,6 +176,263 @@ export interface OpPlacement {
   device_time_ms: number;
   host_percent: number;
   device_percent: number;
+}
+
+export interface HloDeviceRoofs {
+  /** the device's peak compute; null when unknown */
+  peak_tflops: number | null;
+  /** the device's memory bandwidth; null when unknown */
+  peak_bandwidth_gbps: number | null;
+  /** where the roofs meet: below it an op is memory bound; null unless both are known */
+  ridge_flops_per_byte: number | null;
+  /** where the peak compute comes from */
+  flops_source: string;
+  /** where the bandwidth comes from */
+  bandwidth_source: string;
+}
+
+export interface HloOpSummary {
+  /** XLA programs in the profile */
+  programs: number;
+  hlo_instructions: number;
+  /** device kernels */
+  kernels: number;
+  /** kernels carrying an `hlo_op` stat */
+  kernels_with_hlo_op: number;
+  /** kernels tied to an instruction of the profile's programs */
+  kernels_joined: number;
+  /** kernels joined, of all kernels */
+  join_rate_percent: number;
+  /** over every HLO op row */
+  total_time_ms: number;
+  /** of HLO op time, in ops whose FLOPs the cost model cannot know (custom calls): the utilisations are lower bounds when not 0 */
+  unknown_flops_time_percent: number;
+  total_gflops: number;
+  /** bytes accessed */
+  total_gb: number;
+  /** total FLOPs over the HLO ops' time, of the compute roof; null when the device's peaks are unknown */
+  flops_utilization_percent: number | null;
+  /** the same for bytes and the bandwidth roof */
+  bandwidth_utilization_percent: number | null;
+  device: HloDeviceRoofs;
+}
+
+export interface DeviceCounterRow {
+  host: string;
+  /** the device's plane */
+  device: string;
+  /** `sm_utilization_pct`, `memory_utilization_pct`, `memory_used_bytes`, `power_watts` (as stepscope's tracer reads them from NVML) */
+  counter: string;
+  samples: number;
+  mean: number;
+  min: number;
+  max: number;
+  last: number;
+  /** 80 for the utilisations, 90 % of the device's memory for memory used; 0 for counters without one */
+  threshold: number;
+  /** share of the sampled span (each sample holding until the next) at or above the threshold; -1 for counters without one */
+  at_or_above_percent: number;
+}
+
+export interface Finding {
+  /** the rule's stable id, e.g. `input_bound` */
+  id: string;
+  /** `high`, `medium` or `low` */
+  severity: string;
+  /** short, with the key number */
+  title: string;
+  /** the numbers that fired the rule, in words */
+  evidence: string;
+  /** the evidence's numbers by name, in the order the evidence cites them */
+  numbers: Record<string, number>;
+  /** what to change */
+  advice: string;
+  /** the tool id that shows the evidence */
+  tool: string;
+  /** the share of step time (or device time) concerned; for ordering */
+  impact_percent: number;
+}
+
+export interface OverviewPage {
+  tool: 'overview_page';
+  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
+  framework: string;
+  /** the framework's name for people ("PyTorch") */
+  framework_label: string;
+  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
+  framework_evidence: string;
+  /** number of steps found */
+  steps: number;
+  /** mean step time */
+  avg_step_time_ms: number;
+  /** (wait for input + host-to-device) / total step time × 100, as the TF Profiler computes it; null without steps */
+  input_bound_percent: number | null;
+  /** `highly` (≥ 20 %), `moderately` (≥ 5 %), `not` (< 5 %); `unknown` only when there are no steps */
+  input_bound_verdict: string;
+  /** the verdict is `not` but ≥ 3 % of step time is explained by no event (possibly uninstrumented input work) */
+  input_bound_potentially: boolean;
+  /** TF Profiler's classification: `host` (highly), `both` (moderately or potentially), `device` (not), `unknown` */
+  input_bound_classification: string;
+  /** one sentence explaining the verdict with its numbers */
+  input_bound_statement: string;
+  /** what a step's time is (docs/model.md "Steps"): `step_starts`, `device_completions`, `host_marker` or `device_marker` */
+  step_time_source: string;
+  /** steps from step markers with device work: the host's and the device's cadences and the device's lag; null otherwise */
+  step_cadence: StepCadenceSummary | null;
+  /** average ms per step by category (`compilation`, `input`, `output`, `kernel_launch`, `host_compute`, `device_to_device`, `device_collectives`, `device_compute`, `other`), summing to `avg_step_time_ms`; categories that cannot occur in the profile are left out */
+  step_time_breakdown_ms: Record<string, number>;
+  /** share of total step time per category (the keys of `step_time_breakdown_ms`) */
+  step_time_breakdown_percent: Record<string, number>;
+  /** step time over the steps */
+  step_time_stats_ms: SummaryStats;
+  /** share of device compute time in 16-bit ops and in the rest */
+  device_compute_precision: ComputePrecision;
+  /** one row per step (the CSV table `steps`) */
+  step_time_graph: StepRow[];
+  /** the 10 device ops with the most self time */
+  top_device_ops: TopDeviceOp[];
+  /** the hosts and devices the profile ran on */
+  run_environment: OverviewEnvironment;
+  /** framework op time on the host only and on the device (as framework_op_stats') */
+  op_placement: OpPlacement;
+  /** the HLO tools' common summary */
+  xla?: HloOpSummary | null;
+  /** each device's sampled counters; empty for profiles without counters */
+  device_counters: DeviceCounterRow[];
+  /** the advisor's findings, most important first */
+  recommendations: Finding[];
+  /** what to do first: the top finding's title and advice; without findings, the input statement and the largest step-time category */
+  next_step: string;
+  /** problems in the data, in words (no step markers, dropped events, ...) */
+  diagnostics: string[];
+}
+
+export interface BottleneckPercent {
+  input: number;
+  output?: number | null;
+  device_compute?: number | null;
+  device_collectives?: number | null;
+  kernel_launch?: number | null;
+  /** time no event explains */
+  all_other: number;
+  /** max(0, 100 − input − output − device compute − collectives): the device's idle share; null without a device */
+  idle: number | null;
+}
+
+export interface InputShareRow {
+  /** `wait_for_input` (IteratorGetNext / DataLoader `__next__` / input stages) or `host_to_device` (copies to the device) */
+  kind: string;
+  /** in the framework's words */
+  label: string;
+  avg_ms: number;
+  /** the rows add up to `input_bound_percent` */
+  percent: number;
+}
+
+export interface HostBreakdownRow {
+  /** a `host_breakdown_ms` key */
+  category: string;
+  /** for people */
+  label: string;
+  /** self time of the class's host ops over the profile */
+  time_ms: number;
+}
+
+export interface InputOpRow {
+  /** host: the op; device: the op that issued the copy (e.g. `aten::copy_`) */
+  name: string;
+  /** host: the op's type; device: the copy event and its source memory (e.g. `MemcpyHtoD (from pinned memory)`) */
+  type: string;
+  /** host: a `host_breakdown_ms` key; device: `host_to_device` */
+  category: string;
+  /** `host` or `device` */
+  host_or_device: string;
+  count: number;
+  total_time_ms: number;
+  /** of all host op self time, idle excluded, as the TF Profiler; null for device rows */
+  total_time_percent: number | null;
+  /** device rows: = total */
+  self_time_ms: number;
+  /** of all host op self time, idle excluded, as the TF Profiler; null for device rows */
+  self_time_percent: number | null;
+  /** self time over the summed step time: not overlap-resolved and counting time outside steps, so it need not add up to the input share; null without steps */
+  step_time_percent: number | null;
+}
+
+export interface PipelineBottleneckLink {
+  tool: 'tf_data_bottleneck_analysis';
+  /** e.g. `Host:0` */
+  pipeline: string;
+  /** the stage's long name, e.g. `Iterator::Batch::Map` */
+  stage: string;
+  /** the kind of fix it calls for (`tf_data_bottleneck_analysis`' `kind`) */
+  kind: string;
+  /** of the blocking time in the slowest calls */
+  share_percent: number;
+  self_time_per_call_us: number;
+  suggestion: string;
+  /** "Input bound — the bottleneck is stage X of pipeline Host:0 (…)" */
+  statement: string;
+}
+
+export interface InputPipelineAnalysis {
+  tool: 'input_pipeline_analyzer';
+  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
+  framework: string;
+  /** the framework's name for people ("PyTorch") */
+  framework_label: string;
+  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
+  framework_evidence: string;
+  /** number of steps found */
+  steps: number;
+  /** mean step time */
+  avg_step_time_ms: number;
+  /** (wait for input + host-to-device) / total step time × 100, as the TF Profiler computes it; null without steps */
+  input_bound_percent: number | null;
+  /** `highly` (≥ 20 %), `moderately` (≥ 5 %), `not` (< 5 %); `unknown` only when there are no steps */
+  input_bound_verdict: string;
+  /** the verdict is `not` but ≥ 3 % of step time is explained by no event (possibly uninstrumented input work) */
+  input_bound_potentially: boolean;
+  /** TF Profiler's classification: `host` (highly), `both` (moderately or potentially), `device` (not), `unknown` */
+  input_bound_classification: string;
+  /** one sentence explaining the verdict with its numbers */
+  input_bound_statement: string;
+  /** what a step's time is (docs/model.md "Steps"): `step_starts`, `device_completions`, `host_marker` or `device_marker` */
+  step_time_source: string;
+  /** steps from step markers with device work: the host's and the device's cadences and the device's lag; null otherwise */
+  step_cadence: StepCadenceSummary | null;
+  /** step time over the steps */
+  step_time_stats_ms: SummaryStats;
+  /** the per-step input time (`input_bound_ms`): the device-side "time waiting for input" per step */
+  input_time_stats_ms: SummaryStats;
+  /** average ms per step by category (`compilation`, `input`, `output`, `kernel_launch`, `host_compute`, `device_to_device`, `device_collectives`, `device_compute`, `other`), summing to `avg_step_time_ms`; categories that cannot occur in the profile are left out */
+  step_time_breakdown_ms: Record<string, number>;
+  /** TF Profiler's bottleneck numbers, % of total step time */
+  bottleneck_percent: BottleneckPercent;
+  /** what the step waited for; empty without steps */
+  input_share: InputShareRow[];
+  /** self time of the host input ops over the whole profile by class, for the classes that apply to the framework (see below) */
+  host_breakdown_ms: Record<string, number>;
+  /** the same classes as rows */
+  host_breakdown: HostBreakdownRow[];
+  /** host input ops by self time, then host-to-device copies on the device by time */
+  input_ops: InputOpRow[];
+  /** one row per step (the CSV table `steps`) */
+  step_details: StepRow[];
+  /** any `Iterator::…` op recorded */
+  uses_tf_data: boolean;
+  /** input fetches (`IteratorGetNext*`, and PyTorch's `enumerate(DataLoader)#…__next__`) */
+  get_next_count: number;
+  /** of `get_next_count`, the PyTorch DataLoader's */
+  data_loader_next_count: number;
+  /** input fetches outside every step (their wait is then missing from the breakdown) */
+  get_next_outside_steps: number;
+  /** what to do about the input pipeline, in the framework's own knobs */
+  recommendation: string;
+  /** the stage `tf_data_bottleneck_analysis` names; the advisor's `input_bound` finding then names it too */
+  pipeline_bottleneck?: PipelineBottleneckLink | null;
+  /** the model's diagnostics plus this tool's */
+  diagnostics: string[];
 }
 
 export interface OpStatsRow {
@@ -230,6 +645,40 @@ export interface KernelStatsResult {
   kernel_names: KernelNameRow[];
 }
 
+export interface FindingRow {
+  /** the rule's stable id, e.g. `input_bound` */
+  id: string;
+  /** `high`, `medium` or `low` */
+  severity: string;
+  /** short, with the key number */
+  title: string;
+  /** the numbers that fired the rule, in words */
+  evidence: string;
+  /** what to change */
+  advice: string;
+  /** the tool id that shows the evidence */
+  tool: string;
+  /** the share of step time (or device time) concerned; for ordering */
+  impact_percent: number;
+}
+
+export interface CheckOutcome {
+  /** the rule's id */
+  id: string;
+  /** the rule found a problem (a finding) */
+  fired: boolean;
+  /** the measured value against the threshold, or why the rule did not apply */
+  detail: string;
+}
+
+export interface AdvisorReport {
+  tool: 'advisor';
+  /** by severity (`high`, `medium`, `low`), then impact */
+  findings: Finding[];
+  /** every rule, fired or not, in evaluation order */
+  checks: CheckOutcome[];
+}
+
 export interface TraceViewerSummary {
   tool: 'trace_viewer';
   /** the hosts on the timeline */
@@ -247,45 +696,6 @@ export interface TraceViewerSummary {
   tracks_endpoint: '/api/trace/tracks';
   /** `stepscope convert --to` and the UI's export */
   export_formats: string[];
-}
-
-export interface HloDeviceRoofs {
-  /** the device's peak compute; null when unknown */
-  peak_tflops: number | null;
-  /** the device's memory bandwidth; null when unknown */
-  peak_bandwidth_gbps: number | null;
-  /** where the roofs meet: below it an op is memory bound; null unless both are known */
-  ridge_flops_per_byte: number | null;
-  /** where the peak compute comes from */
-  flops_source: string;
-  /** where the bandwidth comes from */
-  bandwidth_source: string;
-}
-
-export interface HloOpSummary {
-  /** XLA programs in the profile */
-  programs: number;
-  hlo_instructions: number;
-  /** device kernels */
-  kernels: number;
-  /** kernels carrying an `hlo_op` stat */
-  kernels_with_hlo_op: number;
-  /** kernels tied to an instruction of the profile's programs */
-  kernels_joined: number;
-  /** kernels joined, of all kernels */
-  join_rate_percent: number;
-  /** over every HLO op row */
-  total_time_ms: number;
-  /** of HLO op time, in ops whose FLOPs the cost model cannot know (custom calls): the utilisations are lower bounds when not 0 */
-  unknown_flops_time_percent: number;
-  total_gflops: number;
-  /** bytes accessed */
-  total_gb: number;
-  /** total FLOPs over the HLO ops' time, of the compute roof; null when the device's peaks are unknown */
-  flops_utilization_percent: number | null;
-  /** the same for bytes and the bandwidth roof */
-  bandwidth_utilization_percent: number | null;
-  device: HloDeviceRoofs;
 }
 
 export interface HloStatsRow {
@@ -371,13 +781,149 @@ export interface RooflineResult {
   diagnostics: string[];
 }
 
+export interface TfDataBottleneckStage {
+  /** `Host:N` (`Device:N` for a MultiDeviceIterator's per-device prefetch) */
+  pipeline: string;
+  /** the stage's long name */
+  stage: string;
+  dataset: string;
+  /** the kind of fix it calls for: `file_source`, `memory_source`, `sequential_map`, `parallel_map`, `sequential_transform`, `prefetch`, `cache`, `other` */
+  kind: string;
+  /** of the slowest calls' blocking self time */
+  share_percent: number;
+  self_ms: number;
+  calls: number;
+  /** with the numbers that back it */
+  suggestion: string;
+}
+
+export interface TfDataPipelineRow {
+  /** `Host:N` (`Device:N` for a MultiDeviceIterator's per-device prefetch) */
+  pipeline: string;
+  root: string;
+  calls: number;
+  avg_latency_us: number;
+  min_latency_us: number;
+  max_latency_us: number;
+  /** calls slower than 50 µs */
+  slow_calls: number;
+  /** iterator time: root-call time over step time; null without steps */
+  step_time_percent: number | null;
+  /** the root calls take ≥ 5 % of the step time (without steps: a call over 50 µs) */
+  iterator_bound: boolean;
+  /** a stage's long name; null when there is none */
+  bottleneck: string | null;
+  /** the bottleneck's share of the slowest calls' blocking self time */
+  bottleneck_percent: number | null;
+  /** XProf's pick: the slowest call's blocking stage with the most self time; null when there is none */
+  slowest_call_bottleneck: string | null;
+  /** with the numbers that back it; empty without a bottleneck */
+  suggestion: string;
+}
+
+export interface TfDataStageRow {
+  /** null when no root call reached the stage */
+  pipeline: string | null;
+  /** the iterator's long name */
+  stage: string;
+  /** the last part of the long name */
+  dataset: string;
+  /** the kind of fix it calls for: `file_source`, `memory_source`, `sequential_map`, `parallel_map`, `sequential_transform`, `prefetch`, `cache`, `other` */
+  kind: string;
+  /** a decimal string: tf.data's ids are addresses, beyond a double's 53 bits */
+  id: string;
+  /** the iterator consuming its output, as `id`; null when it names no recorded stage or is on a cycle */
+  parent_id: string | null;
+  /** ParallelMap's `parallelism` / Prefetch's `buffer_limit`; null when not recorded */
+  setting: number | null;
+  calls: number;
+  avg_latency_us: number;
+  self_ms: number;
+  /** self time of the calls that blocked a fetch */
+  blocking_self_ms: number;
+  blocking_calls: number;
+  /** blocking self time within the slowest calls only */
+  slow_blocking_self_ms: number;
+  /** its pipeline's bottleneck */
+  bottleneck: boolean;
+}
+
+export interface TfDataCriticalPathRow {
+  /** `Host:N` (`Device:N` for a MultiDeviceIterator's per-device prefetch) */
+  pipeline: string;
+  /** 0: the root call */
+  depth: number;
+  /** the iterator's long name */
+  stage: string;
+  thread: string;
+  duration_us: number;
+  /** how much of the parent call it overlapped */
+  wait_us: number;
+  self_us: number;
+}
+
+export interface PipelineEventCounts {
+  iterator_events: number;
+  produce_events: number;
+  consume_events: number;
+  /** producer iterator calls linked to a consumer */
+  linked_producers: number;
+  iterators_without_id: number;
+  /** no element_id, or no iterator call inside */
+  produce_without_element: number;
+  /** produced elements no consume in the profile took */
+  produce_unconsumed: number;
+  /** consumed elements whose production was not recorded */
+  consume_without_producer: number;
+  /** a consume with no enclosing iterator call */
+  consume_outside_iterator: number;
+  /** a second consume of an already linked element */
+  duplicate_consumes: number;
+  /** links into calls already walked (cycles, shared producers) */
+  revisited_calls: number;
+  /** stages whose parent_id chain loops */
+  parent_cycles: number;
+  /** stages whose parent_id names no recorded stage */
+  missing_parents: number;
+  /** one iterator id under two names */
+  conflicting_names: number;
+  /** iterator calls no root call reaches */
+  unreached_calls: number;
+}
+
+export interface TfDataBottleneckReport {
+  tool: 'tf_data_bottleneck_analysis';
+  /** the most costly pipeline's verdict: its root calls take ≥ 5 % of the step time (without steps: a call over 50 µs). Iterator time, not the steps' input wait: calls can run while the step does other work */
+  iterator_bound: boolean;
+  /** the steps' input wait over their time (`input_pipeline_analyzer`'s `input_bound_percent`), stated beside the iterator time; null without steps */
+  step_input_wait_percent: number | null;
+  /** the most costly pipeline's bottleneck stage when it is input bound; else null */
+  bottleneck: TfDataBottleneckStage | null;
+  /** one sentence with the numbers */
+  statement: string;
+  /** one row per pipeline, most costly first */
+  pipelines: TfDataPipelineRow[];
+  /** one row per stage (iterator id) */
+  stages: TfDataStageRow[];
+  /** per pipeline, the slowest call from the root down, each level the child it overlapped longest */
+  critical_path: TfDataCriticalPathRow[];
+  /** events read and problems counted */
+  counts: PipelineEventCounts;
+  /** the non-zero counts in words */
+  diagnostics: string[];
+}
+
 /** Each declared tool's result, by tool id. */
 export interface ToolResults {
+  overview_page: OverviewPage;
+  input_pipeline_analyzer: InputPipelineAnalysis;
   framework_op_stats: FrameworkOpStats;
   kernel_stats: KernelStatsResult;
+  advisor: AdvisorReport;
   trace_viewer: TraceViewerSummary;
   hlo_stats: HloStatsResult;
   roofline_model: RooflineResult;
+  tf_data_bottleneck_analysis: TfDataBottleneckReport;
 }
 
 export type OptionKind = 'bool' | 'int' | 'number' | 'text';
@@ -438,6 +984,101 @@ export interface ColumnDecl {
 
 /** Every declared table's columns, by tool id and table name. */
 export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
+  overview_page: {
+    step_time_breakdown: [
+      { id: 'category', label: 'Category', unit: '', description: 'the category\'s key', conditional: false },
+      { id: 'avg_ms', label: 'Avg (ms)', unit: 'ms', description: 'per step', conditional: false },
+      { id: 'percent', label: '% of step', unit: '%', description: '', conditional: false },
+    ],
+    steps: [
+      { id: 'step_number', label: 'Step', unit: '', description: 'the marker\'s step number', conditional: false },
+      { id: 'step_name', label: 'Name', unit: '', description: 'e.g. `train 5`', conditional: false },
+      { id: 'step_time_ms', label: 'Step', unit: 'ms', description: 'the step\'s duration', conditional: false },
+      { id: 'input_bound_ms', label: 'Input', unit: 'ms', description: 'the step\'s wait for input + host-to-device (what `input_bound_percent` counts)', conditional: false },
+      { id: 'compilation_ms', label: 'compilation', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'input_ms', label: 'input', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'output_ms', label: 'output', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'kernel_launch_ms', label: 'kernel_launch', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'host_compute_ms', label: 'host_compute', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_to_device_ms', label: 'device_to_device', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_collectives_ms', label: 'device_collectives', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_compute_ms', label: 'device_compute', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'other_ms', label: 'other', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_busy_ms', label: 'Device busy (launched)', unit: 'ms', description: 'the busy time (union over streams and devices) of the device work the step launched, wherever it ran', conditional: true },
+      { id: 'device_lag_ms', label: 'Device lag', unit: 'ms', description: 'how far the end of the device work the step launched lies after the host step\'s end', conditional: true },
+    ],
+    top_device_ops: [
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the most self time', conditional: false },
+      { id: 'name', label: 'Operation', unit: '', description: 'the framework op the kernels ran for, or the kernel / copy name', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: '', conditional: false },
+      { id: 'category', label: 'Category', unit: '', description: '`tensorflow`, `jax`, `pytorch` (the `aten::…` op that launched the kernels), `memcpy_h2d`, `device_kernel`, `other`, ...', conditional: false },
+      { id: 'occurrences', label: 'Count', unit: 'count', description: '', conditional: false },
+      { id: 'self_time_ms', label: 'Self (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'self_time_percent', label: 'Self %', unit: '%', description: 'of all device op self time', conditional: false },
+      { id: 'cumulative_percent', label: 'Cumulative %', unit: '%', description: 'this row\'s and every row above it\'s', conditional: false },
+    ],
+    hosts: [
+      { id: 'hostname', label: 'Host', unit: '', description: '', conditional: false },
+      { id: 'logical_cores', label: 'Cores', unit: 'count', description: '0 = not recorded', conditional: false },
+      { id: 'process_id', label: 'PID', unit: '', description: '0 = not recorded', conditional: false },
+      { id: 'host_memory_bytes', label: 'Memory (B)', unit: 'bytes', description: '0 = not recorded', conditional: false },
+      { id: 'dropped_events', label: 'Dropped', unit: 'count', description: 'events lost while recording', conditional: false },
+    ],
+    device_counters: [
+      { id: 'host', label: 'Host', unit: '', description: '', conditional: false },
+      { id: 'device', label: 'Device', unit: '', description: 'the device\'s plane', conditional: false },
+      { id: 'counter', label: 'Counter', unit: '', description: '`sm_utilization_pct`, `memory_utilization_pct`, `memory_used_bytes`, `power_watts` (as stepscope\'s tracer reads them from NVML)', conditional: false },
+      { id: 'samples', label: 'Samples', unit: 'count', description: '', conditional: false },
+      { id: 'mean', label: 'Mean', unit: 'value', description: '', conditional: false },
+      { id: 'min', label: 'Min', unit: 'value', description: '', conditional: false },
+      { id: 'max', label: 'Max', unit: 'value', description: '', conditional: false },
+      { id: 'last', label: 'Last', unit: 'value', description: '', conditional: false },
+      { id: 'threshold', label: 'Threshold', unit: 'value', description: '80 for the utilisations, 90 % of the device\'s memory for memory used; 0 for counters without one', conditional: false },
+      { id: 'at_or_above_percent', label: 'Time >= threshold %', unit: '%', description: 'share of the sampled span (each sample holding until the next) at or above the threshold; -1 for counters without one', conditional: false },
+    ],
+  },
+  input_pipeline_analyzer: {
+    steps: [
+      { id: 'step_number', label: 'Step', unit: '', description: 'the marker\'s step number', conditional: false },
+      { id: 'step_name', label: 'Name', unit: '', description: 'e.g. `train 5`', conditional: false },
+      { id: 'step_time_ms', label: 'Step', unit: 'ms', description: 'the step\'s duration', conditional: false },
+      { id: 'input_bound_ms', label: 'Input', unit: 'ms', description: 'the step\'s wait for input + host-to-device (what `input_bound_percent` counts)', conditional: false },
+      { id: 'compilation_ms', label: 'compilation', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'input_ms', label: 'input', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'output_ms', label: 'output', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'kernel_launch_ms', label: 'kernel_launch', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'host_compute_ms', label: 'host_compute', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_to_device_ms', label: 'device_to_device', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_collectives_ms', label: 'device_collectives', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_compute_ms', label: 'device_compute', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'other_ms', label: 'other', unit: 'ms', description: 'the step\'s time in this category', conditional: true },
+      { id: 'device_busy_ms', label: 'Device busy (launched)', unit: 'ms', description: 'the busy time (union over streams and devices) of the device work the step launched, wherever it ran', conditional: true },
+      { id: 'device_lag_ms', label: 'Device lag', unit: 'ms', description: 'how far the end of the device work the step launched lies after the host step\'s end', conditional: true },
+    ],
+    input_share: [
+      { id: 'kind', label: 'Kind', unit: '', description: '`wait_for_input` (IteratorGetNext / DataLoader `__next__` / input stages) or `host_to_device` (copies to the device)', conditional: false },
+      { id: 'label', label: 'What the step waited for', unit: '', description: 'in the framework\'s words', conditional: false },
+      { id: 'avg_ms', label: 'Avg per step (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'percent', label: '% of step time', unit: '%', description: 'the rows add up to `input_bound_percent`', conditional: false },
+    ],
+    host_breakdown: [
+      { id: 'category', label: 'Category', unit: '', description: 'a `host_breakdown_ms` key', conditional: false },
+      { id: 'label', label: 'Input work', unit: '', description: 'for people', conditional: false },
+      { id: 'time_ms', label: 'Time (ms)', unit: 'ms', description: 'self time of the class\'s host ops over the profile', conditional: false },
+    ],
+    input_ops: [
+      { id: 'name', label: 'Input op', unit: '', description: 'host: the op; device: the op that issued the copy (e.g. `aten::copy_`)', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: 'host: the op\'s type; device: the copy event and its source memory (e.g. `MemcpyHtoD (from pinned memory)`)', conditional: false },
+      { id: 'category', label: 'Category', unit: '', description: 'host: a `host_breakdown_ms` key; device: `host_to_device`', conditional: false },
+      { id: 'host_or_device', label: 'Where', unit: '', description: '`host` or `device`', conditional: false },
+      { id: 'count', label: 'Count', unit: 'count', description: '', conditional: false },
+      { id: 'total_time_ms', label: 'Total (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'total_time_percent', label: 'Total % of host op time', unit: '%', description: 'of all host op self time, idle excluded, as the TF Profiler; null for device rows', conditional: false },
+      { id: 'self_time_ms', label: 'Self (ms)', unit: 'ms', description: 'device rows: = total', conditional: false },
+      { id: 'self_time_percent', label: 'Self % of host op time', unit: '%', description: 'of all host op self time, idle excluded, as the TF Profiler; null for device rows', conditional: false },
+      { id: 'step_time_percent', label: 'Self % of step time', unit: '%', description: 'self time over the summed step time: not overlap-resolved and counting time outside steps, so it need not add up to the input share; null without steps', conditional: false },
+    ],
+  },
   framework_op_stats: {
     host_ops: [
       { id: 'rank', label: 'Rank', unit: '', description: '1 = the most self time', conditional: false },
@@ -535,6 +1176,22 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'percent', label: '% of kernel time', unit: '%', description: '', conditional: false },
     ],
   },
+  advisor: {
+    findings: [
+      { id: 'id', label: 'Id', unit: '', description: 'the rule\'s stable id, e.g. `input_bound`', conditional: false },
+      { id: 'severity', label: 'Severity', unit: '', description: '`high`, `medium` or `low`', conditional: false },
+      { id: 'title', label: 'Title', unit: '', description: 'short, with the key number', conditional: false },
+      { id: 'evidence', label: 'Evidence', unit: '', description: 'the numbers that fired the rule, in words', conditional: false },
+      { id: 'advice', label: 'Advice', unit: '', description: 'what to change', conditional: false },
+      { id: 'tool', label: 'Tool', unit: '', description: 'the tool id that shows the evidence', conditional: false },
+      { id: 'impact_percent', label: 'Impact %', unit: '%', description: 'the share of step time (or device time) concerned; for ordering', conditional: false },
+    ],
+    checks: [
+      { id: 'id', label: 'Check', unit: '', description: 'the rule\'s id', conditional: false },
+      { id: 'fired', label: 'Fired', unit: '', description: 'the rule found a problem (a finding)', conditional: false },
+      { id: 'detail', label: 'Detail', unit: '', description: 'the measured value against the threshold, or why the rule did not apply', conditional: false },
+    ],
+  },
   trace_viewer: {
   },
   hlo_stats: {
@@ -579,6 +1236,48 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'attainable_gflop_rate', label: 'Roof (GFLOP/s)', unit: 'GFLOP/s', description: 'the roof at this intensity: min(peak compute, intensity x bandwidth)', conditional: false },
       { id: 'roof_percent', label: 'Of roof %', unit: '%', description: 'achieved / attainable', conditional: false },
       { id: 'bound_by', label: 'Bound by', unit: '', description: 'ops and programs: `compute`, `memory`, `latency`, `unknown`', conditional: false },
+    ],
+  },
+  tf_data_bottleneck_analysis: {
+    pipelines: [
+      { id: 'pipeline', label: 'Pipeline', unit: '', description: '`Host:N` (`Device:N` for a MultiDeviceIterator\'s per-device prefetch)', conditional: false },
+      { id: 'root', label: 'Root iterator', unit: '', description: '', conditional: false },
+      { id: 'calls', label: 'Calls', unit: 'count', description: '', conditional: false },
+      { id: 'avg_latency_us', label: 'Avg (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'min_latency_us', label: 'Min (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'max_latency_us', label: 'Max (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'slow_calls', label: 'Calls > 50 µs', unit: 'count', description: 'calls slower than 50 µs', conditional: false },
+      { id: 'step_time_percent', label: 'Iterator time (% of step)', unit: '%', description: 'iterator time: root-call time over step time; null without steps', conditional: false },
+      { id: 'iterator_bound', label: 'Iterator-bound', unit: '', description: 'the root calls take ≥ 5 % of the step time (without steps: a call over 50 µs)', conditional: false },
+      { id: 'bottleneck', label: 'Bottleneck stage', unit: '', description: 'a stage\'s long name; null when there is none', conditional: false },
+      { id: 'bottleneck_percent', label: 'Bottleneck share', unit: '%', description: 'the bottleneck\'s share of the slowest calls\' blocking self time', conditional: false },
+      { id: 'slowest_call_bottleneck', label: 'Slowest call\'s bottleneck', unit: '', description: 'XProf\'s pick: the slowest call\'s blocking stage with the most self time; null when there is none', conditional: false },
+      { id: 'suggestion', label: 'Suggestion', unit: '', description: 'with the numbers that back it; empty without a bottleneck', conditional: false },
+    ],
+    stages: [
+      { id: 'pipeline', label: 'Pipeline', unit: '', description: 'null when no root call reached the stage', conditional: false },
+      { id: 'stage', label: 'Stage', unit: '', description: 'the iterator\'s long name', conditional: false },
+      { id: 'dataset', label: 'Dataset', unit: '', description: 'the last part of the long name', conditional: false },
+      { id: 'kind', label: 'Kind', unit: '', description: 'the kind of fix it calls for: `file_source`, `memory_source`, `sequential_map`, `parallel_map`, `sequential_transform`, `prefetch`, `cache`, `other`', conditional: false },
+      { id: 'id', label: 'Iterator id', unit: '', description: 'a decimal string: tf.data\'s ids are addresses, beyond a double\'s 53 bits', conditional: false },
+      { id: 'parent_id', label: 'Parent id', unit: '', description: 'the iterator consuming its output, as `id`; null when it names no recorded stage or is on a cycle', conditional: false },
+      { id: 'setting', label: 'Workers / buffer', unit: 'count', description: 'ParallelMap\'s `parallelism` / Prefetch\'s `buffer_limit`; null when not recorded', conditional: false },
+      { id: 'calls', label: 'Calls', unit: 'count', description: '', conditional: false },
+      { id: 'avg_latency_us', label: 'Avg (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'self_ms', label: 'Self (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'blocking_self_ms', label: 'Blocking self (ms)', unit: 'ms', description: 'self time of the calls that blocked a fetch', conditional: false },
+      { id: 'blocking_calls', label: 'Blocking calls', unit: 'count', description: '', conditional: false },
+      { id: 'slow_blocking_self_ms', label: 'In slowest calls (ms)', unit: 'ms', description: 'blocking self time within the slowest calls only', conditional: false },
+      { id: 'bottleneck', label: 'Bottleneck', unit: '', description: 'its pipeline\'s bottleneck', conditional: false },
+    ],
+    critical_path: [
+      { id: 'pipeline', label: 'Pipeline', unit: '', description: '`Host:N` (`Device:N` for a MultiDeviceIterator\'s per-device prefetch)', conditional: false },
+      { id: 'depth', label: 'Depth', unit: '', description: '0: the root call', conditional: false },
+      { id: 'stage', label: 'Stage', unit: '', description: 'the iterator\'s long name', conditional: false },
+      { id: 'thread', label: 'Thread', unit: '', description: '', conditional: false },
+      { id: 'duration_us', label: 'Call (µs)', unit: 'us', description: '', conditional: false },
+      { id: 'wait_us', label: 'Waited on (µs)', unit: 'us', description: 'how much of the parent call it overlapped', conditional: false },
+      { id: 'self_us', label: 'Self (µs)', unit: 'us', description: '', conditional: false },
     ],
   },
 };

@@ -2,38 +2,43 @@
 // to the page that shows the evidence.
 import { badge, card, emptyState } from '../components/cards';
 import { dataTable } from '../components/table';
-import { el, isNum } from '../format';
-import { arr, obj, str, toolHref, toolTitle, type PageContext } from './page';
+import type { Finding } from '../generated/tools';
+import { el } from '../format';
+import { generatedColumns, resultOf, toolHref, toolTitle, type PageContext } from './page';
 
 const SEVERITY_TONE: Record<string, 'bad' | 'warn' | 'info'> = { high: 'bad', medium: 'warn', low: 'info' };
 
-export function findingCard(finding: Record<string, unknown>, ctx: PageContext, compact = false): HTMLElement {
-  const severity = str(finding.severity) || 'low';
-  const numbers = obj(finding.numbers);
-  const tool = str(finding.tool);
-  const chips = Object.entries(numbers).map(([key, value]) =>
-    el('span', { class: 'chip' }, el('span', { class: 'chip-key' }, key.replace(/_/g, ' ')), el('span', { class: 'chip-value' }, isNum(value) ? (Number.isInteger(value) ? value.toLocaleString('en-US') : value.toFixed(2)) : str(value))),
+function numberText(value: number): string {
+  return Number.isInteger(value) ? value.toLocaleString('en-US') : value.toFixed(2);
+}
+
+export function findingCard(finding: Finding, ctx: PageContext, compact = false): HTMLElement {
+  const severity = finding.severity || 'low';
+  const chips = Object.entries(finding.numbers).map(([key, value]) =>
+    el('span', { class: 'chip' }, el('span', { class: 'chip-key' }, key.replace(/_/g, ' ')), el('span', { class: 'chip-value' }, numberText(value))),
   );
   // A link to the page that shows the evidence, unless that is this page.
+  const tool = finding.tool;
   const link = tool && tool !== ctx.selection.tool
     ? el('a', { class: 'finding-link', href: toolHref(ctx.selection, tool), 'data-link-tool': tool }, `See it in ${toolTitle(tool)} →`)
     : null;
   return el(
     'article',
-    { class: `finding severity-${severity}`, 'data-finding': str(finding.id) },
-    el('div', { class: 'finding-head' }, badge(severity.toUpperCase(), SEVERITY_TONE[severity] ?? 'info'), el('h3', { class: 'finding-title' }, str(finding.title))),
-    el('div', { class: 'finding-evidence' }, el('span', { class: 'label' }, 'Evidence: '), str(finding.evidence)),
+    { class: `finding severity-${severity}`, 'data-finding': finding.id },
+    el('div', { class: 'finding-head' }, badge(severity.toUpperCase(), SEVERITY_TONE[severity] ?? 'info'), el('h3', { class: 'finding-title' }, finding.title)),
+    el('div', { class: 'finding-evidence' }, el('span', { class: 'label' }, 'Evidence: '), finding.evidence),
     compact ? null : chips.length ? el('div', { class: 'chips' }, ...chips) : null,
-    el('div', { class: 'finding-advice' }, str(finding.advice)),
+    el('div', { class: 'finding-advice' }, finding.advice),
     link,
   );
 }
 
 export function renderAdvisor(ctx: PageContext): HTMLElement {
-  const findings = arr(ctx.data.findings);
-  const checks = arr(ctx.data.checks);
+  const d = resultOf(ctx, 'advisor');
+  const findings = d.findings;
+  const checks = d.checks;
   const page = el('div', { class: 'page page-advisor' });
-  const fired = checks.filter((c) => c.fired === true).length;
+  const fired = checks.filter((c) => c.fired).length;
   page.append(
     card(
       'Recommendations',
@@ -50,11 +55,11 @@ export function renderAdvisor(ctx: PageContext): HTMLElement {
         { subtitle: `${fired} of ${checks.length} fired — every rule the advisor applies, with the numbers it saw`, id: 'checks' },
         dataTable({
           name: 'checks',
-          columns: [
-            { id: 'id', label: 'Check', render: (r) => el('code', {}, str(r.id)) },
-            { id: 'fired', label: 'Result', type: 'bool', render: (r) => (r.fired ? badge('fired', 'warn') : badge('ok', 'good')) },
-            { id: 'detail', label: 'What it saw', className: 'wrap' },
-          ],
+          columns: generatedColumns('advisor', 'checks', checks, {
+            id: { render: (r) => el('code', {}, String(r.id)) },
+            fired: { label: 'Result', type: 'bool', render: (r) => (r.fired ? badge('fired', 'warn') : badge('ok', 'good')) },
+            detail: { label: 'What it saw', className: 'wrap' },
+          }),
           rows: checks as never,
           sort: { column: 'fired', descending: true },
           filterColumns: ['id', 'detail'],

@@ -6,9 +6,10 @@ import { csvUrl, type ResultOptions } from '../api';
 import { card, diagnosticsList, emptyState, jsonSource, keyValues } from '../components/cards';
 import { horizontalBars, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
-import { el, formatCount, formatMs, formatPercent, num } from '../format';
-import { verdictText } from './overview';
-import { arr, declaredColumns, frameworkLabel, obj, optionParams, selectedStep, selectStep, stepsHint, str, toolHref, type PageContext } from './page';
+import { el, formatCount, formatMs, formatPercent } from '../format';
+import type { InputOpRow, PipelineBottleneckLink, SummaryStats } from '../generated/tools';
+import { overviewStepRows, summaryFields, verdictText } from './overview';
+import { declaredColumns, frameworkLabel, optionParams, resultOf, selectedStep, selectStep, stepsHint, toolHref, type PageContext } from './page';
 
 // Colors of the host input classes; the tool gives each class's label (host_breakdown
 // rows) and leaves out the classes that do not apply to the profile's framework.
@@ -23,14 +24,13 @@ const HOST_CLASS_COLORS: Record<string, string> = {
 };
 
 // The stage tf_data_bottleneck_analysis names, with a link to its page (only when it names one).
-function pipelineBottleneck(ctx: PageContext): HTMLElement | null {
-  const link = obj(ctx.data.pipeline_bottleneck);
-  if (!str(link.stage)) return null;
+function pipelineBottleneck(ctx: PageContext, link: PipelineBottleneckLink | null | undefined): HTMLElement | null {
+  if (!link?.stage) return null;
   return el(
     'div',
-    { class: 'recommendation', 'data-pipeline-bottleneck': str(link.stage) },
+    { class: 'recommendation', 'data-pipeline-bottleneck': link.stage },
     el('span', { class: 'label' }, 'Bottleneck stage: '),
-    str(link.statement),
+    link.statement,
     ' ',
     el('a', { href: toolHref(ctx.selection, 'tf_data_bottleneck_analysis'), 'data-link-tool': 'tf_data_bottleneck_analysis' }, 'See the pipeline →'),
   );
@@ -43,7 +43,7 @@ export function csvButton(ctx: PageContext, table: string, options: ResultOption
   return el('a', { class: 'button', href: csvUrl(ctx.selection, table, withOptions), download: '', 'data-csv': table }, 'Export as CSV');
 }
 
-function statsPairs(stats: Record<string, unknown>): [string, string][] {
+function statsPairs(stats: SummaryStats): [string, string][] {
   return [
     ['Mean', formatMs(stats.mean)],
     ['Std. deviation', formatMs(stats.stddev)],
@@ -52,11 +52,27 @@ function statsPairs(stats: Record<string, unknown>): [string, string][] {
   ];
 }
 
+// An input op's row expanded: every field, the percents beside their times.
+function inputOpDetails(op: InputOpRow): HTMLElement {
+  const ofHostOpTime = (ms: number, percent: number | null) => (percent === null ? formatMs(ms) : `${formatMs(ms)} (${formatPercent(percent)} of host op time)`);
+  return keyValues([
+    ['Op', op.name],
+    ['Type', op.type],
+    ['Category', op.category],
+    ['Occurrences', formatCount(op.count)],
+    ['Where', op.host_or_device],
+    ['Total time', ofHostOpTime(op.total_time_ms, op.total_time_percent)],
+    ['Self time', ofHostOpTime(op.self_time_ms, op.self_time_percent)],
+    ['Self time, share of step time', op.step_time_percent === null ? '–' : formatPercent(op.step_time_percent)],
+    ['Average per call', formatMs(op.count ? op.total_time_ms / op.count : 0)],
+  ]);
+}
+
 export function renderInputPipeline(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
+  const d = resultOf(ctx, 'input_pipeline_analyzer');
   const page = el('div', { class: 'page page-input-pipeline' });
-  const steps = num(d.steps);
-  const verdict = str(d.input_bound_verdict);
+  const steps = d.steps;
+  const verdict = d.input_bound_verdict;
   const tone = verdict === 'highly' ? 'bad' : verdict === 'moderately' ? 'warn' : verdict === 'not' ? 'good' : 'neutral';
 
   page.append(
@@ -69,14 +85,14 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
         el(
           'div',
           { class: 'verdict-row' },
-          el('div', {}, el('div', { class: 'verdict-title' }, verdictText(verdict, d.input_bound_potentially === true)), el('div', { class: 'verdict-statement' }, str(d.input_bound_statement) || 'No steps were found, so the input share is unknown.')),
+          el('div', {}, el('div', { class: 'verdict-title' }, verdictText(verdict, d.input_bound_potentially)), el('div', { class: 'verdict-statement' }, d.input_bound_statement || 'No steps were found, so the input share is unknown.')),
           steps ? el('div', { class: 'verdict-number' }, el('div', { class: 'verdict-percent', ...jsonSource(['input_bound_percent']) }, formatPercent(d.input_bound_percent)), el('div', { class: 'verdict-caption' }, 'of step time is input')) : null,
         ),
       ),
-      frameworkLabel(d) ? el('div', { class: 'framework', 'data-framework': str(d.framework), title: str(d.framework_evidence) }, el('span', { class: 'label' }, 'Profile from: '), frameworkLabel(d)) : null,
-      str(d.recommendation) ? el('div', { class: 'recommendation' }, el('span', { class: 'label' }, 'Recommendation: '), str(d.recommendation)) : null,
-      pipelineBottleneck(ctx),
-      num(d.get_next_outside_steps) > 0
+      frameworkLabel(summaryFields(d)) ? el('div', { class: 'framework', 'data-framework': d.framework, title: d.framework_evidence }, el('span', { class: 'label' }, 'Profile from: '), frameworkLabel(summaryFields(d))) : null,
+      d.recommendation ? el('div', { class: 'recommendation' }, el('span', { class: 'label' }, 'Recommendation: '), d.recommendation) : null,
+      pipelineBottleneck(ctx, d.pipeline_bottleneck),
+      d.get_next_outside_steps > 0
         ? el(
             'div',
             { class: 'warning' },
@@ -87,22 +103,20 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
   );
 
   // Device-side: per-step input vs the rest.
-  const stepRows = arr(d.step_details);
-  // One step selected: the chart still shows every step (from the overview), that one marked.
+  // The step's input wait and time; one step selected: the chart still shows every step
+  // (the overview's rows), that one marked.
   const step = selectedStep(ctx);
-  const chartRows = step && ctx.stepRows.length ? ctx.stepRows.map((r) => ({ step_number: r.step_number, input_ms: r.input_bound_ms, step_time_ms: r.step_time_ms })) : stepRows;
-  const stepStats = obj(d.step_time_stats_ms);
-  const inputStats = obj(d.input_time_stats_ms);
+  const chartRows = (step && ctx.stepRows.length ? overviewStepRows(ctx) : d.step_details).map((r) => ({ step_number: r.step_number, input_ms: r.input_bound_ms, step_time_ms: r.step_time_ms }));
   const deviceSide = steps
     ? el(
         'div',
         {},
         stackedBars(
           'input_step_chart',
-          chartRows.map((r) => str(r.step_number)),
+          chartRows.map((r) => String(r.step_number)),
           [
-            { name: 'Waiting for input', color: '#e53935', values: chartRows.map((r) => num(r.input_ms)) },
-            { name: 'Rest of the step', color: '#2e9e44', values: chartRows.map((r) => Math.max(0, num(r.step_time_ms) - num(r.input_ms))) },
+            { name: 'Waiting for input', color: '#e53935', values: chartRows.map((r) => r.input_ms) },
+            { name: 'Rest of the step', color: '#2e9e44', values: chartRows.map((r) => Math.max(0, r.step_time_ms - r.input_ms)) },
           ],
           {
             height: 280,
@@ -110,11 +124,11 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
             onClick: ctx.stepRows.length ? (i) => selectStep(ctx, String(chartRows[i].step_number) === step ? null : String(chartRows[i].step_number)) : undefined,
           },
         ),
-        el('div', { class: 'grid-2 tight' }, el('div', {}, el('h3', { class: 'sub' }, 'Step time'), keyValues(statsPairs(stepStats))), el('div', {}, el('h3', { class: 'sub' }, 'Waiting for input per step'), keyValues(statsPairs(inputStats)))),
+        el('div', { class: 'grid-2 tight' }, el('div', {}, el('h3', { class: 'sub' }, 'Step time'), keyValues(statsPairs(d.step_time_stats_ms))), el('div', {}, el('h3', { class: 'sub' }, 'Waiting for input per step'), keyValues(statsPairs(d.input_time_stats_ms)))),
       )
-    : emptyState('No step markers found', 'The device-side analysis needs steps.', stepsHint(d));
+    : emptyState('No step markers found', 'The device-side analysis needs steps.', stepsHint(summaryFields(d)));
   // What the input share is made of: its parts sum to the verdict's percent.
-  const share = arr(d.input_share);
+  const share = d.input_share;
   if (steps && share.length) {
     page.append(
       card(
@@ -134,9 +148,9 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
 
   // Host-side breakdown: the classes that apply to the profile's framework, as the tool
   // labels them.
-  const hostClasses = arr(d.host_breakdown);
-  const totalHost = hostClasses.reduce((sum, c) => sum + num(c.time_ms), 0);
-  const inputOps = arr(d.input_ops);
+  const hostClasses = d.host_breakdown;
+  const totalHost = hostClasses.reduce((sum, c) => sum + c.time_ms, 0);
+  const inputOps = d.input_ops;
   page.append(
     card(
       'Host-side analysis',
@@ -147,12 +161,12 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
             { class: 'grid-2 tight' },
             horizontalBars(
               'host_breakdown',
-              hostClasses.map((c) => ({ label: str(c.label), value: num(c.time_ms), color: HOST_CLASS_COLORS[str(c.category)] ?? '#9aa0a6' })),
+              hostClasses.map((c) => ({ label: c.label, value: c.time_ms, color: HOST_CLASS_COLORS[c.category] ?? '#9aa0a6' })),
             ),
             el(
               'ul',
               { class: 'legend-list' },
-              ...hostClasses.map((c) => el('li', { 'data-category': str(c.category) }, el('b', {}, `${str(c.label)}: `), `${formatMs(c.time_ms)} (${formatPercent((100 * num(c.time_ms)) / totalHost)})`)),
+              ...hostClasses.map((c) => el('li', { 'data-category': c.category }, el('b', {}, `${c.label}: `), `${formatMs(c.time_ms)} (${formatPercent((100 * c.time_ms) / totalHost)})`)),
             ),
           )
         : emptyState(
@@ -160,7 +174,7 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
             inputOps.length
               ? 'The input ops below ran on the device (copies to it): no input work was recorded on the host.'
               : 'The profile records no input work on the host (no input-pipeline stage, DataLoader iteration or transfer to the device).',
-            str(d.recommendation),
+            d.recommendation,
           ),
     ),
   );
@@ -178,21 +192,10 @@ export function renderInputPipeline(ctx: PageContext): HTMLElement {
             sort: { column: 'self_time_ms', descending: true },
             filterColumns: ['name', 'type', 'category'],
             filterPlaceholder: 'Filter input ops by name',
-            expand: (row) =>
-              keyValues([
-                ['Op', str(row.name)],
-                ['Type', str(row.type)],
-                ['Category', str(row.category)],
-                ['Occurrences', formatCount(row.count)],
-                ['Where', str(row.host_or_device)],
-                ['Total time', row.total_time_percent === null ? formatMs(row.total_time_ms) : `${formatMs(row.total_time_ms)} (${formatPercent(row.total_time_percent)} of host op time)`],
-                ['Self time', row.self_time_percent === null ? formatMs(row.self_time_ms) : `${formatMs(row.self_time_ms)} (${formatPercent(row.self_time_percent)} of host op time)`],
-                ['Self time, share of step time', row.step_time_percent === null ? '–' : formatPercent(row.step_time_percent)],
-                ['Average per call', formatMs(num(row.count) ? num(row.total_time_ms) / num(row.count) : 0)],
-              ]),
+            expand: (row) => inputOpDetails(row as unknown as InputOpRow),
             toolbar: [csvButton(ctx, 'input_ops')],
           })
-        : emptyState('No input ops', 'No input op was recorded in this profile: no input-pipeline stage, DataLoader iteration, or copy to a device.', str(d.recommendation)),
+        : emptyState('No input ops', 'No input op was recorded in this profile: no input-pipeline stage, DataLoader iteration, or copy to a device.', d.recommendation),
     ),
   );
   const notes = diagnosticsList(d.diagnostics);

@@ -3,9 +3,10 @@
 import { card, diagnosticsList, emptyState, jsonSource, keyValues, tiles, type Tile } from '../components/cards';
 import { CATEGORIES, stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
-import { el, formatBytes, formatCount, formatMs, formatPercent, isNum, num } from '../format';
+import { el, formatBytes, formatCount, formatMs, formatPercent, num } from '../format';
+import type { StepRow, StepTimeSummary } from '../generated/tools';
 import { findingCard } from './advisor';
-import { arr, declaredColumns, frameworkLabel, obj, selectedStep, selectStep, stepsHint, str, toolHref, type PageContext } from './page';
+import { frameworkLabel, generatedColumns, resultOf, selectedStep, selectStep, stepsHint, toolHref, type PageContext } from './page';
 
 const VERDICT_TONE: Record<string, Tile['tone']> = { highly: 'bad', moderately: 'warn', not: 'good', unknown: 'neutral' };
 
@@ -16,13 +17,24 @@ export function verdictText(verdict: string, potentially: boolean): string {
   return 'Unknown (no steps)';
 }
 
+// Every step of the run (PageContext.stepRows, the overview's step_time_graph), as declared.
+export function overviewStepRows(ctx: PageContext): StepRow[] {
+  return ctx.stepRows as unknown as StepRow[];
+}
+
+// The step summary as page.ts' untyped helpers read it (the framework, the no-steps hint).
+export function summaryFields(summary: StepTimeSummary): Record<string, unknown> {
+  return summary as unknown as Record<string, unknown>;
+}
+
 // The step-time graph: one stacked bar per step, one color per category. With `ctx`, a
 // click on a step selects it (the page then shows that step) and the selected step is
 // drawn so.
-export function stepTimeChart(name: string, rows: Record<string, unknown>[], ctx?: PageContext): HTMLElement {
-  const labels = rows.map((r) => str(r.step_number ?? r.step_name));
+export function stepTimeChart(name: string, rows: StepRow[], ctx?: PageContext): HTMLElement {
+  const labels = rows.map((r) => String(r.step_number));
   // Categories that do not apply to the profile are not in its rows: no series for them.
-  const series = CATEGORIES.filter((c) => rows.length === 0 || `${c.key}_ms` in rows[0]).map((c) => ({ name: c.label, color: c.color, values: rows.map((r) => num(r[`${c.key}_ms`])) }));
+  const column = (key: string) => `${key}_ms` as keyof StepRow;
+  const series = CATEGORIES.filter((c) => rows.length === 0 || column(c.key) in rows[0]).map((c) => ({ name: c.label, color: c.color, values: rows.map((r) => num(r[column(c.key)])) }));
   if (!ctx) return stackedBars(name, labels, series, { yName: 'ms' });
   const step = selectedStep(ctx);
   const selected = step ? rows.findIndex((r) => String(r.step_number) === step) : -1;
@@ -41,54 +53,55 @@ export function stepClearButton(ctx: PageContext): HTMLElement {
 }
 
 export function renderOverview(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
+  const d = resultOf(ctx, 'overview_page');
   const page = el('div', { class: 'page page-overview' });
-  const steps = num(d.steps);
-  const breakdown = obj(d.step_time_breakdown_ms);
-  const percent = obj(d.step_time_breakdown_percent);
-  const stats = obj(d.step_time_stats_ms);
-  const precision = obj(d.device_compute_precision);
-  const placement = obj(d.op_placement);
-  const verdict = str(d.input_bound_verdict);
+  const steps = d.steps;
+  const breakdown = d.step_time_breakdown_ms;
+  const percent = d.step_time_breakdown_percent;
+  const stats = d.step_time_stats_ms;
+  const precision = d.device_compute_precision;
+  const placement = d.op_placement;
+  const verdict = d.input_bound_verdict;
+  const env = d.run_environment;
   // The graph shows every step even when one is selected (the data is then that step's).
-  const graphRows = ctx.stepRows.length ? ctx.stepRows : arr(d.step_time_graph);
+  const graphRows = ctx.stepRows.length ? overviewStepRows(ctx) : d.step_time_graph;
 
   // Performance summary.
   const summaryTiles: Tile[] = [
     selectedStep(ctx)
       ? { label: `Step ${selectedStep(ctx)} time`, value: formatMs(d.avg_step_time_ms), json: ['avg_step_time_ms'], detail: `of ${formatCount(ctx.stepRows.length)} steps; the page shows this step alone` }
       : { label: 'Average step time', value: steps ? formatMs(d.avg_step_time_ms) : '–', json: ['avg_step_time_ms'], detail: steps ? `σ ${formatMs(stats.stddev)} over ${formatCount(steps)} steps` : 'no steps found' },
-    { label: 'Input', value: steps ? formatPercent(d.input_bound_percent) : '–', json: ['input_bound_percent'], detail: verdictText(verdict, d.input_bound_potentially === true), tone: VERDICT_TONE[verdict] ?? 'neutral' },
+    { label: 'Input', value: steps ? formatPercent(d.input_bound_percent) : '–', json: ['input_bound_percent'], detail: verdictText(verdict, d.input_bound_potentially), tone: VERDICT_TONE[verdict] ?? 'neutral' },
     {
       label: '16-bit device compute',
-      value: isNum(precision.bit16_percent) ? formatPercent(precision.bit16_percent) : 'n/a',
+      value: precision.bit16_percent !== null ? formatPercent(precision.bit16_percent) : 'n/a',
       json: ['device_compute_precision', 'bit16_percent'],
-      detail: isNum(precision.bit32_percent) ? `${formatPercent(precision.bit32_percent)} 32-bit` : 'no device compute',
+      detail: precision.bit32_percent !== null ? `${formatPercent(precision.bit32_percent)} 32-bit` : 'no device compute',
     },
     { label: 'Framework ops on host only', value: formatPercent(placement.host_percent), json: ['op_placement', 'host_percent'], detail: `ops that launched no device work; ${formatPercent(placement.device_percent)} on device` },
   ];
   // Steps timed as the program's iterations with device work: how far the device runs
   // behind the host, and whether the device's cadence is the step time.
-  const cadence = obj(d.step_cadence);
-  if (d.step_cadence && !selectedStep(ctx)) {
+  const cadence = d.step_cadence;
+  if (cadence && !selectedStep(ctx)) {
     summaryTiles.push({
       label: 'Device lag',
       value: formatMs(cadence.mean_device_lag_ms),
       json: ['step_cadence', 'mean_device_lag_ms'],
       detail: `mean from a host step's end to the end of its device work; max ${formatMs(cadence.max_device_lag_ms)}`,
-      tone: cadence.device_bound === true ? 'warn' : 'neutral',
+      tone: cadence.device_bound ? 'warn' : 'neutral',
     });
   }
   // XLA profiles: FLOP utilisation of the HLO ops against the device's compute roof.
-  const xla = obj(d.xla);
-  if (d.xla) {
-    const device = obj(xla.device);
+  const xla = d.xla;
+  if (xla) {
+    const device = xla.device;
     summaryTiles.push({
       label: 'FLOP utilisation (XLA)',
-      value: isNum(xla.flops_utilization_percent) ? formatPercent(xla.flops_utilization_percent, 2) : 'n/a',
+      value: xla.flops_utilization_percent !== null ? formatPercent(xla.flops_utilization_percent, 2) : 'n/a',
       json: ['xla', 'flops_utilization_percent'],
-      detail: isNum(xla.flops_utilization_percent)
-        ? `of ${num(device.peak_tflops).toFixed(0)} TFLOP/s; bandwidth ${formatPercent(xla.bandwidth_utilization_percent)} (${formatCount(xla.kernels_joined)} of ${formatCount(xla.kernels)} kernels joined to HLO)`
+      detail: xla.flops_utilization_percent !== null
+        ? `of ${(device.peak_tflops ?? 0).toFixed(0)} TFLOP/s; bandwidth ${formatPercent(xla.bandwidth_utilization_percent)} (${formatCount(xla.kernels_joined)} of ${formatCount(xla.kernels)} kernels joined to HLO)`
         : 'device peaks unknown',
     });
   }
@@ -97,7 +110,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     { class: 'breakdown-list' },
     // Categories with time, and always input (and device compute when there is a device).
     // Categories that do not apply to the profile are absent from its breakdown: never shown.
-    ...CATEGORIES.filter((c) => c.key in breakdown && (num(breakdown[c.key]) > 0 || c.key === 'input' || (c.key === 'device_compute' && num(obj(d.run_environment).active_device_count) > 0))).map((c) =>
+    ...CATEGORIES.filter((c) => c.key in breakdown && (breakdown[c.key] > 0 || c.key === 'input' || (c.key === 'device_compute' && env.active_device_count > 0))).map((c) =>
       el(
         'li',
         { 'data-category': c.key },
@@ -112,7 +125,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     const category = CATEGORIES.find((c) => c.key === li.dataset.category);
     (li.querySelector('.swatch') as HTMLElement).style.background = category?.color ?? '#999';
   }
-  const statement = str(d.input_bound_statement);
+  const statement = d.input_bound_statement;
   page.append(
     el(
       'div',
@@ -121,9 +134,9 @@ export function renderOverview(ctx: PageContext): HTMLElement {
         'Performance summary',
         { id: 'summary', subtitle: selectedStep(ctx) ? `Step ${selectedStep(ctx)}, broken down by where the time goes` : 'Average step time, broken down by where the time goes' },
         tiles(summaryTiles, { columns: 2 }),
-        steps ? breakdownList : emptyState('No step markers found', 'Without steps there is no step time to break down.', stepsHint(d)),
+        steps ? breakdownList : emptyState('No step markers found', 'Without steps there is no step time to break down.', stepsHint(summaryFields(d))),
         steps && statement ? el('p', { class: 'statement' }, statement) : null,
-        steps && str(cadence.statement) ? el('p', { class: 'statement', 'data-field': 'cadence' }, `Cadence: ${str(cadence.statement)}.`) : null,
+        steps && cadence?.statement ? el('p', { class: 'statement', 'data-field': 'cadence' }, `Cadence: ${cadence.statement}.`) : null,
       ),
       card(
         'Step-time graph',
@@ -132,13 +145,13 @@ export function renderOverview(ctx: PageContext): HTMLElement {
           subtitle: 'Time per step by category (input in red, device compute in green). Click a step to show it alone; click it again for all steps.',
           actions: selectedStep(ctx) ? [stepClearButton(ctx)] : [],
         },
-        graphRows.length ? stepTimeChart('step_time_graph', graphRows, ctx) : emptyState('No step markers found', 'This profile has no steps to plot.', stepsHint(d)),
+        graphRows.length ? stepTimeChart('step_time_graph', graphRows, ctx) : emptyState('No step markers found', 'This profile has no steps to plot.', stepsHint(summaryFields(d))),
       ),
     ),
   );
 
   // Top device ops.
-  const topOps = arr(d.top_device_ops);
+  const topOps = d.top_device_ops;
   page.append(
     card(
       'Top 10 device ops',
@@ -146,15 +159,8 @@ export function renderOverview(ctx: PageContext): HTMLElement {
       topOps.length
         ? dataTable({
             name: 'top_device_ops',
-            columns: [
-              { id: 'rank', label: '#' },
-              { id: 'name', label: 'Operation', className: 'name' },
-              { id: 'type', label: 'Type' },
-              { id: 'occurrences', label: 'Count' },
-              { id: 'self_time_ms', label: 'Self time (ms)' },
-              { id: 'self_time_percent', label: 'Self time %' },
-              { id: 'cumulative_percent', label: 'Cumulative %' },
-            ],
+            // The category is on the framework op stats page; this card stays narrow.
+            columns: generatedColumns('overview_page', 'top_device_ops', topOps, { rank: { label: '#' }, name: { className: 'name' } }, ['category']),
             rows: topOps as never,
             sort: { column: 'rank', descending: false },
             filterColumns: ['name', 'type'],
@@ -165,25 +171,24 @@ export function renderOverview(ctx: PageContext): HTMLElement {
   );
 
   // Run environment + recommendation.
-  const env = obj(d.run_environment);
-  const hosts = arr(env.hosts);
+  const hosts = env.hosts;
   const envPairs: [string, string][] = [
-    ['Framework', frameworkLabel(d) || 'not recognised'],
-    ['Hosts', formatCount(num(env.host_count) || hosts.length)],
-    ['Device type', str(env.device_type) || '–'],
+    ['Framework', frameworkLabel(summaryFields(d)) || 'not recognised'],
+    ['Hosts', formatCount(env.host_count || hosts.length)],
+    ['Device type', env.device_type || '–'],
     ['Devices', `${formatCount(env.device_count)} (${formatCount(env.active_device_count)} active)`],
   ];
   // The devices by model name ("8× NVIDIA A100-SXM4-40GB"), as the text output says them.
-  const models = arr(env.device_models).filter((m) => str(m.name));
-  if (models.length) envPairs.push(['Device models', models.map((m) => `${formatCount(m.count)}× ${str(m.name)}`).join(', ')]);
-  if (num(env.device_compute_units) > 0) envPairs.push(['Device compute units', formatCount(env.device_compute_units)]);
-  const host0 = hosts[0] ?? {};
+  const models = env.device_models.filter((m) => m.name);
+  if (models.length) envPairs.push(['Device models', models.map((m) => `${formatCount(m.count)}× ${m.name}`).join(', ')]);
+  if (env.device_compute_units > 0) envPairs.push(['Device compute units', formatCount(env.device_compute_units)]);
   if (hosts.length === 1) {
-    if (num(host0.logical_cores) > 0) envPairs.push(['Host CPU cores', formatCount(host0.logical_cores)]);
-    if (num(host0.host_memory_bytes) > 0) envPairs.push(['Host memory', formatBytes(host0.host_memory_bytes)]);
+    const host = hosts[0];
+    if (host.logical_cores > 0) envPairs.push(['Host CPU cores', formatCount(host.logical_cores)]);
+    if (host.host_memory_bytes > 0) envPairs.push(['Host memory', formatBytes(host.host_memory_bytes)]);
   }
-  envPairs.push(['Dropped events', num(env.dropped_events) > 0 ? `${formatCount(env.dropped_events)} (buffers were full)` : 'none']);
-  const recommendations = arr(d.recommendations);
+  envPairs.push(['Dropped events', env.dropped_events > 0 ? `${formatCount(env.dropped_events)} (buffers were full)` : 'none']);
+  const recommendations = d.recommendations;
   page.append(
     el(
       'div',
@@ -193,13 +198,13 @@ export function renderOverview(ctx: PageContext): HTMLElement {
         { id: 'environment' },
         keyValues(envPairs),
         hosts.length > 1
-          ? dataTable({ name: 'hosts', columns: Object.keys(hosts[0]).map((id) => ({ id })), rows: hosts as never, pageSize: 20 })
+          ? dataTable({ name: 'hosts', columns: generatedColumns('overview_page', 'hosts', hosts), rows: hosts as never, pageSize: 20 })
           : null,
       ),
       card(
         'Recommendation for next step',
         { id: 'recommendation' },
-        el('p', { class: 'next-step' }, str(d.next_step) || 'No change recommended: no check found a bottleneck.'),
+        el('p', { class: 'next-step' }, d.next_step || 'No change recommended: no check found a bottleneck.'),
         // The next step repeats the first finding's advice: show its evidence, then the others.
         recommendations.length ? el('div', { class: 'findings compact' }, ...recommendations.slice(0, 3).map((f) => findingCard(f, ctx, true))) : null,
         recommendations.length ? el('a', { class: 'button', href: toolHref(ctx.selection, 'advisor') }, recommendations.length > 3 ? `All ${recommendations.length} findings →` : 'Open the advisor →') : null,
@@ -207,7 +212,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
     ),
   );
   // Sampled device counters (NVML via stepscope's tracer), when the profile has any.
-  const counters = arr(d.device_counters);
+  const counters = d.device_counters;
   if (counters.length) {
     page.append(
       card(
@@ -215,7 +220,7 @@ export function renderOverview(ctx: PageContext): HTMLElement {
         { id: 'device-counters', subtitle: 'Sampled during the profile: SM and memory utilisation, memory used, power (time at or above 80 % utilisation / 90 % of memory)' },
         dataTable({
           name: 'device_counters',
-          columns: declaredColumns(ctx, 'device_counters', { counter: { className: 'name' } }),
+          columns: generatedColumns('overview_page', 'device_counters', counters, { counter: { className: 'name' } }),
           rows: counters as never,
           sort: { column: 'device', descending: false },
           filterColumns: ['device', 'counter'],

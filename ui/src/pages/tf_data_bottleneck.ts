@@ -3,77 +3,78 @@
 // coloured by self time, the bottleneck outlined; then the tool's declared tables.
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { dataTable } from '../components/table';
-import { el, formatCount, formatMs, formatPercent, num } from '../format';
+import { el, formatCount, formatMs, formatPercent } from '../format';
+import type { TfDataStageRow } from '../generated/tools';
 import { heatColour, renderGraph, type GraphEdgeSpec, type GraphNodeSpec } from '../graph/graph';
 import { csvButton } from './input_pipeline';
-import { arr, declaredColumns, obj, str, type PageContext } from './page';
+import { declaredColumns, resultOf, type PageContext } from './page';
 
 // "1 call", "12 calls".
 function calls(count: number): string {
   return `${formatCount(count)} ${count === 1 ? 'call' : 'calls'}`;
 }
 
-function pipelineGraph(pipeline: string, stages: Record<string, unknown>[]): HTMLElement {
-  const own = stages.filter((s) => str(s.pipeline) === pipeline);
-  const maxSelf = Math.max(0, ...own.map((s) => num(s.self_ms)));
+function pipelineGraph(pipeline: string, stages: TfDataStageRow[]): HTMLElement {
+  const own = stages.filter((s) => s.pipeline === pipeline);
+  const maxSelf = Math.max(0, ...own.map((s) => s.self_ms));
   const nodes: GraphNodeSpec[] = own.map((s) => ({
-    id: str(s.id),
-    lines: [str(s.dataset) || str(s.stage), `${formatMs(s.self_ms)} self · ${calls(num(s.calls))}`],
-    fill: heatColour(maxSelf > 0 ? num(s.self_ms) / maxSelf : 0),
-    title: `${str(s.stage)}\nkind ${str(s.kind)}; self ${formatMs(s.self_ms)}, blocking ${formatMs(s.blocking_self_ms)}`,
+    id: s.id,
+    lines: [s.dataset || s.stage, `${formatMs(s.self_ms)} self · ${calls(s.calls)}`],
+    fill: heatColour(maxSelf > 0 ? s.self_ms / maxSelf : 0),
+    title: `${s.stage}\nkind ${s.kind}; self ${formatMs(s.self_ms)}, blocking ${formatMs(s.blocking_self_ms)}`,
     // The bottleneck outlined.
-    stroke: s.bottleneck === true ? '#b71c1c' : '#888',
-    strokeWidth: s.bottleneck === true ? 3 : 1,
+    stroke: s.bottleneck ? '#b71c1c' : '#888',
+    strokeWidth: s.bottleneck ? 3 : 1,
   }));
   // Data flows from a stage to its parent (the stage that consumes its output).
-  const edges: GraphEdgeSpec[] = own.filter((s) => s.parent_id !== null && s.parent_id !== undefined).map((s) => ({ from: str(s.id), to: str(s.parent_id) }));
+  const edges: GraphEdgeSpec[] = own.flatMap((s) => (s.parent_id === null ? [] : [{ from: s.id, to: s.parent_id }]));
   return renderGraph(nodes, edges, { direction: 'TB', name: pipeline });
 }
 
 export function renderTfDataBottleneck(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
+  const d = resultOf(ctx, 'tf_data_bottleneck_analysis');
   const page = el('div', { class: 'page page-tf-data', 'data-page': 'tf_data_bottleneck_analysis' });
-  const pipelines = arr(d.pipelines);
-  const stages = arr(d.stages);
-  const bottleneck = obj(d.bottleneck);
-  const top = pipelines[0] ?? {};
+  const pipelines = d.pipelines;
+  const stages = d.stages;
+  const bottleneck = d.bottleneck;
+  const top = pipelines.length ? pipelines[0] : null;
   page.append(
     card(
       'Summary',
-      { id: 'summary', subtitle: str(d.statement) },
+      { id: 'summary', subtitle: d.statement },
       tiles([
         // Iterator time, not the steps' input wait (the input pipeline page's input share):
         // iterator calls can overlap the step's own work. Both are shown, each named.
-        { label: 'Iterator time', value: formatPercent(top.step_time_percent), json: ['pipelines', 0, 'step_time_percent'], tone: d.iterator_bound ? 'bad' : 'good', detail: "of step time in the top pipeline's calls" },
+        { label: 'Iterator time', value: formatPercent(top?.step_time_percent), json: ['pipelines', 0, 'step_time_percent'], tone: d.iterator_bound ? 'bad' : 'good', detail: "of step time in the top pipeline's calls" },
         { label: 'Steps wait for input', value: formatPercent(d.step_input_wait_percent), json: ['step_input_wait_percent'], detail: 'of step time (input pipeline page)' },
-        { label: 'Bottleneck stage', value: str(bottleneck.dataset) || 'none', detail: str(bottleneck.stage), tone: bottleneck.stage ? 'warn' : 'neutral' },
-        { label: 'Its share', value: bottleneck.stage ? formatPercent(bottleneck.share_percent) : '–', json: ['bottleneck', 'share_percent'], detail: 'of the blocking time in the slowest calls' },
-        { label: 'Pipelines', value: formatCount(pipelines.length), detail: `${formatCount(obj(d.counts).iterator_events)} iterator events` },
+        { label: 'Bottleneck stage', value: bottleneck?.dataset || 'none', detail: bottleneck?.stage ?? '', tone: bottleneck?.stage ? 'warn' : 'neutral' },
+        { label: 'Its share', value: bottleneck?.stage ? formatPercent(bottleneck.share_percent) : '–', json: ['bottleneck', 'share_percent'], detail: 'of the blocking time in the slowest calls' },
+        { label: 'Pipelines', value: formatCount(pipelines.length), detail: `${formatCount(d.counts.iterator_events)} iterator events` },
       ]),
-      bottleneck.suggestion ? el('p', { class: 'suggestion', 'data-suggestion': '' }, str(bottleneck.suggestion)) : null,
+      bottleneck?.suggestion ? el('p', { class: 'suggestion', 'data-suggestion': '' }, bottleneck.suggestion) : null,
     ),
   );
   if (!pipelines.length) {
-    page.append(card('Pipelines', {}, emptyState('No input pipeline found', str(d.statement), 'Record your pipeline with stepscope/pipeline.h (or tf.data) at host tracer level 2.')));
+    page.append(card('Pipelines', {}, emptyState('No input pipeline found', d.statement, 'Record your pipeline with stepscope/pipeline.h (or tf.data) at host tracer level 2.')));
   }
   for (const p of pipelines) {
-    const name = str(p.pipeline);
+    const name = p.pipeline;
     page.append(
       card(
         `Pipeline ${name}`,
-        { id: `graph-${name}`, subtitle: `${str(p.root)}: ${calls(num(p.calls))}, average ${formatMs(num(p.avg_latency_us) / 1000)}; stages coloured by self time, the bottleneck outlined` },
+        { id: `graph-${name}`, subtitle: `${p.root}: ${calls(p.calls)}, average ${formatMs(p.avg_latency_us / 1000)}; stages coloured by self time, the bottleneck outlined` },
         el('div', { class: 'graph-scroll' }, pipelineGraph(name, stages)),
       ),
     );
   }
-  const table = (id: string, title: string, sortColumn: string, descending: boolean, filter: string[]) =>
+  const table = (id: 'pipelines' | 'stages' | 'critical_path', title: string, sortColumn: string, descending: boolean, filter: string[]) =>
     card(
       title,
       { id },
       dataTable({
         name: id,
         columns: declaredColumns(ctx, id, { stage: { className: 'name' } }),
-        rows: arr(d[id]) as never,
+        rows: d[id] as never,
         sort: { column: sortColumn, descending },
         filterColumns: filter,
         toolbar: [csvButton(ctx, id)],
