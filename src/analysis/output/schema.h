@@ -47,7 +47,9 @@ struct FieldInfo {
   int decimals = 2;              // digits after the point in text output (doubles)
   int max_width = 0;             // text output truncates longer strings (0 = no limit)
   // Non-empty: the field or column is only present when this holds ("the profile records
-  // allocations"); TypeScript marks it optional, docs say when.
+  // allocations"); TypeScript marks it optional, docs say when. A record's std::optional
+  // field with `when` is left out of its JSON object when empty (a table's column: see
+  // ShowColumn).
   std::string_view when;
 };
 

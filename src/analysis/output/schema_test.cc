@@ -155,5 +155,27 @@ TEST(SchemaTest, MapsAreObjectsAndTableViewsAreTablesOnly) {
   EXPECT_EQ(d.fields[4].type->element, &DescribeType<FlatRow>());
 }
 
+// A field present only sometimes (`when`) is left out of its object where empty; an
+// optional without `when` is null.
+struct Sometimes {
+  std::optional<std::string> program;
+  std::optional<double> share;
+};
+constexpr auto DescribeRecord(std::type_identity<Sometimes>) {
+  return Record("Sometimes", Field("program", &Sometimes::program, {.when = "for ops"}),
+                Field("share", &Sometimes::share));
+}
+
+TEST(SchemaTest, AnEmptyFieldWithWhenIsLeftOut) {
+  auto json = [](const Sometimes& s) {
+    std::string out;
+    JsonWriter w(&out, JsonWriter::Style::kCompact);
+    WriteRecordJson(s, &w);
+    return out;
+  };
+  EXPECT_EQ(json({std::nullopt, std::nullopt}), "{\"share\":null}");
+  EXPECT_EQ(json({"p", 0.5}), "{\"program\":\"p\",\"share\":0.5}");
+}
+
 }  // namespace
 }  // namespace stepscope::analysis::output

@@ -117,6 +117,11 @@ void WriteField(const R& record, const F& field, JsonWriter* w) {
       w->Key(field.id);
       WriteTableRowsJson(BuildRowsTable(record, field.id, field.title, value), w);
     } else {
+      if constexpr (IsOptional<V>::value) {
+        // A field present only sometimes (`when`, optional in TypeScript) is left out where
+        // it does not apply, not written as null.
+        if (!field.info.when.empty() && !value) return;
+      }
       w->Key(field.id);
       WriteValue(value, w);
     }
