@@ -226,9 +226,9 @@ constexpr auto DescribeRecord(std::type_identity<PodSummary>) {
                           {.description = "its step; null when none"}),
       output::Computed<S>("straggler_host",
                           [](const S& s) {
-                            const auto& index = s.result->straggler_host_index;
-                            return output::OptionalIf(index.has_value(),
-                                                      std::string_view(index ? s.result->hosts[*index] : ""));
+                            const std::optional<int>& index = s.result->straggler_host_index;
+                            if (!index) return std::optional<std::string_view>();
+                            return std::optional<std::string_view>(s.result->hosts[static_cast<size_t>(*index)]);
                           },
                           {.description = "the worker slowest in at least 50 % of those steps; else null"}),
       output::Computed<S>("straggler_slowest_percent", [](const S& s) { return s.result->straggler_slowest_percent; },

@@ -170,6 +170,18 @@ TEST(PodViewerTest, WorkersWithTheSameHostNameAreToldApart) {
   EXPECT_TRUE(noted);
 }
 
+// The summary names the straggler from `hosts` (a name longer than any inline string
+// buffer, so a dangling view would show).
+TEST(PodViewerTest, SummaryNamesTheStragglerFromTheHosts) {
+  ProfileModel model = ThreeWorkerModel();
+  model.hostnames = {"worker-zero.cluster.example.com", "worker-one.cluster.example.com",
+                     "worker-two.cluster.example.com"};
+  auto result = RunTool("pod_viewer", model);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_NE((*result)->ToJson(false).find("\"straggler_host\":\"worker-one.cluster.example.com\""), std::string::npos)
+      << (*result)->ToJson(false);
+}
+
 TEST(PodViewerTest, EmptyModelSaysSo) {
   PodViewerResult r = ComputePodViewer(ProfileModel{});
   EXPECT_TRUE(r.steps.empty());
