@@ -206,6 +206,40 @@ TEST(HloToolsTest, OpProfileNestsProgramCategoryOpAndFusedOps) {
   EXPECT_NEAR(percents, 100.0, 1e-9);
 }
 
+// The tree's JSON names a node's program, category, ... only at the levels that have them;
+// its table is the tree flattened depth first, fused ops without time figures.
+TEST(HloToolsTest, OpProfileJsonNestsAndItsTableFlattens) {
+  auto tool = RunTool("op_profile", SmallModel(), {});
+  ASSERT_TRUE(tool.ok()) << tool.status().ToString();
+  const std::string json = (*tool)->ToJson(false);
+  for (const char* part : {"\"root\":{\"level\":\"root\",\"name\":\"all programs\",\"occurrences\":",
+                           "{\"level\":\"program\",\"name\":\"jit_small(7)\",\"occurrences\":",
+                           "{\"level\":\"category\",\"name\":\"loop fusion\",\"program\":\"jit_small(7)\","
+                           "\"occurrences\":",
+                           "\"flops_share_percent\":100,\"children\":[]}"}) {
+    EXPECT_NE(json.find(part), std::string::npos) << part << " in " << json;
+  }
+  EXPECT_EQ(json.find("\"program\":null"), std::string::npos) << "absent, not null";
+
+  std::vector<output::Table> tables = (*tool)->Tables();
+  ASSERT_EQ(tables.size(), 1u);
+  const output::Table& t = tables[0];
+  EXPECT_EQ(t.name, "op_profile");
+  std::vector<std::string> ids;
+  for (const output::Column& c : t.columns) ids.push_back(c.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"level", "depth", "program", "category", "name", "opcode", "occurrences",
+                                           "time_us", "time_percent", "gflops", "flops_utilization_percent",
+                                           "bandwidth_utilization_percent", "wasted_time_us", "bound_by"}));
+  // program, category, fusion, its fused add, category, dot.
+  ASSERT_EQ(t.rows.size(), 6u);
+  EXPECT_EQ(std::get<std::string>(t.rows[0][0]), "program");
+  EXPECT_EQ(std::get<int64_t>(t.rows[0][1]), 0);
+  EXPECT_EQ(std::get<std::string>(t.rows[3][0]), "fused_op");
+  EXPECT_EQ(std::get<int64_t>(t.rows[3][1]), 3);
+  EXPECT_TRUE(std::holds_alternative<std::monostate>(t.rows[3][7])) << "a fused op has no time of its own";
+  EXPECT_DOUBLE_EQ(std::get<double>(t.rows[0][7]), 12.0);
+}
+
 TEST(HloToolsTest, RooflinePlacesOpsProgramsAndTheTotal) {
   ProfileModel model = SmallModel();
   RooflineResult r = ComputeRoofline(model);

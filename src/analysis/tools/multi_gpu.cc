@@ -10,135 +10,9 @@
 #include "src/analysis/output/tool_output.h"
 
 namespace stepscope::analysis {
-namespace {
-
-using output::ColumnType;
-using output::Table;
-
-output::Column Col(std::string id, std::string label, ColumnType type, std::string unit, int decimals = 2) {
-  output::Column c{std::move(id), std::move(label), type, decimals};
-  c.unit = std::move(unit);
-  return c;
-}
-
-Table DeviceTable(const MultiGpuResult& r) {
-  Table t;
-  t.name = "devices";
-  t.title = "Per device (averages over steps)";
-  t.columns = {Col("host", "Host", ColumnType::kString, ""),
-               Col("device", "Device", ColumnType::kString, ""),
-               Col("steps", "Steps", ColumnType::kInt, "count"),
-               Col("avg_active_ms", "Active (ms)", ColumnType::kDouble, "ms", 3),
-               Col("avg_compute_ms", "Compute (ms)", ColumnType::kDouble, "ms", 3),
-               Col("avg_collective_ms", "Collectives (ms)", ColumnType::kDouble, "ms", 3),
-               Col("collective_percent", "Coll. %", ColumnType::kDouble, "%", 1),
-               Col("collectives", "Coll. ops", ColumnType::kInt, "count"),
-               Col("busy_ms", "Busy (ms)", ColumnType::kDouble, "ms", 3),
-               Col("straggler_steps", "Slowest in", ColumnType::kInt, "count"),
-               Col("avg_wait_ms", "Waits (ms)", ColumnType::kDouble, "ms", 3),
-               Col("avg_launch_skew_ms", "Launch skew (ms)", ColumnType::kDouble, "ms", 3),
-               Col("kernel_ms", "All kernels (ms)", ColumnType::kDouble, "ms", 3),
-               Col("total_collective_ms", "All collectives (ms)", ColumnType::kDouble, "ms", 3),
-               Col("first_kernel_offset_ms", "Starts after (ms)", ColumnType::kDouble, "ms", 3)};
-  for (const MultiGpuDeviceRow& d : r.devices) {
-    t.AddRow({d.host, d.device, d.steps, d.avg_active_ms, d.avg_compute_ms, d.avg_collective_ms, d.collective_percent,
-              d.collectives, d.busy_ms, d.straggler_steps, d.avg_wait_ms, output::OptionalCell(d.avg_launch_skew_ms), d.kernel_ms,
-              d.total_collective_ms, d.first_kernel_offset_ms});
-  }
-  return t;
-}
-
-Table StepTable(const MultiGpuResult& r) {
-  Table t;
-  t.name = "steps";
-  t.title = "Per step";
-  t.columns = {Col("step_number", "Step", ColumnType::kInt, ""),
-               Col("devices", "Devices", ColumnType::kInt, "count"),
-               Col("concurrent", "Ran together", ColumnType::kBool, ""),
-               Col("straggler", "Straggler", ColumnType::kString, ""),
-               Col("max_compute_ms", "Max compute (ms)", ColumnType::kDouble, "ms", 3),
-               Col("min_compute_ms", "Min compute (ms)", ColumnType::kDouble, "ms", 3),
-               Col("imbalance_ms", "Imbalance (ms)", ColumnType::kDouble, "ms", 3),
-               Col("avg_collective_ms", "Collectives (ms)", ColumnType::kDouble, "ms", 3),
-               Col("launch_skew_ms", "Launch skew (ms)", ColumnType::kDouble, "ms", 3)};
-  for (const MultiGpuStepRow& s : r.step_rows) {
-    t.AddRow({s.step_number, s.devices, s.concurrent, s.straggler, s.max_compute_ms, s.min_compute_ms, s.imbalance_ms,
-              s.avg_collective_ms, output::OptionalCell(s.launch_skew_ms)});
-  }
-  return t;
-}
-
-Table CollectiveTable(const MultiGpuResult& r) {
-  Table t;
-  t.name = "collectives";
-  t.title = "Collectives: size and bandwidth (sized ones)";
-  t.columns = {Col("host", "Host", ColumnType::kString, ""),
-               Col("device", "Device", ColumnType::kString, ""),
-               Col("collective", "Collective", ColumnType::kString, ""),
-               Col("count", "Count", ColumnType::kInt, "count"),
-               Col("sized", "With size", ColumnType::kInt, "count"),
-               Col("ranks", "Ranks", ColumnType::kInt, "count"),
-               Col("ranks_source", "Ranks from", ColumnType::kString, ""),
-               Col("time_ms", "Time (ms)", ColumnType::kDouble, "ms", 3),
-               Col("size_mb", "Size (MB)", ColumnType::kDouble, "MB", 1),
-               Col("size_per_step_mb", "Size/step (MB)", ColumnType::kDouble, "MB", 1),
-               Col("algbw_gbps", "Alg. BW (GB/s)", ColumnType::kDouble, "GB/s", 2),
-               Col("busbw_gbps", "Bus BW (GB/s)", ColumnType::kDouble, "GB/s", 2),
-               Col("link_gbps", "Link (GB/s)", ColumnType::kDouble, "GB/s", 0),
-               Col("link", "Link", ColumnType::kString, ""),
-               Col("link_percent", "Of link %", ColumnType::kDouble, "%", 1)};
-  for (const MultiGpuCollectiveRow& c : r.collective_rows) {
-    t.AddRow({c.host, c.device, c.collective, c.count, c.sized, c.ranks, c.ranks_source, c.time_ms, c.size_mb,
-              c.size_per_step_mb, c.algbw_gbps, c.busbw_gbps, c.link_gbps, c.link, c.link_percent});
-  }
-  return t;
-}
-
-}  // namespace
 
 MultiGpuResult ComputeMultiGpu(const ProfileModel& model, const ToolOptions& options) {
   return AnalyzeMultiGpu(model, {options.link_bandwidth_gbps, options.parameter_count});
-}
-
-std::vector<Table> BuildTables(const MultiGpuResult& r) { return {DeviceTable(r), StepTable(r), CollectiveTable(r)}; }
-
-void WriteResultJson(const MultiGpuResult& r, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "multi_gpu");
-  w->Key("summary");
-  w->BeginObject();
-  w->Field("basis", r.basis);
-  w->Field("device_count", r.device_count);
-  w->Field("steps", r.steps);
-  w->Field("straggler", r.straggler);
-  w->Field("straggler_steps", r.straggler_steps);
-  w->Field("non_concurrent_steps", r.non_concurrent_steps);
-  w->Field("avg_imbalance_ms", r.avg_imbalance_ms);
-  w->Field("avg_launch_skew_ms", r.avg_launch_skew_ms);
-  w->Field("avg_step_collective_ms", r.avg_step_collective_ms);
-  w->Field("collective_percent", r.collective_percent);
-  w->Field("collectives", r.collectives);
-  w->Field("sized_collectives", r.sized_collectives);
-  w->Field("algbw_gbps", r.algbw_gbps);
-  w->Field("busbw_gbps", r.busbw_gbps);
-  w->Field("link_gbps", r.link_gbps);
-  w->Field("link", r.link);
-  w->Field("link_percent", r.link_percent);
-  w->Field("all_reduce_mb_per_step", r.all_reduce_mb_per_step);
-  w->Field("all_reduce_ms_per_step", r.all_reduce_ms_per_step);
-  w->Field("parameter_count", r.parameter_count);
-  w->Field("estimate_basis", r.estimate_basis);
-  w->Field("estimated_all_reduce_ms", r.estimated_all_reduce_ms);
-  const LaunchThreadCompetition& t = r.launch_threads;
-  w->Field("launch_threads_measured", t.measured);
-  w->Field("launch_threads", t.launch_threads);
-  w->Field("input_threads", t.input_threads);
-  w->Field("gpu_private_threads", t.gpu_private_threads);
-  w->Field("launch_input_overlap_ms", t.overlap_ms);
-  w->Field("launch_input_overlap_percent", t.overlap_percent);
-  w->EndObject();
-  output::WriteTablesJson(BuildTables(r), w);
-  output::EndResultJson(r.diagnostics, w);
 }
 
 std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options) {
@@ -191,14 +65,14 @@ std::string FormatResultText(const MultiGpuResult& r, const ToolOptions& options
                                           output::FormatFixed(t.overlap_percent, 1) + " % of their busy time)"});
   }
   std::string out = output::FormatKeyValues("Multi-GPU", rows);
-  std::vector<Table> tables = BuildTables(r);
+  std::vector<output::Table> tables = output::RecordTables(r);
   if (r.collective_rows.empty()) tables.pop_back();  // the collectives table, last: no empty table in text
   return out + output::FormatResultTextEnd(tables, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
 
-class MultiGpuTool final : public Tool {
+class MultiGpuTool final : public DeclaredTool<MultiGpuResult> {
  public:
   std::string_view id() const override { return "multi_gpu"; }
   std::string_view description() const override {

@@ -138,7 +138,7 @@ TEST(MultiGpuTest, OneDeviceIsNotAvailableAndSaysSo) {
 
 TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
   MultiGpuResult r = ComputeMultiGpu(TwoGpuModel());
-  std::vector<output::Table> tables = BuildTables(r);
+  std::vector<output::Table> tables = output::RecordTables(r);
   ASSERT_EQ(tables.size(), 3u);
   EXPECT_EQ(tables[0].name, "devices");
   EXPECT_EQ(tables[0].rows.size(), 2u);
@@ -158,6 +158,31 @@ TEST(MultiGpuTest, TablesAndJsonCarryTheSameRows) {
   EXPECT_THAT(json, testing::HasSubstr("\"straggler\":\"/device:GPU:1\""));
   EXPECT_THAT(json, testing::HasSubstr("\"avg_wait_ms\":8"));
   EXPECT_THAT(result.FormatText({}), testing::HasSubstr("Straggler"));
+}
+
+// The columns (CSV headers) are the declared ids, in the declared order; the summary is
+// one object of the result's figures, the launch threads' under their summary names.
+TEST(MultiGpuTest, DeclaredColumnsAndSummary) {
+  StructToolResult<MultiGpuResult> result(ComputeMultiGpu(TwoGpuModel()));
+  auto header = [&](const char* table) {
+    auto csv = result.TableCsv(table);
+    return csv.ok() ? csv->substr(0, csv->find("\r\n")) : csv.status().ToString();  // CSV records end in CRLF
+  };
+  EXPECT_EQ(header("devices"),
+            "host,device,steps,avg_active_ms,avg_compute_ms,avg_collective_ms,collective_percent,collectives,busy_ms,"
+            "straggler_steps,avg_wait_ms,avg_launch_skew_ms,kernel_ms,total_collective_ms,first_kernel_offset_ms");
+  EXPECT_EQ(header("steps"),
+            "step_number,devices,concurrent,straggler,max_compute_ms,min_compute_ms,imbalance_ms,avg_collective_ms,"
+            "launch_skew_ms");
+  EXPECT_EQ(header("collectives"),
+            "host,device,collective,count,sized,ranks,ranks_source,time_ms,size_mb,size_per_step_mb,algbw_gbps,"
+            "busbw_gbps,link_gbps,link,link_percent");
+  const std::string json = result.ToJson(false);
+  EXPECT_THAT(json, testing::StartsWith("{\"tool\":\"multi_gpu\",\"summary\":{\"basis\":\"steps\",\"device_count\":2,"));
+  EXPECT_THAT(json, testing::HasSubstr("\"estimated_all_reduce_ms\":0,\"launch_threads_measured\":false,"
+                                       "\"launch_threads\":0,\"input_threads\":0,\"gpu_private_threads\":0,"
+                                       "\"launch_input_overlap_ms\":0,\"launch_input_overlap_percent\":0},"
+                                       "\"devices\":[{\"host\":"));
 }
 
 // Collective traffic written by hand into the model: an 8-rank all-reduce on each GPU,

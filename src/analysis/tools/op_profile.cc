@@ -15,9 +15,6 @@
 namespace stepscope::analysis {
 namespace {
 
-using output::ColumnType;
-using output::Table;
-
 double Rate(double amount, int64_t time_ps) { return time_ps > 0 ? amount / (static_cast<double>(time_ps) * 1e-12) : 0; }
 
 // Opcodes that name memory without touching it: not listed as fused ops.
@@ -107,69 +104,9 @@ void SetPercents(int64_t total_ps, OpProfileNode* node) {
   for (OpProfileNode& child : node->children) SetPercents(total_ps, &child);
 }
 
-void Flatten(const OpProfileNode& node, int depth, Table* t) {
-  if (node.level != OpProfileLevel::kRoot) {
-    const bool has_time = node.level != OpProfileLevel::kFusedOp;
-    t->AddRow({std::string(OpProfileLevelName(node.level)), static_cast<int64_t>(depth), node.program, node.category,
-               node.name, node.opcode, node.occurrences, has_time ? output::Cell(PsToUs(node.time_ps)) : output::Cell(),
-               has_time ? output::Cell(node.time_percent) : output::Cell(), node.flops / kFlopsPerGflop,
-               has_time ? output::Cell(node.flops_utilization_percent) : output::Cell(),
-               has_time ? output::Cell(node.bandwidth_utilization_percent) : output::Cell(),
-               has_time ? output::Cell(PsToUs(node.wasted_time_ps)) : output::Cell(), node.bound_by});
-  }
-  for (const OpProfileNode& child : node.children) Flatten(child, depth + 1, t);
-}
-
-Table NodeTable(const OpProfileResult& r) {
-  auto col = [](std::string id, std::string label, ColumnType type, std::string unit, int decimals = 2, int width = 0) {
-    output::Column c{std::move(id), std::move(label), type, decimals, width};
-    c.unit = std::move(unit);
-    return c;
-  };
-  Table t;
-  t.name = "op_profile";
-  t.title = "Op profile: program > category > op > fused op, by wasted time";
-  t.columns = {col("level", "Level", ColumnType::kString, ""),
-               col("depth", "Depth", ColumnType::kInt, ""),
-               col("program", "Program", ColumnType::kString, "", 2, 28),
-               col("category", "Category", ColumnType::kString, ""),
-               col("name", "Name", ColumnType::kString, "", 2, 36),
-               col("opcode", "Opcode", ColumnType::kString, ""),
-               col("occurrences", "Occurrences", ColumnType::kInt, "count"),
-               col("time_us", "Time (us)", ColumnType::kDouble, "us", 1),
-               col("time_percent", "Time %", ColumnType::kDouble, "%", 1),
-               col("gflops", "GFLOP", ColumnType::kDouble, "GFLOP", 3),
-               col("flops_utilization_percent", "FLOP util %", ColumnType::kDouble, "%", 1),
-               col("bandwidth_utilization_percent", "BW util %", ColumnType::kDouble, "%", 1),
-               col("wasted_time_us", "Wasted (us)", ColumnType::kDouble, "us", 1),
-               col("bound_by", "Bound by", ColumnType::kString, "")};
-  Flatten(r.root, -1, &t);
-  return t;
-}
-
-void WriteNode(const OpProfileNode& node, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("level", OpProfileLevelName(node.level));
-  w->Field("name", node.name);
-  if (!node.program.empty()) w->Field("program", node.program);
-  if (!node.category.empty()) w->Field("category", node.category);
-  if (!node.opcode.empty()) w->Field("opcode", node.opcode);
-  if (!node.expression.empty()) w->Field("expression", node.expression);
-  if (!node.bound_by.empty()) w->Field("bound_by", node.bound_by);
-  w->Field("occurrences", node.occurrences);
-  w->Field("time_us", PsToUs(node.time_ps));
-  w->Field("time_percent", node.time_percent);
-  w->Field("gflops", node.flops / kFlopsPerGflop);
-  w->Field("gb", node.bytes_accessed / kBytesPerGb);
-  w->Field("flops_utilization_percent", node.flops_utilization_percent);
-  w->Field("bandwidth_utilization_percent", node.bandwidth_utilization_percent);
-  w->Field("wasted_time_us", PsToUs(node.wasted_time_ps));
-  if (node.level == OpProfileLevel::kFusedOp) w->Field("flops_share_percent", node.flops_share_percent);
-  w->Key("children");
-  w->BeginArray();
-  for (const OpProfileNode& child : node.children) WriteNode(child, w);
-  w->EndArray();
-  w->EndObject();
+void Flatten(const OpProfileNode& node, int64_t depth, std::vector<OpProfileRow>* rows) {
+  if (node.level != OpProfileLevel::kRoot) rows->push_back({&node, depth});
+  for (const OpProfileNode& child : node.children) Flatten(child, depth + 1, rows);
 }
 
 }  // namespace
@@ -238,18 +175,10 @@ OpProfileResult ComputeOpProfile(const ProfileModel& model, const ToolOptions& o
   return WithFreshDerivations(model, [&] { return BuildOpProfile(model, options); });
 }
 
-std::vector<Table> BuildTables(const OpProfileResult& r) { return {NodeTable(r)}; }
-
-void WriteResultJson(const OpProfileResult& r, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "op_profile");
-  w->Key("summary");
-  WriteHloSummaryJson(r.summary, w);
-  w->Field("include_idle", r.include_idle);
-  w->Field("idle_time_us", PsToUs(r.idle_time_ps));
-  w->Key("root");
-  WriteNode(r.root, w);
-  output::EndResultJson(r.diagnostics, w);
+std::vector<OpProfileRow> FlattenOpProfile(const OpProfileResult& r) {
+  std::vector<OpProfileRow> rows;
+  Flatten(r.root, -1, &rows);
+  return rows;
 }
 
 std::string FormatResultText(const OpProfileResult& r, const ToolOptions& options) {
@@ -262,12 +191,12 @@ std::string FormatResultText(const OpProfileResult& r, const ToolOptions& option
     rows.push_back({"Bandwidth utilisation", output::FormatFixed(r.root.bandwidth_utilization_percent, 2) + " %"});
   }
   std::string out = output::FormatKeyValues("Op profile", rows);
-  return out + output::FormatResultTextEnd(BuildTables(r), r.diagnostics, options.text_max_rows);
+  return out + output::FormatResultTextEnd(output::RecordTables(r), r.diagnostics, options.text_max_rows);
 }
 
 namespace {
 
-class OpProfileTool final : public Tool {
+class OpProfileTool final : public DeclaredTool<OpProfileResult> {
  public:
   std::string_view id() const override { return "op_profile"; }
   std::string_view description() const override {

@@ -1,9 +1,7 @@
 #include "src/analysis/tools/pod_viewer.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <map>
-#include <variant>
 
 #include "src/analysis/model/derivations.h"
 #include "src/analysis/model/units.h"
@@ -37,93 +35,24 @@ bool StepsAreWindows(const ProfileModel& model) {
                                   model.steps.front().time_source == StepTimeSource::kDeviceCompletions);
 }
 
-// Numeric cells only (GCC 12 warns spuriously about braced rows mixing strings in).
-void AppendCells(output::Row* row, std::initializer_list<std::variant<int64_t, double>> cells) {
-  for (const auto& cell : cells) {
-    if (std::holds_alternative<int64_t>(cell)) {
-      row->emplace_back(std::get<int64_t>(cell));
-    } else {
-      row->emplace_back(std::get<double>(cell));
-    }
-  }
-}
-
 std::string FormatMs(double ms) { return output::FormatFixed(ms, 2) + " ms"; }
 
-void AddCategoryColumns(output::Table* table, std::string_view prefix) {
-  for (int c = 0; c < kNumTimeCategories; ++c) {
-    std::string key(TimeCategoryKey(static_cast<TimeCategory>(c)));
-    table->columns.push_back({std::string(prefix) + key + "_ms", key + " (ms)", output::ColumnType::kDouble, 2});
-  }
-}
+// A step and its workers while they are measured; the result lists all steps' workers in
+// one table (step_workers).
+struct StepBars {
+  PodStep step;
+  std::vector<PodWorkerStep> workers;  // in host order
+};
 
-output::Table WorkersTable(const PodViewerResult& r) {
-  output::Table table;
-  table.name = "workers";
-  table.title = "Workers";
-  table.columns = {{"host", "Worker", output::ColumnType::kString, 0, 40},
-                   {"host_index", "#", output::ColumnType::kInt},
-                   {"steps", "Steps", output::ColumnType::kInt},
-                   {"avg_step_time_ms", "Avg step (ms)", output::ColumnType::kDouble, 2},
-                   {"avg_lag_ms", "Avg lag (ms)", output::ColumnType::kDouble, 2},
-                   {"slowest_steps", "Slowest in", output::ColumnType::kInt},
-                   {"input_percent", "Input %", output::ColumnType::kDouble, 1}};
-  AddCategoryColumns(&table, "avg_");
-  for (const PodWorkerSummary& w : r.workers) {
-    output::Row row;
-    row.emplace_back(std::in_place_type<std::string>, w.host);
-    AppendCells(&row, {int64_t{w.host_index}, w.steps, w.avg_step_time_ms, w.avg_lag_ms, w.slowest_steps,
-                       w.input_percent});
-    for (double ms : w.avg_category_ms) row.emplace_back(ms);
-    table.AddRow(std::move(row));
+// Appends the measured step to `r`: its workers, named, to r->step_workers.
+void AddStep(StepBars bars, PodViewerResult* r) {
+  bars.step.slowest_host = HostName(*r, bars.step.slowest_host_index);
+  bars.step.first_worker = r->step_workers.size();
+  for (PodWorkerStep& w : bars.workers) {
+    w.host = HostName(*r, w.host_index);
+    r->step_workers.push_back(std::move(w));
   }
-  return table;
-}
-
-output::Table StepsTable(const PodViewerResult& r) {
-  output::Table table;
-  table.name = "steps";
-  table.title = "Steps";
-  table.columns = {{"step_number", "Step", output::ColumnType::kInt},
-                   {"step_name", "Name", output::ColumnType::kString, 0, 30},
-                   {"worker_count", "Workers", output::ColumnType::kInt},
-                   {"max_step_time_ms", "Slowest (ms)", output::ColumnType::kDouble, 2},
-                   {"min_step_time_ms", "Fastest (ms)", output::ColumnType::kDouble, 2},
-                   {"spread_ms", "Spread (ms)", output::ColumnType::kDouble, 2},
-                   {"slowest_host", "Slowest worker", output::ColumnType::kString, 0, 40}};
-  for (const PodStep& s : r.steps) {
-    output::Row row;
-    row.emplace_back(s.step_number);
-    row.emplace_back(std::in_place_type<std::string>, s.name);
-    AppendCells(&row, {int64_t{s.worker_count}, s.max_step_time_ms, s.min_step_time_ms, s.spread_ms});
-    row.emplace_back(std::in_place_type<std::string>, HostName(r, s.slowest_host_index));
-    table.AddRow(std::move(row));
-  }
-  return table;
-}
-
-output::Table StepWorkersTable(const PodViewerResult& r) {
-  output::Table table;
-  table.name = "step_workers";
-  table.title = "Step time per worker";
-  table.columns = {{"step_number", "Step", output::ColumnType::kInt},
-                   {"host", "Worker", output::ColumnType::kString, 0, 40},
-                   {"host_index", "#", output::ColumnType::kInt},
-                   {"step_time_ms", "Step (ms)", output::ColumnType::kDouble, 2},
-                   {"lag_ms", "Lag (ms)", output::ColumnType::kDouble, 2},
-                   {"input_percent", "Input %", output::ColumnType::kDouble, 1}};
-  AddCategoryColumns(&table, "");
-  for (const PodStep& s : r.steps) {
-    for (const PodWorkerStep& w : s.workers) {
-      output::Row row;
-      row.emplace_back(w.step_number);
-      row.emplace_back(std::in_place_type<std::string>, HostName(r, w.host_index));
-      AppendCells(&row, {int64_t{w.host_index}, w.step_time_ms, w.lag_ms, w.input_percent});
-      for (double ms : w.category_ms) row.emplace_back(ms);
-      table.AddRow(std::move(row));
-    }
-  }
-  return table;
+  r->steps.push_back(std::move(bars.step));
 }
 
 std::string Statement(const PodViewerResult& r, Framework framework) {
@@ -168,10 +97,11 @@ static PodViewerResult BuildPodViewer(const ProfileModel& model) {
   r.diagnostics = model.diagnostics;
   // Steps matched across hosts by number (a combined model already did that, but a
   // model may list a number twice if a host restarted its count: keep them apart).
+  std::vector<StepBars> bars;
   for (const StepInfo& step : model.steps) {
-    PodStep pod;
-    pod.step_number = step.step_number;
-    pod.name = step.name;
+    StepBars& pod = bars.emplace_back();
+    pod.step.step_number = step.step_number;
+    pod.step.name = step.name;
     if (step.per_host.empty()) {
       pod.workers.push_back(MakeWorkerStep(step.step_number, 0, step.duration_ps, step.breakdown));
     } else {
@@ -181,14 +111,13 @@ static PodViewerResult BuildPodViewer(const ProfileModel& model) {
       std::stable_sort(pod.workers.begin(), pod.workers.end(),
                        [](const PodWorkerStep& a, const PodWorkerStep& b) { return a.host_index < b.host_index; });
     }
-    r.steps.push_back(std::move(pod));
   }
-  std::stable_sort(r.steps.begin(), r.steps.end(),
-                   [](const PodStep& a, const PodStep& b) { return a.step_number < b.step_number; });
+  std::stable_sort(bars.begin(), bars.end(),
+                   [](const StepBars& a, const StepBars& b) { return a.step.step_number < b.step.step_number; });
 
   int host_count = static_cast<int>(r.hosts.size());
-  for (const PodStep& s : r.steps) {
-    for (const PodWorkerStep& w : s.workers) host_count = std::max(host_count, w.host_index + 1);
+  for (const StepBars& b : bars) {
+    for (const PodWorkerStep& w : b.workers) host_count = std::max(host_count, w.host_index + 1);
   }
   if (host_count == 0) host_count = 1;
   while (static_cast<int>(r.hosts.size()) < host_count) r.hosts.push_back("host " + std::to_string(r.hosts.size()));
@@ -217,12 +146,13 @@ static PodViewerResult BuildPodViewer(const ProfileModel& model) {
   std::vector<double> step_time_sum(host_count, 0), lag_sum(host_count, 0), input_ps_weighted(host_count, 0);
   int64_t multi_steps = 0;
   double spread_sum = 0;
-  for (PodStep& s : r.steps) {
-    s.worker_count = static_cast<int>(s.workers.size());
-    if (s.workers.empty()) continue;
+  for (StepBars& bar : bars) {
+    PodStep& s = bar.step;
+    s.worker_count = static_cast<int>(bar.workers.size());
+    if (bar.workers.empty()) continue;
     auto compared = [&](const PodWorkerStep& w) { return by_busy ? w.busy_ms : w.step_time_ms; };
     auto [fastest, slowest] = std::minmax_element(
-        s.workers.begin(), s.workers.end(),
+        bar.workers.begin(), bar.workers.end(),
         [&](const PodWorkerStep& a, const PodWorkerStep& b) { return compared(a) < compared(b); });
     s.min_step_time_ms = compared(*fastest);
     s.max_step_time_ms = compared(*slowest);
@@ -238,7 +168,7 @@ static PodViewerResult BuildPodViewer(const ProfileModel& model) {
       }
       ++r.workers[s.slowest_host_index].slowest_steps;
     }
-    for (PodWorkerStep& w : s.workers) {
+    for (PodWorkerStep& w : bar.workers) {
       w.lag_ms = compared(w) - s.min_step_time_ms;
       PodWorkerSummary& summary = r.workers[w.host_index];
       ++summary.steps;
@@ -269,6 +199,7 @@ static PodViewerResult BuildPodViewer(const ProfileModel& model) {
       r.straggler_slowest_percent = share;
     }
   }
+  for (StepBars& bar : bars) AddStep(std::move(bar), &r);
   if (host_count >= 2 && r.steps_on_all_hosts < static_cast<int64_t>(r.steps.size())) {
     r.diagnostics.push_back(std::to_string(static_cast<int64_t>(r.steps.size()) - r.steps_on_all_hosts) + " of " +
                             std::to_string(r.steps.size()) +
@@ -288,46 +219,9 @@ PodViewerResult ComputePodViewer(const ProfileModel& model) {
   return WithFreshDerivations(model, [&] { return BuildPodViewer(model); });
 }
 
-void WriteResultJson(const PodViewerResult& r, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "pod_viewer");
-  w->Field("host_count", static_cast<int64_t>(r.hosts.size()));
-  w->Key("hosts");
-  w->BeginArray();
-  for (const std::string& host : r.hosts) w->String(host);
-  w->EndArray();
-  w->Field("step_count", static_cast<int64_t>(r.steps.size()));
-  w->Field("steps_on_all_hosts", r.steps_on_all_hosts);
-  w->Key("categories");
-  w->BeginArray();
-  for (int c = 0; c < kNumTimeCategories; ++c) w->String(TimeCategoryKey(static_cast<TimeCategory>(c)));
-  w->EndArray();
-  w->Key("summary");
-  w->BeginObject();
-  w->Field("avg_spread_ms", r.avg_spread_ms);
-  w->Field("max_spread_ms", r.max_spread_ms);
-  w->Key("max_spread_step");
-  if (r.max_spread_step.has_value()) {
-    w->Int(*r.max_spread_step);
-  } else {
-    w->Null();
-  }
-  w->Key("straggler_host");
-  if (r.straggler_host_index.has_value()) {
-    w->String(r.hosts[*r.straggler_host_index]);
-  } else {
-    w->Null();
-  }
-  w->Field("straggler_slowest_percent", r.straggler_slowest_percent);
-  w->Field("compared_by", r.compared_by);
-  w->Field("statement", r.statement);
-  w->EndObject();
-  output::WriteTablesJson(BuildTables(r), w);
-  output::EndResultJson(r.diagnostics, w);
-}
-
-std::vector<output::Table> BuildTables(const PodViewerResult& r) {
-  return {WorkersTable(r), StepsTable(r), StepWorkersTable(r)};
+std::span<const PodWorkerStep> StepWorkers(const PodViewerResult& r, const PodStep& step) {
+  return std::span<const PodWorkerStep>(r.step_workers).subspan(step.first_worker,
+                                                                static_cast<size_t>(step.worker_count));
 }
 
 std::string FormatResultText(const PodViewerResult& r, const ToolOptions& options) {
@@ -340,12 +234,15 @@ std::string FormatResultText(const PodViewerResult& r, const ToolOptions& option
   }
   std::string out = output::FormatKeyValues("Pod viewer", rows);
   out += "  " + r.statement + "\n";
-  return out + output::FormatResultTextEnd({WorkersTable(r), StepsTable(r)}, r.diagnostics, options.text_max_rows);
+  // Not step_workers: one row per step and worker is for CSV and the chart, not a terminal.
+  std::vector<output::Table> tables = output::RecordTables(r);
+  std::erase_if(tables, [](const output::Table& t) { return t.name == "step_workers"; });
+  return out + output::FormatResultTextEnd(tables, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
 
-class PodViewerTool final : public Tool {
+class PodViewerTool final : public DeclaredTool<PodViewerResult> {
  public:
   std::string_view id() const override { return "pod_viewer"; }
   std::string_view description() const override {

@@ -1,5 +1,7 @@
 #include "src/analysis/tools/pod_viewer.h"
 
+#include <span>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -67,26 +69,29 @@ TEST(PodViewerTest, StepsAreMatchedSortedAndMeasuredPerWorker) {
   EXPECT_EQ(r.steps[0].step_number, 1);
   EXPECT_EQ(r.steps[3].step_number, 4);
   const PodStep& step2 = r.steps[1];
-  ASSERT_EQ(step2.workers.size(), 3u);
-  EXPECT_EQ(step2.workers[0].host_index, 0);  // host order, whatever the input order
-  EXPECT_EQ(step2.workers[2].host_index, 2);
+  std::span<const PodWorkerStep> workers = StepWorkers(r, step2);
+  ASSERT_EQ(workers.size(), 3u);
+  EXPECT_EQ(workers[0].host_index, 0);  // host order, whatever the input order
+  EXPECT_EQ(workers[2].host_index, 2);
+  EXPECT_EQ(workers[1].host, "w1");
+  EXPECT_EQ(step2.slowest_host, "w1");
   EXPECT_DOUBLE_EQ(step2.max_step_time_ms, 15);
   EXPECT_DOUBLE_EQ(step2.min_step_time_ms, 11);
   EXPECT_DOUBLE_EQ(step2.spread_ms, 4);
   EXPECT_EQ(step2.slowest_host_index, 1);
-  EXPECT_DOUBLE_EQ(step2.workers[1].lag_ms, 4);
-  EXPECT_DOUBLE_EQ(step2.workers[0].lag_ms, 0);
-  EXPECT_DOUBLE_EQ(step2.workers[1].input_percent, 40);
+  EXPECT_DOUBLE_EQ(workers[1].lag_ms, 4);
+  EXPECT_DOUBLE_EQ(workers[0].lag_ms, 0);
+  EXPECT_DOUBLE_EQ(workers[1].input_percent, 40);
   const auto input = static_cast<int>(TimeCategory::kInput);
   const auto compute = static_cast<int>(TimeCategory::kDeviceCompute);
   const auto other = static_cast<int>(TimeCategory::kOther);
-  EXPECT_DOUBLE_EQ(step2.workers[1].category_ms[input], 6);
-  EXPECT_DOUBLE_EQ(step2.workers[1].category_ms[compute], 8);
-  EXPECT_DOUBLE_EQ(step2.workers[1].category_ms[other], 1);
+  EXPECT_DOUBLE_EQ(workers[1].category_ms[input], 6);
+  EXPECT_DOUBLE_EQ(workers[1].category_ms[compute], 8);
+  EXPECT_DOUBLE_EQ(workers[1].category_ms[other], 1);
   // The stacked bar adds up to the step time.
   double stacked = 0;
-  for (double ms : step2.workers[2].category_ms) stacked += ms;
-  EXPECT_NEAR(stacked, step2.workers[2].step_time_ms, 1e-9);
+  for (double ms : workers[2].category_ms) stacked += ms;
+  EXPECT_NEAR(stacked, workers[2].step_time_ms, 1e-9);
 }
 
 TEST(PodViewerTest, WorkerSummariesAndTheStraggler) {
@@ -165,6 +170,18 @@ TEST(PodViewerTest, WorkersWithTheSameHostNameAreToldApart) {
   EXPECT_TRUE(noted);
 }
 
+// The summary names the straggler from `hosts` (a name longer than any inline string
+// buffer, so a dangling view would show).
+TEST(PodViewerTest, SummaryNamesTheStragglerFromTheHosts) {
+  ProfileModel model = ThreeWorkerModel();
+  model.hostnames = {"worker-zero.cluster.example.com", "worker-one.cluster.example.com",
+                     "worker-two.cluster.example.com"};
+  auto result = RunTool("pod_viewer", model);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  EXPECT_NE((*result)->ToJson(false).find("\"straggler_host\":\"worker-one.cluster.example.com\""), std::string::npos)
+      << (*result)->ToJson(false);
+}
+
 TEST(PodViewerTest, EmptyModelSaysSo) {
   PodViewerResult r = ComputePodViewer(ProfileModel{});
   EXPECT_TRUE(r.steps.empty());
@@ -185,7 +202,44 @@ TEST(PodViewerTest, RegisteredAndItsJsonArraysAreItsTables) {
   ASSERT_TRUE(csv.ok());
   EXPECT_EQ(csv->rfind("step_number,host,host_index,step_time_ms,lag_ms,input_percent,compilation_ms,input_ms,", 0), 0u)
       << *csv;
-  EXPECT_NE((*result)->FormatText({}).find("w1 is the slowest"), std::string::npos);
+  std::string text = (*result)->FormatText({});
+  EXPECT_NE(text.find("w1 is the slowest"), std::string::npos);
+  EXPECT_EQ(text.find("Step time per worker"), std::string::npos) << "step_workers is for CSV, not the terminal";
+}
+
+// The per-category columns are declared as constants: they must be the model's keys.
+TEST(PodViewerTest, CategoryColumnsAreTheModelsCategoryKeys) {
+  for (int c = 0; c < kNumTimeCategories; ++c) {
+    EXPECT_EQ(pod_viewer_fields::kCategoryKeys[c], TimeCategoryKey(static_cast<TimeCategory>(c)));
+  }
+  auto result = RunTool("pod_viewer", ThreeWorkerModel());
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  std::vector<output::Table> tables = (*result)->Tables();
+  ASSERT_EQ(tables.size(), 3u);
+  const output::Table& workers = tables[0];
+  ASSERT_EQ(workers.columns.size(), 7u + kNumTimeCategories);
+  EXPECT_EQ(workers.columns[7].id, "avg_compilation_ms");
+  EXPECT_EQ(workers.columns[7].label, "compilation (ms)");
+  EXPECT_EQ(workers.columns[7].unit, "ms");
+  EXPECT_EQ(workers.columns.back().id, "avg_other_ms");
+  // Worker w1's average input time per step: (5 + 6 + 7 + 1) / 4 ms.
+  EXPECT_DOUBLE_EQ(std::get<double>(workers.rows[1][7 + static_cast<int>(TimeCategory::kInput)]), 19 / 4.0);
+  const output::Table& steps = tables[1];
+  EXPECT_EQ(steps.columns.back().id, "slowest_host");
+  EXPECT_EQ(std::get<std::string>(steps.rows[1].back()), "w1");
+}
+
+TEST(PodViewerTest, SummaryJsonHasNullsWhereNothingStandsOut) {
+  ProfileModel model;
+  model.hostnames = {"solo"};
+  model.steps = {MakeStep(7, 0, 20, {})};
+  auto result = RunTool("pod_viewer", model);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  std::string json = (*result)->ToJson(false);
+  EXPECT_NE(json.find("\"summary\":{\"avg_spread_ms\":0,\"max_spread_ms\":0,\"max_spread_step\":null,"
+                      "\"straggler_host\":null,"),
+            std::string::npos)
+      << json;
 }
 
 }  // namespace

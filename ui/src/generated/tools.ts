@@ -679,6 +679,123 @@ export interface AdvisorReport {
   checks: CheckOutcome[];
 }
 
+export interface PodSummary {
+  /** slowest minus fastest worker, over steps run by at least 2 workers; 0 with one worker */
+  avg_spread_ms: number;
+  /** the largest of those */
+  max_spread_ms: number;
+  /** its step; null when none */
+  max_spread_step: number | null;
+  /** the worker slowest in at least 50 % of those steps; else null */
+  straggler_host: string | null;
+  /** its share of those steps */
+  straggler_slowest_percent: number;
+  /** `step_time`, or `busy_time` where steps are windows of time (`step_time_source` `step_starts` / `device_completions`): workers that step together share one iteration time, so they are compared by their busy time, the step time less `other`, and the one with the least slack is the slowest; spread, lag and straggler use it */
+  compared_by: string;
+  /** one sentence with the numbers */
+  statement: string;
+}
+
+export interface PodWorkerSummary {
+  host: string;
+  /** the worker's index in `hosts` */
+  host_index: number;
+  /** steps it ran */
+  steps: number;
+  avg_step_time_ms: number;
+  /** mean of its lag behind the step's fastest worker */
+  avg_lag_ms: number;
+  /** steps in which it was the slowest, multi-worker steps only */
+  slowest_steps: number;
+  /** wait for input + host-to-device, of its step time over all its steps */
+  input_percent: number;
+  /** its average time per step in the category */
+  avg_compilation_ms: number;
+  /** its average time per step in the category */
+  avg_input_ms: number;
+  /** its average time per step in the category */
+  avg_output_ms: number;
+  /** its average time per step in the category */
+  avg_kernel_launch_ms: number;
+  /** its average time per step in the category */
+  avg_host_compute_ms: number;
+  /** its average time per step in the category */
+  avg_device_to_device_ms: number;
+  /** its average time per step in the category */
+  avg_device_collectives_ms: number;
+  /** its average time per step in the category */
+  avg_device_compute_ms: number;
+  /** its average time per step in the category */
+  avg_other_ms: number;
+}
+
+export interface PodStep {
+  step_number: number;
+  step_name: string;
+  /** workers that recorded the step */
+  worker_count: number;
+  /** the slowest worker's compared time (`summary.compared_by`) */
+  max_step_time_ms: number;
+  /** the fastest worker's */
+  min_step_time_ms: number;
+  /** slowest - fastest */
+  spread_ms: number;
+  slowest_host: string;
+}
+
+export interface PodWorkerStep {
+  step_number: number;
+  host: string;
+  /** the worker's index in `hosts` */
+  host_index: number;
+  step_time_ms: number;
+  /** its compared time minus the step's fastest worker's */
+  lag_ms: number;
+  /** wait for input + host-to-device, of the step time */
+  input_percent: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  compilation_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  input_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  output_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  kernel_launch_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  host_compute_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  device_to_device_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  device_collectives_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  device_compute_ms: number;
+  /** its time in the category in the step; the categories add up to `step_time_ms` */
+  other_ms: number;
+}
+
+export interface PodViewerResult {
+  tool: 'pod_viewer';
+  host_count: number;
+  /** the workers, in host order (`host_index` indexes it) */
+  hosts: string[];
+  /** steps seen on at least one worker */
+  step_count: number;
+  /** steps every worker recorded (capture windows may differ) */
+  steps_on_all_hosts: number;
+  /** the stack order of the bars: the category keys of `step_time_breakdown_ms`, as in the tables' per-category columns */
+  categories: string[];
+  /** how far apart the workers are, and the straggler */
+  summary: PodSummary;
+  /** per worker, by host index */
+  workers: PodWorkerSummary[];
+  /** per step, by step number */
+  steps: PodStep[];
+  /** one bar per (step, worker), by step then host */
+  step_workers: PodWorkerStep[];
+  /** the model's, plus: steps not recorded on every worker, workers without steps */
+  diagnostics: string[];
+}
+
 export interface TraceViewerSummary {
   tool: 'trace_viewer';
   /** the hosts on the timeline */
@@ -696,6 +813,226 @@ export interface TraceViewerSummary {
   tracks_endpoint: '/api/trace/tracks';
   /** `stepscope convert --to` and the UI's export */
   export_formats: string[];
+}
+
+export interface MultiGpuSummary {
+  /** `steps`, or `profile` when no step has work on two devices (no step markers): the devices are then compared on whole-profile totals (straggler: most kernel time without collectives; imbalance: the spread of that time; launch skew: the spread of first activity; `avg_step_collective_ms` 0) */
+  basis: string;
+  /** devices with activity */
+  device_count: number;
+  /** steps with activity on at least two devices */
+  steps: number;
+  /** the device with the most compute in the most steps (`host:plane` when several hosts); a device is a step's straggler only when its compute exceeds the fastest's by at least 5 % of the step time, so empty when balanced */
+  straggler: string;
+  straggler_steps: number;
+  /** steps whose devices' work windows (each on its host's clock from its step start) do not overlap: no launch skew and no straggler for them */
+  non_concurrent_steps: number;
+  /** slowest minus fastest device's compute, per step */
+  avg_imbalance_ms: number;
+  /** latest minus earliest first kernel of a step, each from its own host's step start, over the concurrent steps; null when none */
+  avg_launch_skew_ms: number | null;
+  /** per device and step */
+  avg_step_collective_ms: number;
+  /** collectives' share of all device active time */
+  collective_percent: number;
+  /** collective kernels/ops */
+  collectives: number;
+  /** with a known size */
+  sized_collectives: number;
+  /** all devices' sized collectives: total size / total time */
+  algbw_gbps: number;
+  /** total bus bytes / total time */
+  busbw_gbps: number;
+  /** the slowest known link of the devices; 0 unknown */
+  link_gbps: number;
+  /** that link; empty when unknown */
+  link: string;
+  /** bus bandwidth / link; 0 when either is unknown */
+  link_percent: number;
+  /** per device and step (whole profile with basis `profile`) */
+  all_reduce_mb_per_step: number;
+  /** the same */
+  all_reduce_ms_per_step: number;
+  /** `--parameters N`, else the measured all-reduce bytes per step / 4; 0 when neither is known */
+  parameter_count: number;
+  /** `parameters` (given), `all_reduce_bytes` (fp32 gradients) or empty */
+  estimate_basis: string;
+  /** the guide's parameters x 4 B / link bandwidth; 0 when the link is unknown */
+  estimated_all_reduce_ms: number;
+  /** a single-host model with host threads */
+  launch_threads_measured: boolean;
+  /** host threads with launches */
+  launch_threads: number;
+  /** `tf_data*` threads */
+  input_threads: number;
+  /** `tf_gpu_private*` threads */
+  gpu_private_threads: number;
+  /** launch threads busy while tf.data threads are */
+  launch_input_overlap_ms: number;
+  /** of the launch threads' busy time */
+  launch_input_overlap_percent: number;
+}
+
+export interface MultiGpuDeviceRow {
+  host: string;
+  /** the device's plane, `/device:GPU:3` */
+  device: string;
+  /** steps with activity on it */
+  steps: number;
+  /** per step: kernels + copies, overlapping streams add up */
+  avg_active_ms: number;
+  /** active minus collectives */
+  avg_compute_ms: number;
+  /** per step */
+  avg_collective_ms: number;
+  /** of its active time */
+  collective_percent: number;
+  /** collective kernels/ops, all steps */
+  collectives: number;
+  /** union of all its activity in the profile */
+  busy_ms: number;
+  /** steps in which it had the most compute */
+  straggler_steps: number;
+  /** per step: the straggler's compute minus its own, about how long it waits in the collective */
+  avg_wait_ms: number;
+  /** per concurrent step: its first kernel minus the earliest device's; null when it ran in no concurrent step */
+  avg_launch_skew_ms: number | null;
+  /** over the whole profile */
+  kernel_ms: number;
+  /** over the whole profile */
+  total_collective_ms: number;
+  /** its first activity after the earliest device's on the same host */
+  first_kernel_offset_ms: number;
+}
+
+export interface MultiGpuStepRow {
+  step_number: number;
+  devices: number;
+  /** the devices' work windows overlap; when not, the step has no launch skew and no straggler */
+  concurrent: boolean;
+  /** the device with the most compute; empty when balanced */
+  straggler: string;
+  max_compute_ms: number;
+  min_compute_ms: number;
+  /** max - min compute */
+  imbalance_ms: number;
+  /** per device */
+  avg_collective_ms: number;
+  /** latest minus earliest first kernel; null when not concurrent */
+  launch_skew_ms: number | null;
+}
+
+export interface MultiGpuCollectiveRow {
+  host: string;
+  /** the device's plane, `/device:GPU:3` */
+  device: string;
+  /** `all_reduce`, `all_gather`, `reduce_scatter`, `all_to_all`, `broadcast`, `reduce`, `send_recv` or `other` */
+  collective: string;
+  count: number;
+  /** with a known size */
+  sized: number;
+  /** 0: unknown */
+  ranks: number;
+  /** `group_size`: the event's "Group size"; `world_size`: the profile's distributedInfo; `devices`: GPUs of the host */
+  ranks_source: string;
+  /** all of them */
+  time_ms: number;
+  /** nccl-tests' size of the sized ones (all-reduce buffer, all-gather output, reduce-scatter input, all-to-all send buffer), 1e6 B */
+  size_mb: number;
+  size_per_step_mb: number;
+  /** size / time of the sized ones */
+  algbw_gbps: number;
+  /** algorithm bandwidth x NCCL's bus factor: 2(n-1)/n all-reduce, (n-1)/n all-gather / reduce-scatter / all-to-all, 1 otherwise */
+  busbw_gbps: number;
+  /** 0: unknown */
+  link_gbps: number;
+  /** `NVLink 4 (18 links)`, `option` (given), empty when unknown */
+  link: string;
+  /** bus bandwidth / link */
+  link_percent: number;
+}
+
+export interface MultiGpuResult {
+  tool: 'multi_gpu';
+  /** over all devices */
+  summary: MultiGpuSummary;
+  /** per device: averages over the steps it ran in, and figures over the whole profile */
+  devices: MultiGpuDeviceRow[];
+  /** per step compared */
+  steps: MultiGpuStepRow[];
+  /** per device and collective kind */
+  collectives: MultiGpuCollectiveRow[];
+  /** fewer than two devices, no steps shared, no collectives; collectives without a size; link bandwidth unknown */
+  diagnostics: string[];
+}
+
+export interface OpProfileNode {
+  /** `root`, `program`, `category`, `op`, `fused_op` or `idle` */
+  level: string;
+  /** the program, category or HLO op; `all programs` for the root, `IDLE` for idle */
+  name: string;
+  /** the program the node is in */
+  program?: string | null;
+  /** as in hlo_stats */
+  category?: string | null;
+  opcode?: string | null;
+  /** the HLO expression */
+  expression?: string | null;
+  /** `compute`, `memory`, `latency` or `unknown` */
+  bound_by?: string | null;
+  /** executions; summed over the children above ops */
+  occurrences: number;
+  /** device time; 0 for fused ops (their time is the fusion's) */
+  time_us: number;
+  /** of the root: HLO op time, plus idle with `include_idle` */
+  time_percent: number;
+  /** over all occurrences */
+  gflops: number;
+  /** bytes accessed, over all occurrences */
+  gb: number;
+  /** achieved FLOP rate of the compute roof; 0 when the peaks are unknown */
+  flops_utilization_percent: number;
+  /** the same for bytes and the bandwidth roof */
+  bandwidth_utilization_percent: number;
+  /** time x (1 - the better utilisation); all of idle time */
+  wasted_time_us: number;
+  /** of their fusion's FLOPs */
+  flops_share_percent?: number | null;
+  /** by wasted time, then time, then name; fused ops: at most 50, most FLOPs first */
+  children: OpProfileNode[];
+}
+
+export interface OpProfileRow {
+  level: string;
+  /** 0 for programs, 1 categories, ... */
+  depth: number;
+  program: string;
+  category: string;
+  name: string;
+  opcode: string;
+  occurrences: number;
+  /** empty for fused ops */
+  time_us: number | null;
+  time_percent: number | null;
+  gflops: number;
+  flops_utilization_percent: number | null;
+  bandwidth_utilization_percent: number | null;
+  wasted_time_us: number | null;
+  bound_by: string;
+}
+
+export interface OpProfileResult {
+  tool: 'op_profile';
+  /** as hlo_stats' `summary` */
+  summary: HloOpSummary;
+  /** whether the device's idle time is a node and part of every percentage */
+  include_idle: boolean;
+  /** the device's idle time (`device_ops.idle_time_ps`) */
+  idle_time_us: number;
+  /** the tree: program > category > op > fused op (and idle) */
+  root: OpProfileNode;
+  /** as hlo_stats' */
+  diagnostics: string[];
 }
 
 export interface HloStatsRow {
@@ -920,7 +1257,10 @@ export interface ToolResults {
   framework_op_stats: FrameworkOpStats;
   kernel_stats: KernelStatsResult;
   advisor: AdvisorReport;
+  pod_viewer: PodViewerResult;
   trace_viewer: TraceViewerSummary;
+  multi_gpu: MultiGpuResult;
+  op_profile: OpProfileResult;
   hlo_stats: HloStatsResult;
   roofline_model: RooflineResult;
   tf_data_bottleneck_analysis: TfDataBottleneckReport;
@@ -1192,7 +1532,118 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'detail', label: 'Detail', unit: '', description: 'the measured value against the threshold, or why the rule did not apply', conditional: false },
     ],
   },
+  pod_viewer: {
+    workers: [
+      { id: 'host', label: 'Worker', unit: '', description: '', conditional: false },
+      { id: 'host_index', label: '#', unit: '', description: 'the worker\'s index in `hosts`', conditional: false },
+      { id: 'steps', label: 'Steps', unit: 'count', description: 'steps it ran', conditional: false },
+      { id: 'avg_step_time_ms', label: 'Avg step (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'avg_lag_ms', label: 'Avg lag (ms)', unit: 'ms', description: 'mean of its lag behind the step\'s fastest worker', conditional: false },
+      { id: 'slowest_steps', label: 'Slowest in', unit: 'count', description: 'steps in which it was the slowest, multi-worker steps only', conditional: false },
+      { id: 'input_percent', label: 'Input %', unit: '%', description: 'wait for input + host-to-device, of its step time over all its steps', conditional: false },
+      { id: 'avg_compilation_ms', label: 'compilation (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_input_ms', label: 'input (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_output_ms', label: 'output (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_kernel_launch_ms', label: 'kernel_launch (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_host_compute_ms', label: 'host_compute (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_device_to_device_ms', label: 'device_to_device (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_device_collectives_ms', label: 'device_collectives (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_device_compute_ms', label: 'device_compute (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+      { id: 'avg_other_ms', label: 'other (ms)', unit: 'ms', description: 'its average time per step in the category', conditional: false },
+    ],
+    steps: [
+      { id: 'step_number', label: 'Step', unit: '', description: '', conditional: false },
+      { id: 'step_name', label: 'Name', unit: '', description: '', conditional: false },
+      { id: 'worker_count', label: 'Workers', unit: 'count', description: 'workers that recorded the step', conditional: false },
+      { id: 'max_step_time_ms', label: 'Slowest (ms)', unit: 'ms', description: 'the slowest worker\'s compared time (`summary.compared_by`)', conditional: false },
+      { id: 'min_step_time_ms', label: 'Fastest (ms)', unit: 'ms', description: 'the fastest worker\'s', conditional: false },
+      { id: 'spread_ms', label: 'Spread (ms)', unit: 'ms', description: 'slowest - fastest', conditional: false },
+      { id: 'slowest_host', label: 'Slowest worker', unit: '', description: '', conditional: false },
+    ],
+    step_workers: [
+      { id: 'step_number', label: 'Step', unit: '', description: '', conditional: false },
+      { id: 'host', label: 'Worker', unit: '', description: '', conditional: false },
+      { id: 'host_index', label: '#', unit: '', description: 'the worker\'s index in `hosts`', conditional: false },
+      { id: 'step_time_ms', label: 'Step (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'lag_ms', label: 'Lag (ms)', unit: 'ms', description: 'its compared time minus the step\'s fastest worker\'s', conditional: false },
+      { id: 'input_percent', label: 'Input %', unit: '%', description: 'wait for input + host-to-device, of the step time', conditional: false },
+      { id: 'compilation_ms', label: 'compilation (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'input_ms', label: 'input (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'output_ms', label: 'output (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'kernel_launch_ms', label: 'kernel_launch (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'host_compute_ms', label: 'host_compute (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'device_to_device_ms', label: 'device_to_device (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'device_collectives_ms', label: 'device_collectives (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'device_compute_ms', label: 'device_compute (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+      { id: 'other_ms', label: 'other (ms)', unit: 'ms', description: 'its time in the category in the step; the categories add up to `step_time_ms`', conditional: false },
+    ],
+  },
   trace_viewer: {
+  },
+  multi_gpu: {
+    devices: [
+      { id: 'host', label: 'Host', unit: '', description: '', conditional: false },
+      { id: 'device', label: 'Device', unit: '', description: 'the device\'s plane, `/device:GPU:3`', conditional: false },
+      { id: 'steps', label: 'Steps', unit: 'count', description: 'steps with activity on it', conditional: false },
+      { id: 'avg_active_ms', label: 'Active (ms)', unit: 'ms', description: 'per step: kernels + copies, overlapping streams add up', conditional: false },
+      { id: 'avg_compute_ms', label: 'Compute (ms)', unit: 'ms', description: 'active minus collectives', conditional: false },
+      { id: 'avg_collective_ms', label: 'Collectives (ms)', unit: 'ms', description: 'per step', conditional: false },
+      { id: 'collective_percent', label: 'Coll. %', unit: '%', description: 'of its active time', conditional: false },
+      { id: 'collectives', label: 'Coll. ops', unit: 'count', description: 'collective kernels/ops, all steps', conditional: false },
+      { id: 'busy_ms', label: 'Busy (ms)', unit: 'ms', description: 'union of all its activity in the profile', conditional: false },
+      { id: 'straggler_steps', label: 'Slowest in', unit: 'count', description: 'steps in which it had the most compute', conditional: false },
+      { id: 'avg_wait_ms', label: 'Waits (ms)', unit: 'ms', description: 'per step: the straggler\'s compute minus its own, about how long it waits in the collective', conditional: false },
+      { id: 'avg_launch_skew_ms', label: 'Launch skew (ms)', unit: 'ms', description: 'per concurrent step: its first kernel minus the earliest device\'s; null when it ran in no concurrent step', conditional: false },
+      { id: 'kernel_ms', label: 'All kernels (ms)', unit: 'ms', description: 'over the whole profile', conditional: false },
+      { id: 'total_collective_ms', label: 'All collectives (ms)', unit: 'ms', description: 'over the whole profile', conditional: false },
+      { id: 'first_kernel_offset_ms', label: 'Starts after (ms)', unit: 'ms', description: 'its first activity after the earliest device\'s on the same host', conditional: false },
+    ],
+    steps: [
+      { id: 'step_number', label: 'Step', unit: '', description: '', conditional: false },
+      { id: 'devices', label: 'Devices', unit: 'count', description: '', conditional: false },
+      { id: 'concurrent', label: 'Ran together', unit: '', description: 'the devices\' work windows overlap; when not, the step has no launch skew and no straggler', conditional: false },
+      { id: 'straggler', label: 'Straggler', unit: '', description: 'the device with the most compute; empty when balanced', conditional: false },
+      { id: 'max_compute_ms', label: 'Max compute (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'min_compute_ms', label: 'Min compute (ms)', unit: 'ms', description: '', conditional: false },
+      { id: 'imbalance_ms', label: 'Imbalance (ms)', unit: 'ms', description: 'max - min compute', conditional: false },
+      { id: 'avg_collective_ms', label: 'Collectives (ms)', unit: 'ms', description: 'per device', conditional: false },
+      { id: 'launch_skew_ms', label: 'Launch skew (ms)', unit: 'ms', description: 'latest minus earliest first kernel; null when not concurrent', conditional: false },
+    ],
+    collectives: [
+      { id: 'host', label: 'Host', unit: '', description: '', conditional: false },
+      { id: 'device', label: 'Device', unit: '', description: 'the device\'s plane, `/device:GPU:3`', conditional: false },
+      { id: 'collective', label: 'Collective', unit: '', description: '`all_reduce`, `all_gather`, `reduce_scatter`, `all_to_all`, `broadcast`, `reduce`, `send_recv` or `other`', conditional: false },
+      { id: 'count', label: 'Count', unit: 'count', description: '', conditional: false },
+      { id: 'sized', label: 'With size', unit: 'count', description: 'with a known size', conditional: false },
+      { id: 'ranks', label: 'Ranks', unit: 'count', description: '0: unknown', conditional: false },
+      { id: 'ranks_source', label: 'Ranks from', unit: '', description: '`group_size`: the event\'s "Group size"; `world_size`: the profile\'s distributedInfo; `devices`: GPUs of the host', conditional: false },
+      { id: 'time_ms', label: 'Time (ms)', unit: 'ms', description: 'all of them', conditional: false },
+      { id: 'size_mb', label: 'Size (MB)', unit: 'MB', description: 'nccl-tests\' size of the sized ones (all-reduce buffer, all-gather output, reduce-scatter input, all-to-all send buffer), 1e6 B', conditional: false },
+      { id: 'size_per_step_mb', label: 'Size/step (MB)', unit: 'MB', description: '', conditional: false },
+      { id: 'algbw_gbps', label: 'Alg. BW (GB/s)', unit: 'GB/s', description: 'size / time of the sized ones', conditional: false },
+      { id: 'busbw_gbps', label: 'Bus BW (GB/s)', unit: 'GB/s', description: 'algorithm bandwidth x NCCL\'s bus factor: 2(n-1)/n all-reduce, (n-1)/n all-gather / reduce-scatter / all-to-all, 1 otherwise', conditional: false },
+      { id: 'link_gbps', label: 'Link (GB/s)', unit: 'GB/s', description: '0: unknown', conditional: false },
+      { id: 'link', label: 'Link', unit: '', description: '`NVLink 4 (18 links)`, `option` (given), empty when unknown', conditional: false },
+      { id: 'link_percent', label: 'Of link %', unit: '%', description: 'bus bandwidth / link', conditional: false },
+    ],
+  },
+  op_profile: {
+    op_profile: [
+      { id: 'level', label: 'Level', unit: '', description: '', conditional: false },
+      { id: 'depth', label: 'Depth', unit: '', description: '0 for programs, 1 categories, ...', conditional: false },
+      { id: 'program', label: 'Program', unit: '', description: '', conditional: false },
+      { id: 'category', label: 'Category', unit: '', description: '', conditional: false },
+      { id: 'name', label: 'Name', unit: '', description: '', conditional: false },
+      { id: 'opcode', label: 'Opcode', unit: '', description: '', conditional: false },
+      { id: 'occurrences', label: 'Occurrences', unit: 'count', description: '', conditional: false },
+      { id: 'time_us', label: 'Time (us)', unit: 'us', description: 'empty for fused ops', conditional: false },
+      { id: 'time_percent', label: 'Time %', unit: '%', description: '', conditional: false },
+      { id: 'gflops', label: 'GFLOP', unit: 'GFLOP', description: '', conditional: false },
+      { id: 'flops_utilization_percent', label: 'FLOP util %', unit: '%', description: '', conditional: false },
+      { id: 'bandwidth_utilization_percent', label: 'BW util %', unit: '%', description: '', conditional: false },
+      { id: 'wasted_time_us', label: 'Wasted (us)', unit: 'us', description: '', conditional: false },
+      { id: 'bound_by', label: 'Bound by', unit: '', description: '', conditional: false },
+    ],
   },
   hlo_stats: {
     hlo_ops: [

@@ -27,7 +27,7 @@ const PAGES: Record<string, PageInfo> = {
   memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true, usesTimeRange: true, ownOptions: ['start_ps', 'end_ps'] },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
   multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true, ownOptions: ['link_gbps', 'parameters'] },
-  op_profile: { title: 'Op profile', render: renderOpProfile, usesTables: true, perStep: true, ownOptions: ['include_idle'] },
+  op_profile: { title: 'Op profile', render: renderOpProfile, perStep: true, ownOptions: ['include_idle'] },
   hlo_stats: { title: 'HLO stats', render: renderHloStats, usesTables: true, perStep: true },
   roofline_model: { title: 'Roofline model', render: renderRooflineModel, usesTables: true, perStep: true },
   memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, ownOptions: ['module'] },

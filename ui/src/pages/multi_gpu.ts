@@ -8,19 +8,19 @@
 import { card, diagnosticsList, emptyState, tiles } from '../components/cards';
 import { stackedBars } from '../components/charts';
 import { dataTable } from '../components/table';
-import { el, formatCount, formatMs, formatPercent, num } from '../format';
+import type { MultiGpuDeviceRow } from '../generated/tools';
+import { el, formatCount, formatMs, formatPercent } from '../format';
 import { csvButton } from './input_pipeline';
-import { arr, declaredColumns, obj, str, type PageContext } from './page';
-
+import { declaredColumns, resultOf, type PageContext } from './page';
 
 export function renderMultiGpu(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
+  const d = resultOf(ctx, 'multi_gpu');
   const page = el('div', { class: 'page page-multi-gpu' });
-  const summary = obj(d.summary);
-  const devices = arr(d.devices);
-  const steps = arr(d.steps);
+  const summary = d.summary;
+  const devices = d.devices;
+  const steps = d.steps;
   const csv = (table: string) => csvButton(ctx, table);
-  const whole = str(summary.basis) === 'profile';
+  const whole = summary.basis === 'profile';
   const linkLabel = declaredColumns(ctx, 'collectives').find((c) => c.id === 'link_gbps')?.label ?? 'link_gbps';
   page.append(
     card(
@@ -31,12 +31,12 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
           label: 'Devices',
           value: formatCount(summary.device_count),
           json: ['summary', 'device_count'],
-          detail: whole ? 'compared over the whole profile: no step has work on two of them' : `${plural(num(summary.steps), 'step')} compared`,
+          detail: whole ? 'compared over the whole profile: no step has work on two of them' : `${plural(summary.steps, 'step')} compared`,
         },
         {
           label: 'Straggler',
-          value: str(summary.straggler) || 'none',
-          detail: !summary.straggler ? '' : whole ? 'most kernel time without collectives' : `slowest in ${plural(num(summary.straggler_steps), 'step')}`,
+          value: summary.straggler || 'none',
+          detail: !summary.straggler ? '' : whole ? 'most kernel time without collectives' : `slowest in ${plural(summary.straggler_steps, 'step')}`,
           tone: summary.straggler ? 'warn' : 'good',
         },
         { label: 'Compute imbalance', value: formatMs(summary.avg_imbalance_ms), json: ['summary', 'avg_imbalance_ms'], detail: whole ? 'slowest minus fastest device, over the profile' : 'slowest minus fastest device, per step' },
@@ -49,25 +49,25 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
         },
         {
           label: 'Collective bus bandwidth',
-          value: num(summary.sized_collectives) > 0 ? `${num(summary.busbw_gbps).toFixed(1)} GB/s` : 'unknown',
+          value: summary.sized_collectives > 0 ? `${summary.busbw_gbps.toFixed(1)} GB/s` : 'unknown',
           json: ['summary', 'busbw_gbps'],
           detail:
-            num(summary.sized_collectives) > 0
-              ? num(summary.link_gbps) > 0
-                ? `${formatPercent(summary.link_percent)} of the ${num(summary.link_gbps).toFixed(0)} GB/s link (${str(summary.link)})`
+            summary.sized_collectives > 0
+              ? summary.link_gbps > 0
+                ? `${formatPercent(summary.link_percent)} of the ${summary.link_gbps.toFixed(0)} GB/s link (${summary.link})`
                 : 'link bandwidth unknown'
               : 'no collective in the profile says how much it moved',
         },
         {
           label: 'All-reduce estimate',
-          value: num(summary.estimated_all_reduce_ms) > 0 ? formatMs(summary.estimated_all_reduce_ms) : '–',
+          value: summary.estimated_all_reduce_ms > 0 ? formatMs(summary.estimated_all_reduce_ms) : '–',
           json: ['summary', 'estimated_all_reduce_ms'],
           detail:
-            num(summary.estimated_all_reduce_ms) > 0
+            summary.estimated_all_reduce_ms > 0
               ? `${formatCount(summary.parameter_count)} parameters × 4 B / link (${
-                  str(summary.estimate_basis) === 'parameters' ? 'the count given' : 'from the measured all-reduce bytes'
+                  summary.estimate_basis === 'parameters' ? 'the count given' : 'from the measured all-reduce bytes'
                 }); measured ${formatMs(summary.all_reduce_ms_per_step)} per step`
-              : num(summary.link_gbps) > 0
+              : summary.link_gbps > 0
                 ? 'needs the model’s parameter count (above) or all-reduce sizes in the profile'
                 : `needs the link bandwidth: enter it in “${linkLabel}” above`,
         },
@@ -115,7 +115,7 @@ export function renderMultiGpu(ctx: PageContext): HTMLElement {
       ),
     );
   }
-  const collectives = arr(d.collectives);
+  const collectives = d.collectives;
   if (collectives.length) {
     page.append(
       card(
@@ -166,21 +166,21 @@ function plural(count: number, noun: string): string {
 // One stacked bar per device: per step (averages over the steps each device ran in), or
 // over the whole profile where no step has work on two devices. A device without a step
 // says so under its bar; a chart with nothing to draw says why instead.
-function deviceChart(devices: Record<string, unknown>[], whole: boolean): HTMLElement {
-  const name = (r: Record<string, unknown>) => (devices.some((o) => o.host !== r.host) ? `${str(r.host)}:${str(r.device)}` : str(r.device));
-  const labels = devices.map((r) => (!whole && num(r.steps) === 0 ? `${name(r)} (no step)` : name(r)));
+function deviceChart(devices: MultiGpuDeviceRow[], whole: boolean): HTMLElement {
+  const name = (r: MultiGpuDeviceRow) => (devices.some((o) => o.host !== r.host) ? `${r.host}:${r.device}` : r.device);
+  const labels = devices.map((r) => (!whole && r.steps === 0 ? `${name(r)} (no step)` : name(r)));
   const series = whole
     ? [
-        { name: 'Compute', color: '#2e9e44', values: devices.map((r) => Math.max(0, num(r.kernel_ms) - num(r.total_collective_ms))) },
-        { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => num(r.total_collective_ms)) },
+        { name: 'Compute', color: '#2e9e44', values: devices.map((r) => Math.max(0, r.kernel_ms - r.total_collective_ms)) },
+        { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => r.total_collective_ms) },
       ]
     : [
-        { name: 'Compute', color: '#2e9e44', values: devices.map((r) => num(r.avg_compute_ms)) },
-        { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => num(r.avg_collective_ms)) },
-        { name: 'Waits for the straggler', color: '#e53935', values: devices.map((r) => num(r.avg_wait_ms)) },
+        { name: 'Compute', color: '#2e9e44', values: devices.map((r) => r.avg_compute_ms) },
+        { name: 'Collectives', color: '#7e57c2', values: devices.map((r) => r.avg_collective_ms) },
+        { name: 'Waits for the straggler', color: '#e53935', values: devices.map((r) => r.avg_wait_ms) },
       ];
   const title = whole ? 'Device time over the profile' : 'Device time per step';
-  const empty = devices.filter((r) => !whole && num(r.steps) === 0).map(name);
+  const empty = devices.filter((r) => !whole && r.steps === 0).map(name);
   const subtitle = whole
     ? 'No step has work on two devices, so each device’s kernel time over the whole profile: compute and collectives'
     : `Average over the steps each device ran in: compute, collectives, and the straggler’s extra compute each device waits for${

@@ -4,15 +4,18 @@
 // Children come ordered by wasted time, as the tool sends them; "time" re-sorts. "Include
 // idle" adds the device's idle time as a node (TensorBoard's toggle).
 import { card, diagnosticsList, emptyState } from '../components/cards';
+import type { OpProfileNode as Node } from '../generated/tools';
 import { el, formatCell, num } from '../format';
 import { hloSummaryTiles } from './hlo_common';
 import { csvButton } from './input_pipeline';
-import { arr, obj, str, type PageContext } from './page';
+import { generatedColumns, resultOf, type PageContext } from './page';
 
-type Node = Record<string, unknown>;
-
-// The columns shown, labelled as the tool declares table `op_profile`.
-const COLUMNS = ['time_percent', 'time_us', 'flops_utilization_percent', 'bandwidth_utilization_percent', 'wasted_time_us', 'bound_by'];
+// The figure columns of the declared table `op_profile`, after the level and the name. The
+// tree itself shows where a node is (depth, program, category); the name's tooltip has its
+// expression; occurrences and GFLOP are in the CSV.
+const TREE_COLUMNS = ['level', 'name'];
+const OMITTED = [...TREE_COLUMNS, 'depth', 'program', 'category', 'opcode', 'occurrences', 'gflops'];
+const COLUMNS = generatedColumns('op_profile', 'op_profile', [], {}, OMITTED).map((c) => c.id) as (keyof Node)[];
 
 function utilBar(value: unknown): HTMLElement {
   const pct = Math.max(0, Math.min(100, num(value)));
@@ -23,21 +26,21 @@ function utilBar(value: unknown): HTMLElement {
 }
 
 export function renderOpProfile(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
+  const d = resultOf(ctx, 'op_profile');
   const page = el('div', { class: 'page page-op-profile' });
   const includeIdle = ctx.hash.extra.include_idle === '1';
-  const root = obj(d.root);
-  const declared = ctx.tables.find((t) => t.name === 'op_profile');
-  const label = (id: string) => declared?.columns.find((c) => c.id === id)?.label ?? id;
+  const root = d.root;
+  const declared = generatedColumns('op_profile', 'op_profile', []);
+  const label = (id: string) => declared.find((c) => c.id === id)?.label ?? id;
 
   const idleToggle = el('label', { class: 'toggle' });
   const checkbox = el('input', { type: 'checkbox', 'data-control': 'include-idle' });
   checkbox.checked = includeIdle;
   checkbox.addEventListener('change', () => ctx.setExtra('include_idle', checkbox.checked ? '1' : null));
   idleToggle.append(checkbox, el('span', {}, 'Include idle time'));
-  page.append(card('Summary', { id: 'summary', actions: [idleToggle] }, hloSummaryTiles(obj(d.summary))));
+  page.append(card('Summary', { id: 'summary', actions: [idleToggle] }, hloSummaryTiles(d.summary as unknown as Record<string, unknown>)));
 
-  if (!arr(root.children).length) {
+  if (!root.children.length) {
     page.append(card('Op profile', {}, emptyState('No HLO op ran on a device', 'No device kernel of this profile names an HLO op (hlo_op stat).')));
     const notes = diagnosticsList(d.diagnostics);
     if (notes) page.append(notes);
@@ -47,15 +50,15 @@ export function renderOpProfile(ctx: PageContext): HTMLElement {
   let sortBy: 'wasted' | 'time' = ctx.hash.extra.sort === 'time' ? 'time' : 'wasted';
   const expanded = new Set<string>();
   // Programs open by default: their categories show at once.
-  arr<Node>(root.children).forEach((p) => expanded.add(`/${str(p.name)}`));
+  root.children.forEach((p) => expanded.add(`/${p.name}`));
   const body = el('tbody', {});
   const ordered = (children: Node[]) =>
-    sortBy === 'time' ? [...children].sort((a, b) => num(b.time_us) - num(a.time_us)) : children;
+    sortBy === 'time' ? [...children].sort((a, b) => b.time_us - a.time_us) : children;
 
   const draw = () => {
     const rows: HTMLElement[] = [];
     const add = (node: Node, depth: number, path: string) => {
-      const children = arr<Node>(node.children);
+      const children = node.children;
       const open = expanded.has(path);
       const toggle = children.length
         ? el('button', { class: 'tree-toggle', 'aria-expanded': String(open), title: open ? 'Collapse' : 'Expand' }, open ? '▾' : '▸')
@@ -65,8 +68,8 @@ export function renderOpProfile(ctx: PageContext): HTMLElement {
         else expanded.add(path);
         draw();
       });
-      const level = str(node.level);
-      const nameCell = el('td', { class: 'name tree-name' }, toggle, el('span', { title: str(node.expression) || str(node.name) }, str(node.name)));
+      const level = node.level;
+      const nameCell = el('td', { class: 'name tree-name' }, toggle, el('span', { title: node.expression || node.name }, node.name));
       nameCell.style.paddingLeft = `${8 + depth * 18}px`;
       const cells = COLUMNS.map((id) => {
         if (level === 'fused_op' && id !== 'bound_by') {
@@ -75,11 +78,11 @@ export function renderOpProfile(ctx: PageContext): HTMLElement {
         if (id === 'flops_utilization_percent' || id === 'bandwidth_utilization_percent') return el('td', {}, utilBar(node[id]));
         return el('td', { class: id === 'bound_by' ? '' : 'num' }, formatCell(node[id], id === 'bound_by' ? 'string' : 'double', id));
       });
-      const row = el('tr', { 'data-level': level, 'data-name': str(node.name) }, el('td', { class: 'muted small' }, level.replace('_', ' ')), nameCell, ...cells);
+      const row = el('tr', { 'data-level': level, 'data-name': node.name }, el('td', { class: 'muted small' }, level.replace('_', ' ')), nameCell, ...cells);
       rows.push(row);
-      if (open) ordered(children).forEach((child) => add(child, depth + 1, `${path}/${str(child.name)}`));
+      if (open) ordered(children).forEach((child) => add(child, depth + 1, `${path}/${child.name}`));
     };
-    ordered(arr<Node>(root.children)).forEach((child) => add(child, 0, `/${str(child.name)}`));
+    ordered(root.children).forEach((child) => add(child, 0, `/${child.name}`));
     body.replaceChildren(...rows);
   };
 
@@ -93,16 +96,16 @@ export function renderOpProfile(ctx: PageContext): HTMLElement {
   expandAll.addEventListener('click', () => {
     const walk = (node: Node, path: string) => {
       expanded.add(path);
-      arr<Node>(node.children).forEach((c) => walk(c, `${path}/${str(c.name)}`));
+      node.children.forEach((c) => walk(c, `${path}/${c.name}`));
     };
-    arr<Node>(root.children).forEach((c) => walk(c, `/${str(c.name)}`));
+    root.children.forEach((c) => walk(c, `/${c.name}`));
     draw();
   });
   draw();
   const table = el(
     'table',
     { class: 'data-table tree-table', 'data-table': 'op_profile' },
-    el('thead', {}, el('tr', {}, el('th', {}, label('level')), el('th', {}, label('name')), ...COLUMNS.map((id) => el('th', {}, label(id))))),
+    el('thead', {}, el('tr', {}, ...TREE_COLUMNS.map((id) => el('th', {}, label(id))), ...COLUMNS.map((id) => el('th', {}, label(id))))),
     body,
   );
   page.append(
