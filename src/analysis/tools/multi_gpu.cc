@@ -1,11 +1,8 @@
 #include "src/analysis/tools/multi_gpu.h"
 
-#include <algorithm>
-#include <map>
 #include <utility>
 
 #include "src/analysis/model/derivations.h"
-#include "src/analysis/model/units.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 
