@@ -47,7 +47,8 @@ struct FieldInfo {
   int decimals = 2;              // digits after the point in text output (doubles)
   int max_width = 0;             // text output truncates longer strings (0 = no limit)
   // Non-empty: the field or column is only present when this holds ("the profile records
-  // allocations"); TypeScript marks it optional, docs say when.
+  // allocations"); TypeScript marks it optional, docs say when. A record's optional field
+  // with `when` is left out of the JSON where it is absent (not null).
   std::string_view when;
 };
 

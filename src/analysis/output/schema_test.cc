@@ -155,5 +155,26 @@ TEST(SchemaTest, MapsAreObjectsAndTableViewsAreTablesOnly) {
   EXPECT_EQ(d.fields[4].type->element, &DescribeType<FlatRow>());
 }
 
+// A field present only sometimes (`when`): left out where absent, null where it is not
+// declared so.
+struct Window {
+  std::optional<int64_t> range;
+  std::optional<int64_t> step;
+};
+constexpr auto DescribeRecord(std::type_identity<Window>) {
+  return Record("Window", Field("range", &Window::range, {.when = "with a range"}), Field("step", &Window::step));
+}
+
+TEST(SchemaTest, AnOptionalFieldWithWhenIsLeftOutWhereAbsent) {
+  auto json = [](const Window& window) {
+    std::string out;
+    JsonWriter w(&out, JsonWriter::Style::kCompact);
+    WriteRecordJson(window, &w);
+    return out;
+  };
+  EXPECT_EQ(json({}), "{\"step\":null}");
+  EXPECT_EQ(json({5, 2}), "{\"range\":5,\"step\":2}");
+}
+
 }  // namespace
 }  // namespace stepscope::analysis::output

@@ -109,6 +109,10 @@ void WriteField(const R& record, const F& field, JsonWriter* w) {
   } else {
     const auto& value = FieldValue(record, field);
     using V = std::remove_cvref_t<decltype(value)>;
+    if constexpr (IsOptional<V>::value) {
+      // A field present only sometimes (`when`) is left out where absent, not written null.
+      if (!field.info.when.empty() && !value) return;
+    }
     if constexpr (F::inlined) {
       static_assert(IsRecord<V>, "Inline takes a record");
       WriteFields(value, w);

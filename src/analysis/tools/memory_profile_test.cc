@@ -171,7 +171,7 @@ TEST(MemoryProfileTest, PeakBreakdownAndFragmentationOfAKnownScenario) {
   EXPECT_EQ(a.sampled_timeline[5].activity_metadata.tf_op_name, "dense/MatMul");
 
   // The CSV table carries the same rows.
-  StructToolResult<MemoryProfileResult> result(r);
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(r));
   StatusOr<std::string> csv = result.TableCsv("breakdown");
   ASSERT_TRUE(csv.ok()) << csv.status().ToString();
   EXPECT_THAT(*csv, ::testing::HasSubstr("GPU_0_bfc,3,conv/Conv2D," + std::to_string(128 * kMiB) + "," +
@@ -195,7 +195,7 @@ TEST(MemoryProfileTest, NullNamesAndInvalidTypesAreAbsent) {
   EXPECT_EQ(Row(a, 0).region_type, "");
   EXPECT_EQ(Row(a, 0).tensor_shape, "");
   EXPECT_EQ(Row(a, 0).data_type, "");
-  StructToolResult<MemoryProfileResult> result(std::move(r));
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(std::move(r)));
   EXPECT_EQ(result.ToJson(false).find("(null)"), std::string::npos);
   EXPECT_EQ(result.ToJson(false).find("INVALID"), std::string::npos);
   AdvisorReport advice = ComputeAdvice(testing::BuildModelOrFail(t.space));
@@ -270,11 +270,11 @@ TEST(MemoryProfileTest, TimeRangeSetsThePeakAndTheBreakdownFollowsIt) {
   EXPECT_TRUE(empty.allocators.at(0).sampled_timeline.empty());
   EXPECT_THAT(empty.diagnostics, ::testing::Contains(::testing::HasSubstr("no memory events in the time range")));
   // The JSON says which range it is for; without one the key is absent.
-  StructToolResult<MemoryProfileResult> ranged(r);
+  StructToolResult<MemoryProfile> ranged(MakeMemoryProfile(r));
   EXPECT_THAT(ranged.ToJson(false), ::testing::HasSubstr("\"timeRangePs\":{\"start\":" +
                                                           std::to_string(testing::Ms(4)) + ",\"end\":" +
                                                           std::to_string(testing::Ms(6)) + "}"));
-  StructToolResult<MemoryProfileResult> plain(Profile(t.space));
+  StructToolResult<MemoryProfile> plain(MakeMemoryProfile(Profile(t.space)));
   EXPECT_THAT(plain.ToJson(false), ::testing::Not(::testing::HasSubstr("timeRangePs")));
 }
 
@@ -338,7 +338,7 @@ TEST(MemoryProfileTest, HostileEventsAreCountedNotFatal) {
   EXPECT_THAT(r.diagnostics, ::testing::Contains(::testing::HasSubstr("no allocation at their address")));
   EXPECT_THAT(r.diagnostics, ::testing::Contains(::testing::HasSubstr("reuse an address")));
   // Every output form works on it.
-  StructToolResult<MemoryProfileResult> result(r);
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(r));
   EXPECT_FALSE(result.ToJson(false).empty());
   EXPECT_FALSE(result.FormatText({}).empty());
 }
@@ -742,7 +742,7 @@ TEST(MemoryProfileTest, JsonHasEveryKeyOfXProfsGoldenFile) {
   gpu.Alloc(1, 1, "a", 0x10, 4 * kMiB, 4 * kMiB, 0.1);
   gpu.Alloc(2, 1, "b", 0x20, 2 * kMiB, 2 * kMiB, 0.1);
   gpu.Free(3, 1, 0x10, 0.1);
-  StructToolResult<MemoryProfileResult> result(Profile(t.space));
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(Profile(t.space)));
   const std::set<std::string> ours = JsonKeys(result.ToJson(false));
   std::vector<std::string> missing;
   std::set_difference(theirs.begin(), theirs.end(), ours.begin(), ours.end(), std::back_inserter(missing));
