@@ -755,6 +755,50 @@ TEST(MemoryProfileTest, JsonHasEveryKeyOfXProfsGoldenFile) {
 }
 
 
+// One name per quantity: every table column is a JSON key, each table's rows are the JSON's
+// (`breakdown` itself; `allocators` and `timeline` flattened from the per-id objects), and
+// the per-id objects are a JSON object keyed by memory id, in `memoryIds` order.
+TEST(MemoryProfileTest, TablesNameEachQuantityAsItsJsonKey) {
+  TestSpace t;
+  ToyAllocator gpu(&t, "GPU_0_bfc", 1024 * kMiB, 2 * kMiB);
+  gpu.Alloc(1, 1, "a", 0x10, 4 * kMiB, 4 * kMiB, 0.25);
+  gpu.Alloc(2, 1, "b", 0x20, 2 * kMiB, 2 * kMiB, 0.5);
+  gpu.Free(3, 1, 0x10, 0.5);
+  ToyAllocator cpu(&t, "cpu", 64 * kMiB, 0);
+  cpu.Alloc(4, 1, "c", 0x30, kMiB, kMiB, 0);
+  const MemoryProfileResult r = Profile(t.space);
+  ASSERT_EQ(r.allocators.size(), 2u);
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(r));
+  const std::string json = result.ToJson(false);
+  EXPECT_THAT(json, ::testing::HasSubstr(R"("memoryIds":["GPU_0_bfc","cpu"],"memoryProfilePerAllocator":{"GPU_0_bfc":{"profileSummary":)"));
+  EXPECT_LT(json.find(R"("GPU_0_bfc":{"profileSummary")"), json.find(R"("cpu":{"profileSummary")"));
+
+  const std::set<std::string> keys = JsonKeys(json);
+  std::vector<std::string> names;
+  for (const output::Table& table : result.Tables()) {
+    names.push_back(table.name);
+    for (const output::Column& c : table.columns) EXPECT_TRUE(keys.count(c.id)) << table.name << "." << c.id;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"allocators", "breakdown", "timeline"}));
+
+  // The heap at the peak, in the JSON's units: the same number under the same name.
+  const std::vector<output::Table> tables = result.Tables();
+  const output::Table& allocators = tables[0];
+  ASSERT_EQ(allocators.rows.size(), 2u);
+  const MemoryAggregationStats& peak = r.allocators[0].summary.peak_stats;
+  EXPECT_EQ(std::get<int64_t>(allocators.rows[0][allocators.ColumnIndex("heapAllocatedBytes")]),
+            peak.heap_allocated_bytes);
+  EXPECT_EQ(std::get<double>(allocators.rows[0][allocators.ColumnIndex("fragmentation")]), peak.fragmentation);
+  EXPECT_EQ(std::get<int64_t>(allocators.rows[0][allocators.ColumnIndex("peakStatsTimePs")]),
+            r.allocators[0].summary.peak_stats_time_ps);
+  EXPECT_THAT(json, ::testing::HasSubstr("\"heapAllocatedBytes\":" + std::to_string(peak.heap_allocated_bytes)));
+  // The timeline: every sampled snapshot of every id, once.
+  EXPECT_EQ(tables[2].rows.size(), r.allocators[0].sampled_timeline.size() + r.allocators[1].sampled_timeline.size());
+  // The breakdown's JSON rows are its table's rows.
+  EXPECT_THAT(json, ::testing::HasSubstr(R"("breakdown":[{"memoryId":"GPU_0_bfc","rank":1,"tfOpName":)"));
+  EXPECT_EQ(tables[1].rows.size(), result.value().breakdown.size());
+}
+
 // ---- Advisor findings backed by this tool ----
 
 MemoryEvent Event(int64_t t, MemoryActivity activity, uint64_t address, int64_t bytes, int64_t heap, int64_t step,
