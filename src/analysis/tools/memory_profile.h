@@ -135,10 +135,9 @@ inline constexpr output::FieldInfo kActivity{.label = "Activity",
                                              .description = "`ALLOCATION` or `DEALLOCATION`"};
 inline constexpr output::FieldInfo kOpName{
     .label = "Op",
-    .description = "the framework op that allocated (a deallocation: the op of the allocation it frees); empty "
-                   "when unknown (`(null)` in the file); with no op, named from the XLA buffer assignment when "
-                   "the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of "
-                   "jit_step(7), allocation 12`)",
+    .description = "the framework op that allocated (a deallocation: the op of the allocation it frees); with no "
+                   "op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly "
+                   "its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty",
     .max_width = 50};
 inline constexpr output::FieldInfo kAllocationBytes{
     .label = "Size (B)", .unit = "bytes", .description = "what the allocator handed out (rounded up)"};
@@ -147,9 +146,9 @@ inline constexpr output::FieldInfo kRequestedBytes{
 inline constexpr output::FieldInfo kStepId{
     .label = "Step", .description = "the event's step (group id); events without one take the last step + 1"};
 inline constexpr output::FieldInfo kRegionType{
-    .label = "Region", .description = "empty when unknown (`(null)` in the file)", .max_width = 20};
+    .label = "Region", .description = "empty when unknown", .max_width = 20};
 inline constexpr output::FieldInfo kDataType{
-    .label = "Data type", .description = "TF's DataType name; empty when unknown (0, `INVALID`)"};
+    .label = "Data type", .description = "TF's DataType name; empty when unknown (data type 0)"};
 inline constexpr output::FieldInfo kShape{.label = "Shape", .max_width = 30};
 inline constexpr output::FieldInfo kNeverFreed{
     .label = "Never freed", .unit = "count", .description = "allocations with no deallocation at their address"};

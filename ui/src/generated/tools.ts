@@ -295,13 +295,13 @@ export interface MemoryActivityMetadata {
   allocationBytes: number;
   /** the allocation's address */
   address: number;
-  /** the framework op that allocated (a deallocation: the op of the allocation it frees); empty when unknown (`(null)` in the file); with no op, named from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`) */
+  /** the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty */
   tfOpName: string;
   /** the event's step (group id); events without one take the last step + 1 */
   stepId: number;
-  /** empty when unknown (`(null)` in the file) */
+  /** empty when unknown */
   regionType: string;
-  /** TF's DataType name; empty when unknown (0, `INVALID`) */
+  /** TF's DataType name; empty when unknown (data type 0) */
   dataType: string;
   tensorShape: string;
 }
@@ -398,7 +398,7 @@ export interface MemoryBreakdownRow {
   memoryId: string;
   /** 1 = the largest, within the memory id */
   rank: number;
-  /** the framework op that allocated (a deallocation: the op of the allocation it frees); empty when unknown (`(null)` in the file); with no op, named from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`) */
+  /** the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty */
   tfOpName: string;
   /** what the allocator handed out (rounded up) */
   allocationBytes: number;
@@ -408,9 +408,9 @@ export interface MemoryBreakdownRow {
   numOccurrences: number;
   /** allocationBytes x numOccurrences */
   totalBytes: number;
-  /** empty when unknown (`(null)` in the file) */
+  /** empty when unknown */
   regionType: string;
-  /** TF's DataType name; empty when unknown (0, `INVALID`) */
+  /** TF's DataType name; empty when unknown (data type 0) */
   dataType: string;
   tensorShape: string;
   /** the event's step (group id); events without one take the last step + 1 */
@@ -434,7 +434,7 @@ export interface MemoryTimelineRow {
   fragmentation: number;
   /** `ALLOCATION` or `DEALLOCATION` */
   memoryActivity: string;
-  /** the framework op that allocated (a deallocation: the op of the allocation it frees); empty when unknown (`(null)` in the file); with no op, named from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`) */
+  /** the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty */
   tfOpName: string;
   /** what the allocator handed out (rounded up) */
   allocationBytes: number;
@@ -948,13 +948,13 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
     breakdown: [
       { id: 'memoryId', label: 'Memory id', unit: '', description: 'the allocator or device (`GPU_0_bfc`, `cuda:0`, ...): a key of `memoryProfilePerAllocator`', conditional: false },
       { id: 'rank', label: 'Rank', unit: '', description: '1 = the largest, within the memory id', conditional: false },
-      { id: 'tfOpName', label: 'Op', unit: '', description: 'the framework op that allocated (a deallocation: the op of the allocation it frees); empty when unknown (`(null)` in the file); with no op, named from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`)', conditional: false },
+      { id: 'tfOpName', label: 'Op', unit: '', description: 'the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty', conditional: false },
       { id: 'allocationBytes', label: 'Size (B)', unit: 'bytes', description: 'what the allocator handed out (rounded up)', conditional: false },
       { id: 'requestedBytes', label: 'Requested (B)', unit: 'bytes', description: 'what the caller asked for', conditional: false },
       { id: 'numOccurrences', label: 'Count', unit: 'count', description: 'identical allocations merged into the row', conditional: false },
       { id: 'totalBytes', label: 'Total (B)', unit: 'bytes', description: 'allocationBytes x numOccurrences', conditional: false },
-      { id: 'regionType', label: 'Region', unit: '', description: 'empty when unknown (`(null)` in the file)', conditional: false },
-      { id: 'dataType', label: 'Data type', unit: '', description: 'TF\'s DataType name; empty when unknown (0, `INVALID`)', conditional: false },
+      { id: 'regionType', label: 'Region', unit: '', description: 'empty when unknown', conditional: false },
+      { id: 'dataType', label: 'Data type', unit: '', description: 'TF\'s DataType name; empty when unknown (data type 0)', conditional: false },
       { id: 'tensorShape', label: 'Shape', unit: '', description: '', conditional: false },
       { id: 'stepId', label: 'Step', unit: '', description: 'the event\'s step (group id); events without one take the last step + 1', conditional: false },
       { id: 'special', label: 'Special', unit: '', description: 'a special row: heap bytes no live allocation explains ("unused preallocated device memory") or the stack', conditional: false },
@@ -967,7 +967,7 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'freeMemoryBytes', label: 'Free (B)', unit: 'bytes', description: 'bytes free in the allocator', conditional: false },
       { id: 'fragmentation', label: 'Frag', unit: '', description: '(free bytes - largest free chunk) / free bytes, a fraction from 0 to 1', conditional: false },
       { id: 'memoryActivity', label: 'Activity', unit: '', description: '`ALLOCATION` or `DEALLOCATION`', conditional: false },
-      { id: 'tfOpName', label: 'Op', unit: '', description: 'the framework op that allocated (a deallocation: the op of the allocation it frees); empty when unknown (`(null)` in the file); with no op, named from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`)', conditional: false },
+      { id: 'tfOpName', label: 'Op', unit: '', description: 'the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty', conditional: false },
       { id: 'allocationBytes', label: 'Size (B)', unit: 'bytes', description: 'what the allocator handed out (rounded up)', conditional: false },
       { id: 'stepId', label: 'Step', unit: '', description: 'the event\'s step (group id); events without one take the last step + 1', conditional: false },
     ],
