@@ -30,7 +30,9 @@ constexpr auto DescribeRecord(std::type_identity<HloModuleChoice>) {
   return output::Record(
       "HloModuleChoice",
       output::Field("name", &R::name,
-                    {.label = "Module", .description = "`name(program id)`, as the `module` option takes it", .max_width = 50}),
+                    {.label = "Module",
+                     .description = "`name(program id)`, as the `module` option takes it",
+                     .max_width = 50}),
       output::Field("module", &R::module, {.label = "Name", .description = "the module's name"}),
       output::Field("program_id", &R::program_id, {.label = "Program id"}),
       output::Field("instructions", &R::instructions, {.label = "Instructions", .unit = "count"}),

@@ -203,7 +203,8 @@ constexpr auto DescribeRecord(std::type_identity<MemoryProfileSummary>) {
                                     "(the latest of equal ones)"}),
       output::Field("peakStatsTimePs", &R::peak_stats_time_ps,
                     {.unit = "ps", .description = "when the peak was, on the profile's timeline"}),
-      output::Field("memoryCapacity", &R::memory_capacity, {.unit = "bytes", .description = "stack + heap + free at the peak"}),
+      output::Field("memoryCapacity", &R::memory_capacity,
+                    {.unit = "bytes", .description = "stack + heap + free at the peak"}),
       output::Field("numAllocations", &R::num_allocations, {.unit = "count"}),
       output::Field("numDeallocations", &R::num_deallocations, {.unit = "count"}),
       output::Field("peakStepId", &R::peak_step_id, {.description = memory_fields::kPeakStep}));
@@ -291,7 +292,8 @@ constexpr auto DescribeRecord(std::type_identity<MemoryProfileResult>) {
       output::Field("version", &R::version, {.description = "as XProf's (1)"}),
       output::Field("stepFilter", &R::step_filter, {.description = "only this step's events were used; null: all"}),
       output::Field("totalEvents", &R::total_events, {.unit = "count", .description = "memory events read"}),
-      output::Computed<R>("timeRangePs", [](const R& r) { return output::OptionalIf(r.time_range.active(), r.time_range); },
+      output::Computed<R>("timeRangePs",
+                          [](const R& r) { return output::OptionalIf(r.time_range.active(), r.time_range); },
                           {.description = "only the events in this range set the peak, the summary and the timeline",
                            .when = "a time range was given (`start_ps` / `end_ps`)"}));
 }
@@ -317,7 +319,9 @@ constexpr auto DescribeRecord(std::type_identity<MemoryAllocatorRow>) {
                     {.label = "Peak at (ps)", .unit = "ps", .description = "on the profile's timeline"}),
       output::Field("peakStepId", &R::peak_step_id, {.label = "Peak step", .description = f::kPeakStep}),
       output::Field("peakBytesUsageLifetime", &R::peak_bytes_usage_lifetime,
-                    {.label = "Lifetime peak (B)", .unit = "bytes", .description = "the allocator's own peak since it started"}),
+                    {.label = "Lifetime peak (B)",
+                     .unit = "bytes",
+                     .description = "the allocator's own peak since it started"}),
       output::Field("memoryCapacity", &R::memory_capacity,
                     {.label = "Capacity (B)", .unit = "bytes", .description = "stack + heap + free at the peak"}),
       output::Field("neverFreed", &R::never_freed, f::kNeverFreed),
@@ -381,7 +385,8 @@ constexpr auto DescribeRecord(std::type_identity<MemoryProfile>) {
                            "Memory timeline (down-sampled, peak kept)",
                            {.description = "every memory id's `sampledTimelineSnapshots`, flattened"}),
       // After the breakdown, where the JSON has always had it.
-      output::Computed<R>("diagnostics", [](const R& r) -> const std::vector<std::string>& { return r.analysis.diagnostics; },
+      output::Computed<R>("diagnostics",
+                          [](const R& r) -> const std::vector<std::string>& { return r.analysis.diagnostics; },
                           {.description = "in words: frees without an allocation, addresses allocated twice without "
                                           "a free, allocations not freed by the end, no events in the asked step or "
                                           "time range"}));

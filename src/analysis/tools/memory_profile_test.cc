@@ -770,7 +770,8 @@ TEST(MemoryProfileTest, TablesNameEachQuantityAsItsJsonKey) {
   ASSERT_EQ(r.allocators.size(), 2u);
   StructToolResult<MemoryProfile> result(MakeMemoryProfile(r));
   const std::string json = result.ToJson(false);
-  EXPECT_THAT(json, ::testing::HasSubstr(R"("memoryIds":["GPU_0_bfc","cpu"],"memoryProfilePerAllocator":{"GPU_0_bfc":{"profileSummary":)"));
+  EXPECT_THAT(json, ::testing::HasSubstr(R"("memoryIds":["GPU_0_bfc","cpu"],)"
+                                         R"("memoryProfilePerAllocator":{"GPU_0_bfc":{"profileSummary":)"));
   EXPECT_LT(json.find(R"("GPU_0_bfc":{"profileSummary")"), json.find(R"("cpu":{"profileSummary")"));
 
   const std::set<std::string> keys = JsonKeys(json);

@@ -102,7 +102,9 @@ namespace memory_viewer_fields {
 // A heap-trace position or index where there is one, else absent (JSON null).
 inline std::optional<int64_t> IndexIfAny(int64_t index) { return output::OptionalIf(index >= 0, index); }
 inline constexpr output::FieldInfo kUnpadded{
-    .label = "Unpadded (B)", .unit = "bytes", .description = "the same buffers at their shapes' sizes without layout padding"};
+    .label = "Unpadded (B)",
+    .unit = "bytes",
+    .description = "the same buffers at their shapes' sizes without layout padding"};
 inline constexpr std::string_view kByType =
     "allocations of this type (parameter > output > thread-local > constant > temporary, the first that applies)";
 inline constexpr output::FieldInfo kAllocationIndex{
@@ -115,7 +117,9 @@ constexpr auto DescribeRecord(std::type_identity<MemoryViewerPoint>) {
   return output::Record(
       "MemoryViewerPoint",
       output::Field("position", &R::position,
-                    {.label = "Program point", .unit = "count", .description = "event index in the heap trace (program order)"}),
+                    {.label = "Program point",
+                     .unit = "count",
+                     .description = "event index in the heap trace (program order)"}),
       output::Field("instruction", &R::instruction,
                     {.label = "Instruction", .description = "the instruction the event belongs to", .max_width = 40}),
       output::Computed<R>("schedule_index", [](const R& p) { return f::IndexIfAny(p.schedule_index); },
@@ -133,7 +137,8 @@ constexpr auto DescribeRecord(std::type_identity<MemoryViewerBuffer>) {
   using R = MemoryViewerBuffer;
   namespace f = memory_viewer_fields;
   return output::Record(
-      "MemoryViewerBuffer", output::Field("rank", &R::rank, {.label = "#", .unit = "count", .description = "1 = the largest"}),
+      "MemoryViewerBuffer",
+      output::Field("rank", &R::rank, {.label = "#", .unit = "count", .description = "1 = the largest"}),
       output::Field("instruction", &R::instruction,
                     {.label = "Defined by",
                      .description = "the defining instruction (`{i}` appended for a tuple's part); for a "
@@ -159,7 +164,8 @@ constexpr auto DescribeRecord(std::type_identity<MemoryViewerBuffer>) {
                            .description = "the heap-trace position it is live from; null: the whole program"}),
       output::Computed<R>("live_to", [](const R& b) { return f::IndexIfAny(b.live_to); },
                           {.label = "Live to", .unit = "count", .description = "as live_from"}),
-      output::Field("op_name", &R::op_name, {.label = "Framework op", .description = "metadata op_name", .max_width = 50}));
+      output::Field("op_name", &R::op_name,
+                    {.label = "Framework op", .description = "metadata op_name", .max_width = 50}));
 }
 
 constexpr auto DescribeRecord(std::type_identity<MemoryViewerAllocation>) {
@@ -188,7 +194,8 @@ constexpr auto DescribeRecord(std::type_identity<MemoryViewerResult>) {
                                     "count)"}),
       output::Field("heap_trace_events", &R::heap_trace_events, {.unit = "count", .description = "its length"}),
       output::Field("has_schedule", &R::has_schedule, {.description = "the module has an `HloScheduleProto`"}),
-      output::Field("peak_bytes", &R::peak_bytes, {.unit = "bytes", .description = "the highest point of the curve (padded)"}),
+      output::Field("peak_bytes", &R::peak_bytes,
+                    {.unit = "bytes", .description = "the highest point of the curve (padded)"}),
       output::Field("peak_unpadded_bytes", &R::peak_unpadded_bytes,
                     {.unit = "bytes", .description = "the unpadded size at that point"}),
       output::Field("peak_position", &R::peak_position,
