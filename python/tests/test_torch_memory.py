@@ -68,12 +68,12 @@ class TorchMemoryTest(LogdirTestCase):
         self.assertEqual(summary["peakStats"]["stackReservedBytes"], 0)
         self.assertEqual(summary["peakBytesUsageLifetime"], peak)
 
-        rows = [r for r in result["breakdown"] if r["memory_id"] == "cpu" and not r["special"]]
-        self.assertEqual(rows[0]["op_name"], "aten::mm")  # the innermost op, not the scope
-        self.assertEqual(rows[0]["allocation_bytes"], 1024 * 1024 * FLOAT)
-        self.assertEqual([(r["op_name"], r["allocation_bytes"]) for r in rows[1:3]],
+        rows = [r for r in result["breakdown"] if r["memoryId"] == "cpu" and not r["special"]]
+        self.assertEqual(rows[0]["tfOpName"], "aten::mm")  # the innermost op, not the scope
+        self.assertEqual(rows[0]["allocationBytes"], 1024 * 1024 * FLOAT)
+        self.assertEqual([(r["tfOpName"], r["allocationBytes"]) for r in rows[1:3]],
                          [("aten::empty", MIB // 2 * FLOAT), ("aten::empty", 256 * FLOAT)])
-        self.assertEqual(sum(r["total_bytes"] for r in rows), peak)
+        self.assertEqual(sum(r["totalBytes"] for r in rows), peak)
 
         events = [s["activityMetadata"] for s in cpu["sampledTimelineSnapshots"]]
         big = [e["allocationBytes"] for e in events if e["memoryActivity"] == "ALLOCATION" and e["allocationBytes"] >= 1024]
@@ -98,7 +98,7 @@ class TorchMemoryTest(LogdirTestCase):
             with record_function("plain_scope"):
                 second = torch.UntypedStorage(30000)
         result, _ = cpu_profile(prof.paths[0])
-        rows = [(r["op_name"], r["allocation_bytes"]) for r in result["breakdown"] if not r["special"]]
+        rows = [(r["tfOpName"], r["allocationBytes"]) for r in result["breakdown"] if not r["special"]]
         self.assertEqual(rows[:2], [("load#batch", 40000), ("plain_scope", 30000)])
         del first, second
 

@@ -76,31 +76,31 @@ test('the memory profile page shows each memory id with the numbers of the API',
   assert.equal(await tile('Allocations'), gpu4.profileSummary.numAllocations.toLocaleString('en-US'));
 
   // The breakdown: this id's rows, largest total first (25 shown, then "show all").
-  const rows = data.breakdown.filter((r) => r.memory_id === 'GPU_4_bfc');
+  const rows = data.breakdown.filter((r) => r.memoryId === 'GPU_4_bfc');
   assert.ok(rows.length > 25, `${rows.length} breakdown rows`);
   assert.equal(await tableRows(), 25);
-  const largest = rows.reduce((a, b) => (b.total_bytes > a.total_bytes ? b : a));
-  assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(largest.op_name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  const largest = rows.reduce((a, b) => (b.totalBytes > a.totalBytes ? b : a));
+  assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(largest.tfOpName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
 
   await page.screenshot({ path: path.join(SCREENSHOTS, 'memory_profile.png'), fullPage: true });
 
   // Filter by op name.
   await page.fill('[data-table=memory_breakdown] .table-filter', 'GatherV2');
-  const matching = rows.filter((r) => /gatherv2/i.test(`${r.op_name} ${r.region_type} ${r.data_type} ${r.shape}`)).length;
+  const matching = rows.filter((r) => /gatherv2/i.test(`${r.tfOpName} ${r.regionType} ${r.dataType} ${r.tensorShape}`)).length;
   assert.ok(matching > 0);
   assert.equal(await tableRows(), Math.min(matching, 25));
   await page.fill('[data-table=memory_breakdown] .table-filter', '');
 
   // Sort ascending by size: the smallest allocation first.
-  await page.click('[data-table=memory_breakdown] th[data-col=allocation_bytes]');
-  await page.click('[data-table=memory_breakdown] th[data-col=allocation_bytes]');
-  const smallest = Math.min(...rows.map((r) => r.allocation_bytes));
+  await page.click('[data-table=memory_breakdown] th[data-col=allocationBytes]');
+  await page.click('[data-table=memory_breakdown] th[data-col=allocationBytes]');
+  const smallest = Math.min(...rows.map((r) => r.allocationBytes));
   assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(formatBytes(smallest).replace('.', '\\.')));
 
   // The CSV link carries the same table.
   const href = await page.locator('[data-card=memory-breakdown] a[data-csv=breakdown]').getAttribute('href');
   const csv = await (await fetch(new URL(href, baseUrl))).text();
-  assert.match(csv, /^memory_id,rank,op_name,/);
+  assert.match(csv, /^memoryId,rank,tfOpName,allocationBytes,/);
   assert.equal(csv.trim().split('\n').length - 1, data.breakdown.length);
 
 });
@@ -172,13 +172,13 @@ test('dragging a time range across the timeline shows the peak and breakdown of 
   await waitForChart();
   assert.equal(await tile('Peak memory'), formatBytes(inRange.profileSummary.peakStats.peakBytesInUse));
   assert.equal(await tile('Heap at peak'), formatBytes(inRange.profileSummary.peakStats.heapAllocatedBytes));
-  const rows = ranged.breakdown.filter((r) => r.memory_id === id);
-  const wholeRows = (await api(`/api/data?run=${RUN}&tool=memory_profile&host=${HOST}`)).breakdown.filter((r) => r.memory_id === id);
+  const rows = ranged.breakdown.filter((r) => r.memoryId === id);
+  const wholeRows = (await api(`/api/data?run=${RUN}&tool=memory_profile&host=${HOST}`)).breakdown.filter((r) => r.memoryId === id);
   assert.notDeepEqual(rows, wholeRows, 'the breakdown at the range\'s peak differs from the whole profile\'s');
   assert.equal(await tableRows(), Math.min(rows.length, 25));
   if (rows.length > 0) {
-    const largest = rows.reduce((a, b) => (b.total_bytes > a.total_bytes ? b : a));
-    assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(formatBytes(largest.total_bytes).replace('.', '\\.')));
+    const largest = rows.reduce((a, b) => (b.totalBytes > a.totalBytes ? b : a));
+    assert.match(await page.locator('[data-table=memory_breakdown] tbody tr').first().innerText(), new RegExp(formatBytes(largest.totalBytes).replace('.', '\\.')));
   }
   // The CSV link carries the range too.
   const href = await page.locator('[data-card=memory-breakdown] a[data-csv=breakdown]').getAttribute('href');

@@ -27,7 +27,7 @@ namespace {
 using namespace stepscope;  // NOLINT: fuzz driver
 
 uint64_t Present(const analysis::MemoryProfileResult& result) {
-  analysis::StructToolResult<analysis::MemoryProfileResult> tool(result);
+  analysis::StructToolResult<analysis::MemoryProfile> tool(analysis::MakeMemoryProfile(result));
   uint64_t sum = tool.ToJson(false).size() + tool.FormatText({}).size();
   for (const std::string& name : tool.TableNames()) {
     auto csv = tool.TableCsv(name);
@@ -37,7 +37,7 @@ uint64_t Present(const analysis::MemoryProfileResult& result) {
 }
 
 std::string JsonOf(const analysis::MemoryProfileResult& result) {
-  return analysis::StructToolResult<analysis::MemoryProfileResult>(result).ToJson(false);
+  return analysis::StructToolResult<analysis::MemoryProfile>(analysis::MakeMemoryProfile(result)).ToJson(false);
 }
 
 // The same bytes read with memory events as records give the same model memory, steps

@@ -16,7 +16,6 @@ namespace {
 
 using hlo::HloModule;
 using hlo::Instruction;
-using output::ColumnType;
 
 struct Neighbour {
   int32_t instruction;
@@ -169,83 +168,6 @@ GraphViewerResult ComputeGraphViewer(const HloModule& m, const std::string& op, 
   return r;
 }
 
-std::vector<output::Table> BuildTables(const GraphViewerResult& r) {
-  output::Table nodes;
-  nodes.name = "nodes";
-  nodes.title = "Ops";
-  nodes.columns = {{"name", "Op", ColumnType::kString, 0, 40},
-                   {"opcode", "Opcode", ColumnType::kString, 0, 20},
-                   {"shape", "Shape", ColumnType::kString, 0, 40},
-                   {"hops", "Hops", ColumnType::kInt, 0, 0, "count"},
-                   {"center", "Centre", ColumnType::kBool, 0, 0, ""},
-                   {"time_ms", "Device time (ms)", ColumnType::kDouble, 3, 0, "ms"},
-                   {"occurrences", "Runs", ColumnType::kInt, 0, 0, "count"},
-                   {"more", "More beyond", ColumnType::kBool, 0, 0, ""},
-                   {"computation", "Computation", ColumnType::kString, 0, 30},
-                   {"fusion", "In fusion", ColumnType::kString, 0, 30},
-                   {"fusion_kind", "Fusion kind", ColumnType::kString, 0, 10},
-                   {"calls", "Calls", ColumnType::kString, 0, 30},
-                   {"op_name", "Framework op", ColumnType::kString, 0, 50}};
-  for (const GraphNode& n : r.nodes) {
-    output::Row row;
-    row.emplace_back(std::in_place_type<std::string>, n.name);
-    row.emplace_back(std::in_place_type<std::string>, n.opcode);
-    row.emplace_back(std::in_place_type<std::string>, n.shape);
-    row.emplace_back(int64_t{n.hops});
-    row.emplace_back(n.center);
-    if (n.time_ms.has_value()) {
-      row.emplace_back(*n.time_ms);
-      row.emplace_back(n.occurrences);
-    } else {
-      row.emplace_back(std::monostate{});
-      row.emplace_back(std::monostate{});
-    }
-    row.emplace_back(n.more);
-    row.emplace_back(std::in_place_type<std::string>, n.computation);
-    row.emplace_back(std::in_place_type<std::string>, n.fusion);
-    row.emplace_back(std::in_place_type<std::string>, n.fusion_kind);
-    row.emplace_back(std::in_place_type<std::string>, n.calls);
-    row.emplace_back(std::in_place_type<std::string>, n.op_name);
-    nodes.AddRow(std::move(row));
-  }
-  output::Table edges;
-  edges.name = "edges";
-  edges.title = "Edges (producer -> consumer)";
-  edges.columns = {{"from", "From", ColumnType::kString, 0, 40},
-                   {"to", "To", ColumnType::kString, 0, 40},
-                   {"kind", "Kind", ColumnType::kString, 0, 10}};
-  for (const GraphEdge& e : r.edges) {
-    output::Row row;
-    row.emplace_back(std::in_place_type<std::string>, e.from);
-    row.emplace_back(std::in_place_type<std::string>, e.to);
-    row.emplace_back(std::in_place_type<std::string>, e.kind);
-    edges.AddRow(std::move(row));
-  }
-  return {std::move(nodes), std::move(edges)};
-}
-
-void WriteResultJson(const GraphViewerResult& r, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "graph_viewer");
-  w->Field("module", r.module);
-  WriteHloModuleChoices(r.modules, w);
-  w->Field("op", r.op);
-  w->Field("hops", r.hops);
-  w->Field("max_nodes", r.max_nodes);
-  w->Field("center", r.center);
-  w->Field("message", r.message);
-  w->Field("module_instructions", r.module_instructions);
-  w->Field("truncated", r.truncated);
-  w->Field("timed", r.timed);
-  w->Field("candidate_count", r.candidate_count);
-  w->Key("candidates");
-  w->BeginArray();
-  for (const std::string& c : r.candidates) w->String(c);
-  w->EndArray();
-  output::WriteTablesJson(BuildTables(r), w);
-  output::EndResultJson(r.diagnostics, w);
-}
-
 std::string FormatResultText(const GraphViewerResult& r, const ToolOptions& options) {
   if (r.center.empty()) {
     std::string out = "Graph viewer: " + r.message + "\n";
@@ -258,12 +180,14 @@ std::string FormatResultText(const GraphViewerResult& r, const ToolOptions& opti
                        {"Shown", std::to_string(r.nodes.size()) + " ops, " + std::to_string(r.edges.size()) +
                                      " edges within " + std::to_string(r.hops) + " hops" +
                                      (r.truncated ? " (capped at " + std::to_string(r.max_nodes) + ")" : "")}});
-  return out + output::FormatResultTextEnd({BuildTables(r)[0]}, r.diagnostics, options.text_max_rows);
+  std::vector<output::Table> tables = output::RecordTables(r);
+  std::erase_if(tables, [](const output::Table& t) { return t.name != "nodes"; });
+  return out + output::FormatResultTextEnd(tables, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
 
-class GraphViewerTool final : public Tool {
+class GraphViewerTool final : public DeclaredTool<GraphViewerResult> {
  public:
   std::string_view id() const override { return "graph_viewer"; }
   std::string_view description() const override {

@@ -123,6 +123,14 @@ TEST(GraphViewerTest, OpsWithKernelsCarryTheirDeviceTime) {
       EXPECT_FALSE(n.time_ms.has_value()) << n.name;
     }
   }
+  // In the JSON and the table, an op without time has no runs either: null, not 0.
+  const std::string json = StructToolResult<GraphViewerResult>(r).ToJson(false);
+  EXPECT_NE(json.find(R"("time_ms":2.5,"occurrences":5,)"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("time_ms":null,"occurrences":null,)"), std::string::npos) << json;
+  const std::vector<output::Table> tables = output::RecordTables(r);
+  ASSERT_EQ(tables.size(), 2u);
+  EXPECT_EQ(tables[0].name, "nodes");
+  EXPECT_EQ(tables[1].name, "edges");
 }
 
 TEST(GraphViewerTest, NodeCapKeepsTheNearestOps) {

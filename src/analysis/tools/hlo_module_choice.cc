@@ -103,19 +103,4 @@ StatusOr<int32_t> ChooseHloModule(const hlo::HloPrograms& programs, std::string_
   return NotFoundError("no XLA module '" + std::string(wanted) + "' in this profile; modules: " + names);
 }
 
-void WriteHloModuleChoices(const std::vector<HloModuleChoice>& modules, output::JsonWriter* w) {
-  w->Key("modules");
-  w->BeginArray();
-  for (const HloModuleChoice& m : modules) {
-    w->BeginObject();
-    w->Field("name", m.name);
-    w->Field("module", m.module);
-    w->Field("program_id", m.program_id);
-    w->Field("instructions", m.instructions);
-    w->Field("has_buffer_assignment", m.has_buffer_assignment);
-    w->EndObject();
-  }
-  w->EndArray();
-}
-
 }  // namespace stepscope::analysis

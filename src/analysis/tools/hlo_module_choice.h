@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "src/analysis/model/profile_model.h"
-#include "src/analysis/output/json_writer.h"
+#include "src/analysis/output/schema.h"
 #include "src/hlo/hlo_module.h"
 #include "src/hlo/hlo_programs.h"
 #include "stepscope/status.h"
@@ -23,6 +23,21 @@ struct HloModuleChoice {
   int64_t instructions = 0;
   bool has_buffer_assignment = false;
 };
+
+// One declaration for both tools' `modules` (memory_viewer's is also a table).
+constexpr auto DescribeRecord(std::type_identity<HloModuleChoice>) {
+  using R = HloModuleChoice;
+  return output::Record(
+      "HloModuleChoice",
+      output::Field("name", &R::name,
+                    {.label = "Module",
+                     .description = "`name(program id)`, as the `module` option takes it",
+                     .max_width = 50}),
+      output::Field("module", &R::module, {.label = "Name", .description = "the module's name"}),
+      output::Field("program_id", &R::program_id, {.label = "Program id"}),
+      output::Field("instructions", &R::instructions, {.label = "Instructions", .unit = "count"}),
+      output::Field("has_buffer_assignment", &R::has_buffer_assignment, {.label = "Buffer assignment"}));
+}
 
 std::vector<HloModuleChoice> ListHloModules(const hlo::HloPrograms& programs);
 
@@ -48,9 +63,6 @@ bool HasHloModules(const ProfileModel& model);
 // "its XLA programs could not be read: <the reader's reasons>" when the profile carried
 // programs and none could be read; empty otherwise (Tool::WhyUnavailable).
 std::string HloUnreadableReason(const ProfileModel& model);
-
-// The "modules" array of a tool's JSON.
-void WriteHloModuleChoices(const std::vector<HloModuleChoice>& modules, output::JsonWriter* writer);
 
 // What a per-module tool needs, for Tool::requirement().
 inline constexpr std::string_view kHloRequirement = "XLA programs (the `Hlo Proto` stats of a /host:metadata plane)";

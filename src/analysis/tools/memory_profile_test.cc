@@ -171,7 +171,7 @@ TEST(MemoryProfileTest, PeakBreakdownAndFragmentationOfAKnownScenario) {
   EXPECT_EQ(a.sampled_timeline[5].activity_metadata.tf_op_name, "dense/MatMul");
 
   // The CSV table carries the same rows.
-  StructToolResult<MemoryProfileResult> result(r);
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(r));
   StatusOr<std::string> csv = result.TableCsv("breakdown");
   ASSERT_TRUE(csv.ok()) << csv.status().ToString();
   EXPECT_THAT(*csv, ::testing::HasSubstr("GPU_0_bfc,3,conv/Conv2D," + std::to_string(128 * kMiB) + "," +
@@ -195,7 +195,7 @@ TEST(MemoryProfileTest, NullNamesAndInvalidTypesAreAbsent) {
   EXPECT_EQ(Row(a, 0).region_type, "");
   EXPECT_EQ(Row(a, 0).tensor_shape, "");
   EXPECT_EQ(Row(a, 0).data_type, "");
-  StructToolResult<MemoryProfileResult> result(std::move(r));
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(std::move(r)));
   EXPECT_EQ(result.ToJson(false).find("(null)"), std::string::npos);
   EXPECT_EQ(result.ToJson(false).find("INVALID"), std::string::npos);
   AdvisorReport advice = ComputeAdvice(testing::BuildModelOrFail(t.space));
@@ -270,11 +270,11 @@ TEST(MemoryProfileTest, TimeRangeSetsThePeakAndTheBreakdownFollowsIt) {
   EXPECT_TRUE(empty.allocators.at(0).sampled_timeline.empty());
   EXPECT_THAT(empty.diagnostics, ::testing::Contains(::testing::HasSubstr("no memory events in the time range")));
   // The JSON says which range it is for; without one the key is absent.
-  StructToolResult<MemoryProfileResult> ranged(r);
+  StructToolResult<MemoryProfile> ranged(MakeMemoryProfile(r));
   EXPECT_THAT(ranged.ToJson(false), ::testing::HasSubstr("\"timeRangePs\":{\"start\":" +
                                                           std::to_string(testing::Ms(4)) + ",\"end\":" +
                                                           std::to_string(testing::Ms(6)) + "}"));
-  StructToolResult<MemoryProfileResult> plain(Profile(t.space));
+  StructToolResult<MemoryProfile> plain(MakeMemoryProfile(Profile(t.space)));
   EXPECT_THAT(plain.ToJson(false), ::testing::Not(::testing::HasSubstr("timeRangePs")));
 }
 
@@ -338,7 +338,7 @@ TEST(MemoryProfileTest, HostileEventsAreCountedNotFatal) {
   EXPECT_THAT(r.diagnostics, ::testing::Contains(::testing::HasSubstr("no allocation at their address")));
   EXPECT_THAT(r.diagnostics, ::testing::Contains(::testing::HasSubstr("reuse an address")));
   // Every output form works on it.
-  StructToolResult<MemoryProfileResult> result(r);
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(r));
   EXPECT_FALSE(result.ToJson(false).empty());
   EXPECT_FALSE(result.FormatText({}).empty());
 }
@@ -742,7 +742,7 @@ TEST(MemoryProfileTest, JsonHasEveryKeyOfXProfsGoldenFile) {
   gpu.Alloc(1, 1, "a", 0x10, 4 * kMiB, 4 * kMiB, 0.1);
   gpu.Alloc(2, 1, "b", 0x20, 2 * kMiB, 2 * kMiB, 0.1);
   gpu.Free(3, 1, 0x10, 0.1);
-  StructToolResult<MemoryProfileResult> result(Profile(t.space));
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(Profile(t.space)));
   const std::set<std::string> ours = JsonKeys(result.ToJson(false));
   std::vector<std::string> missing;
   std::set_difference(theirs.begin(), theirs.end(), ours.begin(), ours.end(), std::back_inserter(missing));
@@ -754,6 +754,51 @@ TEST(MemoryProfileTest, JsonHasEveryKeyOfXProfsGoldenFile) {
   std::printf("\n");
 }
 
+
+// One name per quantity: every table column is a JSON key, each table's rows are the JSON's
+// (`breakdown` itself; `allocators` and `timeline` flattened from the per-id objects), and
+// the per-id objects are a JSON object keyed by memory id, in `memoryIds` order.
+TEST(MemoryProfileTest, TablesNameEachQuantityAsItsJsonKey) {
+  TestSpace t;
+  ToyAllocator gpu(&t, "GPU_0_bfc", 1024 * kMiB, 2 * kMiB);
+  gpu.Alloc(1, 1, "a", 0x10, 4 * kMiB, 4 * kMiB, 0.25);
+  gpu.Alloc(2, 1, "b", 0x20, 2 * kMiB, 2 * kMiB, 0.5);
+  gpu.Free(3, 1, 0x10, 0.5);
+  ToyAllocator cpu(&t, "cpu", 64 * kMiB, 0);
+  cpu.Alloc(4, 1, "c", 0x30, kMiB, kMiB, 0);
+  const MemoryProfileResult r = Profile(t.space);
+  ASSERT_EQ(r.allocators.size(), 2u);
+  StructToolResult<MemoryProfile> result(MakeMemoryProfile(r));
+  const std::string json = result.ToJson(false);
+  EXPECT_THAT(json, ::testing::HasSubstr(R"("memoryIds":["GPU_0_bfc","cpu"],)"
+                                         R"("memoryProfilePerAllocator":{"GPU_0_bfc":{"profileSummary":)"));
+  EXPECT_LT(json.find(R"("GPU_0_bfc":{"profileSummary")"), json.find(R"("cpu":{"profileSummary")"));
+
+  const std::set<std::string> keys = JsonKeys(json);
+  std::vector<std::string> names;
+  for (const output::Table& table : result.Tables()) {
+    names.push_back(table.name);
+    for (const output::Column& c : table.columns) EXPECT_TRUE(keys.count(c.id)) << table.name << "." << c.id;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"allocators", "breakdown", "timeline"}));
+
+  // The heap at the peak, in the JSON's units: the same number under the same name.
+  const std::vector<output::Table> tables = result.Tables();
+  const output::Table& allocators = tables[0];
+  ASSERT_EQ(allocators.rows.size(), 2u);
+  const MemoryAggregationStats& peak = r.allocators[0].summary.peak_stats;
+  EXPECT_EQ(std::get<int64_t>(allocators.rows[0][allocators.ColumnIndex("heapAllocatedBytes")]),
+            peak.heap_allocated_bytes);
+  EXPECT_EQ(std::get<double>(allocators.rows[0][allocators.ColumnIndex("fragmentation")]), peak.fragmentation);
+  EXPECT_EQ(std::get<int64_t>(allocators.rows[0][allocators.ColumnIndex("peakStatsTimePs")]),
+            r.allocators[0].summary.peak_stats_time_ps);
+  EXPECT_THAT(json, ::testing::HasSubstr("\"heapAllocatedBytes\":" + std::to_string(peak.heap_allocated_bytes)));
+  // The timeline: every sampled snapshot of every id, once.
+  EXPECT_EQ(tables[2].rows.size(), r.allocators[0].sampled_timeline.size() + r.allocators[1].sampled_timeline.size());
+  // The breakdown's JSON rows are its table's rows.
+  EXPECT_THAT(json, ::testing::HasSubstr(R"("breakdown":[{"memoryId":"GPU_0_bfc","rank":1,"tfOpName":)"));
+  EXPECT_EQ(tables[1].rows.size(), result.value().breakdown.size());
+}
 
 // ---- Advisor findings backed by this tool ----
 

@@ -17,7 +17,6 @@ using hlo::HeapEvent;
 using hlo::HeapSimulatorTrace;
 using hlo::HloModule;
 using hlo::LogicalBuffer;
-using output::ColumnType;
 
 // XLA's size of one tuple index-table entry (a pointer), which is all an unpadded tuple
 // buffer holds: its elements are buffers of their own.
@@ -433,130 +432,17 @@ MemoryViewerResult ComputeMemoryViewer(const HloModule& module, int64_t memory_c
     if (x.logical_buffer_id != y.logical_buffer_id) return x.logical_buffer_id < y.logical_buffer_id;
     return x.instruction < y.instruction;
   });
+  int64_t rank = 0;
+  for (MemoryViewerBuffer& b : r.peak_buffers) {
+    b.rank = ++rank;
+    b.peak_percent =
+        r.peak_bytes > 0 ? 100.0 * static_cast<double>(b.size_bytes) / static_cast<double>(r.peak_bytes) : 0.0;
+  }
   if (r.heap_trace_index < 0) {
     r.diagnostics.push_back("no heap simulation trace for memory space " + std::to_string(memory_color) +
                             ": only buffers live for the whole program are shown");
   }
   return r;
-}
-
-void WriteResultJson(const MemoryViewerResult& r, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "memory_viewer");
-  w->Field("module", r.module);
-  WriteHloModuleChoices(r.modules, w);
-  w->Field("has_buffer_assignment", r.has_buffer_assignment);
-  w->Field("message", r.message);
-  w->Field("memory_color", r.memory_color);
-  w->Field("heap_trace_index", r.heap_trace_index);
-  w->Field("heap_trace_events", r.heap_trace_events);
-  w->Field("has_schedule", r.has_schedule);
-  w->Field("peak_bytes", r.peak_bytes);
-  w->Field("peak_unpadded_bytes", r.peak_unpadded_bytes);
-  w->Field("peak_position", r.peak_position);
-  w->Field("peak_instruction", r.peak_instruction);
-  w->Field("whole_program_bytes", r.whole_program_bytes);
-  w->Field("parameter_bytes", r.parameter_bytes);
-  w->Field("output_bytes", r.output_bytes);
-  w->Field("constant_bytes", r.constant_bytes);
-  w->Field("temporary_bytes", r.temporary_bytes);
-  w->Field("thread_local_bytes", r.thread_local_bytes);
-  w->Field("total_allocation_bytes", r.total_allocation_bytes);
-  w->Field("timeline_downsampled", r.timeline_downsampled);
-  std::vector<output::Table> tables = BuildTables(r);
-  std::erase_if(tables, [](const output::Table& t) { return t.name == "modules"; });  // written above, with the choice
-  output::WriteTablesJson(tables, w);
-  output::EndResultJson(r.diagnostics, w);
-}
-
-std::vector<output::Table> BuildTables(const MemoryViewerResult& r) {
-  output::Table timeline;
-  timeline.name = "timeline";
-  timeline.title = "Heap size over program order";
-  timeline.columns = {{"position", "Program point", ColumnType::kInt, 0, 0, "count"},
-                      {"instruction", "Instruction", ColumnType::kString, 0, 40},
-                      {"schedule_index", "Schedule #", ColumnType::kInt, 0, 0, "count"},
-                      {"heap_bytes", "Allocated (B)", ColumnType::kInt, 0, 0, "bytes"},
-                      {"unpadded_bytes", "Unpadded (B)", ColumnType::kInt, 0, 0, "bytes"}};
-  for (const MemoryViewerPoint& p : r.timeline) {
-    output::Row row;
-    row.emplace_back(p.position);
-    row.emplace_back(std::in_place_type<std::string>, p.instruction);
-    row.push_back(output::IndexCell(p.schedule_index));
-    row.emplace_back(p.heap_bytes);
-    row.emplace_back(p.unpadded_bytes);
-    timeline.AddRow(std::move(row));
-  }
-
-  output::Table buffers;
-  buffers.name = "peak_buffers";
-  buffers.title = "Buffers live at the peak";
-  buffers.columns = {{"rank", "#", ColumnType::kInt, 0, 0, "count"},
-                     {"instruction", "Defined by", ColumnType::kString, 0, 40},
-                     {"opcode", "Opcode", ColumnType::kString, 0, 20},
-                     {"shape", "Shape", ColumnType::kString, 0, 40},
-                     {"size_bytes", "Size (B)", ColumnType::kInt, 0, 0, "bytes"},
-                     {"unpadded_bytes", "Unpadded (B)", ColumnType::kInt, 0, 0, "bytes"},
-                     {"peak_percent", "% of peak", ColumnType::kDouble, 1, 0, "%"},
-                     {"allocation_type", "Allocation", ColumnType::kString, 0, 12},
-                     {"allocation_index", "Allocation #", ColumnType::kInt, 0, 0, "count"},
-                     {"logical_buffer_id", "Buffer id", ColumnType::kInt, 0, 0, "count"},
-                     {"live_from", "Live from", ColumnType::kInt, 0, 0, "count"},
-                     {"live_to", "Live to", ColumnType::kInt, 0, 0, "count"},
-                     {"op_name", "Framework op", ColumnType::kString, 0, 50}};
-  int64_t rank = 0;
-  for (const MemoryViewerBuffer& b : r.peak_buffers) {
-    output::Row row;
-    row.emplace_back(++rank);
-    row.emplace_back(std::in_place_type<std::string>, b.instruction);
-    row.emplace_back(std::in_place_type<std::string>, b.opcode);
-    row.emplace_back(std::in_place_type<std::string>, b.shape);
-    row.emplace_back(b.size_bytes);
-    row.emplace_back(b.unpadded_bytes);
-    row.emplace_back(r.peak_bytes > 0 ? 100.0 * static_cast<double>(b.size_bytes) / static_cast<double>(r.peak_bytes) : 0.0);
-    row.emplace_back(std::in_place_type<std::string>, b.allocation_type);
-    row.push_back(output::IndexCell(b.allocation_index));
-    row.push_back(output::IndexCell(b.logical_buffer_id));
-    row.push_back(output::IndexCell(b.live_from));
-    row.push_back(output::IndexCell(b.live_to));
-    row.emplace_back(std::in_place_type<std::string>, b.op_name);
-    buffers.AddRow(std::move(row));
-  }
-
-  output::Table allocations;
-  allocations.name = "allocations";
-  allocations.title = "Buffer allocations";
-  allocations.columns = {{"index", "Allocation #", ColumnType::kInt, 0, 0, "count"},
-                         {"type", "Type", ColumnType::kString, 0, 12},
-                         {"size_bytes", "Size (B)", ColumnType::kInt, 0, 0, "bytes"},
-                         {"logical_buffers", "Buffers", ColumnType::kInt, 0, 0, "count"},
-                         {"color", "Memory space", ColumnType::kInt, 0, 0, ""}};
-  for (const MemoryViewerAllocation& a : r.allocations) {
-    output::Row row;
-    row.emplace_back(a.index);
-    row.emplace_back(std::in_place_type<std::string>, a.type);
-    row.emplace_back(a.size_bytes);
-    row.emplace_back(a.logical_buffers);
-    row.emplace_back(a.color);
-    allocations.AddRow(std::move(row));
-  }
-
-  output::Table modules;
-  modules.name = "modules";
-  modules.title = "XLA modules";
-  modules.columns = {{"name", "Module", ColumnType::kString, 0, 50},
-                     {"program_id", "Program id", ColumnType::kInt, 0, 0, ""},
-                     {"instructions", "Instructions", ColumnType::kInt, 0, 0, "count"},
-                     {"has_buffer_assignment", "Buffer assignment", ColumnType::kBool, 0, 0, ""}};
-  for (const HloModuleChoice& m : r.modules) {
-    output::Row row;
-    row.emplace_back(std::in_place_type<std::string>, m.name);
-    row.emplace_back(m.program_id);
-    row.emplace_back(m.instructions);
-    row.emplace_back(m.has_buffer_assignment);
-    modules.AddRow(std::move(row));
-  }
-  return {std::move(buffers), std::move(timeline), std::move(allocations), std::move(modules)};
 }
 
 std::string FormatResultText(const MemoryViewerResult& r, const ToolOptions& options) {
@@ -577,12 +463,14 @@ std::string FormatResultText(const MemoryViewerResult& r, const ToolOptions& opt
                                                    std::to_string(r.heap_trace_index) + ")"
                                              : std::string("none")}};
   std::string out = output::FormatKeyValues("Memory viewer", rows);
-  return out + output::FormatResultTextEnd({BuildTables(r)[0]}, r.diagnostics, options.text_max_rows);
+  std::vector<output::Table> tables = output::RecordTables(r);
+  std::erase_if(tables, [](const output::Table& t) { return t.name != "peak_buffers"; });
+  return out + output::FormatResultTextEnd(tables, r.diagnostics, options.text_max_rows);
 }
 
 namespace {
 
-class MemoryViewerTool final : public Tool {
+class MemoryViewerTool final : public DeclaredTool<MemoryViewerResult> {
  public:
   std::string_view id() const override { return "memory_viewer"; }
   std::string_view description() const override {

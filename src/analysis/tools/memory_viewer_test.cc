@@ -162,12 +162,20 @@ TEST(MemoryViewerTest, PeakAndItsBuffersAsConstructed) {
   EXPECT_EQ(r.temporary_bytes, 7168);
 
   // The tables carry the same numbers.
-  const std::vector<output::Table> tables = BuildTables(r);
-  ASSERT_EQ(tables[0].name, "peak_buffers");
-  const int size_column = tables[0].ColumnIndex("size_bytes");
-  EXPECT_EQ(std::get<int64_t>(tables[0].rows[0][size_column]), 4096);
-  EXPECT_EQ(tables[1].name, "timeline");
-  EXPECT_EQ(tables[1].rows.size(), 6u);
+  const std::vector<output::Table> tables = output::RecordTables(r);
+  std::vector<std::string> table_names;
+  for (const output::Table& t : tables) table_names.push_back(t.name);
+  ASSERT_EQ(table_names, (std::vector<std::string>{"modules", "peak_buffers", "timeline", "allocations"}));
+  const output::Table& buffers = tables[1];
+  EXPECT_EQ(std::get<int64_t>(buffers.rows[0][buffers.ColumnIndex("size_bytes")]), 4096);
+  EXPECT_EQ(std::get<int64_t>(buffers.rows[0][buffers.ColumnIndex("rank")]), 1);
+  EXPECT_DOUBLE_EQ(std::get<double>(buffers.rows[0][buffers.ColumnIndex("peak_percent")]), 100.0 * 4096 / r.peak_bytes);
+  // A whole-program buffer has no live range: null, not -1.
+  for (size_t i = 0; i < r.peak_buffers.size(); ++i) {
+    const bool whole_program = r.peak_buffers[i].live_from < 0;
+    EXPECT_EQ(std::holds_alternative<std::monostate>(buffers.rows[i][buffers.ColumnIndex("live_from")]), whole_program);
+  }
+  EXPECT_EQ(tables[2].rows.size(), 6u);
 }
 
 TEST(MemoryViewerTest, SharedBufferCountsAgainWhileASharerLives) {

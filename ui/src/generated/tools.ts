@@ -815,6 +815,220 @@ export interface TraceViewerSummary {
   export_formats: string[];
 }
 
+export interface MemoryAggregationStats {
+  /** bytes reserved on the stack */
+  stackReservedBytes: number;
+  /** bytes allocated on the heap (in use by live allocations) */
+  heapAllocatedBytes: number;
+  /** bytes free in the allocator */
+  freeMemoryBytes: number;
+  /** (free bytes - largest free chunk) / free bytes, a fraction from 0 to 1 */
+  fragmentation: number;
+  /** in `peakStats`: stack + heap bytes at the peak; in a snapshot: the allocator's own peak so far (its `peak_bytes_in_use` stat) */
+  peakBytesInUse: number;
+}
+
+export interface MemoryProfileSummary {
+  /** the allocator's own peak since it started (the last event's) */
+  peakBytesUsageLifetime: number;
+  /** the state at the in-window peak: the event with the most stack + heap bytes (the latest of equal ones) */
+  peakStats: MemoryAggregationStats;
+  /** when the peak was, on the profile's timeline */
+  peakStatsTimePs: number;
+  /** stack + heap + free at the peak */
+  memoryCapacity: number;
+  numAllocations: number;
+  numDeallocations: number;
+  /** the step of the peak's event */
+  peakStepId: number;
+}
+
+export interface ActiveAllocation {
+  /** index into `memoryProfileSnapshots`; -1 - specialIndex for special rows */
+  snapshotIndex: number;
+  /** index into `specialAllocations`; -1 for allocations */
+  specialIndex: number;
+  /** identical allocations merged into the row */
+  numOccurrences: number;
+}
+
+export interface MemoryActivityMetadata {
+  /** `ALLOCATION` or `DEALLOCATION` */
+  memoryActivity: string;
+  /** what the caller asked for */
+  requestedBytes: number;
+  /** what the allocator handed out (rounded up) */
+  allocationBytes: number;
+  /** the allocation's address */
+  address: number;
+  /** the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty */
+  tfOpName: string;
+  /** the event's step (group id); events without one take the last step + 1 */
+  stepId: number;
+  /** empty when unknown */
+  regionType: string;
+  /** TF's DataType name; empty when unknown (data type 0) */
+  dataType: string;
+  tensorShape: string;
+}
+
+export interface MemoryProfileSnapshot {
+  /** the event's time on the profile's timeline */
+  timeOffsetPs: number;
+  /** the allocator's state after the event */
+  aggregationStats: MemoryAggregationStats;
+  activityMetadata: MemoryActivityMetadata;
+}
+
+export interface MemoryDiagnostics {
+  /** allocations with no deallocation at their address */
+  neverFreed: number;
+  neverFreedBytes: number;
+  /** deallocations with no allocation at their address */
+  freesWithoutAllocation: number;
+  /** a second allocation at a live address */
+  addressReusedWithoutFree: number;
+  /** events without a step id (group_id), filled as XProf does */
+  missingStepIds: number;
+}
+
+export interface PerAllocatorMemoryProfile {
+  profileSummary: MemoryProfileSummary;
+  /** the breakdown at the peak, largest first: the allocations of the peak's step made up to the peak and not freed before it, identical ones merged; special rows: heap bytes no such allocation explains ("unused preallocated device memory") and the stack */
+  activeAllocations: ActiveAllocation[];
+  specialAllocations: MemoryActivityMetadata[];
+  /** the allocation events the breakdown rows point at, in breakdown order (as XProf's after its last pass) */
+  memoryProfileSnapshots: MemoryProfileSnapshot[];
+  /** the events in time order, down-sampled to at most 1000 by a max box filter on stack + heap (the peak survives) */
+  sampledTimelineSnapshots: MemoryProfileSnapshot[];
+  /** the events had sizes but no addresses or totals (PyTorch before 1.10 wrote `[memory]` events so): bytes in use are the running sum of their sizes from the start of the profile, as PyTorch's TensorBoard plugin drew them, and there is no breakdown */
+  heapFromSizes: boolean;
+  /** events that do not pair up, over the whole profile of the memory id */
+  diagnostics: MemoryDiagnostics;
+}
+
+export interface MemoryTimeRange {
+  /** null: open */
+  start: number | null;
+  /** null: open */
+  end: number | null;
+}
+
+export interface MemoryProfileResult {
+  /** every memory id, sorted (with several hosts: `<host>:<id>`) */
+  memoryIds: string[];
+  /** per memory id, in `memoryIds` order */
+  memoryProfilePerAllocator: Record<string, PerAllocatorMemoryProfile>;
+  numHosts: number;
+  /** as XProf's (1) */
+  version: number;
+  /** only this step's events were used; null: all */
+  stepFilter: number | null;
+  /** memory events read */
+  totalEvents: number;
+  /** only the events in this range set the peak, the summary and the timeline */
+  timeRangePs?: MemoryTimeRange | null;
+}
+
+export interface MemoryAllocatorRow {
+  /** the allocator or device (`GPU_0_bfc`, `cuda:0`, ...): a key of `memoryProfilePerAllocator` */
+  memoryId: string;
+  numAllocations: number;
+  numDeallocations: number;
+  /** stack + heap bytes at the peak */
+  peakBytesInUse: number;
+  /** bytes allocated on the heap (in use by live allocations) */
+  heapAllocatedBytes: number;
+  /** bytes reserved on the stack */
+  stackReservedBytes: number;
+  /** bytes free in the allocator */
+  freeMemoryBytes: number;
+  /** (free bytes - largest free chunk) / free bytes, a fraction from 0 to 1 */
+  fragmentation: number;
+  /** on the profile's timeline */
+  peakStatsTimePs: number;
+  /** the step of the peak's event */
+  peakStepId: number;
+  /** the allocator's own peak since it started */
+  peakBytesUsageLifetime: number;
+  /** stack + heap + free at the peak */
+  memoryCapacity: number;
+  /** allocations with no deallocation at their address */
+  neverFreed: number;
+  /** deallocations with no allocation at their address */
+  freesWithoutAllocation: number;
+}
+
+export interface MemoryBreakdownRow {
+  /** the allocator or device (`GPU_0_bfc`, `cuda:0`, ...): a key of `memoryProfilePerAllocator` */
+  memoryId: string;
+  /** 1 = the largest, within the memory id */
+  rank: number;
+  /** the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty */
+  tfOpName: string;
+  /** what the allocator handed out (rounded up) */
+  allocationBytes: number;
+  /** what the caller asked for */
+  requestedBytes: number;
+  /** identical allocations merged into the row */
+  numOccurrences: number;
+  /** allocationBytes x numOccurrences */
+  totalBytes: number;
+  /** empty when unknown */
+  regionType: string;
+  /** TF's DataType name; empty when unknown (data type 0) */
+  dataType: string;
+  tensorShape: string;
+  /** the event's step (group id); events without one take the last step + 1 */
+  stepId: number;
+  /** a special row: heap bytes no live allocation explains ("unused preallocated device memory") or the stack */
+  special: boolean;
+}
+
+export interface MemoryTimelineRow {
+  /** the allocator or device (`GPU_0_bfc`, `cuda:0`, ...): a key of `memoryProfilePerAllocator` */
+  memoryId: string;
+  /** the event's time on the profile's timeline */
+  timeOffsetPs: number;
+  /** bytes allocated on the heap (in use by live allocations) */
+  heapAllocatedBytes: number;
+  /** bytes reserved on the stack */
+  stackReservedBytes: number;
+  /** bytes free in the allocator */
+  freeMemoryBytes: number;
+  /** (free bytes - largest free chunk) / free bytes, a fraction from 0 to 1 */
+  fragmentation: number;
+  /** `ALLOCATION` or `DEALLOCATION` */
+  memoryActivity: string;
+  /** the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty */
+  tfOpName: string;
+  /** what the allocator handed out (rounded up) */
+  allocationBytes: number;
+  /** the event's step (group id); events without one take the last step + 1 */
+  stepId: number;
+}
+
+export interface MemoryProfile {
+  tool: 'memory_profile';
+  /** every memory id, sorted (with several hosts: `<host>:<id>`) */
+  memoryIds: string[];
+  /** per memory id, in `memoryIds` order */
+  memoryProfilePerAllocator: Record<string, PerAllocatorMemoryProfile>;
+  numHosts: number;
+  /** as XProf's (1) */
+  version: number;
+  /** only this step's events were used; null: all */
+  stepFilter: number | null;
+  /** memory events read */
+  totalEvents: number;
+  /** only the events in this range set the peak, the summary and the timeline */
+  timeRangePs?: MemoryTimeRange | null;
+  /** every memory id's `activeAllocations` resolved to the snapshot or special row each points at */
+  breakdown: MemoryBreakdownRow[];
+  /** in words: frees without an allocation, addresses allocated twice without a free, allocations not freed by the end, no events in the asked step or time range */
+  diagnostics: string[];
+}
+
 export interface MultiGpuSummary {
   /** `steps`, or `profile` when no step has work on two devices (no step markers): the devices are then compared on whole-profile totals (straggler: most kernel time without collectives; imbalance: the spread of that time; launch skew: the spread of first activity; `avg_step_collective_ms` 0) */
   basis: string;
@@ -1118,6 +1332,180 @@ export interface RooflineResult {
   diagnostics: string[];
 }
 
+export interface HloModuleChoice {
+  /** `name(program id)`, as the `module` option takes it */
+  name: string;
+  /** the module's name */
+  module: string;
+  program_id: number;
+  instructions: number;
+  has_buffer_assignment: boolean;
+}
+
+export interface MemoryViewerBuffer {
+  /** 1 = the largest */
+  rank: number;
+  /** the defining instruction (`{i}` appended for a tuple's part); for a whole-program allocation holding several buffers `allocation N (k buffers)` */
+  instruction: string;
+  opcode: string;
+  shape: string;
+  /** padded */
+  size_bytes: number;
+  /** the same buffers at their shapes' sizes without layout padding */
+  unpadded_bytes: number;
+  peak_percent: number;
+  /** parameter, output, thread-local, constant or temporary */
+  allocation_type: string;
+  /** the buffer allocation's index; null when none */
+  allocation_index: number | null;
+  /** null for a whole allocation (one holding several buffers live for the whole program) */
+  logical_buffer_id: number | null;
+  /** the heap-trace position it is live from; null: the whole program */
+  live_from: number | null;
+  /** as live_from */
+  live_to: number | null;
+  /** metadata op_name */
+  op_name: string;
+}
+
+export interface MemoryViewerPoint {
+  /** event index in the heap trace (program order) */
+  position: number;
+  /** the instruction the event belongs to */
+  instruction: string;
+  /** the instruction's index in the module's schedule; null without one */
+  schedule_index: number | null;
+  /** padded bytes allocated at this point of the compiler's heap simulation: the logical buffers' sizes, buffers live for the whole program (parameters, outputs, constants) included; not the allocator's heap (memory_profile) */
+  heap_bytes: number;
+  /** the same buffers at their shapes' sizes without layout padding */
+  unpadded_bytes: number;
+}
+
+export interface MemoryViewerAllocation {
+  index: number;
+  type: string;
+  size_bytes: number;
+  logical_buffers: number;
+  color: number;
+}
+
+export interface MemoryViewerResult {
+  tool: 'memory_viewer';
+  /** the module shown (`jit_train_step(5)`) */
+  module: string;
+  /** every module, for the selector */
+  modules: HloModuleChoice[];
+  /** whether there is anything to show (`message` says why not) */
+  has_buffer_assignment: boolean;
+  /** why nothing is shown, when nothing is */
+  message: string;
+  /** the memory space shown */
+  memory_color: number;
+  /** the heap simulation trace shown; -1: none (then only whole-program buffers count) */
+  heap_trace_index: number;
+  /** its length */
+  heap_trace_events: number;
+  /** the module has an `HloScheduleProto` */
+  has_schedule: boolean;
+  /** the highest point of the curve (padded) */
+  peak_bytes: number;
+  /** the unpadded size at that point */
+  peak_unpadded_bytes: number;
+  /** heap-trace event index of the peak; -1 without a trace */
+  peak_position: number;
+  /** the instruction of the peak's event */
+  peak_instruction: string;
+  /** bytes added to every point (parameters, outputs, constants not in the trace) */
+  whole_program_bytes: number;
+  /** allocations of this type (parameter > output > thread-local > constant > temporary, the first that applies) */
+  parameter_bytes: number;
+  /** allocations of this type (parameter > output > thread-local > constant > temporary, the first that applies) */
+  output_bytes: number;
+  /** allocations of this type (parameter > output > thread-local > constant > temporary, the first that applies) */
+  constant_bytes: number;
+  /** allocations of this type (parameter > output > thread-local > constant > temporary, the first that applies) */
+  temporary_bytes: number;
+  /** allocations of this type (parameter > output > thread-local > constant > temporary, the first that applies) */
+  thread_local_bytes: number;
+  /** every allocation */
+  total_allocation_bytes: number;
+  /** the timeline has more than 2000 points: each point shown is the largest of its span, so the peak is kept */
+  timeline_downsampled: boolean;
+  /** largest first */
+  peak_buffers: MemoryViewerBuffer[];
+  timeline: MemoryViewerPoint[];
+  allocations: MemoryViewerAllocation[];
+  /** what was skipped in the buffer assignment and why */
+  diagnostics: string[];
+}
+
+export interface GraphNode {
+  name: string;
+  opcode: string;
+  shape: string;
+  /** distance from the centre */
+  hops: number;
+  center: boolean;
+  /** device time of the kernels joined to the op over the profile; null for ops no kernel names (fused ops, parameters, ...) */
+  time_ms: number | null;
+  /** its executions; null as time_ms */
+  occurrences: number | null;
+  /** has neighbours not shown: past the hops or the node cap */
+  more: boolean;
+  /** the computation holding it */
+  computation: string;
+  /** the fusion whose body holds it; empty outside fusions */
+  fusion: string;
+  /** of a fusion (`kLoop`, ...) */
+  fusion_kind: string;
+  /** non-fusion computations it calls */
+  calls: string;
+  /** metadata op_name */
+  op_name: string;
+}
+
+export interface GraphEdge {
+  /** the producer: an operand, or a fused computation's root */
+  from: string;
+  /** its user, or the fusion */
+  to: string;
+  /** `operand` or `fusion` */
+  kind: string;
+}
+
+export interface GraphViewerResult {
+  tool: 'graph_viewer';
+  /** the module shown (`jit_train_step(5)`) */
+  module: string;
+  /** every module, for the selector */
+  modules: HloModuleChoice[];
+  /** the op asked for */
+  op: string;
+  /** as asked for */
+  hops: number;
+  /** as asked for */
+  max_nodes: number;
+  /** the op shown at the centre; empty when `op` names none (`message` says why) */
+  center: string;
+  /** why nothing is shown, when nothing is */
+  message: string;
+  /** ops in the module */
+  module_instructions: number;
+  /** the node cap cut the neighbourhood */
+  truncated: boolean;
+  /** the module's kernels were joined to its ops, so ops carry device time */
+  timed: boolean;
+  /** ops whose name contains `op` when it names none exactly */
+  candidate_count: number;
+  /** the first 50 of them */
+  candidates: string[];
+  /** by hops, then name */
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  /** the cap, when it cut */
+  diagnostics: string[];
+}
+
 export interface TfDataBottleneckStage {
   /** `Host:N` (`Device:N` for a MultiDeviceIterator's per-device prefetch) */
   pipeline: string;
@@ -1259,10 +1647,13 @@ export interface ToolResults {
   advisor: AdvisorReport;
   pod_viewer: PodViewerResult;
   trace_viewer: TraceViewerSummary;
+  memory_profile: MemoryProfile;
   multi_gpu: MultiGpuResult;
   op_profile: OpProfileResult;
   hlo_stats: HloStatsResult;
   roofline_model: RooflineResult;
+  memory_viewer: MemoryViewerResult;
+  graph_viewer: GraphViewerResult;
   tf_data_bottleneck_analysis: TfDataBottleneckReport;
 }
 
@@ -1580,6 +1971,50 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
   },
   trace_viewer: {
   },
+  memory_profile: {
+    allocators: [
+      { id: 'memoryId', label: 'Memory id', unit: '', description: 'the allocator or device (`GPU_0_bfc`, `cuda:0`, ...): a key of `memoryProfilePerAllocator`', conditional: false },
+      { id: 'numAllocations', label: 'Allocs', unit: 'count', description: '', conditional: false },
+      { id: 'numDeallocations', label: 'Frees', unit: 'count', description: '', conditional: false },
+      { id: 'peakBytesInUse', label: 'Peak (B)', unit: 'bytes', description: 'stack + heap bytes at the peak', conditional: false },
+      { id: 'heapAllocatedBytes', label: 'Heap at peak (B)', unit: 'bytes', description: 'bytes allocated on the heap (in use by live allocations)', conditional: false },
+      { id: 'stackReservedBytes', label: 'Stack at peak (B)', unit: 'bytes', description: 'bytes reserved on the stack', conditional: false },
+      { id: 'freeMemoryBytes', label: 'Free at peak (B)', unit: 'bytes', description: 'bytes free in the allocator', conditional: false },
+      { id: 'fragmentation', label: 'Frag at peak', unit: '', description: '(free bytes - largest free chunk) / free bytes, a fraction from 0 to 1', conditional: false },
+      { id: 'peakStatsTimePs', label: 'Peak at (ps)', unit: 'ps', description: 'on the profile\'s timeline', conditional: false },
+      { id: 'peakStepId', label: 'Peak step', unit: '', description: 'the step of the peak\'s event', conditional: false },
+      { id: 'peakBytesUsageLifetime', label: 'Lifetime peak (B)', unit: 'bytes', description: 'the allocator\'s own peak since it started', conditional: false },
+      { id: 'memoryCapacity', label: 'Capacity (B)', unit: 'bytes', description: 'stack + heap + free at the peak', conditional: false },
+      { id: 'neverFreed', label: 'Never freed', unit: 'count', description: 'allocations with no deallocation at their address', conditional: false },
+      { id: 'freesWithoutAllocation', label: 'Frees w/o alloc', unit: 'count', description: 'deallocations with no allocation at their address', conditional: false },
+    ],
+    breakdown: [
+      { id: 'memoryId', label: 'Memory id', unit: '', description: 'the allocator or device (`GPU_0_bfc`, `cuda:0`, ...): a key of `memoryProfilePerAllocator`', conditional: false },
+      { id: 'rank', label: 'Rank', unit: '', description: '1 = the largest, within the memory id', conditional: false },
+      { id: 'tfOpName', label: 'Op', unit: '', description: 'the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty', conditional: false },
+      { id: 'allocationBytes', label: 'Size (B)', unit: 'bytes', description: 'what the allocator handed out (rounded up)', conditional: false },
+      { id: 'requestedBytes', label: 'Requested (B)', unit: 'bytes', description: 'what the caller asked for', conditional: false },
+      { id: 'numOccurrences', label: 'Count', unit: 'count', description: 'identical allocations merged into the row', conditional: false },
+      { id: 'totalBytes', label: 'Total (B)', unit: 'bytes', description: 'allocationBytes x numOccurrences', conditional: false },
+      { id: 'regionType', label: 'Region', unit: '', description: 'empty when unknown', conditional: false },
+      { id: 'dataType', label: 'Data type', unit: '', description: 'TF\'s DataType name; empty when unknown (data type 0)', conditional: false },
+      { id: 'tensorShape', label: 'Shape', unit: '', description: '', conditional: false },
+      { id: 'stepId', label: 'Step', unit: '', description: 'the event\'s step (group id); events without one take the last step + 1', conditional: false },
+      { id: 'special', label: 'Special', unit: '', description: 'a special row: heap bytes no live allocation explains ("unused preallocated device memory") or the stack', conditional: false },
+    ],
+    timeline: [
+      { id: 'memoryId', label: 'Memory id', unit: '', description: 'the allocator or device (`GPU_0_bfc`, `cuda:0`, ...): a key of `memoryProfilePerAllocator`', conditional: false },
+      { id: 'timeOffsetPs', label: 'Time (ps)', unit: 'ps', description: 'the event\'s time on the profile\'s timeline', conditional: false },
+      { id: 'heapAllocatedBytes', label: 'Heap (B)', unit: 'bytes', description: 'bytes allocated on the heap (in use by live allocations)', conditional: false },
+      { id: 'stackReservedBytes', label: 'Stack (B)', unit: 'bytes', description: 'bytes reserved on the stack', conditional: false },
+      { id: 'freeMemoryBytes', label: 'Free (B)', unit: 'bytes', description: 'bytes free in the allocator', conditional: false },
+      { id: 'fragmentation', label: 'Frag', unit: '', description: '(free bytes - largest free chunk) / free bytes, a fraction from 0 to 1', conditional: false },
+      { id: 'memoryActivity', label: 'Activity', unit: '', description: '`ALLOCATION` or `DEALLOCATION`', conditional: false },
+      { id: 'tfOpName', label: 'Op', unit: '', description: 'the framework op that allocated (a deallocation: the op of the allocation it frees); with no op, a name from the XLA buffer assignment when the profile holds a buffer allocation of exactly its requested size (`XLA temporaries of jit_step(7), allocation 12`), else empty', conditional: false },
+      { id: 'allocationBytes', label: 'Size (B)', unit: 'bytes', description: 'what the allocator handed out (rounded up)', conditional: false },
+      { id: 'stepId', label: 'Step', unit: '', description: 'the event\'s step (group id); events without one take the last step + 1', conditional: false },
+    ],
+  },
   multi_gpu: {
     devices: [
       { id: 'host', label: 'Host', unit: '', description: '', conditional: false },
@@ -1687,6 +2122,66 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'attainable_gflop_rate', label: 'Roof (GFLOP/s)', unit: 'GFLOP/s', description: 'the roof at this intensity: min(peak compute, intensity x bandwidth)', conditional: false },
       { id: 'roof_percent', label: 'Of roof %', unit: '%', description: 'achieved / attainable', conditional: false },
       { id: 'bound_by', label: 'Bound by', unit: '', description: 'ops and programs: `compute`, `memory`, `latency`, `unknown`', conditional: false },
+    ],
+  },
+  memory_viewer: {
+    modules: [
+      { id: 'name', label: 'Module', unit: '', description: '`name(program id)`, as the `module` option takes it', conditional: false },
+      { id: 'module', label: 'Name', unit: '', description: 'the module\'s name', conditional: false },
+      { id: 'program_id', label: 'Program id', unit: '', description: '', conditional: false },
+      { id: 'instructions', label: 'Instructions', unit: 'count', description: '', conditional: false },
+      { id: 'has_buffer_assignment', label: 'Buffer assignment', unit: '', description: '', conditional: false },
+    ],
+    peak_buffers: [
+      { id: 'rank', label: '#', unit: 'count', description: '1 = the largest', conditional: false },
+      { id: 'instruction', label: 'Defined by', unit: '', description: 'the defining instruction (`{i}` appended for a tuple\'s part); for a whole-program allocation holding several buffers `allocation N (k buffers)`', conditional: false },
+      { id: 'opcode', label: 'Opcode', unit: '', description: '', conditional: false },
+      { id: 'shape', label: 'Shape', unit: '', description: '', conditional: false },
+      { id: 'size_bytes', label: 'Size (B)', unit: 'bytes', description: 'padded', conditional: false },
+      { id: 'unpadded_bytes', label: 'Unpadded (B)', unit: 'bytes', description: 'the same buffers at their shapes\' sizes without layout padding', conditional: false },
+      { id: 'peak_percent', label: '% of peak', unit: '%', description: '', conditional: false },
+      { id: 'allocation_type', label: 'Allocation', unit: '', description: 'parameter, output, thread-local, constant or temporary', conditional: false },
+      { id: 'allocation_index', label: 'Allocation #', unit: 'count', description: 'the buffer allocation\'s index; null when none', conditional: false },
+      { id: 'logical_buffer_id', label: 'Buffer id', unit: 'count', description: 'null for a whole allocation (one holding several buffers live for the whole program)', conditional: false },
+      { id: 'live_from', label: 'Live from', unit: 'count', description: 'the heap-trace position it is live from; null: the whole program', conditional: false },
+      { id: 'live_to', label: 'Live to', unit: 'count', description: 'as live_from', conditional: false },
+      { id: 'op_name', label: 'Framework op', unit: '', description: 'metadata op_name', conditional: false },
+    ],
+    timeline: [
+      { id: 'position', label: 'Program point', unit: 'count', description: 'event index in the heap trace (program order)', conditional: false },
+      { id: 'instruction', label: 'Instruction', unit: '', description: 'the instruction the event belongs to', conditional: false },
+      { id: 'schedule_index', label: 'Schedule #', unit: 'count', description: 'the instruction\'s index in the module\'s schedule; null without one', conditional: false },
+      { id: 'heap_bytes', label: 'Allocated (B)', unit: 'bytes', description: 'padded bytes allocated at this point of the compiler\'s heap simulation: the logical buffers\' sizes, buffers live for the whole program (parameters, outputs, constants) included; not the allocator\'s heap (memory_profile)', conditional: false },
+      { id: 'unpadded_bytes', label: 'Unpadded (B)', unit: 'bytes', description: 'the same buffers at their shapes\' sizes without layout padding', conditional: false },
+    ],
+    allocations: [
+      { id: 'index', label: 'Allocation #', unit: 'count', description: '', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: '', conditional: false },
+      { id: 'size_bytes', label: 'Size (B)', unit: 'bytes', description: '', conditional: false },
+      { id: 'logical_buffers', label: 'Buffers', unit: 'count', description: '', conditional: false },
+      { id: 'color', label: 'Memory space', unit: '', description: '', conditional: false },
+    ],
+  },
+  graph_viewer: {
+    nodes: [
+      { id: 'name', label: 'Op', unit: '', description: '', conditional: false },
+      { id: 'opcode', label: 'Opcode', unit: '', description: '', conditional: false },
+      { id: 'shape', label: 'Shape', unit: '', description: '', conditional: false },
+      { id: 'hops', label: 'Hops', unit: 'count', description: 'distance from the centre', conditional: false },
+      { id: 'center', label: 'Centre', unit: '', description: '', conditional: false },
+      { id: 'time_ms', label: 'Device time (ms)', unit: 'ms', description: 'device time of the kernels joined to the op over the profile; null for ops no kernel names (fused ops, parameters, ...)', conditional: false },
+      { id: 'occurrences', label: 'Runs', unit: 'count', description: 'its executions; null as time_ms', conditional: false },
+      { id: 'more', label: 'More beyond', unit: '', description: 'has neighbours not shown: past the hops or the node cap', conditional: false },
+      { id: 'computation', label: 'Computation', unit: '', description: 'the computation holding it', conditional: false },
+      { id: 'fusion', label: 'In fusion', unit: '', description: 'the fusion whose body holds it; empty outside fusions', conditional: false },
+      { id: 'fusion_kind', label: 'Fusion kind', unit: '', description: 'of a fusion (`kLoop`, ...)', conditional: false },
+      { id: 'calls', label: 'Calls', unit: '', description: 'non-fusion computations it calls', conditional: false },
+      { id: 'op_name', label: 'Framework op', unit: '', description: 'metadata op_name', conditional: false },
+    ],
+    edges: [
+      { id: 'from', label: 'From', unit: '', description: 'the producer: an operand, or a fused computation\'s root', conditional: false },
+      { id: 'to', label: 'To', unit: '', description: 'its user, or the fusion', conditional: false },
+      { id: 'kind', label: 'Kind', unit: '', description: '`operand` or `fusion`', conditional: false },
     ],
   },
   tf_data_bottleneck_analysis: {

@@ -24,14 +24,14 @@ const PAGES: Record<string, PageInfo> = {
   kernel_stats: { title: 'Kernel stats', render: renderKernelStats, perStep: true },
   advisor: { title: 'Advisor', render: renderAdvisor },
   pod_viewer: { title: 'Pod viewer', render: renderPodViewer },
-  memory_profile: { title: 'Memory profile', render: renderMemoryProfile, usesTables: true, perStep: true, usesTimeRange: true, ownOptions: ['start_ps', 'end_ps'] },
+  memory_profile: { title: 'Memory profile', render: renderMemoryProfile, perStep: true, usesTimeRange: true, ownOptions: ['start_ps', 'end_ps'] },
   trace_viewer: { title: 'Trace viewer', render: renderTraceViewer },
   multi_gpu: { title: 'Multi-GPU', render: renderMultiGpu, usesTables: true, ownOptions: ['link_gbps', 'parameters'] },
   op_profile: { title: 'Op profile', render: renderOpProfile, perStep: true, ownOptions: ['include_idle'] },
   hlo_stats: { title: 'HLO stats', render: renderHloStats, usesTables: true, perStep: true },
   roofline_model: { title: 'Roofline model', render: renderRooflineModel, usesTables: true, perStep: true },
-  memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, usesTables: true, ownOptions: ['module'] },
-  graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, usesTables: true, ownOptions: ['module', 'op', 'hops', 'max_nodes'] },
+  memory_viewer: { title: 'Memory viewer', render: renderMemoryViewer, ownOptions: ['module'] },
+  graph_viewer: { title: 'Graph viewer', render: renderGraphViewer, ownOptions: ['module', 'op', 'hops', 'max_nodes'] },
   tf_data_bottleneck_analysis: { title: 'tf.data bottleneck analysis', render: renderTfDataBottleneck, usesTables: true },
 };
 

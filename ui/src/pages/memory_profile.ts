@@ -1,6 +1,7 @@
 // Memory profile: per memory id (allocator / device), where memory peaked, the heap /
 // stack / free / fragmentation timeline, and the allocations live at the peak by op.
-// Reads only the memory_profile tool's JSON (XProf's field names, docs/tools.md).
+// Reads only the memory_profile tool's JSON, typed as the tool declares it (XProf's field
+// names, docs/tools.md); the breakdown's columns are the declared ones.
 // Dragging across the timeline selects a time range: the page then shows the tool's result
 // for that range (start_ps / end_ps; `range=START_PS,END_PS` in the URL), so the summary,
 // the timeline and the breakdown follow it.
@@ -12,8 +13,9 @@ import { csvUrl, timeRangeOptions, type Row } from '../api';
 import { card, emptyState, tiles, type Tile } from '../components/cards';
 import { elidedSelect } from '../components/elide';
 import { dataTable } from '../components/table';
-import { el, formatBytes, formatCount, formatMs, formatPercent, num } from '../format';
-import { arr, declaredColumns, obj, str, type PageContext } from './page';
+import { el, formatBytes, formatCount, formatMs, formatPercent } from '../format';
+import type { MemoryBreakdownRow, PerAllocatorMemoryProfile } from '../generated/tools';
+import { generatedColumns, resultOf, type PageContext } from './page';
 
 echarts.use([LineChart, GridComponent, LegendComponent, TooltipComponent, DataZoomComponent, MarkLineComponent, BrushComponent, CanvasRenderer]);
 
@@ -24,12 +26,11 @@ let timelineChart: echarts.ECharts | null = null;
 const PS_PER_MS = 1e9;
 
 // `onRange(startPs, endPs)` runs when the user drags a range across the chart.
-function timelineChartNode(allocator: Record<string, unknown>, onRange: (startPs: number, endPs: number) => void): HTMLElement {
-  const snapshots = arr(allocator.sampledTimelineSnapshots);
-  const summary = obj(allocator.profileSummary);
-  const points = snapshots.map((s) => {
-    const g = obj(s.aggregationStats);
-    return { ms: num(s.timeOffsetPs) / 1e9, heap: num(g.heapAllocatedBytes) / MIB, stack: num(g.stackReservedBytes) / MIB, frag: 100 * num(g.fragmentation) };
+function timelineChartNode(allocator: PerAllocatorMemoryProfile, onRange: (startPs: number, endPs: number) => void): HTMLElement {
+  const summary = allocator.profileSummary;
+  const points = allocator.sampledTimelineSnapshots.map((s) => {
+    const g = s.aggregationStats;
+    return { ms: s.timeOffsetPs / PS_PER_MS, heap: g.heapAllocatedBytes / MIB, stack: g.stackReservedBytes / MIB, frag: 100 * g.fragmentation };
   });
   const node = el('div', { class: 'chart', 'data-chart': 'memory_timeline' });
   node.style.height = '340px';
@@ -59,7 +60,7 @@ function timelineChartNode(allocator: Record<string, unknown>, onRange: (startPs
         symbol: 'none',
         areaStyle: {},
         data: points.map((p) => [p.ms, p.heap]),
-        markLine: { symbol: 'none', label: { formatter: 'peak' }, data: [{ xAxis: num(summary.peakStatsTimePs) / 1e9 }] },
+        markLine: { symbol: 'none', label: { formatter: 'peak' }, data: [{ xAxis: summary.peakStatsTimePs / PS_PER_MS }] },
       },
       { name: 'fragmentation', type: 'line', yAxisIndex: 1, step: 'end', symbol: 'none', lineStyle: { width: 1 }, data: points.map((p) => [p.ms, p.frag]) },
     ],
@@ -84,18 +85,18 @@ function timelineChartNode(allocator: Record<string, unknown>, onRange: (startPs
   return node;
 }
 
-function summaryTiles(allocator: Record<string, unknown>, memoryId: string): HTMLElement {
+function summaryTiles(allocator: PerAllocatorMemoryProfile, memoryId: string): HTMLElement {
   const at = (...keys: string[]) => ['memoryProfilePerAllocator', memoryId, ...keys];
-  const s = obj(allocator.profileSummary);
-  const peak = obj(s.peakStats);
-  const diagnostics = obj(allocator.diagnostics);
-  const fragmentation = 100 * num(peak.fragmentation);
+  const s = allocator.profileSummary;
+  const peak = s.peakStats;
+  const diagnostics = allocator.diagnostics;
+  const fragmentation = 100 * peak.fragmentation;
   // Events with sizes alone (PyTorch 1.9): the bytes in use are their running sum, but the
   // free memory, fragmentation and unfreed buffers are not in the file: absent, not 0.
-  const sizesOnly = allocator.heapFromSizes === true;
+  const sizesOnly = allocator.heapFromSizes;
   const absent = (label: string, why: string): Tile => ({ label, value: '–', detail: why, title: why });
   return tiles([
-    { label: 'Peak memory', value: formatBytes(peak.peakBytesInUse), json: at('profileSummary', 'peakStats', 'peakBytesInUse'), detail: `at ${formatMs(num(s.peakStatsTimePs) / 1e9)}, step ${str(s.peakStepId)}` },
+    { label: 'Peak memory', value: formatBytes(peak.peakBytesInUse), json: at('profileSummary', 'peakStats', 'peakBytesInUse'), detail: `at ${formatMs(s.peakStatsTimePs / PS_PER_MS)}, step ${s.peakStepId}` },
     { label: 'Heap at peak', value: formatBytes(peak.heapAllocatedBytes), json: at('profileSummary', 'peakStats', 'heapAllocatedBytes'), detail: sizesOnly ? 'running sum of the event sizes' : `stack ${formatBytes(peak.stackReservedBytes)}` },
     sizesOnly
       ? absent('Free at peak', 'not recorded: the events carry no allocator totals')
@@ -107,31 +108,36 @@ function summaryTiles(allocator: Record<string, unknown>, memoryId: string): HTM
     { label: 'Allocations', value: formatCount(s.numAllocations), json: at('profileSummary', 'numAllocations'), detail: `${formatCount(s.numDeallocations)} frees` },
     sizesOnly
       ? absent('Never freed', 'not known: without addresses no free pairs with its allocation')
-      : { label: 'Never freed', value: formatCount(diagnostics.neverFreed), json: at('diagnostics', 'neverFreed'), detail: `${formatBytes(diagnostics.neverFreedBytes)} live at the end`, tone: num(diagnostics.neverFreed) > 0 ? 'warn' : 'neutral' },
+      : { label: 'Never freed', value: formatCount(diagnostics.neverFreed), json: at('diagnostics', 'neverFreed'), detail: `${formatBytes(diagnostics.neverFreedBytes)} live at the end`, tone: diagnostics.neverFreed > 0 ? 'warn' : 'neutral' },
   ]);
 }
 
-function breakdownTable(ctx: PageContext, memoryId: string): HTMLElement {
-  const rows = arr<Row>(ctx.data.breakdown).filter((r) => r.memory_id === memoryId);
-  const bytes = { render: (r: Row, id: string) => el('span', { title: `${formatCount(r[id])} bytes` }, formatBytes(r[id])) };
-  const columns = declaredColumns(
-    ctx,
+// The breakdown's column ids, checked against the declaration.
+const column = (id: keyof MemoryBreakdownRow) => id;
+
+function breakdownTable(ctx: PageContext, breakdown: MemoryBreakdownRow[], memoryId: string): HTMLElement {
+  const rows = breakdown.filter((r) => r.memoryId === memoryId);
+  const bytes = (id: keyof MemoryBreakdownRow) => ({ render: (r: Row) => el('span', { title: `${formatCount(r[id])} bytes` }, formatBytes(r[id])) });
+  // Every declared column but the memory id, which the page's selector already names.
+  const columns = generatedColumns(
+    'memory_profile',
     'breakdown',
+    rows,
     {
-      allocation_bytes: { render: (r) => bytes.render(r, 'allocation_bytes') },
-      requested_bytes: { render: (r) => bytes.render(r, 'requested_bytes') },
-      total_bytes: { render: (r) => bytes.render(r, 'total_bytes') },
-      op_name: { className: 'name' },
+      [column('allocationBytes')]: bytes('allocationBytes'),
+      [column('requestedBytes')]: bytes('requestedBytes'),
+      [column('totalBytes')]: bytes('totalBytes'),
+      [column('tfOpName')]: { className: 'name' },
     },
-    ['memory_id'],
+    [column('memoryId')],
   );
   const csv = csvUrl(ctx.selection, 'breakdown', timeRangeOptions(ctx.hash.extra.range));
   return dataTable({
     name: 'memory_breakdown',
     columns,
-    rows,
-    sort: { column: 'total_bytes', descending: true },
-    filterColumns: ['op_name', 'region_type', 'data_type', 'shape'],
+    rows: rows as never,
+    sort: { column: column('totalBytes'), descending: true },
+    filterColumns: [column('tfOpName'), column('regionType'), column('dataType'), column('tensorShape')],
     filterPlaceholder: 'Filter by op, region, data type or shape',
     pageSize: 25,
     emptyText: 'No allocation of the peak step was live at the peak.',
@@ -140,14 +146,14 @@ function breakdownTable(ctx: PageContext, memoryId: string): HTMLElement {
 }
 
 export function renderMemoryProfile(ctx: PageContext): HTMLElement {
-  const d = ctx.data;
-  const ids = arr<string>(d.memoryIds).map(str);
-  const perAllocator = obj(d.memoryProfilePerAllocator);
+  const d = resultOf(ctx, 'memory_profile');
+  const ids = d.memoryIds;
+  const perAllocator = d.memoryProfilePerAllocator;
   const page = el('div', { class: 'page page-memory-profile', 'data-page': 'memory_profile' });
   // The sidebar's step selector: the model of that step, whose memory events are the step's.
   const step = ctx.selection.step;
   if (!ids.length) {
-    page.append(card('Memory profile', {}, emptyState('No memory events', arr<string>(d.diagnostics).map(str).join(' ') || 'This profile has no allocator activity.', 'Record allocations: TensorFlow with host tracer level ≥ 2, PyTorch with profile_memory=True.')));
+    page.append(card('Memory profile', {}, emptyState('No memory events', d.diagnostics.join(' ') || 'This profile has no allocator activity.', 'Record allocations: TensorFlow with host tracer level ≥ 2, PyTorch with profile_memory=True.')));
     return page;
   }
   const wanted = ctx.hash.extra.memory_id;
@@ -171,8 +177,8 @@ export function renderMemoryProfile(ctx: PageContext): HTMLElement {
 
   const body = el('div', {});
   const draw = () => {
-    const allocator = obj(perAllocator[current]);
-    const snapshots = arr(allocator.sampledTimelineSnapshots);
+    const allocator = perAllocator[current];
+    const snapshots = allocator.sampledTimelineSnapshots;
     body.replaceChildren(
       card('Summary', { id: 'memory-summary', subtitle: scope.length ? `${scope.join(', ')}: the peak within it` : 'The peak within the profile' }, summaryTiles(allocator, current)),
       card(
@@ -182,9 +188,9 @@ export function renderMemoryProfile(ctx: PageContext): HTMLElement {
       ),
       // Events with sizes but no addresses (PyTorch 1.9): no allocation pairs with its free,
       // so no buffer can be called live at the peak; the card says why instead of a table.
-      allocator.heapFromSizes === true
+      allocator.heapFromSizes
         ? card('Memory breakdown at the peak', { id: 'memory-breakdown' }, emptyState('No breakdown for this memory id', "Its events carry sizes but no addresses or totals (PyTorch before 1.10 wrote [memory] events so): memory in use is the running sum of their sizes from the start of the profile, and the buffers live at the peak cannot be listed.", 'Profile with PyTorch 1.10 or later (profile_memory=True) for addresses.'))
-        : card('Memory breakdown at the peak', { id: 'memory-breakdown', subtitle: 'Allocations of the peak step live at the peak, largest first; special rows: heap no such allocation explains, and the stack' }, breakdownTable(ctx, current)),
+        : card('Memory breakdown at the peak', { id: 'memory-breakdown', subtitle: 'Allocations of the peak step live at the peak, largest first; special rows: heap no such allocation explains, and the stack' }, breakdownTable(ctx, d.breakdown, current)),
     );
   };
   select.addEventListener('change', () => {
@@ -192,7 +198,7 @@ export function renderMemoryProfile(ctx: PageContext): HTMLElement {
     ctx.setExtra('memory_id', current);
   });
   draw();
-  const notes = arr<string>(d.diagnostics).map(str);
+  const notes = d.diagnostics;
   page.append(card('Memory profile', { id: 'memory-controls' }, controls), body);
   if (notes.length) page.append(card('Notes', { id: 'memory-notes' }, el('ul', {}, ...notes.map((n) => el('li', {}, n)))));
   return page;
