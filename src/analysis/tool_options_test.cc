@@ -102,7 +102,10 @@ TEST(ToolReferenceTest, BlocksAreReplacedAndBadMarkersNamed) {
 
 TEST(ToolReferenceTest, TypeScriptHasEachDeclaredResultAndItsConditionalColumns) {
   std::string ts = ToolsTypeScript();
-  EXPECT_THAT(ts, HasSubstr("export interface FrameworkOpStats {\n  tool: 'framework_op_stats';"));
+  // An inlined record is a base interface: its fields are declared once.
+  EXPECT_THAT(ts, HasSubstr("export interface FrameworkOpStats extends FrameworkGuess {\n  tool: 'framework_op_stats';"));
+  EXPECT_THAT(ts, HasSubstr("export interface OverviewPage extends StepTimeSummary {"));
+  EXPECT_EQ(ts.find("framework_label: string;"), ts.rfind("framework_label: string;"));
   EXPECT_THAT(ts, HasSubstr("  type?: string;"));                     // only where the side has types
   EXPECT_THAT(ts, HasSubstr("  avg_time_ms: number | null;"));        // computed, absent for the idle row
   EXPECT_THAT(ts, HasSubstr("  framework_op_stats: FrameworkOpStats;"));

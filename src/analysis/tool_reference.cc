@@ -59,12 +59,20 @@ void CollectRecords(const TypeDesc& type, std::set<const TypeDesc*>* seen, std::
   order->push_back(&type);
 }
 
+// "export interface Name extends Inlined, ... {": a record written into its parent's
+// object is a base interface, so that its fields are declared once in TypeScript too.
+std::string TsInterfaceHead(const TypeDesc& record) {
+  std::string head = "export interface " + std::string(record.name);
+  std::string bases;
+  for (const FieldDesc& field : record.fields) {
+    if (field.inlined) bases += (bases.empty() ? "" : ", ") + std::string(field.type->name);
+  }
+  return head + (bases.empty() ? "" : " extends " + bases) + " {\n";
+}
+
 void AppendTsFields(const TypeDesc& record, std::string* out) {
   for (const FieldDesc& field : record.fields) {
-    if (field.inlined) {
-      AppendTsFields(*field.type, out);
-      continue;
-    }
+    if (field.inlined) continue;  // a base interface (TsInterfaceHead)
     if (!field.json) continue;  // a table view: in the tables, not in the JSON
     if (!field.info.description.empty()) *out += "  /** " + std::string(field.info.description) + " */\n";
     *out += "  " + std::string(field.id) + (field.info.when.empty() ? "" : "?") + ": ";
@@ -169,7 +177,7 @@ std::string ToolsTypeScript() {
     if (tool->result_type() != nullptr) CollectRecords(*tool->result_type(), &seen, &records);
   }
   for (const TypeDesc* record : records) {
-    out += "export interface " + std::string(record->name) + " {\n";
+    out += TsInterfaceHead(*record);
     AppendTsFields(*record, &out);
     out += "}\n\n";
   }

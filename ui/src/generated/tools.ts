@@ -29,13 +29,7 @@ export interface StepCadenceSummary {
   statement: string;
 }
 
-export interface StepTimeSummary {
-  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
-  framework: string;
-  /** the framework's name for people ("PyTorch") */
-  framework_label: string;
-  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
-  framework_evidence: string;
+export interface StepTimeSummary extends FrameworkGuess {
   /** number of steps found */
   steps: number;
   /** mean step time */
@@ -253,32 +247,8 @@ export interface Finding {
   impact_percent: number;
 }
 
-export interface OverviewPage {
+export interface OverviewPage extends StepTimeSummary {
   tool: 'overview_page';
-  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
-  framework: string;
-  /** the framework's name for people ("PyTorch") */
-  framework_label: string;
-  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
-  framework_evidence: string;
-  /** number of steps found */
-  steps: number;
-  /** mean step time */
-  avg_step_time_ms: number;
-  /** (wait for input + host-to-device) / total step time × 100, as the TF Profiler computes it; null without steps */
-  input_bound_percent: number | null;
-  /** `highly` (≥ 20 %), `moderately` (≥ 5 %), `not` (< 5 %); `unknown` only when there are no steps */
-  input_bound_verdict: string;
-  /** the verdict is `not` but ≥ 3 % of step time is explained by no event (possibly uninstrumented input work) */
-  input_bound_potentially: boolean;
-  /** TF Profiler's classification: `host` (highly), `both` (moderately or potentially), `device` (not), `unknown` */
-  input_bound_classification: string;
-  /** one sentence explaining the verdict with its numbers */
-  input_bound_statement: string;
-  /** what a step's time is (docs/model.md "Steps"): `step_starts`, `device_completions`, `host_marker` or `device_marker` */
-  step_time_source: string;
-  /** steps from step markers with device work: the host's and the device's cadences and the device's lag; null otherwise */
-  step_cadence: StepCadenceSummary | null;
   /** average ms per step by category (`compilation`, `input`, `output`, `kernel_launch`, `host_compute`, `device_to_device`, `device_collectives`, `device_compute`, `other`), summing to `avg_step_time_ms`; categories that cannot occur in the profile are left out */
   step_time_breakdown_ms: Record<string, number>;
   /** share of total step time per category (the keys of `step_time_breakdown_ms`) */
@@ -375,32 +345,8 @@ export interface PipelineBottleneckLink {
   statement: string;
 }
 
-export interface InputPipelineAnalysis {
+export interface InputPipelineAnalysis extends StepTimeSummary {
   tool: 'input_pipeline_analyzer';
-  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
-  framework: string;
-  /** the framework's name for people ("PyTorch") */
-  framework_label: string;
-  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
-  framework_evidence: string;
-  /** number of steps found */
-  steps: number;
-  /** mean step time */
-  avg_step_time_ms: number;
-  /** (wait for input + host-to-device) / total step time × 100, as the TF Profiler computes it; null without steps */
-  input_bound_percent: number | null;
-  /** `highly` (≥ 20 %), `moderately` (≥ 5 %), `not` (< 5 %); `unknown` only when there are no steps */
-  input_bound_verdict: string;
-  /** the verdict is `not` but ≥ 3 % of step time is explained by no event (possibly uninstrumented input work) */
-  input_bound_potentially: boolean;
-  /** TF Profiler's classification: `host` (highly), `both` (moderately or potentially), `device` (not), `unknown` */
-  input_bound_classification: string;
-  /** one sentence explaining the verdict with its numbers */
-  input_bound_statement: string;
-  /** what a step's time is (docs/model.md "Steps"): `step_starts`, `device_completions`, `host_marker` or `device_marker` */
-  step_time_source: string;
-  /** steps from step markers with device work: the host's and the device's cadences and the device's lag; null otherwise */
-  step_cadence: StepCadenceSummary | null;
   /** step time over the steps */
   step_time_stats_ms: SummaryStats;
   /** the per-step input time (`input_bound_ms`): the device-side "time waiting for input" per step */
@@ -509,14 +455,8 @@ export interface PieCharts {
   device_op: PieSlice[];
 }
 
-export interface FrameworkOpStats {
+export interface FrameworkOpStats extends FrameworkGuess {
   tool: 'framework_op_stats';
-  /** the framework the profile comes from: `tensorflow`, `jax`, `pytorch`, `stepscope` (the C++ recording API) or `unknown` */
-  framework: string;
-  /** the framework's name for people ("PyTorch") */
-  framework_label: string;
-  /** what decided the framework, in words ("PyTorch operators such as aten::addmm") */
-  framework_evidence: string;
   /** whether idle time is counted as an `IDLE` op */
   include_idle: boolean;
   /** the profile records allocator events, so `host_ops` carries the memory columns */
@@ -1008,21 +948,8 @@ export interface MemoryTimelineRow {
   stepId: number;
 }
 
-export interface MemoryProfile {
+export interface MemoryProfile extends MemoryProfileResult {
   tool: 'memory_profile';
-  /** every memory id, sorted (with several hosts: `<host>:<id>`) */
-  memoryIds: string[];
-  /** per memory id, in `memoryIds` order */
-  memoryProfilePerAllocator: Record<string, PerAllocatorMemoryProfile>;
-  numHosts: number;
-  /** as XProf's (1) */
-  version: number;
-  /** only this step's events were used; null: all */
-  stepFilter: number | null;
-  /** memory events read */
-  totalEvents: number;
-  /** only the events in this range set the peak, the summary and the timeline */
-  timeRangePs?: MemoryTimeRange | null;
   /** every memory id's `activeAllocations` resolved to the snapshot or special row each points at */
   breakdown: MemoryBreakdownRow[];
   /** in words: frees without an allocation, addresses allocated twice without a free, allocations not freed by the end, no events in the asked step or time range */
