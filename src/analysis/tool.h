@@ -102,7 +102,8 @@ class Tool {
   // Empty otherwise.
   virtual std::string WhyUnavailable(const ProfileModel& model) const { return {}; }
   // The declared shape of Run's result (output/schema.h), for the generated TypeScript
-  // types and docs; null for a tool whose result is not declared yet.
+  // types and docs (DeclaredTool gives it); null only for a tool that declares none (a
+  // test's stand-in).
   virtual const output::TypeDesc* result_type() const { return nullptr; }
   // The options this tool reads, by name (tool_options.h declares each once): what the
   // CLI offers it, the HTTP API accepts for it and the result cache keys it by.
@@ -117,32 +118,19 @@ class Tool {
                                                         const ToolOptions& options) const = 0;
 };
 
-// Adapts a result struct T to ToolResult. T's tool file provides, findable by ADL:
+// Adapts a declared result struct T (output/schema.h: DescribeRecord) to ToolResult: the
+// JSON and the tables follow from the declaration. T's tool file provides only its text
+// for people, findable by ADL:
 //   std::string FormatResultText(const T&, const ToolOptions&);
-// and either a schema (output/schema.h: DescribeRecord), from which the JSON and the
-// tables follow, or, for results not yet declared, by hand:
-//   void WriteResultJson(const T&, output::JsonWriter*);
-//   std::vector<output::Table> BuildTables(const T&);
 template <typename T>
+  requires output::IsRecord<T>
 class StructToolResult final : public ToolResult {
  public:
   explicit StructToolResult(T value) : value_(std::move(value)) {}
   const T& value() const { return value_; }
 
-  void WriteJson(output::JsonWriter* writer) const override {
-    if constexpr (output::IsRecord<T>) {
-      output::WriteRecordJson(value_, writer);
-    } else {
-      WriteResultJson(value_, writer);
-    }
-  }
-  std::vector<output::Table> Tables() const override {
-    if constexpr (output::IsRecord<T>) {
-      return output::RecordTables(value_);
-    } else {
-      return BuildTables(value_);
-    }
-  }
+  void WriteJson(output::JsonWriter* writer) const override { output::WriteRecordJson(value_, writer); }
+  std::vector<output::Table> Tables() const override { return output::RecordTables(value_); }
   std::string FormatText(const ToolOptions& options) const override { return FormatResultText(value_, options); }
 
  private:

@@ -1,6 +1,9 @@
 #include "src/analysis/tool_options.h"
 
 #include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -95,7 +98,7 @@ TEST(ToolReferenceTest, BlocksAreReplacedAndBadMarkersNamed) {
   EXPECT_THAT(*doc, ::testing::Not(HasSubstr("old")));
   EXPECT_THAT(*doc, ::testing::EndsWith("<!-- end generated -->\nb\n"));
   EXPECT_THAT(UpdateReferenceBlocks("<!-- generated: reference nope -->\n<!-- end generated -->").status().message(),
-              HasSubstr("names no tool"));
+              HasSubstr("names no tool or command"));
   EXPECT_THAT(UpdateReferenceBlocks("<!-- generated: reference advisor -->\n").status().message(),
               HasSubstr("has no <!-- end generated -->"));
 }
@@ -110,6 +113,27 @@ TEST(ToolReferenceTest, TypeScriptHasEachDeclaredResultAndItsConditionalColumns)
   EXPECT_THAT(ts, HasSubstr("  avg_time_ms: number | null;"));        // computed, absent for the idle row
   EXPECT_THAT(ts, HasSubstr("  framework_op_stats: FrameworkOpStats;"));
   EXPECT_THAT(ts, HasSubstr("{ name: 'hops', kind: 'int'"));
+}
+
+// The commands that are not tools (diff, check) are declared as tools are: their results
+// in `CommandResults`, their tables in TOOL_COLUMNS and a reference block each.
+TEST(ToolReferenceTest, DeclaredCommandsAreGeneratedAsToolsAre) {
+  std::vector<std::string_view> ids;
+  for (const DeclaredCommand& command : DeclaredCommands()) {
+    ids.push_back(command.id);
+    EXPECT_FALSE(FindTool(command.id).ok()) << command.id << " is a tool too";
+  }
+  EXPECT_THAT(ids, ::testing::ElementsAre("diff", "check"));
+  std::string ts = ToolsTypeScript();
+  EXPECT_THAT(ts, HasSubstr("export interface CommandResults {\n  diff: ProfileDiff;\n  check: CheckResult;\n}"));
+  EXPECT_THAT(ts, HasSubstr("export interface ProfileDiff {\n  tool: 'diff';"));
+  EXPECT_THAT(ts, HasSubstr("  diff: {\n    summary: [\n"));
+  EXPECT_THAT(ts, HasSubstr("{ id: 'a_launches', label: 'A launches', unit: 'count'"));
+  auto doc = UpdateReferenceBlocks("<!-- generated: reference check -->\n<!-- end generated -->\n");
+  ASSERT_TRUE(doc.ok()) << doc.status().ToString();
+  EXPECT_THAT(*doc, HasSubstr("Generated from the command's declaration"));
+  EXPECT_THAT(*doc, HasSubstr("Table `budgets` (Budgets)"));
+  EXPECT_THAT(*doc, HasSubstr("| `measured` | Measured | number or null |"));
 }
 
 }  // namespace

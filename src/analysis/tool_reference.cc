@@ -1,11 +1,14 @@
 #include "src/analysis/tool_reference.h"
 
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "src/analysis/output/json_writer.h"
 #include "src/analysis/tool_options.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/check.h"
+#include "src/analysis/tools/diff.h"
 
 namespace stepscope::analysis {
 namespace {
@@ -164,7 +167,60 @@ void AppendTables(const TypeDesc& record, std::string* out) {
   }
 }
 
+// A declared result: the tool's or command's id and its type.
+using DeclaredResult = std::pair<std::string_view, const TypeDesc*>;
+
+std::vector<DeclaredResult> ToolResultTypes() {
+  std::vector<DeclaredResult> results;
+  for (const Tool* tool : AllTools()) {
+    if (tool->result_type() != nullptr) results.emplace_back(tool->id(), tool->result_type());
+  }
+  return results;
+}
+std::vector<DeclaredResult> CommandResultTypes() {
+  std::vector<DeclaredResult> results;
+  for (const DeclaredCommand& command : DeclaredCommands()) results.emplace_back(command.id, command.result_type);
+  return results;
+}
+
+void AppendResultsInterface(std::string_view name, const std::vector<DeclaredResult>& results, std::string* out) {
+  *out += "export interface " + std::string(name) + " {\n";
+  for (const auto& [id, type] : results) *out += "  " + std::string(id) + ": " + std::string(type->name) + ";\n";
+  *out += "}\n";
+}
+
+// The result's fields, its tables' columns and the records it holds, in Markdown.
+std::string ResultReferenceMarkdown(const TypeDesc& result) {
+  std::set<const TypeDesc*> seen;
+  std::vector<const TypeDesc*> records;
+  CollectRecords(result, &seen, &records);
+  // The result first, then the records it holds; table rows are described as tables.
+  std::set<const TypeDesc*> rows;
+  for (const FieldDesc* table : TableFields(result)) rows.insert(table->type->element);
+  std::string out = "\nResult `" + std::string(result.name) + "`:\n\n| field | type | unit | meaning |\n|---|---|---|---|\n";
+  AppendFieldRows(result, &out);
+  AppendTables(result, &out);
+  for (auto it = records.rbegin(); it != records.rend(); ++it) {
+    const TypeDesc* record = *it;
+    if (record == &result || rows.count(record)) continue;
+    bool inlined_only = false;
+    for (const FieldDesc& field : result.fields) inlined_only = inlined_only || (field.inlined && field.type == record);
+    if (inlined_only) continue;
+    out += "\nObject `" + std::string(record->name) + "`:\n\n| field | type | unit | meaning |\n|---|---|---|---|\n";
+    AppendFieldRows(*record, &out);
+  }
+  return out;
+}
+
 }  // namespace
+
+const std::vector<DeclaredCommand>& DeclaredCommands() {
+  static const std::vector<DeclaredCommand> kCommands = {
+      {"diff", &output::DescribeType<ProfileDiff>()},
+      {"check", &output::DescribeType<CheckResult>()},
+  };
+  return kCommands;
+}
 
 std::string ToolsTypeScript() {
   std::string out =
@@ -173,19 +229,21 @@ std::string ToolsTypeScript() {
       "/* eslint-disable */\n\n";
   std::set<const TypeDesc*> seen;
   std::vector<const TypeDesc*> records;
-  for (const Tool* tool : AllTools()) {
-    if (tool->result_type() != nullptr) CollectRecords(*tool->result_type(), &seen, &records);
-  }
+  const std::vector<DeclaredResult> tools = ToolResultTypes();
+  const std::vector<DeclaredResult> commands = CommandResultTypes();
+  std::vector<DeclaredResult> results = tools;
+  results.insert(results.end(), commands.begin(), commands.end());
+  for (const auto& [id, type] : results) CollectRecords(*type, &seen, &records);
   for (const TypeDesc* record : records) {
     out += TsInterfaceHead(*record);
     AppendTsFields(*record, &out);
     out += "}\n\n";
   }
-  out += "/** Each declared tool's result, by tool id. */\nexport interface ToolResults {\n";
-  for (const Tool* tool : AllTools()) {
-    if (tool->result_type() != nullptr) out += "  " + std::string(tool->id()) + ": " + std::string(tool->result_type()->name) + ";\n";
-  }
-  out += "}\n\nexport type OptionKind = 'bool' | 'int' | 'number' | 'text';\n";
+  out += "/** Each declared tool's result, by tool id. */\n";
+  AppendResultsInterface("ToolResults", tools, &out);
+  out += "\n/** The result of each command that is not a tool (`stepscope diff`, `check`), by command. */\n";
+  AppendResultsInterface("CommandResults", commands, &out);
+  out += "\nexport type OptionKind = 'bool' | 'int' | 'number' | 'text';\n";
   out += "export interface ToolOptionDecl {\n  name: string;\n  kind: OptionKind;\n  help: string;\n"
          "  default: string;\n  min?: number;\n  max?: number;\n}\n\n";
   out += "/** Every tool's options, by tool id (the same list /api/tools returns). */\n";
@@ -208,12 +266,11 @@ std::string ToolsTypeScript() {
   out += "};\n\n";
   out += "export interface ColumnDecl {\n  id: string;\n  label: string;\n  unit: string;\n  description: string;\n"
          "  conditional: boolean;\n}\n\n";
-  out += "/** Every declared table's columns, by tool id and table name. */\n";
+  out += "/** Every declared table's columns, by tool (or command) id and table name. */\n";
   out += "export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {\n";
-  for (const Tool* tool : AllTools()) {
-    if (tool->result_type() == nullptr) continue;
-    out += "  " + std::string(tool->id()) + ": {\n";
-    for (const FieldDesc* table : TableFields(*tool->result_type())) {
+  for (const auto& [id, type] : results) {
+    out += "  " + std::string(id) + ": {\n";
+    for (const FieldDesc* table : TableFields(*type)) {
       out += "    " + std::string(table->id) + ": [\n";
       for (const FieldDesc& column : table->type->element->fields) {
         out += "      { id: " + TsString(column.id) + ", label: " +
@@ -247,27 +304,28 @@ std::string ToolReferenceMarkdown(const Tool& tool) {
     }
   }
   const TypeDesc* result = tool.result_type();
-  if (result == nullptr) return out + "\nResult: not declared yet (the fields are described by hand below).\n";
-  std::set<const TypeDesc*> seen;
-  std::vector<const TypeDesc*> records;
-  CollectRecords(*result, &seen, &records);
-  // The result first, then the records it holds; table rows are described as tables.
-  std::set<const TypeDesc*> rows;
-  for (const FieldDesc* table : TableFields(*result)) rows.insert(table->type->element);
-  out += "\nResult `" + std::string(result->name) + "`:\n\n| field | type | unit | meaning |\n|---|---|---|---|\n";
-  AppendFieldRows(*result, &out);
-  AppendTables(*result, &out);
-  for (auto it = records.rbegin(); it != records.rend(); ++it) {
-    const TypeDesc* record = *it;
-    if (record == result || rows.count(record)) continue;
-    bool inlined_only = false;
-    for (const FieldDesc& field : result->fields) inlined_only = inlined_only || (field.inlined && field.type == record);
-    if (inlined_only) continue;
-    out += "\nObject `" + std::string(record->name) + "`:\n\n| field | type | unit | meaning |\n|---|---|---|---|\n";
-    AppendFieldRows(*record, &out);
-  }
-  return out;
+  if (result == nullptr) return out + "\nResult: not declared.\n";
+  return out + ResultReferenceMarkdown(*result);
 }
+
+std::string CommandReferenceMarkdown(const DeclaredCommand& command) {
+  return "Generated from the command's declaration (`stepscope_reference`).\n" +
+         ResultReferenceMarkdown(*command.result_type);
+}
+
+namespace {
+
+// The reference block of the tool or declared command `id`.
+StatusOr<std::string> ReferenceOf(std::string_view id) {
+  for (const DeclaredCommand& command : DeclaredCommands()) {
+    if (command.id == id) return CommandReferenceMarkdown(command);
+  }
+  StatusOr<const Tool*> tool = FindTool(id);
+  if (!tool.ok()) return InvalidArgumentError("a reference block names no tool or command: " + tool.status().message());
+  return ToolReferenceMarkdown(**tool);
+}
+
+}  // namespace
 
 StatusOr<std::string> UpdateReferenceBlocks(std::string_view doc) {
   std::string out;
@@ -278,14 +336,14 @@ StatusOr<std::string> UpdateReferenceBlocks(std::string_view doc) {
     size_t id_end = doc.find(" -->", start);
     if (id_end == std::string_view::npos) return InvalidArgumentError("a reference marker without its closing ' -->'");
     std::string_view id = doc.substr(start + kBlockStart.size(), id_end - start - kBlockStart.size());
-    StatusOr<const Tool*> tool = FindTool(id);
-    if (!tool.ok()) return InvalidArgumentError("a reference block names no tool: " + tool.status().message());
+    StatusOr<std::string> reference = ReferenceOf(id);
+    if (!reference.ok()) return reference.status();
     size_t end = doc.find(kBlockEnd, id_end);
     if (end == std::string_view::npos) {
       return InvalidArgumentError("the reference block of '" + std::string(id) + "' has no " + std::string(kBlockEnd));
     }
     out += doc.substr(at, id_end + 4 - at);
-    out += "\n" + ToolReferenceMarkdown(**tool);
+    out += "\n" + *reference;
     at = end;
   }
   out += doc.substr(at);

@@ -1,4 +1,5 @@
 // The only module that talks to the server: every request goes to /api on this origin.
+import type { CommandResults } from './generated/tools';
 
 export class ApiError extends Error {
   constructor(
@@ -136,9 +137,8 @@ function compareParams(p: ComparePair): Record<string, string | undefined> {
 }
 
 export const compareApi = {
-  // `stepscope diff --format json` of the two runs.
-  data: (p: ComparePair) => getJson<ToolData>('compare', compareParams(p)),
-  tables: (p: ComparePair) => getJson<{ tables: TableInfo[] }>('compare/tables', compareParams(p)),
+  // `stepscope diff --format json` of the two runs, as `diff` declares it.
+  data: (p: ComparePair) => getJson<CommandResults['diff']>('compare', compareParams(p)),
 };
 
 // The URL that downloads one comparison table as CSV.

@@ -6,17 +6,11 @@
 
 #include "src/analysis/model/derivations.h"
 #include "src/analysis/model/units.h"
-#include "src/analysis/output/json_writer.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tools/input_pipeline.h"
 
 namespace stepscope::analysis {
 namespace {
-
-using output::Cell;
-using output::Column;
-using output::ColumnType;
-using output::Table;
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -187,36 +181,6 @@ CheckResult CheckBudgets(const ProfileModel& model, const std::vector<Budget>& b
     result.outcomes.push_back(std::move(outcome));
   }
   return result;
-}
-
-std::vector<Table> BuildTables(const CheckResult& result) {
-  Table t;
-  t.name = "budgets";
-  t.title = "Budgets";
-  auto col = [](std::string id, std::string label, ColumnType type, std::string unit) {
-    Column c{std::move(id), std::move(label), type, 3, 0};
-    c.unit = std::move(unit);
-    return c;
-  };
-  t.columns = {col("status", "Result", ColumnType::kString, ""),  col("key", "Budget", ColumnType::kString, ""),
-               col("label", "Metric", ColumnType::kString, ""),   col("bound", "Bound", ColumnType::kString, ""),
-               col("limit", "Limit", ColumnType::kDouble, ""),    col("measured", "Measured", ColumnType::kDouble, ""),
-               col("unit", "Unit", ColumnType::kString, ""),      col("note", "Note", ColumnType::kString, "")};
-  for (const BudgetOutcome& o : result.outcomes) {
-    t.AddRow({std::string(BudgetStatusName(o.status)), o.budget.key, o.label,
-              std::string(o.budget.bound == BudgetBound::kMax ? "max" : "min"), o.budget.limit,
-              o.measured ? Cell(*o.measured) : Cell(), o.unit, o.note});
-  }
-  return {std::move(t)};
-}
-
-void WriteResultJson(const CheckResult& result, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "check");
-  w->Field("all_hold", result.all_hold);
-  w->Key("budgets");
-  output::WriteTableRowsJson(BuildTables(result)[0], w);
-  w->EndObject();
 }
 
 std::string FormatResultText(const CheckResult& result, const ToolOptions&) {

@@ -69,20 +69,54 @@ struct BudgetOutcome {
   std::string note;  // why not measured; empty otherwise
 };
 
+namespace check_fields {
+inline std::string_view StatusOf(const BudgetOutcome& o) { return BudgetStatusName(o.status); }
+inline std::string_view KeyOf(const BudgetOutcome& o) { return o.budget.key; }
+inline std::string_view BoundOf(const BudgetOutcome& o) { return o.budget.bound == BudgetBound::kMax ? "max" : "min"; }
+inline double LimitOf(const BudgetOutcome& o) { return o.budget.limit; }
+}  // namespace check_fields
+
+// One row of the budgets table: the budget as given, what was measured and the outcome.
+constexpr auto DescribeRecord(std::type_identity<BudgetOutcome>) {
+  using R = BudgetOutcome;
+  namespace f = check_fields;
+  return output::Record(
+      "BudgetOutcome",
+      output::Computed<R>("status", f::StatusOf,
+                          {.label = "Result", .description = "`pass`, `fail` or `not_measured` (which fails too)"}),
+      output::Computed<R>("key", f::KeyOf, {.label = "Budget", .description = "the budget key (`step_ms`, ...)"}),
+      output::Field("label", &R::label, {.label = "Metric", .description = "what the key measures"}),
+      output::Computed<R>("bound", f::BoundOf,
+                          {.label = "Bound", .description = "`max` (measured <= limit) or `min` (measured >= limit)"}),
+      output::Computed<R>("limit", f::LimitOf,
+                          {.label = "Limit", .description = "the budget's bound, in the metric's unit", .decimals = 3}),
+      output::Field("measured", &R::measured,
+                    {.label = "Measured", .description = "the profile's value; null when it cannot give it",
+                     .decimals = 3}),
+      output::Field("unit", &R::unit, {.label = "Unit", .description = "`ms`, `%` or `count`"}),
+      output::Field("note", &R::note, {.label = "Note", .description = "why not measured; empty otherwise"}));
+}
+
 struct CheckResult {
   std::vector<BudgetOutcome> outcomes;  // in the order the budgets were given
   bool all_hold = true;
 };
+
+constexpr auto DescribeRecord(std::type_identity<CheckResult>) {
+  using R = CheckResult;
+  return output::Record(
+      "CheckResult", output::Constant("tool", "check"),
+      output::Field("all_hold", &R::all_hold, {.description = "every budget was measured and holds"}),
+      output::TableField("budgets", &R::outcomes, "Budgets", {.description = "one row per budget, in the order given"}));
+}
 
 // The value of `key` in `model`, or the reason it has none. `key` must be a BudgetMetrics key.
 std::optional<double> MeasureBudgetMetric(const ProfileModel& model, std::string_view key, std::string* why_not);
 
 CheckResult CheckBudgets(const ProfileModel& model, const std::vector<Budget>& budgets);
 
-// Tool-result presentation (tool.h): JSON {tool, all_hold, budgets: [...]}, table
-// "budgets", text with one PASS/FAIL line per budget.
-void WriteResultJson(const CheckResult& result, output::JsonWriter* writer);
-std::vector<output::Table> BuildTables(const CheckResult& result);
+// The text for people (tool.h), one PASS/FAIL line per budget; the JSON and the table
+// "budgets" follow from the declaration.
 std::string FormatResultText(const CheckResult& result, const ToolOptions& options);
 
 }  // namespace stepscope::analysis

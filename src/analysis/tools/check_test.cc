@@ -1,5 +1,8 @@
 #include "src/analysis/tools/check.h"
 
+#include <string>
+#include <vector>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -70,6 +73,26 @@ TEST(CheckTest, ABudgetTheProfileCannotMeasureDoesNotHold) {
   StructToolResult<CheckResult> result(r);
   EXPECT_THAT(result.FormatText({}), HasSubstr("FAIL  step_ms not measured: the profile has no steps"));
   EXPECT_THAT(result.ToJson(false), HasSubstr(R"("status":"not_measured")"));
+}
+
+// The JSON is {tool, all_hold, budgets: [...]}, each budget a row of the declared table
+// "budgets" with the budget's own key, bound and limit beside what was measured.
+TEST(CheckTest, JsonAndTableFollowTheDeclaration) {
+  CheckResult r = CheckBudgets(ProfileModel{}, {{"steps", BudgetBound::kMin, 2}, {"step_ms", BudgetBound::kMax, 5}});
+  StructToolResult<CheckResult> result(r);
+  EXPECT_EQ(result.ToJson(false),
+            R"({"tool":"check","all_hold":false,"budgets":[)"
+            R"({"status":"fail","key":"steps","label":"Steps","bound":"min","limit":2,"measured":0,"unit":"count","note":""},)"
+            R"({"status":"not_measured","key":"step_ms","label":"Mean step time","bound":"max","limit":5,"measured":null,)"
+            R"("unit":"ms","note":"the profile has no steps"}]})"
+            "\n");
+  std::vector<output::Table> tables = result.Tables();
+  ASSERT_EQ(tables.size(), 1u);
+  EXPECT_EQ(tables[0].name, "budgets");
+  std::vector<std::string> ids;
+  for (const output::Column& c : tables[0].columns) ids.push_back(c.id);
+  EXPECT_THAT(ids, ::testing::ElementsAre("status", "key", "label", "bound", "limit", "measured", "unit", "note"));
+  EXPECT_TRUE(result.TableCsv("budgets")->starts_with("status,key,label,bound,limit,measured,unit,note\r\n"));
 }
 
 TEST(CheckTest, FlagsParseKeyEqualsValueAndNameWhatIsWrong) {

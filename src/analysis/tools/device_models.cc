@@ -38,10 +38,4 @@ std::string DeviceModelsText(const std::vector<DeviceModelCount>& models) {
   return text;
 }
 
-void WriteDeviceModelsJson(const std::vector<DeviceModelCount>& models, output::JsonWriter* w) {
-  w->BeginArray();
-  for (const DeviceModelCount& m : models) output::WriteRecordJson(m, w);
-  w->EndArray();
-}
-
 }  // namespace stepscope::analysis

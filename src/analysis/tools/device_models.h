@@ -39,7 +39,4 @@ std::vector<DeviceModelCount> CountDeviceModels(const ProfileModel& model);
 // empty for no devices.
 std::string DeviceModelsText(const std::vector<DeviceModelCount>& models);
 
-// `[{name, device_type, count}]` (the declaration above), for diff; the overview writes the same.
-void WriteDeviceModelsJson(const std::vector<DeviceModelCount>& models, output::JsonWriter* w);
-
 }  // namespace stepscope::analysis

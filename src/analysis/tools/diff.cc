@@ -7,20 +7,14 @@
 
 #include "src/analysis/model/derivations.h"
 #include "src/analysis/model/units.h"
-#include "src/analysis/output/json_writer.h"
+#include "src/analysis/output/schema_writer.h"
 #include "src/analysis/output/text_table.h"
-#include "src/analysis/output/tool_output.h"
 #include "src/analysis/tools/framework.h"
 
 namespace stepscope::analysis {
 namespace {
 
-using output::Cell;
-using output::Column;
-using output::ColumnType;
 using output::Table;
-
-Cell OptionalCell(const std::optional<double>& value) { return value ? Cell(*value) : Cell(); }
 
 std::optional<double> RelativeChange(double a, double b) {
   if (a == 0) return std::nullopt;
@@ -163,7 +157,8 @@ DiffInputVerdict VerdictRow(std::string side, const DiffSide& described, const S
 }
 
 // Largest change first; names break ties so the order never depends on map layout.
-void SortByChange(std::vector<DiffItem>* items) {
+template <typename Item>
+void SortByChange(std::vector<Item>* items) {
   std::sort(items->begin(), items->end(), [](const DiffItem& x, const DiffItem& y) {
     const double dx = std::fabs(x.delta_ms), dy = std::fabs(y.delta_ms);
     if (dx != dy) return dx > dy;
@@ -178,7 +173,7 @@ void FinishItem(DiffItem* item, bool in_a, bool in_b) {
   item->delta_percent = RelativeChange(item->a_ms, item->b_ms);
 }
 
-std::vector<DiffItem> OpItems(const ProfileModel& ma, const SideFacts& a, const ProfileModel& mb, const SideFacts& b) {
+std::vector<DiffOp> OpItems(const ProfileModel& ma, const SideFacts& a, const ProfileModel& mb, const SideFacts& b) {
   struct Pair {
     const OpMetrics* a = nullptr;
     const OpMetrics* b = nullptr;
@@ -190,10 +185,10 @@ std::vector<DiffItem> OpItems(const ProfileModel& ma, const SideFacts& a, const 
   for (const OpMetricsDb* db : {&mb.host_ops, &mb.device_ops}) {
     for (const OpMetrics& op : db->ops) by_name[{op.is_host, op.name}].b = &op;
   }
-  std::vector<DiffItem> items;
+  std::vector<DiffOp> items;
   items.reserve(by_name.size());
   for (const auto& [key, pair] : by_name) {
-    DiffItem item;
+    DiffOp item;
     item.name = std::string(key.second);
     item.kind = key.first ? "host" : "device";
     item.type = pair.a != nullptr ? pair.a->type : pair.b->type;
@@ -214,7 +209,7 @@ std::vector<DiffItem> OpItems(const ProfileModel& ma, const SideFacts& a, const 
 
 // Kernel reports are per (kernel, op, launch parameters); a kernel compared by name sums
 // its reports, so a changed launch shape or op does not read as a new kernel.
-std::vector<DiffItem> KernelItems(const ProfileModel& ma, const SideFacts& a, const ProfileModel& mb,
+std::vector<DiffKernel> KernelItems(const ProfileModel& ma, const SideFacts& a, const ProfileModel& mb,
                                   const SideFacts& b) {
   struct Sums {
     int64_t a_ps = 0, b_ps = 0, a_count = 0, b_count = 0;
@@ -233,10 +228,10 @@ std::vector<DiffItem> KernelItems(const ProfileModel& ma, const SideFacts& a, co
     s.b_ps += k.total_duration_ps;
     s.b_count += k.occurrences;
   }
-  std::vector<DiffItem> items;
+  std::vector<DiffKernel> items;
   items.reserve(by_name.size());
   for (const auto& [name, s] : by_name) {
-    DiffItem item;
+    DiffKernel item;
     item.name = std::string(name);
     item.kind = "kernel";
     item.a_ms = PsToMs(s.a_ps) * a.time_scale;
@@ -296,66 +291,24 @@ std::vector<std::string> Diagnostics(const ProfileDiff& d) {
   return out;
 }
 
-// ---- Tables: the one declaration ----
-
-Table DeclaredTable(std::string name, std::string title, std::vector<Column> columns) {
-  Table t;
-  t.name = std::move(name);
-  t.title = std::move(title);
-  t.columns = std::move(columns);
+// The ops or kernels table of the text output: the declared columns, with the time basis
+// in the time columns' headers ("A self (ms/step)"), as the declaration's unit cannot say it.
+template <typename Item>
+Table ItemTable(const ProfileDiff& d, std::string_view name, const std::vector<Item>& items, std::string title) {
+  Table t = output::RowsTable(name, title, items);
+  const std::string in_time = d.time_basis == DiffTimeBasis::kPerStep ? " (ms/step)" : " (ms)";
+  for (output::Column& column : t.columns) {
+    if (column.unit == "ms") column.label += in_time;
+  }
   return t;
 }
 
-Column Col(std::string id, std::string label, ColumnType type, std::string unit, int decimals = 3, int width = 0) {
-  Column c{std::move(id), std::move(label), type, decimals, width};
-  c.unit = std::move(unit);
-  return c;
-}
-
-Table FindDeclared(std::vector<Table> tables, std::string_view name) {
-  for (Table& t : tables) {
-    if (t.name == name) return std::move(t);
+const Table& FindTable(const std::vector<Table>& tables, std::string_view name) {
+  for (const Table& t : tables) {
+    if (t.name == name) return t;
   }
-  return {};
-}
-
-void AddItemRows(const std::vector<DiffItem>& items, bool ops, Table* t) {
-  for (const DiffItem& item : items) {
-    output::Row row;
-    if (ops) row.emplace_back(item.kind);
-    row.emplace_back(item.name);
-    if (ops) row.emplace_back(item.type);
-    row.emplace_back(std::string(DiffChangeName(item.change)));
-    row.emplace_back(item.a_ms);
-    row.emplace_back(item.b_ms);
-    row.emplace_back(item.delta_ms);
-    row.push_back(OptionalCell(item.delta_percent));
-    row.emplace_back(item.a_count);
-    row.emplace_back(item.b_count);
-    t->AddRow(std::move(row));
-  }
-}
-
-Table ItemTable(const ProfileDiff& d, bool ops, const std::vector<DiffItem>& items) {
-  Table t = FindDeclared(DiffTableColumns(d.time_basis), ops ? "ops" : "kernels");
-  AddItemRows(items, ops, &t);
-  return t;
-}
-
-void WriteSideJson(std::string_view key, const DiffSide& side, output::JsonWriter* w) {
-  w->Key(key);
-  w->BeginObject();
-  w->Field("label", side.label);
-  w->Key("hosts");
-  w->BeginArray();
-  for (const std::string& host : side.hosts) w->String(host);
-  w->EndArray();
-  w->Field("framework", side.framework);
-  w->Field("steps", side.steps);
-  w->Field("device_type", side.device_type);
-  w->Key("devices");
-  WriteDeviceModelsJson(side.devices, w);
-  w->EndObject();
+  static const Table kNone;
+  return kNone;
 }
 
 }  // namespace
@@ -394,94 +347,6 @@ ProfileDiff CompareProfiles(const ProfileModel& ma, const ProfileModel& mb, cons
   return d;
 }
 
-std::vector<DiffItem> TopItems(const std::vector<DiffItem>& items, DiffChange change, size_t limit) {
-  std::vector<DiffItem> out;
-  for (const DiffItem& item : items) {
-    if (out.size() >= limit) break;
-    if (item.change == change) out.push_back(item);
-  }
-  return out;
-}
-
-std::vector<Table> DiffTableColumns(DiffTimeBasis basis) {
-  const bool per_step = basis == DiffTimeBasis::kPerStep;
-  const std::string time_unit = per_step ? "ms/step" : "ms";
-  const std::string in_time = per_step ? " (ms/step)" : " (ms)";
-  constexpr ColumnType kStr = ColumnType::kString, kD = ColumnType::kDouble, kI = ColumnType::kInt;
-  std::vector<Table> tables;
-  tables.push_back(DeclaredTable("summary", "Run A vs run B",
-                                 {Col("metric", "Metric key", kStr, ""), Col("label", "Metric", kStr, ""),
-                                  Col("unit", "Unit", kStr, ""), Col("a", "A", kD, ""), Col("b", "B", kD, ""),
-                                  Col("delta", "Change (B - A)", kD, ""),
-                                  Col("delta_percent", "Change %", kD, "%", 1)}));
-  tables.push_back(DeclaredTable(
-      "step_time_breakdown", "Average step time by category",
-      {Col("category", "Category key", kStr, ""), Col("label", "Category", kStr, ""),
-       Col("a_ms", "A (ms)", kD, "ms"), Col("b_ms", "B (ms)", kD, "ms"), Col("delta_ms", "Change (ms)", kD, "ms"),
-       Col("delta_percent", "Change %", kD, "%", 1), Col("a_percent", "A % of step", kD, "%", 1),
-       Col("b_percent", "B % of step", kD, "%", 1)}));
-  tables.push_back(DeclaredTable(
-      "input_verdicts", "Input share and verdict",
-      {Col("side", "Run", kStr, ""), Col("label", "Profile", kStr, "", 3, 40),
-       Col("input_bound_percent", "Input %", kD, "%", 1), Col("input_ms", "Input (ms/step)", kD, "ms"),
-       Col("verdict", "Input bound", kStr, ""), Col("classification", "Bottleneck", kStr, ""),
-       Col("statement", "Why", kStr, "", 3, 80)}));
-  tables.push_back(DeclaredTable(
-      "ops", "Ops by change in self time",
-      {Col("host_or_device", "Side", kStr, ""), Col("name", "Op", kStr, "", 3, 50), Col("type", "Type", kStr, "", 3, 24),
-       Col("change", "In", kStr, ""), Col("a_self_time_ms", "A self" + in_time, kD, time_unit),
-       Col("b_self_time_ms", "B self" + in_time, kD, time_unit),
-       Col("delta_ms", "Change" + in_time, kD, time_unit), Col("delta_percent", "Change %", kD, "%", 1),
-       Col("a_occurrences", "A count", kI, "count"), Col("b_occurrences", "B count", kI, "count")}));
-  tables.push_back(DeclaredTable(
-      "kernels", "GPU kernels by change in time",
-      {Col("kernel_name", "Kernel", kStr, "", 3, 60), Col("change", "In", kStr, ""),
-       Col("a_total_time_ms", "A time" + in_time, kD, time_unit),
-       Col("b_total_time_ms", "B time" + in_time, kD, time_unit),
-       Col("delta_ms", "Change" + in_time, kD, time_unit), Col("delta_percent", "Change %", kD, "%", 1),
-       Col("a_launches", "A launches", kI, "count"), Col("b_launches", "B launches", kI, "count")}));
-  return tables;
-}
-
-std::vector<Table> BuildTables(const ProfileDiff& d) {
-  std::vector<Table> tables = DiffTableColumns(d.time_basis);
-  for (Table& t : tables) {
-    if (t.name == "summary") {
-      for (const DiffMetric& m : d.summary) {
-        t.AddRow({m.key, m.label, m.unit, OptionalCell(m.a), OptionalCell(m.b), OptionalCell(m.delta),
-                  OptionalCell(m.delta_percent)});
-      }
-    } else if (t.name == "step_time_breakdown") {
-      for (const DiffCategory& c : d.breakdown) {
-        t.AddRow({c.category, c.label, c.a_ms, c.b_ms, c.delta_ms, OptionalCell(c.delta_percent), c.a_percent,
-                  c.b_percent});
-      }
-    } else if (t.name == "input_verdicts") {
-      for (const DiffInputVerdict& v : d.input_verdicts) {
-        t.AddRow({v.side, v.label, OptionalCell(v.input_bound_percent), v.input_ms, v.verdict, v.classification,
-                  v.statement});
-      }
-    } else if (t.name == "ops") {
-      AddItemRows(d.ops, /*ops=*/true, &t);
-    } else if (t.name == "kernels") {
-      AddItemRows(d.kernels, /*ops=*/false, &t);
-    }
-  }
-  return tables;
-}
-
-void WriteResultJson(const ProfileDiff& d, output::JsonWriter* w) {
-  w->BeginObject();
-  w->Field("tool", "diff");
-  WriteSideJson("a", d.a, w);
-  WriteSideJson("b", d.b, w);
-  w->Field("time_basis", DiffTimeBasisName(d.time_basis));
-  w->Field("statement", d.statement);
-  w->Field("device_change", d.device_change);
-  output::WriteTablesJson(BuildTables(d), w);
-  output::EndResultJson(d.diagnostics, w);
-}
-
 std::string FormatResultText(const ProfileDiff& d, const ToolOptions& options) {
   const size_t top = options.text_max_rows > 0 ? options.text_max_rows : d.ops.size() + d.kernels.size();
   std::string out = "A: " + output::SanitizeForTerminal(d.a.label) + "\nB: " + output::SanitizeForTerminal(d.b.label) +
@@ -491,8 +356,8 @@ std::string FormatResultText(const ProfileDiff& d, const ToolOptions& options) {
   } else if (!d.a.devices.empty()) {
     out += "Devices: " + output::SanitizeForTerminal(DeviceModelsText(d.a.devices)) + " in both runs\n";
   }
-  std::vector<Table> tables = BuildTables(d);
-  Table summary = FindDeclared(tables, "summary");
+  const std::vector<Table> tables = output::RecordTables(d);
+  Table summary = FindTable(tables, "summary");
   // For people: the label and unit say what the key says, and each number has the
   // decimals of its unit (a count has none).
   summary.columns.erase(summary.columns.begin());
@@ -507,7 +372,7 @@ std::string FormatResultText(const ProfileDiff& d, const ToolOptions& options) {
   }
   out += "\n" + output::FormatTextTable(summary);
   if (!d.breakdown.empty()) {
-    Table breakdown = FindDeclared(tables, "step_time_breakdown");
+    Table breakdown = FindTable(tables, "step_time_breakdown");
     breakdown.columns.erase(breakdown.columns.begin());
     for (output::Row& row : breakdown.rows) row.erase(row.begin());
     out += "\n" + output::FormatTextTable(breakdown);
@@ -519,19 +384,16 @@ std::string FormatResultText(const ProfileDiff& d, const ToolOptions& options) {
            ". " + output::SanitizeForTerminal(v.statement) + "\n";
   }
   const std::string basis = d.time_basis == DiffTimeBasis::kPerStep ? "per step" : "over the whole profile";
-  auto section = [&](bool ops, DiffChange change, const std::string& title) {
-    const std::vector<DiffItem> items = TopItems(ops ? d.ops : d.kernels, change, top);
-    if (items.empty()) return;
-    Table t = ItemTable(d, ops, items);
-    t.title = title + " (" + basis + ")";
-    out += "\n" + output::FormatTextTable(t);
+  auto section = [&](const auto& all, std::string_view name, DiffChange change, const std::string& title) {
+    const auto items = TopItems(all, change, top);
+    if (!items.empty()) out += "\n" + output::FormatTextTable(ItemTable(d, name, items, title + " (" + basis + ")"));
   };
-  section(true, DiffChange::kMatched, "Ops whose self time changed most");
-  section(true, DiffChange::kAdded, "Ops only in B (added)");
-  section(true, DiffChange::kRemoved, "Ops only in A (removed)");
-  section(false, DiffChange::kMatched, "Kernels whose time changed most");
-  section(false, DiffChange::kAdded, "Kernels only in B (added)");
-  section(false, DiffChange::kRemoved, "Kernels only in A (removed)");
+  section(d.ops, "ops", DiffChange::kMatched, "Ops whose self time changed most");
+  section(d.ops, "ops", DiffChange::kAdded, "Ops only in B (added)");
+  section(d.ops, "ops", DiffChange::kRemoved, "Ops only in A (removed)");
+  section(d.kernels, "kernels", DiffChange::kMatched, "Kernels whose time changed most");
+  section(d.kernels, "kernels", DiffChange::kAdded, "Kernels only in B (added)");
+  section(d.kernels, "kernels", DiffChange::kRemoved, "Kernels only in A (removed)");
   if (!d.diagnostics.empty()) {
     out += "\nNotes\n";
     for (const std::string& line : d.diagnostics) out += "  " + output::SanitizeForTerminal(line) + "\n";

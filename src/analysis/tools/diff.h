@@ -7,9 +7,9 @@
 // SummarizeSteps for steps, categories and the verdict, the models' op tables and kernel
 // reports for ops and kernels. Nothing here reads files or knows where a model came from.
 //
-// The tables are declared once (DiffTableColumns): column ids, labels and units reach the
-// JSON keys, CSV headers, /api/compare/tables and the UI from that one declaration, and
-// docs/tools.md is checked against it by diff_test.cc.
+// The result is declared once (DescribeRecord below): the JSON keys, the CSV headers,
+// /api/compare/tables, the UI's types (ui/src/generated/tools.ts) and the reference in
+// docs/tools.md all follow from that one declaration.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "src/analysis/model/profile_model.h"
-#include "src/analysis/output/table.h"
 #include "src/analysis/tool.h"
 #include "src/analysis/tools/device_models.h"
 #include "src/analysis/tools/input_pipeline.h"
@@ -48,6 +47,19 @@ struct DiffSide {
   std::vector<DeviceModelCount> devices;  // the device planes by model (CountDeviceModels)
 };
 
+constexpr auto DescribeRecord(std::type_identity<DiffSide>) {
+  using R = DiffSide;
+  return output::Record(
+      "DiffSide",
+      output::Field("label", &R::label, {.description = "`run R (host H)` or the file path: what the user pointed at"}),
+      output::Field("hosts", &R::hosts, {.description = "the hosts of the profile"}),
+      output::Field("framework", &R::framework, {.description = "the framework the profile comes from (FrameworkKey)"}),
+      output::Field("steps", &R::steps, {.unit = "count", .description = "steps of the profile"}),
+      output::Field("device_type", &R::device_type, {.description = "`GPU`, `TPU`, ...; empty for a host-only profile"}),
+      output::Field("devices", &R::devices,
+                    {.description = "the device planes by model, as the overview's `device_models`"}));
+}
+
 // A number of both runs. `delta` = b - a; `delta_percent` = 100 * delta / a, absent when
 // a is 0 or the metric is itself a percentage (its delta is in points then).
 struct DiffMetric {
@@ -59,6 +71,24 @@ struct DiffMetric {
   std::optional<double> delta;
   std::optional<double> delta_percent;
 };
+
+// The summary table's a, b and delta are in the row's `unit`: no column unit of their own.
+constexpr auto DescribeRecord(std::type_identity<DiffMetric>) {
+  using R = DiffMetric;
+  return output::Record(
+      "DiffMetric",
+      output::Field("metric", &R::key, {.label = "Metric key", .description = "`step_time_mean_ms`, ..."}),
+      output::Field("label", &R::label, {.label = "Metric"}),
+      output::Field("unit", &R::unit, {.label = "Unit", .description = "`ms`, `ms/step`, `%` or `count`"}),
+      output::Field("a", &R::a, {.label = "A", .description = "A's value; null where it does not apply (no steps, no device)",
+                                 .decimals = 3}),
+      output::Field("b", &R::b, {.label = "B", .description = "B's value; null where it does not apply", .decimals = 3}),
+      output::Field("delta", &R::delta,
+                    {.label = "Change (B - A)", .description = "b - a; in points for a `%` metric", .decimals = 3}),
+      output::Field("delta_percent", &R::delta_percent,
+                    {.label = "Change %", .unit = "%",
+                     .description = "100 × delta / a; null for a `%` metric and when a is 0", .decimals = 1}));
+}
 
 // One step-time category: average ms per step and share of the step, in both runs.
 struct DiffCategory {
@@ -72,6 +102,26 @@ struct DiffCategory {
   double b_percent = 0;
 };
 
+constexpr auto DescribeRecord(std::type_identity<DiffCategory>) {
+  using R = DiffCategory;
+  return output::Record(
+      "DiffCategory",
+      output::Field("category", &R::category, {.label = "Category key", .description = "the step-time category"}),
+      output::Field("label", &R::label, {.label = "Category"}),
+      output::Field("a_ms", &R::a_ms, {.label = "A (ms)", .unit = "ms", .description = "A's average per step",
+                                       .decimals = 3}),
+      output::Field("b_ms", &R::b_ms, {.label = "B (ms)", .unit = "ms", .description = "B's average per step",
+                                       .decimals = 3}),
+      output::Field("delta_ms", &R::delta_ms, {.label = "Change (ms)", .unit = "ms", .description = "b_ms - a_ms",
+                                               .decimals = 3}),
+      output::Field("delta_percent", &R::delta_percent,
+                    {.label = "Change %", .unit = "%", .description = "of a_ms; null when a_ms is 0", .decimals = 1}),
+      output::Field("a_percent", &R::a_percent,
+                    {.label = "A % of step", .unit = "%", .description = "share of A's step time", .decimals = 1}),
+      output::Field("b_percent", &R::b_percent,
+                    {.label = "B % of step", .unit = "%", .description = "share of B's step time", .decimals = 1}));
+}
+
 // One run's input verdict (SummarizeSteps).
 struct DiffInputVerdict {
   std::string side;   // "a" or "b"
@@ -82,6 +132,25 @@ struct DiffInputVerdict {
   std::string classification;  // "host", "both", "device", "unknown"
   std::string statement;
 };
+
+constexpr auto DescribeRecord(std::type_identity<DiffInputVerdict>) {
+  using R = DiffInputVerdict;
+  return output::Record(
+      "DiffInputVerdict",
+      output::Field("side", &R::side, {.label = "Run", .description = "`a` or `b`"}),
+      output::Field("label", &R::label, {.label = "Profile", .description = "the side's label", .max_width = 40}),
+      output::Field("input_bound_percent", &R::input_bound_percent,
+                    {.label = "Input %", .unit = "%", .description = "input share of step time; null without steps",
+                     .decimals = 1}),
+      output::Field("input_ms", &R::input_ms,
+                    {.label = "Input (ms/step)", .unit = "ms", .description = "mean input time per step", .decimals = 3}),
+      output::Field("verdict", &R::verdict,
+                    {.label = "Input bound", .description = "`highly`, `moderately`, `not` or `unknown`"}),
+      output::Field("classification", &R::classification,
+                    {.label = "Bottleneck", .description = "`host`, `both`, `device` or `unknown`"}),
+      output::Field("statement", &R::statement,
+                    {.label = "Why", .description = "as `input_pipeline_analyzer` words it", .max_width = 80}));
+}
 
 // An op (by side and name) or a kernel (by name) in either run.
 struct DiffItem {
@@ -97,6 +166,66 @@ struct DiffItem {
   int64_t b_count = 0;
 };
 
+// An op and a kernel compare the same way (DiffItem), but each names its quantities as the
+// single-run tools do (an op's self time and occurrences, a kernel's total time and
+// launches): one declaration each. Their times are on the result's time basis, per step
+// or over the whole profile, so the unit is ms either way and `time_basis` says which.
+struct DiffOp : DiffItem {};
+struct DiffKernel : DiffItem {};
+
+namespace diff_fields {
+inline constexpr output::FieldInfo kChange = {
+    .label = "In", .description = "`matched` (in both runs), `added` (only in B) or `removed` (only in A)"};
+inline constexpr output::FieldInfo kDeltaMs = {
+    .label = "Change", .unit = "ms", .description = "b - a, on the time basis", .decimals = 3};
+inline constexpr output::FieldInfo kDeltaPercent = {
+    .label = "Change %", .unit = "%", .description = "of A's time; null when A has none (added)", .decimals = 1};
+inline std::string_view ChangeOf(const DiffItem& item) { return DiffChangeName(item.change); }
+}  // namespace diff_fields
+
+constexpr auto DescribeRecord(std::type_identity<DiffOp>) {
+  using R = DiffItem;
+  namespace f = diff_fields;
+  return output::Record(
+      "DiffOp",
+      output::Field("host_or_device", &R::kind, {.label = "Side", .description = "`host` or `device`"}),
+      output::Field("name", &R::name, {.label = "Op", .max_width = 50}),
+      output::Field("type", &R::type, {.label = "Type", .description = "the op type (A's when both have it)",
+                                       .max_width = 24}),
+      output::Computed<R>("change", f::ChangeOf, f::kChange),
+      output::Field("a_self_time_ms", &R::a_ms,
+                    {.label = "A self", .unit = "ms", .description = "A's self time on the time basis", .decimals = 3}),
+      output::Field("b_self_time_ms", &R::b_ms,
+                    {.label = "B self", .unit = "ms", .description = "B's self time on the time basis", .decimals = 3}),
+      output::Field("delta_ms", &R::delta_ms, f::kDeltaMs),
+      output::Field("delta_percent", &R::delta_percent, f::kDeltaPercent),
+      output::Field("a_occurrences", &R::a_count,
+                    {.label = "A count", .unit = "count", .description = "occurrences in A over the whole profile"}),
+      output::Field("b_occurrences", &R::b_count,
+                    {.label = "B count", .unit = "count", .description = "occurrences in B over the whole profile"}));
+}
+
+constexpr auto DescribeRecord(std::type_identity<DiffKernel>) {
+  using R = DiffItem;
+  namespace f = diff_fields;
+  return output::Record(
+      "DiffKernel",
+      output::Field("kernel_name", &R::name, {.label = "Kernel", .max_width = 60}),
+      output::Computed<R>("change", f::ChangeOf, f::kChange),
+      output::Field("a_total_time_ms", &R::a_ms,
+                    {.label = "A time", .unit = "ms", .description = "A's total kernel time on the time basis",
+                     .decimals = 3}),
+      output::Field("b_total_time_ms", &R::b_ms,
+                    {.label = "B time", .unit = "ms", .description = "B's total kernel time on the time basis",
+                     .decimals = 3}),
+      output::Field("delta_ms", &R::delta_ms, f::kDeltaMs),
+      output::Field("delta_percent", &R::delta_percent, f::kDeltaPercent),
+      output::Field("a_launches", &R::a_count,
+                    {.label = "A launches", .unit = "count", .description = "launches in A over the whole profile"}),
+      output::Field("b_launches", &R::b_count,
+                    {.label = "B launches", .unit = "count", .description = "launches in B over the whole profile"}));
+}
+
 struct ProfileDiff {
   DiffSide a;
   DiffSide b;
@@ -105,8 +234,8 @@ struct ProfileDiff {
   std::vector<DiffCategory> breakdown;  // categories that apply to either run
   std::vector<DiffInputVerdict> input_verdicts;  // a, then b
   // Every matched, added and removed name, by |delta_ms| descending, then name.
-  std::vector<DiffItem> ops;
-  std::vector<DiffItem> kernels;
+  std::vector<DiffOp> ops;
+  std::vector<DiffKernel> kernels;
   // One sentence with the headline numbers ("Mean step time 12.10 ms -> 6.05 ms (-50.0 %); ...").
   std::string statement;
   // "8× NVIDIA A100-SXM4-40GB → 2× Tesla V100-SXM2-16GB" when the runs' devices differ
@@ -114,6 +243,37 @@ struct ProfileDiff {
   std::string device_change;
   std::vector<std::string> diagnostics;  // why a comparison may mislead (no steps, other framework, ...)
 };
+
+constexpr auto DescribeRecord(std::type_identity<ProfileDiff>) {
+  using R = ProfileDiff;
+  return output::Record(
+      "ProfileDiff", output::Constant("tool", "diff"),
+      output::Field("a", &R::a, {.description = "run A, before the change"}),
+      output::Field("b", &R::b, {.description = "run B, after the change"}),
+      output::Computed<R>("time_basis", [](const R& r) { return DiffTimeBasisName(r.time_basis); },
+                          {.description = "`per_step` or `total`: what the op, kernel and host/device times are"}),
+      output::Field("statement", &R::statement,
+                    {.description = "mean step time before → after with its change, input share and both verdicts"}),
+      output::Field("device_change", &R::device_change,
+                    {.description = "`8× A100 → 2× V100` when the runs' devices differ by model, count or type; "
+                                    "empty when they are the same"}),
+      output::TableField("summary", &R::summary, "Run A vs run B",
+                         {.description = "step time, input share and device/host times of both runs; a side "
+                                         "without steps (or without a device) has null there"}),
+      output::TableField("step_time_breakdown", &R::breakdown, "Average step time by category",
+                         {.description = "each step-time category that applies to either run (both need steps)"}),
+      output::TableField("input_verdicts", &R::input_verdicts, "Input share and verdict",
+                         {.description = "A's, then B's"}),
+      output::TableField("ops", &R::ops, "Ops by change in self time",
+                         {.description = "every host and device op of either run, matched by side and name, "
+                                         "largest |delta_ms| first"}),
+      output::TableField("kernels", &R::kernels, "GPU kernels by change in time",
+                         {.description = "GPU kernels matched by name (a kernel's reports for several ops or "
+                                         "launch shapes summed), largest |delta_ms| first"}),
+      output::Field("diagnostics", &R::diagnostics,
+                    {.description = "why the comparison may mislead: a side without steps, other frameworks, "
+                                    "devices or host counts"}));
+}
 
 struct DiffOptions {
   std::string label_a = "A";
@@ -123,17 +283,19 @@ struct DiffOptions {
 // Compares `a` (before) with `b` (after).
 ProfileDiff CompareProfiles(const ProfileModel& a, const ProfileModel& b, const DiffOptions& options = {});
 
-// The columns of each diff table, by table name ("summary", "step_time_breakdown",
-// "input_verdicts", "ops", "kernels"): the one declaration of ids, labels and units.
-std::vector<output::Table> DiffTableColumns(DiffTimeBasis basis);
-
-// The tool-result presentation (tool.h): JSON object, tables, text.
-void WriteResultJson(const ProfileDiff& diff, output::JsonWriter* writer);
-std::vector<output::Table> BuildTables(const ProfileDiff& diff);
+// The text for people (tool.h); the JSON and the tables follow from the declaration.
 std::string FormatResultText(const ProfileDiff& diff, const ToolOptions& options);
 
-// The changed (matched), added and removed items of `items`, at most `limit` of each, in
-// the order of `items` (largest change first).
-std::vector<DiffItem> TopItems(const std::vector<DiffItem>& items, DiffChange change, size_t limit);
+// The items of `items` (ops or kernels) with this change, at most `limit`, in the order of
+// `items` (largest change first).
+template <typename Item>
+std::vector<Item> TopItems(const std::vector<Item>& items, DiffChange change, size_t limit) {
+  std::vector<Item> out;
+  for (const Item& item : items) {
+    if (out.size() >= limit) break;
+    if (item.change == change) out.push_back(item);
+  }
+  return out;
+}
 
 }  // namespace stepscope::analysis

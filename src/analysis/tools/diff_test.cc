@@ -1,7 +1,8 @@
 #include "src/analysis/tools/diff.h"
 
-#include <fstream>
-#include <sstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -66,8 +67,9 @@ const DiffMetric& FindMetric(const ProfileDiff& d, const std::string& key) {
   return none;
 }
 
-const DiffItem* FindItem(const std::vector<DiffItem>& items, const std::string& name) {
-  for (const DiffItem& item : items) {
+template <typename Item>
+const Item* FindItem(const std::vector<Item>& items, const std::string& name) {
+  for (const Item& item : items) {
     if (item.name == name) return &item;
   }
   return nullptr;
@@ -150,7 +152,7 @@ TEST(DiffTest, OpsMatchedByNamePerStepLargestChangeFirstWithAddedAndRemoved) {
 
 TEST(DiffTest, KernelsMatchedByNameAcrossTheirOpAndLaunchReports) {
   const ProfileDiff d = CompareProfiles(Before(), After());
-  const DiffItem* gemm = FindItem(d.kernels, "gemm");
+  const DiffKernel* gemm = FindItem(d.kernels, "gemm");
   ASSERT_NE(gemm, nullptr);
   EXPECT_EQ(gemm->change, DiffChange::kMatched);
   EXPECT_NEAR(gemm->a_ms, 0.200 / 10, 1e-12);  // two reports of 100 us, 10 steps
@@ -185,13 +187,14 @@ TEST(DiffTest, ComparingARunWithItselfChangesNothing) {
       EXPECT_DOUBLE_EQ(*m.delta, 0.0) << m.key;
     }
   }
-  for (const DiffItem& item : d.ops) EXPECT_EQ(item.change, DiffChange::kMatched) << item.name;
+  for (const DiffOp& item : d.ops) EXPECT_EQ(item.change, DiffChange::kMatched) << item.name;
   EXPECT_TRUE(d.diagnostics.empty());
 }
 
 TEST(DiffTest, TablesJsonAndTextCarryTheSameNumbers) {
   const ProfileDiff d = CompareProfiles(Before(), After());
-  std::vector<output::Table> tables = BuildTables(d);
+  StructToolResult<ProfileDiff> result(d);
+  std::vector<output::Table> tables = result.Tables();
   std::vector<std::string> names;
   for (const output::Table& t : tables) names.push_back(t.name);
   EXPECT_THAT(names, ::testing::ElementsAre("summary", "step_time_breakdown", "input_verdicts", "ops", "kernels"));
@@ -199,14 +202,15 @@ TEST(DiffTest, TablesJsonAndTextCarryTheSameNumbers) {
   EXPECT_EQ(ops.rows.size(), d.ops.size());
   EXPECT_EQ(std::get<std::string>(ops.rows[0][ops.ColumnIndex("name")]), "IteratorGetNext");
   EXPECT_NEAR(std::get<double>(ops.rows[0][ops.ColumnIndex("delta_ms")]), -30.0, 1e-9);
-  EXPECT_EQ(ops.columns[ops.ColumnIndex("delta_ms")].unit, "ms/step");
-  StructToolResult<ProfileDiff> result(d);
+  EXPECT_EQ(ops.columns[ops.ColumnIndex("delta_ms")].unit, "ms");
   const std::string json = result.ToJson(/*pretty=*/false);
   EXPECT_THAT(json, HasSubstr(R"("tool":"diff")"));
   EXPECT_THAT(json, HasSubstr(R"("time_basis":"per_step")"));
   EXPECT_THAT(json, HasSubstr(R"("metric":"step_time_mean_ms")"));
   const std::string text = result.FormatText({});
-  EXPECT_THAT(text, HasSubstr("Ops whose self time changed most"));
+  EXPECT_THAT(text, HasSubstr("Ops whose self time changed most (per step)"));
+  // The text's time headers say the time basis the declared unit cannot.
+  EXPECT_THAT(text, HasSubstr("A self (ms/step)  B self (ms/step)  Change (ms/step)  Change %"));
   EXPECT_THAT(text, HasSubstr("Ops only in B (added)"));
   EXPECT_THAT(text, HasSubstr("new_op"));
   EXPECT_THAT(text, HasSubstr("Ops only in A (removed)"));
@@ -251,24 +255,49 @@ TEST(DiffTest, ADeviceChangeIsSaidInTextAndJson) {
   EXPECT_EQ(CompareProfiles(After(), mtia).device_change, "1\u00d7 GPU \u2192 1\u00d7 MTIA");
 }
 
-// docs/tools.md documents the diff tables from the same declaration the code uses: every
-// declared column id is named in its "## `diff`" section.
-TEST(DiffTest, DocsNameEveryDeclaredColumn) {
-  std::ifstream in(std::string(STEPSCOPE_SOURCE_DIR) + "/docs/tools.md");
-  ASSERT_TRUE(in) << "docs/tools.md not found";
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string docs = buffer.str();
-  const size_t begin = docs.find("## `diff`");
-  ASSERT_NE(begin, std::string::npos) << "docs/tools.md has no ## `diff` section";
-  const size_t end = docs.find("\n## ", begin + 1);
-  const std::string section = docs.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-  for (const output::Table& t : DiffTableColumns(DiffTimeBasis::kPerStep)) {
-    EXPECT_THAT(section, HasSubstr("`" + t.name + "`")) << "table " << t.name;
-    for (const output::Column& c : t.columns) {
-      EXPECT_THAT(section, HasSubstr("`" + c.id + "`")) << "column " << t.name << "." << c.id;
-    }
+// Each table's columns are its row record's declared fields, in order: the CSV headers and
+// the JSON keys of a row are the same ids (ops and kernels name the same comparison each
+// in its own words).
+TEST(DiffTest, TableColumnsFollowTheDeclaration) {
+  const ProfileDiff d = CompareProfiles(Before(), After());
+  std::map<std::string, std::vector<std::string>> columns;
+  for (const output::Table& t : StructToolResult<ProfileDiff>(d).Tables()) {
+    for (const output::Column& c : t.columns) columns[t.name].push_back(c.id);
   }
+  EXPECT_THAT(columns["summary"],
+              ::testing::ElementsAre("metric", "label", "unit", "a", "b", "delta", "delta_percent"));
+  EXPECT_THAT(columns["ops"], ::testing::ElementsAre("host_or_device", "name", "type", "change", "a_self_time_ms",
+                                                     "b_self_time_ms", "delta_ms", "delta_percent", "a_occurrences",
+                                                     "b_occurrences"));
+  EXPECT_THAT(columns["kernels"],
+              ::testing::ElementsAre("kernel_name", "change", "a_total_time_ms", "b_total_time_ms", "delta_ms",
+                                     "delta_percent", "a_launches", "b_launches"));
+  const output::TypeDesc& type = output::DescribeType<ProfileDiff>();
+  for (const output::FieldDesc& field : type.fields) {
+    if (!field.table) continue;
+    std::vector<std::string> declared;
+    for (const output::FieldDesc& column : field.type->element->fields) declared.emplace_back(column.id);
+    EXPECT_EQ(columns[std::string(field.id)], declared) << field.id;
+  }
+}
+
+// The JSON's shape: the sides as objects, tables as arrays of row objects keyed by the
+// column ids, enums by name, an absent number as null.
+TEST(DiffTest, JsonShapeFollowsTheDeclaration) {
+  ProfileModel no_steps = After();
+  no_steps.steps.clear();
+  const std::string json = StructToolResult<ProfileDiff>(CompareProfiles(Before(), no_steps)).ToJson(false);
+  EXPECT_THAT(json, ::testing::StartsWith(R"({"tool":"diff","a":{"label":"A","hosts":["worker0"],"framework":)"));
+  EXPECT_THAT(json, HasSubstr(R"("steps":0,"device_type":)"));
+  EXPECT_THAT(json, HasSubstr(R"("time_basis":"total","statement":)"));
+  EXPECT_THAT(json, HasSubstr(R"("step_time_breakdown":[],"input_verdicts":[{"side":"a",)"));
+  EXPECT_THAT(json, HasSubstr(R"({"metric":"step_time_mean_ms","label":"Mean step time","unit":"ms","a":100,"b":null,)"
+                              R"("delta":null,"delta_percent":null})"));
+  EXPECT_THAT(json, HasSubstr(R"({"host_or_device":"host","name":"old_op","type":"old_op","change":"removed",)"));
+  EXPECT_THAT(json, HasSubstr(R"({"kernel_name":"relu","change":"added","a_total_time_ms":0,)"));
+  EXPECT_THAT(json, ::testing::EndsWith(R"("diagnostics":["run B (B) has no steps: step times, categories and the )"
+                                        R"(input share are not compared"]})"
+                                        "\n"));
 }
 
 }  // namespace

@@ -1565,6 +1565,165 @@ export interface TfDataBottleneckReport {
   diagnostics: string[];
 }
 
+export interface DiffSide {
+  /** `run R (host H)` or the file path: what the user pointed at */
+  label: string;
+  /** the hosts of the profile */
+  hosts: string[];
+  /** the framework the profile comes from (FrameworkKey) */
+  framework: string;
+  /** steps of the profile */
+  steps: number;
+  /** `GPU`, `TPU`, ...; empty for a host-only profile */
+  device_type: string;
+  /** the device planes by model, as the overview's `device_models` */
+  devices: DeviceModelCount[];
+}
+
+export interface DiffMetric {
+  /** `step_time_mean_ms`, ... */
+  metric: string;
+  label: string;
+  /** `ms`, `ms/step`, `%` or `count` */
+  unit: string;
+  /** A's value; null where it does not apply (no steps, no device) */
+  a: number | null;
+  /** B's value; null where it does not apply */
+  b: number | null;
+  /** b - a; in points for a `%` metric */
+  delta: number | null;
+  /** 100 × delta / a; null for a `%` metric and when a is 0 */
+  delta_percent: number | null;
+}
+
+export interface DiffCategory {
+  /** the step-time category */
+  category: string;
+  label: string;
+  /** A's average per step */
+  a_ms: number;
+  /** B's average per step */
+  b_ms: number;
+  /** b_ms - a_ms */
+  delta_ms: number;
+  /** of a_ms; null when a_ms is 0 */
+  delta_percent: number | null;
+  /** share of A's step time */
+  a_percent: number;
+  /** share of B's step time */
+  b_percent: number;
+}
+
+export interface DiffInputVerdict {
+  /** `a` or `b` */
+  side: string;
+  /** the side's label */
+  label: string;
+  /** input share of step time; null without steps */
+  input_bound_percent: number | null;
+  /** mean input time per step */
+  input_ms: number;
+  /** `highly`, `moderately`, `not` or `unknown` */
+  verdict: string;
+  /** `host`, `both`, `device` or `unknown` */
+  classification: string;
+  /** as `input_pipeline_analyzer` words it */
+  statement: string;
+}
+
+export interface DiffOp {
+  /** `host` or `device` */
+  host_or_device: string;
+  name: string;
+  /** the op type (A's when both have it) */
+  type: string;
+  /** `matched` (in both runs), `added` (only in B) or `removed` (only in A) */
+  change: string;
+  /** A's self time on the time basis */
+  a_self_time_ms: number;
+  /** B's self time on the time basis */
+  b_self_time_ms: number;
+  /** b - a, on the time basis */
+  delta_ms: number;
+  /** of A's time; null when A has none (added) */
+  delta_percent: number | null;
+  /** occurrences in A over the whole profile */
+  a_occurrences: number;
+  /** occurrences in B over the whole profile */
+  b_occurrences: number;
+}
+
+export interface DiffKernel {
+  kernel_name: string;
+  /** `matched` (in both runs), `added` (only in B) or `removed` (only in A) */
+  change: string;
+  /** A's total kernel time on the time basis */
+  a_total_time_ms: number;
+  /** B's total kernel time on the time basis */
+  b_total_time_ms: number;
+  /** b - a, on the time basis */
+  delta_ms: number;
+  /** of A's time; null when A has none (added) */
+  delta_percent: number | null;
+  /** launches in A over the whole profile */
+  a_launches: number;
+  /** launches in B over the whole profile */
+  b_launches: number;
+}
+
+export interface ProfileDiff {
+  tool: 'diff';
+  /** run A, before the change */
+  a: DiffSide;
+  /** run B, after the change */
+  b: DiffSide;
+  /** `per_step` or `total`: what the op, kernel and host/device times are */
+  time_basis: string;
+  /** mean step time before → after with its change, input share and both verdicts */
+  statement: string;
+  /** `8× A100 → 2× V100` when the runs' devices differ by model, count or type; empty when they are the same */
+  device_change: string;
+  /** step time, input share and device/host times of both runs; a side without steps (or without a device) has null there */
+  summary: DiffMetric[];
+  /** each step-time category that applies to either run (both need steps) */
+  step_time_breakdown: DiffCategory[];
+  /** A's, then B's */
+  input_verdicts: DiffInputVerdict[];
+  /** every host and device op of either run, matched by side and name, largest |delta_ms| first */
+  ops: DiffOp[];
+  /** GPU kernels matched by name (a kernel's reports for several ops or launch shapes summed), largest |delta_ms| first */
+  kernels: DiffKernel[];
+  /** why the comparison may mislead: a side without steps, other frameworks, devices or host counts */
+  diagnostics: string[];
+}
+
+export interface BudgetOutcome {
+  /** `pass`, `fail` or `not_measured` (which fails too) */
+  status: string;
+  /** the budget key (`step_ms`, ...) */
+  key: string;
+  /** what the key measures */
+  label: string;
+  /** `max` (measured <= limit) or `min` (measured >= limit) */
+  bound: string;
+  /** the budget's bound, in the metric's unit */
+  limit: number;
+  /** the profile's value; null when it cannot give it */
+  measured: number | null;
+  /** `ms`, `%` or `count` */
+  unit: string;
+  /** why not measured; empty otherwise */
+  note: string;
+}
+
+export interface CheckResult {
+  tool: 'check';
+  /** every budget was measured and holds */
+  all_hold: boolean;
+  /** one row per budget, in the order given */
+  budgets: BudgetOutcome[];
+}
+
 /** Each declared tool's result, by tool id. */
 export interface ToolResults {
   overview_page: OverviewPage;
@@ -1582,6 +1741,12 @@ export interface ToolResults {
   memory_viewer: MemoryViewerResult;
   graph_viewer: GraphViewerResult;
   tf_data_bottleneck_analysis: TfDataBottleneckReport;
+}
+
+/** The result of each command that is not a tool (`stepscope diff`, `check`), by command. */
+export interface CommandResults {
+  diff: ProfileDiff;
+  check: CheckResult;
 }
 
 export type OptionKind = 'bool' | 'int' | 'number' | 'text';
@@ -1640,7 +1805,7 @@ export interface ColumnDecl {
   conditional: boolean;
 }
 
-/** Every declared table's columns, by tool id and table name. */
+/** Every declared table's columns, by tool (or command) id and table name. */
 export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
   overview_page: {
     step_time_breakdown: [
@@ -2151,6 +2316,70 @@ export const TOOL_COLUMNS: Record<string, Record<string, ColumnDecl[]>> = {
       { id: 'duration_us', label: 'Call (µs)', unit: 'us', description: '', conditional: false },
       { id: 'wait_us', label: 'Waited on (µs)', unit: 'us', description: 'how much of the parent call it overlapped', conditional: false },
       { id: 'self_us', label: 'Self (µs)', unit: 'us', description: '', conditional: false },
+    ],
+  },
+  diff: {
+    summary: [
+      { id: 'metric', label: 'Metric key', unit: '', description: '`step_time_mean_ms`, ...', conditional: false },
+      { id: 'label', label: 'Metric', unit: '', description: '', conditional: false },
+      { id: 'unit', label: 'Unit', unit: '', description: '`ms`, `ms/step`, `%` or `count`', conditional: false },
+      { id: 'a', label: 'A', unit: '', description: 'A\'s value; null where it does not apply (no steps, no device)', conditional: false },
+      { id: 'b', label: 'B', unit: '', description: 'B\'s value; null where it does not apply', conditional: false },
+      { id: 'delta', label: 'Change (B - A)', unit: '', description: 'b - a; in points for a `%` metric', conditional: false },
+      { id: 'delta_percent', label: 'Change %', unit: '%', description: '100 × delta / a; null for a `%` metric and when a is 0', conditional: false },
+    ],
+    step_time_breakdown: [
+      { id: 'category', label: 'Category key', unit: '', description: 'the step-time category', conditional: false },
+      { id: 'label', label: 'Category', unit: '', description: '', conditional: false },
+      { id: 'a_ms', label: 'A (ms)', unit: 'ms', description: 'A\'s average per step', conditional: false },
+      { id: 'b_ms', label: 'B (ms)', unit: 'ms', description: 'B\'s average per step', conditional: false },
+      { id: 'delta_ms', label: 'Change (ms)', unit: 'ms', description: 'b_ms - a_ms', conditional: false },
+      { id: 'delta_percent', label: 'Change %', unit: '%', description: 'of a_ms; null when a_ms is 0', conditional: false },
+      { id: 'a_percent', label: 'A % of step', unit: '%', description: 'share of A\'s step time', conditional: false },
+      { id: 'b_percent', label: 'B % of step', unit: '%', description: 'share of B\'s step time', conditional: false },
+    ],
+    input_verdicts: [
+      { id: 'side', label: 'Run', unit: '', description: '`a` or `b`', conditional: false },
+      { id: 'label', label: 'Profile', unit: '', description: 'the side\'s label', conditional: false },
+      { id: 'input_bound_percent', label: 'Input %', unit: '%', description: 'input share of step time; null without steps', conditional: false },
+      { id: 'input_ms', label: 'Input (ms/step)', unit: 'ms', description: 'mean input time per step', conditional: false },
+      { id: 'verdict', label: 'Input bound', unit: '', description: '`highly`, `moderately`, `not` or `unknown`', conditional: false },
+      { id: 'classification', label: 'Bottleneck', unit: '', description: '`host`, `both`, `device` or `unknown`', conditional: false },
+      { id: 'statement', label: 'Why', unit: '', description: 'as `input_pipeline_analyzer` words it', conditional: false },
+    ],
+    ops: [
+      { id: 'host_or_device', label: 'Side', unit: '', description: '`host` or `device`', conditional: false },
+      { id: 'name', label: 'Op', unit: '', description: '', conditional: false },
+      { id: 'type', label: 'Type', unit: '', description: 'the op type (A\'s when both have it)', conditional: false },
+      { id: 'change', label: 'In', unit: '', description: '`matched` (in both runs), `added` (only in B) or `removed` (only in A)', conditional: false },
+      { id: 'a_self_time_ms', label: 'A self', unit: 'ms', description: 'A\'s self time on the time basis', conditional: false },
+      { id: 'b_self_time_ms', label: 'B self', unit: 'ms', description: 'B\'s self time on the time basis', conditional: false },
+      { id: 'delta_ms', label: 'Change', unit: 'ms', description: 'b - a, on the time basis', conditional: false },
+      { id: 'delta_percent', label: 'Change %', unit: '%', description: 'of A\'s time; null when A has none (added)', conditional: false },
+      { id: 'a_occurrences', label: 'A count', unit: 'count', description: 'occurrences in A over the whole profile', conditional: false },
+      { id: 'b_occurrences', label: 'B count', unit: 'count', description: 'occurrences in B over the whole profile', conditional: false },
+    ],
+    kernels: [
+      { id: 'kernel_name', label: 'Kernel', unit: '', description: '', conditional: false },
+      { id: 'change', label: 'In', unit: '', description: '`matched` (in both runs), `added` (only in B) or `removed` (only in A)', conditional: false },
+      { id: 'a_total_time_ms', label: 'A time', unit: 'ms', description: 'A\'s total kernel time on the time basis', conditional: false },
+      { id: 'b_total_time_ms', label: 'B time', unit: 'ms', description: 'B\'s total kernel time on the time basis', conditional: false },
+      { id: 'delta_ms', label: 'Change', unit: 'ms', description: 'b - a, on the time basis', conditional: false },
+      { id: 'delta_percent', label: 'Change %', unit: '%', description: 'of A\'s time; null when A has none (added)', conditional: false },
+      { id: 'a_launches', label: 'A launches', unit: 'count', description: 'launches in A over the whole profile', conditional: false },
+      { id: 'b_launches', label: 'B launches', unit: 'count', description: 'launches in B over the whole profile', conditional: false },
+    ],
+  },
+  check: {
+    budgets: [
+      { id: 'status', label: 'Result', unit: '', description: '`pass`, `fail` or `not_measured` (which fails too)', conditional: false },
+      { id: 'key', label: 'Budget', unit: '', description: 'the budget key (`step_ms`, ...)', conditional: false },
+      { id: 'label', label: 'Metric', unit: '', description: 'what the key measures', conditional: false },
+      { id: 'bound', label: 'Bound', unit: '', description: '`max` (measured <= limit) or `min` (measured >= limit)', conditional: false },
+      { id: 'limit', label: 'Limit', unit: '', description: 'the budget\'s bound, in the metric\'s unit', conditional: false },
+      { id: 'measured', label: 'Measured', unit: '', description: 'the profile\'s value; null when it cannot give it', conditional: false },
+      { id: 'unit', label: 'Unit', unit: '', description: '`ms`, `%` or `count`', conditional: false },
+      { id: 'note', label: 'Note', unit: '', description: 'why not measured; empty otherwise', conditional: false },
     ],
   },
 };

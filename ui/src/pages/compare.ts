@@ -1,17 +1,18 @@
 // Compare: run A (before) against run B (after) — did the change help? The same comparison
 // as `stepscope diff` (GET /api/compare): step time and every step-time category before and
 // after with the change, the input verdict of both, and the ops and kernels whose time
-// changed most, with those only one run has. Column labels come from the comparison's
-// declared tables (/api/compare/tables).
-import { compareApi, compareCsvUrl, type ComparePair, type RunInfo, type Row, type TableInfo, type ToolData } from '../api';
+// changed most, with those only one run has. The result is read as `diff` declares it
+// (ui/src/generated/tools.ts), and the tables' columns and labels are its declared ones.
+import { compareApi, compareCsvUrl, type ComparePair, type RunInfo, type Row } from '../api';
 import { card, diagnosticsList, emptyState, errorState } from '../components/cards';
 import { CATEGORIES, stackedBars } from '../components/charts';
 import { elidedSelect } from '../components/elide';
 import { kernelLabels } from '../components/kernel_names';
 import { dataTable, type ColumnSpec } from '../components/table';
 import { el, isNum } from '../format';
+import { TOOL_COLUMNS, type DiffCategory, type DiffInputVerdict, type DiffKernel, type DiffMetric, type DiffOp, type ProfileDiff } from '../generated/tools';
 import { verdictText } from './overview';
-import { arr, obj, str } from './page';
+import { generatedColumns } from './page';
 
 // Summary metrics where less is better: a decrease is shown green, an increase red.
 const LOWER_IS_BETTER = new Set([
@@ -76,146 +77,123 @@ function deltaSpan(text: string, tone: Tone): HTMLElement {
   return el('span', { class: `delta delta-${tone}`, 'data-tone': tone }, text);
 }
 
-function labelOf(tables: TableInfo[], table: string, column: string, fallback: string): string {
-  return tables.find((t) => t.name === table)?.columns.find((c) => c.id === column)?.label ?? fallback;
-}
+// A cell's content, by column id.
+type Cells<T> = Record<string, (row: T) => Node | string>;
 
-function unitOf(tables: TableInfo[], table: string, column: string): string {
-  return tables.find((t) => t.name === table)?.columns.find((c) => c.id === column)?.unit ?? '';
-}
-
-// A small fixed table (summary, breakdown): one row per metric, cells marked with
-// data-col so the browser test reads exactly what is shown.
-function compareTable(name: string, headers: string[], rows: { key: string; cells: [string, Node | string][] }[], rowKey: string): HTMLElement {
+// A small fixed table (summary, breakdown): the declared columns (generatedColumns), one
+// row per metric, cells marked with data-col so the browser test reads exactly what is shown.
+function compareTable<T>(name: string, columns: ColumnSpec[], rows: T[], rowKey: string, keyOf: (row: T) => string, cells: Cells<T>): HTMLElement {
   return el(
     'div',
     { class: 'table-scroll' },
     el(
       'table',
       { class: 'data-table compare-table', 'data-compare-table': name },
-      el('thead', {}, el('tr', {}, ...headers.map((h, i) => el('th', { class: i === 0 ? 'type-string' : 'type-double' }, h)))),
+      el('thead', {}, el('tr', {}, ...columns.map((c, i) => el('th', { class: i === 0 ? 'type-string' : 'type-double', title: c.description ?? '' }, c.label ?? c.id)))),
       el(
         'tbody',
         {},
         ...rows.map((r) =>
-          el('tr', { [`data-${rowKey}`]: r.key }, ...r.cells.map(([col, content], i) => el('td', { 'data-col': col, class: i === 0 ? 'type-string' : 'type-double' }, content))),
+          el('tr', { [`data-${rowKey}`]: keyOf(r) }, ...columns.map((c, i) => el('td', { 'data-col': c.id, class: i === 0 ? 'type-string' : 'type-double' }, cells[c.id]?.(r) ?? ''))),
         ),
       ),
     ),
   );
 }
 
-function summaryCard(d: ToolData, tables: TableInfo[]): HTMLElement {
-  const rows = arr(d.summary).map((m) => {
-    const unit = str(m.unit);
-    const key = str(m.metric);
-    const tone = toneOf(m.delta, m.delta_percent, unit, LOWER_IS_BETTER.has(key));
-    return {
-      key,
-      cells: [
-        ['label', str(m.label)],
-        ['a', formatValue(m.a, unit)],
-        ['b', formatValue(m.b, unit)],
-        ['delta', deltaSpan(formatDelta(m.delta, unit), tone)],
-        ['delta_percent', deltaSpan(formatDeltaPercent(m.delta_percent), tone)],
-      ] as [string, Node | string][],
-    };
-  });
-  const h = (col: string, fallback: string) => labelOf(tables, 'summary', col, fallback);
+function summaryCard(d: ProfileDiff): HTMLElement {
+  const tone = (m: DiffMetric) => toneOf(m.delta, m.delta_percent, m.unit, LOWER_IS_BETTER.has(m.metric));
+  const cells: Cells<DiffMetric> = {
+    label: (m) => m.label,
+    a: (m) => formatValue(m.a, m.unit),
+    b: (m) => formatValue(m.b, m.unit),
+    delta: (m) => deltaSpan(formatDelta(m.delta, m.unit), tone(m)),
+    delta_percent: (m) => deltaSpan(formatDeltaPercent(m.delta_percent), tone(m)),
+  };
+  // The key names the row (data-metric); each value is shown in its unit.
+  const columns = generatedColumns('diff', 'summary', d.summary, {}, ['metric', 'unit']);
   return card(
     'Before and after',
-    { id: 'summary', subtitle: str(obj(d).time_basis) === 'per_step' ? 'Op, kernel and host times are per step.' : 'Op, kernel and host times are totals over each profile.' },
-    compareTable('summary', [h('label', 'Metric'), h('a', 'A'), h('b', 'B'), h('delta', 'Change'), h('delta_percent', 'Change %')], rows, 'metric'),
+    { id: 'summary', subtitle: d.time_basis === 'per_step' ? 'Op, kernel and host times are per step.' : 'Op, kernel and host times are totals over each profile.' },
+    compareTable('summary', columns, d.summary, 'metric', (m) => m.metric, cells),
   );
 }
 
-function breakdownCard(d: ToolData, tables: TableInfo[]): HTMLElement | null {
-  const categories = arr(d.step_time_breakdown);
+function breakdownCard(d: ProfileDiff): HTMLElement | null {
+  const categories = d.step_time_breakdown;
   if (categories.length === 0) return null;
-  const rows = categories.map((c) => {
-    const tone = toneOf(c.delta_ms, c.delta_percent, 'ms', true);
-    return {
-      key: str(c.category),
-      cells: [
-        ['label', str(c.label)],
-        ['a_ms', formatValue(c.a_ms, 'ms')],
-        ['b_ms', formatValue(c.b_ms, 'ms')],
-        ['delta_ms', deltaSpan(formatDelta(c.delta_ms, 'ms'), tone)],
-        ['delta_percent', deltaSpan(formatDeltaPercent(c.delta_percent), tone)],
-        ['a_percent', formatValue(c.a_percent, '%')],
-        ['b_percent', formatValue(c.b_percent, '%')],
-      ] as [string, Node | string][],
-    };
-  });
-  const ids = ['label', 'a_ms', 'b_ms', 'delta_ms', 'delta_percent', 'a_percent', 'b_percent'];
-  const headers = ids.map((id) => labelOf(tables, 'step_time_breakdown', id, id));
+  const tone = (c: DiffCategory) => toneOf(c.delta_ms, c.delta_percent, 'ms', true);
+  const cells: Cells<DiffCategory> = {
+    label: (c) => c.label,
+    a_ms: (c) => formatValue(c.a_ms, 'ms'),
+    b_ms: (c) => formatValue(c.b_ms, 'ms'),
+    delta_ms: (c) => deltaSpan(formatDelta(c.delta_ms, 'ms'), tone(c)),
+    delta_percent: (c) => deltaSpan(formatDeltaPercent(c.delta_percent), tone(c)),
+    a_percent: (c) => formatValue(c.a_percent, '%'),
+    b_percent: (c) => formatValue(c.b_percent, '%'),
+  };
+  // The category key names the row (data-category).
+  const columns = generatedColumns('diff', 'step_time_breakdown', categories, {}, ['category']);
   // One stacked bar per run: where the average step's time goes, before and after.
   // The categories the comparison has (those that apply to either profile).
   const series = CATEGORIES.filter((cat) => categories.some((c) => c.category === cat.key)).map((cat) => {
     const row = categories.find((c) => c.category === cat.key)!;
-    return { name: cat.label, color: cat.color, values: [Number(row.a_ms) || 0, Number(row.b_ms) || 0] };
+    return { name: cat.label, color: cat.color, values: [row.a_ms, row.b_ms] };
   });
   return card(
     'Average step time by category',
     { id: 'breakdown', subtitle: 'Each category of the average step, before (A) and after (B).' },
     stackedBars('compare-breakdown', ['A (before)', 'B (after)'], series, { yName: 'ms', xName: '', height: 220 }),
-    compareTable('step_time_breakdown', headers, rows, 'category'),
+    compareTable('step_time_breakdown', columns, categories, 'category', (c) => c.category, cells),
   );
 }
 
-function verdictBox(v: Row, side: string): HTMLElement {
-  const verdict = str(v.verdict);
+function verdictBox(v: DiffInputVerdict): HTMLElement {
+  const verdict = v.verdict;
   const tone = verdict === 'highly' ? 'bad' : verdict === 'moderately' ? 'warn' : verdict === 'not' ? 'good' : 'neutral';
   return el(
     'div',
-    { class: `verdict tone-${tone} compare-verdict`, 'data-side': side, 'data-verdict': verdict },
-    el('div', { class: 'verdict-title' }, `${side.toUpperCase()}: ${verdictText(verdict, false)}`),
+    { class: `verdict tone-${tone} compare-verdict`, 'data-side': v.side, 'data-verdict': verdict },
+    el('div', { class: 'verdict-title' }, `${v.side.toUpperCase()}: ${verdictText(verdict, false)}`),
     el('div', { class: 'verdict-percent', 'data-col': 'input_bound_percent' }, formatValue(v.input_bound_percent, '%')),
-    el('div', { class: 'verdict-statement' }, str(v.statement)),
+    el('div', { class: 'verdict-statement' }, v.statement),
   );
 }
 
-function inputCard(d: ToolData): HTMLElement {
-  const verdicts = arr(d.input_verdicts);
-  return card(
-    'Input share and verdict',
-    { id: 'input' },
-    el('div', { class: 'compare-verdicts' }, ...verdicts.map((v) => verdictBox(v as Row, str(v.side)))),
-  );
+function inputCard(d: ProfileDiff): HTMLElement {
+  return card('Input share and verdict', { id: 'input' }, el('div', { class: 'compare-verdicts' }, ...d.input_verdicts.map(verdictBox)));
 }
 
 // The ops or kernels of one kind of change ("matched", "added", "removed"), largest change
-// first (the API's order), with the declared columns and coloured changes.
-function itemsTable(name: string, rows: Row[], table: TableInfo | undefined, emptyText: string): HTMLElement {
-  const columns: ColumnSpec[] = (table?.columns ?? [])
-    .filter((c) => c.id !== 'change')
-    .map((c) => {
-      const spec: ColumnSpec = { id: c.id, label: c.label, type: c.type, className: c.id === 'name' ? 'name' : undefined };
-      if (c.id === 'delta_ms') {
-        spec.render = (row) => deltaSpan(formatDelta(row.delta_ms, 'ms').replace(/ ms$/, ''), toneOf(row.delta_ms, row.delta_percent, 'ms', true));
-      } else if (c.id === 'delta_percent') {
-        spec.render = (row) => deltaSpan(formatDeltaPercent(row.delta_percent), toneOf(row.delta_ms, row.delta_percent, 'ms', true));
-      }
-      return spec;
-    });
-  // Kernel names as kernel stats labels them (template instances told apart), in full on hover.
-  const kernelColumn = columns.find((c) => c.id === 'kernel_name');
-  if (kernelColumn) {
-    const names = [...new Set(rows.map((r) => String(r.kernel_name ?? '')))];
-    const labels = new Map(kernelLabels(names).map((label, i) => [names[i], label]));
-    kernelColumn.className = 'name';
-    kernelColumn.render = (row) => el('span', { title: String(row.kernel_name ?? '') }, labels.get(String(row.kernel_name ?? '')) ?? '');
+// first (the API's order), with the declared columns and coloured changes. The time
+// columns' headers say the time basis ("A self (ms/step)"), as the CLI's text does.
+function itemsTable(name: string, table: 'ops' | 'kernels', rows: (DiffOp | DiffKernel)[], timeUnit: string, emptyText: string): HTMLElement {
+  const custom: Record<string, Partial<ColumnSpec>> = {};
+  for (const c of TOOL_COLUMNS.diff[table]) {
+    if (c.unit === 'ms') custom[c.id] = { label: `${c.label} (${timeUnit})` };
   }
-  const nameColumn = table?.columns.find((c) => c.id === 'name' || c.id === 'kernel_name')?.id ?? 'name';
-  return dataTable({ name, columns, rows, pageSize: 10, filterColumns: [nameColumn], emptyText });
+  const tone = (row: Row) => toneOf(row.delta_ms, row.delta_percent, 'ms', true);
+  custom.delta_ms = { ...custom.delta_ms, render: (row) => deltaSpan(formatDelta(row.delta_ms, 'ms').replace(/ ms$/, ''), tone(row)) };
+  custom.delta_percent = { render: (row) => deltaSpan(formatDeltaPercent(row.delta_percent), tone(row)) };
+  if (table === 'ops') {
+    custom.name = { className: 'name' };
+  } else {
+    // Kernel names as kernel stats labels them (template instances told apart), in full on hover.
+    const names = [...new Set((rows as DiffKernel[]).map((r) => r.kernel_name))];
+    const labels = new Map(kernelLabels(names).map((label, i) => [names[i], label]));
+    custom.kernel_name = { className: 'name', render: (row) => el('span', { title: String(row.kernel_name ?? '') }, labels.get(String(row.kernel_name ?? '')) ?? '') };
+  }
+  // The tabs already say the change.
+  const columns = generatedColumns('diff', table, rows, custom, ['change']);
+  const nameColumn = table === 'ops' ? 'name' : 'kernel_name';
+  return dataTable({ name, columns, rows: rows as never, pageSize: 10, filterColumns: [nameColumn], emptyText });
 }
 
-function itemsCard(title: string, id: string, d: ToolData, tables: TableInfo[], pair: ComparePair): HTMLElement | null {
-  const rows = arr<Row>(d[id]);
+function itemsCard(title: string, table: 'ops' | 'kernels', d: ProfileDiff, pair: ComparePair): HTMLElement | null {
+  const rows: (DiffOp | DiffKernel)[] = d[table];
   if (rows.length === 0) return null;
-  const table = tables.find((t) => t.name === id);
-  const unit = unitOf(tables, id, 'delta_ms');
-  const noun = id === 'ops' ? 'ops' : 'kernels';
+  const unit = d.time_basis === 'per_step' ? 'ms/step' : 'ms';
+  const noun = table;
   const tabs: { key: string; label: string; empty: string }[] = [
     { key: 'matched', label: 'Changed most', empty: `No ${noun} ran in both.` },
     { key: 'added', label: 'Only in B (added)', empty: `No ${noun} are new in B.` },
@@ -226,7 +204,7 @@ function itemsCard(title: string, id: string, d: ToolData, tables: TableInfo[], 
   const show = (key: string) => {
     for (const b of bar.querySelectorAll<HTMLElement>('button')) b.classList.toggle('active', b.dataset.tab === key);
     const tab = tabs.find((t) => t.key === key)!;
-    body.replaceChildren(itemsTable(`${id}-${key}`, rows.filter((r) => r.change === key), table, tab.empty));
+    body.replaceChildren(itemsTable(`${table}-${key}`, table, rows.filter((r) => r.change === key), unit, tab.empty));
   };
   for (const tab of tabs) {
     const count = rows.filter((r) => r.change === tab.key).length;
@@ -235,8 +213,8 @@ function itemsCard(title: string, id: string, d: ToolData, tables: TableInfo[], 
     bar.append(button);
   }
   show('matched');
-  const csv = el('a', { class: 'button', href: compareCsvUrl(pair, id), download: '', 'data-csv': id }, 'Export as CSV');
-  return card(title, { id, subtitle: `Matched by name; times in ${unit}. Largest change first.`, actions: [csv] }, bar, body);
+  const csv = el('a', { class: 'button', href: compareCsvUrl(pair, table), download: '', 'data-csv': table }, 'Export as CSV');
+  return card(title, { id: table, subtitle: `Matched by name; times in ${unit}. Largest change first.`, actions: [csv] }, bar, body);
 }
 
 function runPicker(runs: RunInfo[], pair: ComparePair, navigate: (next: ComparePair) => void): HTMLElement {
@@ -286,33 +264,30 @@ export async function renderCompare(runs: RunInfo[], pair: ComparePair, navigate
   if (runs.length < 2) {
     page.append(emptyState('Only one run in this logdir', 'Comparing needs two runs: profile again after your change.', 'Both sides show the same run until then.'));
   }
-  let data: ToolData;
-  let tables: TableInfo[];
+  let data: ProfileDiff;
   try {
-    [data, tables] = await Promise.all([compareApi.data(pair), compareApi.tables(pair).then((t) => t.tables)]);
+    data = await compareApi.data(pair);
   } catch (error) {
     page.append(errorState('Cannot compare these runs', (error as Error).message));
     return page;
   }
-  const a = obj(data.a);
-  const b = obj(data.b);
-  const meanA = arr(data.summary).find((m) => m.metric === 'step_time_mean_ms')?.a;
+  const meanA = data.summary.find((m) => m.metric === 'step_time_mean_ms')?.a;
   stepScaleMs = isNum(meanA) ? meanA : 0;
   page.append(
     card(
       'Did the change help?',
       { id: 'headline' },
-      el('div', { class: 'compare-sides' }, el('div', { 'data-side': 'a' }, el('b', {}, 'A: '), str(a.label)), el('div', { 'data-side': 'b' }, el('b', {}, 'B: '), str(b.label))),
-      el('div', { class: 'compare-statement', 'data-statement': '' }, str(data.statement)),
+      el('div', { class: 'compare-sides' }, el('div', { 'data-side': 'a' }, el('b', {}, 'A: '), data.a.label), el('div', { 'data-side': 'b' }, el('b', {}, 'B: '), data.b.label)),
+      el('div', { class: 'compare-statement', 'data-statement': '' }, data.statement),
     ),
   );
-  page.append(summaryCard(data, tables));
-  const breakdown = breakdownCard(data, tables);
+  page.append(summaryCard(data));
+  const breakdown = breakdownCard(data);
   if (breakdown) page.append(breakdown);
   page.append(inputCard(data));
-  const ops = itemsCard('Ops whose time changed most', 'ops', data, tables, pair);
+  const ops = itemsCard('Ops whose time changed most', 'ops', data, pair);
   if (ops) page.append(ops);
-  const kernels = itemsCard('Kernels whose time changed most', 'kernels', data, tables, pair);
+  const kernels = itemsCard('Kernels whose time changed most', 'kernels', data, pair);
   if (kernels) page.append(kernels);
   const notes = diagnosticsList(data.diagnostics);
   if (notes) page.append(notes);
