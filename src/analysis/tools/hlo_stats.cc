@@ -51,9 +51,6 @@ HloDeviceRoofs DeviceRoofsOf(const DevicePeaks& p) {
   return roofs;
 }
 
-// The same object as hlo_stats' "summary", for the tools not declared yet.
-void WriteHloSummaryJson(const HloOpSummary& s, output::JsonWriter* w) { output::WriteRecordJson(s, w); }
-
 // ComputeHloStats's body, reading the model's derivations from the cache in use (the model's, or
 // a fresh one for ComputeHloStats).
 static HloStatsResult BuildHloStats(const ProfileModel& model) {

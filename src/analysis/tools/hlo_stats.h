@@ -42,8 +42,6 @@ inline constexpr double kBytesPerGb = 1e9;
 // What the HLO tools say when the data is thin (no HLO, kernels without hlo_op, unknown
 // peaks), one line each.
 std::vector<std::string> HloDiagnostics(const ProfileModel& model, const HloOpSummary& summary);
-// The summary object every HLO tool writes ("summary" in their JSON).
-void WriteHloSummaryJson(const HloOpSummary& summary, output::JsonWriter* writer);
 
 // ---- The result's declaration (output/schema.h): its JSON, tables, TypeScript and docs. ----
 
