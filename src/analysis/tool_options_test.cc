@@ -108,6 +108,9 @@ TEST(ToolReferenceTest, TypeScriptHasEachDeclaredResultAndItsConditionalColumns)
   // An inlined record is a base interface: its fields are declared once.
   EXPECT_THAT(ts, HasSubstr("export interface FrameworkOpStats extends FrameworkGuess {\n  tool: 'framework_op_stats';"));
   EXPECT_THAT(ts, HasSubstr("export interface OverviewPage extends StepTimeSummary {"));
+  // A `when` field of an object is left out, never null; a table row's cell is null.
+  EXPECT_THAT(ts, HasSubstr("  xla?: HloOpSummary;\n"));
+  EXPECT_THAT(ts, HasSubstr("  cpu_memory_bytes?: number | null;\n"));
   EXPECT_EQ(ts.find("framework_label: string;"), ts.rfind("framework_label: string;"));
   EXPECT_THAT(ts, HasSubstr("  type?: string;"));                     // only where the side has types
   EXPECT_THAT(ts, HasSubstr("  avg_time_ms: number | null;"));        // computed, absent for the idle row

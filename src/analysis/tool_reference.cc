@@ -73,14 +73,35 @@ std::string TsInterfaceHead(const TypeDesc& record) {
   return head + (bases.empty() ? "" : " extends " + bases) + " {\n";
 }
 
-void AppendTsFields(const TypeDesc& record, std::string* out) {
+// The records written as rows of a table in the JSON: there an absent value of a shown
+// column is null, where a record's own `when` field is left out.
+std::set<const TypeDesc*> JsonTableRows(const std::vector<const TypeDesc*>& records) {
+  std::set<const TypeDesc*> rows;
+  for (const TypeDesc* record : records) {
+    for (const FieldDesc& field : record->fields) {
+      if (field.table && field.json) rows.insert(field.type->element);
+    }
+  }
+  return rows;
+}
+
+// A field's TypeScript type: a `when` field is optional (`?`), and where the writer leaves
+// it out when empty (an object's field, not a table row's cell) it is never null.
+std::string TsFieldType(const FieldDesc& field, bool table_row) {
+  if (field.type->kind == ValueKind::kConstant) return TsString(field.constant);
+  if (!field.info.when.empty() && !table_row && field.type->kind == ValueKind::kOptional) {
+    return TsType(*field.type->element);
+  }
+  return TsType(*field.type);
+}
+
+void AppendTsFields(const TypeDesc& record, bool table_row, std::string* out) {
   for (const FieldDesc& field : record.fields) {
     if (field.inlined) continue;  // a base interface (TsInterfaceHead)
     if (!field.json) continue;  // a table view: in the tables, not in the JSON
     if (!field.info.description.empty()) *out += "  /** " + std::string(field.info.description) + " */\n";
     *out += "  " + std::string(field.id) + (field.info.when.empty() ? "" : "?") + ": ";
-    *out += field.type->kind == ValueKind::kConstant ? TsString(field.constant) : TsType(*field.type);
-    *out += ";\n";
+    *out += TsFieldType(field, table_row) + ";\n";
   }
 }
 
@@ -234,9 +255,10 @@ std::string ToolsTypeScript() {
   std::vector<DeclaredResult> results = tools;
   results.insert(results.end(), commands.begin(), commands.end());
   for (const auto& [id, type] : results) CollectRecords(*type, &seen, &records);
+  const std::set<const TypeDesc*> table_rows = JsonTableRows(records);
   for (const TypeDesc* record : records) {
     out += TsInterfaceHead(*record);
-    AppendTsFields(*record, &out);
+    AppendTsFields(*record, table_rows.count(record) > 0, &out);
     out += "}\n\n";
   }
   out += "/** Each declared tool's result, by tool id. */\n";

@@ -68,27 +68,27 @@ export interface StepRow {
   /** the step's wait for input + host-to-device (what `input_bound_percent` counts) */
   input_bound_ms: number;
   /** the step's time in this category */
-  compilation_ms?: number | null;
+  compilation_ms?: number;
   /** the step's time in this category */
-  input_ms?: number | null;
+  input_ms?: number;
   /** the step's time in this category */
-  output_ms?: number | null;
+  output_ms?: number;
   /** the step's time in this category */
-  kernel_launch_ms?: number | null;
+  kernel_launch_ms?: number;
   /** the step's time in this category */
-  host_compute_ms?: number | null;
+  host_compute_ms?: number;
   /** the step's time in this category */
-  device_to_device_ms?: number | null;
+  device_to_device_ms?: number;
   /** the step's time in this category */
-  device_collectives_ms?: number | null;
+  device_collectives_ms?: number;
   /** the step's time in this category */
-  device_compute_ms?: number | null;
+  device_compute_ms?: number;
   /** the step's time in this category */
-  other_ms?: number | null;
+  other_ms?: number;
   /** the busy time (union over streams and devices) of the device work the step launched, wherever it ran */
-  device_busy_ms?: number | null;
+  device_busy_ms?: number;
   /** how far the end of the device work the step launched lies after the host step's end */
-  device_lag_ms?: number | null;
+  device_lag_ms?: number;
 }
 
 export interface SummaryStats {
@@ -266,7 +266,7 @@ export interface OverviewPage extends StepTimeSummary {
   /** framework op time on the host only and on the device (as framework_op_stats') */
   op_placement: OpPlacement;
   /** the HLO tools' common summary */
-  xla?: HloOpSummary | null;
+  xla?: HloOpSummary;
   /** each device's sampled counters; empty for profiles without counters */
   device_counters: DeviceCounterRow[];
   /** the advisor's findings, most important first */
@@ -279,10 +279,10 @@ export interface OverviewPage extends StepTimeSummary {
 
 export interface BottleneckPercent {
   input: number;
-  output?: number | null;
-  device_compute?: number | null;
-  device_collectives?: number | null;
-  kernel_launch?: number | null;
+  output?: number;
+  device_compute?: number;
+  device_collectives?: number;
+  kernel_launch?: number;
   /** time no event explains */
   all_other: number;
   /** max(0, 100 − input − output − device compute − collectives): the device's idle share; null without a device */
@@ -376,7 +376,7 @@ export interface InputPipelineAnalysis extends StepTimeSummary {
   /** what to do about the input pipeline, in the framework's own knobs */
   recommendation: string;
   /** the stage `tf_data_bottleneck_analysis` names; the advisor's `input_bound` finding then names it too */
-  pipeline_bottleneck?: PipelineBottleneckLink | null;
+  pipeline_bottleneck?: PipelineBottleneckLink;
   /** the model's diagnostics plus this tool's */
   diagnostics: string[];
 }
@@ -867,7 +867,7 @@ export interface MemoryProfileResult {
   /** memory events read */
   totalEvents: number;
   /** only the events in this range set the peak, the summary and the timeline */
-  timeRangePs?: MemoryTimeRange | null;
+  timeRangePs?: MemoryTimeRange;
 }
 
 export interface MemoryAllocatorRow {
@@ -1113,14 +1113,14 @@ export interface OpProfileNode {
   /** the program, category or HLO op; `all programs` for the root, `IDLE` for idle */
   name: string;
   /** the program the node is in */
-  program?: string | null;
+  program?: string;
   /** as in hlo_stats */
-  category?: string | null;
-  opcode?: string | null;
+  category?: string;
+  opcode?: string;
   /** the HLO expression */
-  expression?: string | null;
+  expression?: string;
   /** `compute`, `memory`, `latency` or `unknown` */
-  bound_by?: string | null;
+  bound_by?: string;
   /** executions; summed over the children above ops */
   occurrences: number;
   /** device time; 0 for fused ops (their time is the fusion's) */
@@ -1138,7 +1138,7 @@ export interface OpProfileNode {
   /** time x (1 - the better utilisation); all of idle time */
   wasted_time_us: number;
   /** of their fusion's FLOPs */
-  flops_share_percent?: number | null;
+  flops_share_percent?: number;
   /** by wasted time, then time, then name; fused ops: at most 50, most FLOPs first */
   children: OpProfileNode[];
 }
