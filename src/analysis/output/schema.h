@@ -18,7 +18,8 @@
 // Members not declared are internal (never written). A field's value is a number, bool,
 // string, std::optional of one (absent: JSON null, an empty CSV cell, "-" in text), a
 // record, a std::vector of those, or a map by name (std::map<std::string, V>, or a
-// std::vector<std::pair<std::string, V>> to keep an order: a JSON object). A vector of
+// std::vector<std::pair<std::string, V>> to keep an order: a JSON object; KeyedBy writes
+// a vector of records as such an object, keyed by one of their members). A vector of
 // records declared with TableField is also a table: its scalar fields are the columns,
 // the field id is the table name. TableView declares a table computed from the record that
 // is not in the JSON, because the JSON holds the same rows in another shape (a tree).
@@ -90,6 +91,18 @@ struct TableViewDecl {
   FieldInfo info;
 };
 
+// A vector of records written as a JSON object keyed by one of their string members
+// (XProf's per-allocator map from a vector the model keeps in order), without a copy.
+template <typename R, typename E, typename K>
+struct KeyedByDecl {
+  std::string_view id;
+  std::vector<E> R::*member;
+  K E::*key;
+  FieldInfo info;
+  static constexpr bool table = false;
+  static constexpr bool inlined = false;
+};
+
 // A constant string field ("tool": "framework_op_stats"): TypeScript types it as the literal.
 struct ConstantDecl {
   std::string_view id;
@@ -117,6 +130,10 @@ constexpr ComputedDecl<R, Fn> Computed(std::string_view id, Fn fn, FieldInfo inf
 template <typename R, typename Fn>
 constexpr TableViewDecl<R, Fn> TableView(std::string_view id, Fn fn, std::string_view title, FieldInfo info = {}) {
   return {id, fn, title, info};
+}
+template <typename R, typename E, typename K>
+constexpr KeyedByDecl<R, E, K> KeyedBy(std::string_view id, std::vector<E> R::*member, K E::*key, FieldInfo info = {}) {
+  return {id, member, key, info};
 }
 constexpr ConstantDecl Constant(std::string_view id, std::string_view value, FieldInfo info = {}) {
   return {id, value, info};
@@ -148,6 +165,10 @@ decltype(auto) FieldValue(const R& record, const F& field) {
     return field.fn(record);
   }
 }
+template <typename F>
+struct IsKeyedBy : std::false_type {};
+template <typename R, typename E, typename K>
+struct IsKeyedBy<KeyedByDecl<R, E, K>> : std::true_type {};
 template <typename F>
 struct IsTableView : std::false_type {};
 template <typename R, typename Fn>
@@ -239,6 +260,10 @@ template <typename R, typename Fn>
 FieldDesc DescribeField(const TableViewDecl<R, Fn>& f) {
   using V = std::remove_cvref_t<std::invoke_result_t<Fn, const R&>>;
   return {f.id, &DescribeType<V>(), f.info, true, f.title, false, {}, false};
+}
+template <typename R, typename E, typename K>
+FieldDesc DescribeField(const KeyedByDecl<R, E, K>& f) {
+  return {f.id, &DescribeType<std::map<std::string, E>>(), f.info, false, {}, false, {}};
 }
 inline FieldDesc DescribeField(const ConstantDecl& c) {
   static const TypeDesc constant{ValueKind::kConstant};

@@ -177,5 +177,30 @@ TEST(SchemaTest, ConditionalOptionalFieldsAreLeftOutWhereAbsent) {
   EXPECT_EQ(json({1.5, 2}), "{\"only_with_x\":1.5,\"or_null\":2}");
 }
 
+// A vector of records written as an object keyed by a member, in the vector's order.
+struct Allocator {
+  std::string id;
+  int64_t peak = 0;
+};
+constexpr auto DescribeRecord(std::type_identity<Allocator>) {
+  return Record("Allocator", Field("peak", &Allocator::peak));
+}
+struct Allocators {
+  std::vector<Allocator> list;
+};
+constexpr auto DescribeRecord(std::type_identity<Allocators>) {
+  return Record("Allocators", KeyedBy("by_id", &Allocators::list, &Allocator::id));
+}
+
+TEST(SchemaTest, KeyedByWritesAVectorAsAnObjectByKey) {
+  std::string json;
+  JsonWriter w(&json, JsonWriter::Style::kCompact);
+  WriteRecordJson(Allocators{{{"gpu_1", 5}, {"cpu", 7}}}, &w);
+  EXPECT_EQ(json, "{\"by_id\":{\"gpu_1\":{\"peak\":5},\"cpu\":{\"peak\":7}}}");
+  const TypeDesc& d = DescribeType<Allocators>();
+  EXPECT_EQ(d.fields[0].type->kind, ValueKind::kMap);
+  EXPECT_EQ(d.fields[0].type->element, &DescribeType<Allocator>());
+}
+
 }  // namespace
 }  // namespace stepscope::analysis::output

@@ -106,6 +106,14 @@ void WriteField(const R& record, const F& field, JsonWriter* w) {
     w->Field(field.id, field.value);
   } else if constexpr (IsTableView<F>::value) {
     // In the tables only.
+  } else if constexpr (IsKeyedBy<F>::value) {
+    w->Key(field.id);
+    w->BeginObject();
+    for (const auto& element : record.*field.member) {
+      w->Key(element.*field.key);
+      WriteValue(element, w);
+    }
+    w->EndObject();
   } else {
     const auto& value = FieldValue(record, field);
     using V = std::remove_cvref_t<decltype(value)>;

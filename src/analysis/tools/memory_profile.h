@@ -279,15 +279,9 @@ constexpr auto DescribeRecord(std::type_identity<MemoryProfileResult>) {
                             return ids;
                           },
                           {.description = "every memory id, sorted (with several hosts: `<host>:<id>`)"}),
-      // A map by memory id (a JSON object, as XProf's): written from a copy, as the model's
-      // analysis keeps its allocators in a vector.
-      output::Computed<R>("memoryProfilePerAllocator",
-                          [](const R& r) {
-                            std::vector<std::pair<std::string, PerAllocatorMemoryProfile>> by_id;
-                            for (const PerAllocatorMemoryProfile& a : r.allocators) by_id.emplace_back(a.memory_id, a);
-                            return by_id;
-                          },
-                          {.description = "per memory id, in `memoryIds` order"}),
+      // A map by memory id (a JSON object, as XProf's) of the allocators the model keeps in order.
+      output::KeyedBy("memoryProfilePerAllocator", &R::allocators, &PerAllocatorMemoryProfile::memory_id,
+                      {.description = "per memory id, in `memoryIds` order"}),
       output::Field("numHosts", &R::num_hosts, {.unit = "count"}),
       output::Field("version", &R::version, {.description = "as XProf's (1)"}),
       output::Field("stepFilter", &R::step_filter, {.description = "only this step's events were used; null: all"}),
