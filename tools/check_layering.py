@@ -67,6 +67,8 @@ LAYERS = {
     "server": ["src/server/"],
     "cli": ["src/cli/"],
     "package": ["src/package/"],
+    # stepscope.load's bindings (_analysis), apart from the recorder's.
+    "python/analysis": ["python/src/analysis/"],
     "python": ["python/"],
     "examples": ["examples/"],
     "bench": ["bench/"],
@@ -117,7 +119,12 @@ ALLOW = {
     "package": ["status", "api", "base", "collect", "remote"],
     # Bindings over the recording API and the remote capture client (docs/python.md);
     # analysis and serving stay in the CLI and the server.
-    "python": ["status", "api", "base", "collect", "remote"],
+    # (python/src/analysis/analysis_bindings.h: the one header of stepscope.load's bindings.)
+    "python": ["status", "api", "base", "collect", "remote", "python/analysis"],
+    # stepscope.load's bindings: the CLI's loader and tools over a profile, never the
+    # recorder; errors through the recorder bindings' exception classes (python/src/errors.h).
+    "python/analysis": ["status", "base", "xspace", "analysis/model", "analysis/output", "analysis/tools", "load",
+                        "python"],
     # Programs written as a user would: the public API, and the CLI's flag parser so their
     # flags read like the CLI's.
     "examples": ["status", "api", "src/cli/flags.h"],

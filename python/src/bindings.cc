@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "python/src/analysis/analysis_bindings.h"
 #include "python/src/errors.h"
 #include "python/src/pipeline_bindings.h"
 #include "python/src/python_tracer.h"
@@ -77,6 +78,7 @@ PYBIND11_MODULE(_stepscope, m) {
   BindRemote(m);
   BindPythonTracer(m);
   BindPipeline(m);
+  BindAnalysis(m);
 }
 
 }  // namespace stepscope::python

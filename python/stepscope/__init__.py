@@ -54,10 +54,13 @@ UnimplementedError = _error("UnimplementedError", "unimplemented", doc="Not supp
 IoError = _error("IoError", "i/o error", OSError, doc="A file could not be written (disk full, permissions).")
 InternalError = _error("InternalError", "internal", doc="A bug in stepscope.")
 
-_stepscope._register_errors({cls.code: cls for cls in (
+
+
+_ERRORS_BY_CODE = {cls.code: cls for cls in (
     InvalidArgumentError, NotFoundError, AlreadyExistsError, FailedPreconditionError, PermissionDeniedError,
     ResourceExhaustedError, DataLossError, UnavailableError, DeadlineExceededError, UnimplementedError, IoError,
-    InternalError)})
+    InternalError)}
+_stepscope._register_errors(_ERRORS_BY_CODE)
 
 
 class ProfilerOptions:
@@ -173,8 +176,9 @@ import atexit  # noqa: E402
 atexit.register(_stop_at_exit)
 
 from . import client, server  # noqa: E402  (they use the names above)
+from .analysis import load  # noqa: E402
 
-__all__ = ["start", "stop", "is_profiling", "Profile", "ProfilerOptions", "Trace", "set_thread_name", "server",
+__all__ = ["start", "stop", "is_profiling", "load", "Profile", "ProfilerOptions", "Trace", "set_thread_name", "server",
            "client", "StepscopeError", "InvalidArgumentError", "NotFoundError", "AlreadyExistsError",
            "FailedPreconditionError", "PermissionDeniedError", "ResourceExhaustedError", "DataLossError",
            "UnavailableError", "DeadlineExceededError", "UnimplementedError", "IoError", "InternalError"]
