@@ -2,7 +2,8 @@
 
     profile = stepscope.load("logdir/plugins/profile/run1")   # or an .xplane.pb, trace JSON, .gz
     profile.tool("overview_page")["avg_step_time_ms"]
-    profile.table("framework_op_stats", "ops")                 # a pandas DataFrame, or a list of dicts
+    profile.table("framework_op_stats", "host_ops")            # a pandas DataFrame, or a list of dicts
+    profile.diff(stepscope.load("other_run"))                  # `stepscope diff` as Python objects
 
 Options are the tools' declared options (`stepscope analyze --help`), by name:
 `profile.tool("kernel_stats", max_kernels=10)`. Errors raise the same StepscopeError
@@ -44,6 +45,14 @@ class Profile:
     def tool(self, name, **options):
         """The tool's result: its JSON (docs/tools.md) as Python objects."""
         return json.loads(self._loaded.tool_json(name, {k: _option_text(v) for k, v in options.items()}))
+
+    def diff(self, other, labels=("A", "B")):
+        """`stepscope diff`: this profile (before) against `other` (after), as Python objects.
+
+        labels: how the result names the two sides (the CLI names them by path).
+        """
+        label_a, label_b = labels
+        return json.loads(self._loaded.diff_json(other._loaded, str(label_a), str(label_b)))
 
     def table(self, tool, table, **options):
         """The tool's table: a pandas DataFrame when pandas is installed, else a list of dicts."""

@@ -49,6 +49,15 @@ class LoadTest(unittest.TestCase):
             profile.table("framework_op_stats", "no_such_table")
         self.assertIn("its tables: host_ops", str(raised.exception))
 
+    def test_diff_is_the_clis(self):
+        other = TRACE.replace("rank-0", "rank-1")
+        out = subprocess.run([CLI, "diff", TRACE, other, "--format", "json"], check=True, capture_output=True,
+                             text=True).stdout
+        expected = json.loads(out)
+        labels = (expected["a"]["label"], expected["b"]["label"])
+        self.assertEqual(stepscope.load(TRACE).diff(stepscope.load(other), labels=labels), expected)
+        self.assertEqual(stepscope.load(TRACE).diff(stepscope.load(other))["a"]["label"], "A")
+
     def test_hosts_and_steps(self):
         profile = stepscope.load(XSPACE)
         self.assertEqual(len(profile.hosts), 1)

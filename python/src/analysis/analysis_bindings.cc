@@ -14,6 +14,7 @@
 #include "src/analysis/tool.h"
 #include "src/analysis/tool_options.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/diff.h"
 #include "src/load/profile_loader.h"
 
 namespace py = pybind11;
@@ -81,6 +82,15 @@ class LoadedProfile {
     return Run(tool_id, options)->ToJson(/*pretty=*/false);
   }
 
+  // `stepscope diff this other` as its JSON text: this profile is A (before), `other` B.
+  std::string DiffJson(const LoadedProfile& other, const std::string& label_a, const std::string& label_b) const {
+    analysis::DiffOptions options{.label_a = label_a, .label_b = label_b};
+    py::gil_scoped_release release;
+    return analysis::StructToolResult<analysis::ProfileDiff>(
+               analysis::CompareProfiles(*model_, *other.model_, options))
+        .ToJson(/*pretty=*/false);
+  }
+
   // The tool's table `name`: (column ids, rows of Python values).
   py::tuple Table(const std::string& tool_id, const std::string& name,
                   const std::map<std::string, std::string>& options) const {
@@ -142,6 +152,7 @@ void BindAnalysis(py::module_& m) {
       .def_property_readonly("hosts", &LoadedProfile::hosts)
       .def_property_readonly("run", &LoadedProfile::run)
       .def("tool_json", &LoadedProfile::ToolJson, py::arg("tool"), py::arg("options"))
+      .def("diff_json", &LoadedProfile::DiffJson, py::arg("other"), py::arg("label_a"), py::arg("label_b"))
       .def("table", &LoadedProfile::Table, py::arg("tool"), py::arg("table"), py::arg("options"));
   sub.def("tool_ids", [] {
     std::vector<std::string> ids;
