@@ -47,7 +47,7 @@ class LoadTest(unittest.TestCase):
         self.assertEqual(rows, cli_json(TRACE, "framework_op_stats")["host_ops"])
         with self.assertRaises(stepscope.NotFoundError) as raised:
             profile.table("framework_op_stats", "no_such_table")
-        self.assertIn("its tables: host_ops", str(raised.exception))
+        self.assertIn("no table 'no_such_table' in this tool's result; tables: host_ops", str(raised.exception))
 
     def test_diff_is_the_clis(self):
         other = TRACE.replace("rank-0", "rank-1")

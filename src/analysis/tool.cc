@@ -19,15 +19,21 @@ std::vector<std::string> ToolResult::TableNames() const {
   return names;
 }
 
-StatusOr<std::string> ToolResult::TableCsv(std::string_view name) const {
+StatusOr<output::Table> ToolResult::FindTable(std::string_view name) const {
   std::string known;
-  for (const output::Table& table : Tables()) {
-    if (table.name == name) return output::TableToCsv(table);
+  for (output::Table& table : Tables()) {
+    if (table.name == name) return std::move(table);
     known += known.empty() ? "" : ", ";
     known += table.name;
   }
   return NotFoundError("no table '" + std::string(name) + "' in this tool's result; tables: " +
                        (known.empty() ? std::string("(none)") : known));
+}
+
+StatusOr<std::string> ToolResult::TableCsv(std::string_view name) const {
+  StatusOr<output::Table> table = FindTable(name);
+  if (!table.ok()) return table.status();
+  return output::TableToCsv(*table);
 }
 
 StatusOr<std::unique_ptr<ToolResult>> Tool::Run(const ProfileModel& model, const ToolOptions& options) const {

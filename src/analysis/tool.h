@@ -77,7 +77,9 @@ class ToolResult {
 
   // Convenience: the JSON object as text (pretty = two-space indent), newline-terminated.
   std::string ToJson(bool pretty) const;
-  // The table `name` as CSV; kNotFound naming the tables that exist otherwise.
+  // The table `name`; kNotFound naming the tables that exist otherwise.
+  StatusOr<output::Table> FindTable(std::string_view name) const;
+  // FindTable as CSV.
   StatusOr<std::string> TableCsv(std::string_view name) const;
   // Names of Tables(), in order.
   std::vector<std::string> TableNames() const;

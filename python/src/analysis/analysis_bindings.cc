@@ -2,6 +2,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -94,22 +95,16 @@ class LoadedProfile {
   // The tool's table `name`: (column ids, rows of Python values).
   py::tuple Table(const std::string& tool_id, const std::string& name,
                   const std::map<std::string, std::string>& options) const {
-    std::unique_ptr<analysis::ToolResult> result = Run(tool_id, options);
-    for (const analysis::output::Table& table : result->Tables()) {
-      if (table.name != name) continue;
-      py::list columns;
-      for (const analysis::output::Column& column : table.columns) columns.append(column.id);
-      py::list rows;
-      for (const std::vector<analysis::output::Cell>& row : table.rows) {
-        py::list values;
-        for (const analysis::output::Cell& cell : row) values.append(CellValue(cell));
-        rows.append(std::move(values));
-      }
-      return py::make_tuple(columns, rows);
+    const analysis::output::Table table = ValueOrRaise(Run(tool_id, options)->FindTable(name));
+    py::list columns;
+    for (const analysis::output::Column& column : table.columns) columns.append(column.id);
+    py::list rows;
+    for (const std::vector<analysis::output::Cell>& row : table.rows) {
+      py::list values;
+      for (const analysis::output::Cell& cell : row) values.append(CellValue(cell));
+      rows.append(std::move(values));
     }
-    std::string names;
-    for (const std::string& n : result->TableNames()) names += (names.empty() ? "" : ", ") + n;
-    Raise(NotFoundError(tool_id + " has no table '" + name + "'; its tables: " + names));
+    return py::make_tuple(columns, rows);
   }
 
  private:
@@ -117,17 +112,17 @@ class LoadedProfile {
                                             const std::map<std::string, std::string>& options) const {
     const analysis::Tool* tool = ValueOrRaise(analysis::FindTool(tool_id));
     analysis::ToolOptions parsed;
+    const std::vector<const analysis::ToolOptionDecl*> declared = analysis::OptionsOf(*tool);
     for (const auto& [name, text] : options) {
-      const analysis::ToolOptionDecl* option = analysis::FindToolOption(name);
-      bool declared = false;
-      for (std::string_view own : tool->option_names()) declared = declared || own == name;
-      if (option == nullptr || !declared) {
+      auto option = std::find_if(declared.begin(), declared.end(),
+                                 [&](const analysis::ToolOptionDecl* d) { return d->name == name; });
+      if (option == declared.end()) {
         std::string own_names;
-        for (std::string_view own : tool->option_names()) own_names += (own_names.empty() ? "" : ", ") + std::string(own);
+        for (const analysis::ToolOptionDecl* d : declared) own_names += (own_names.empty() ? "" : ", ") + std::string(d->name);
         Raise(InvalidArgumentError(tool_id + " takes no option '" + name + "'" +
                                    (own_names.empty() ? "" : "; its options: " + own_names)));
       }
-      if (Status set = option->set(name, text, &parsed); !set.ok()) Raise(set);
+      if (Status set = (*option)->set(name, text, &parsed); !set.ok()) Raise(set);
     }
     if (Status valid = analysis::ValidateToolOptions(parsed, ""); !valid.ok()) Raise(valid);
     if (!tool->IsAvailable(*model_)) Raise(analysis::ToolUnavailableError(*tool, *model_));
