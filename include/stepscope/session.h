@@ -72,6 +72,15 @@ Status StartProfiling(const std::string& logdir, const ProfileOptions& options =
 // active.
 Status StopProfiling();
 bool IsProfiling();
+
+// The same process-wide session, kept in memory: nothing is created or written, and the
+// profile is handed to the caller at stop (Python's `stepscope.stop(write=False)`, which
+// analyses it without a file). StopProfiling refuses such a session (it has no logdir).
+Status StartProfilingInMemory(const ProfileOptions& options = {});
+// Stops the session StartProfiling or StartProfilingInMemory began and, instead of
+// writing it, converts it on the caller's thread into `serialized_xspace` (a
+// tensorflow.profiler.XSpace message). kFailedPrecondition when none is active.
+Status StopProfilingInMemory(std::string* serialized_xspace);
 // Blocks until every stopped session has been written; returns the first write error
 // since the last call. `written_paths` receives the .xplane.pb paths written since the
 // last call. Also runs at process exit (after stopping an active session).

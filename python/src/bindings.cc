@@ -62,6 +62,29 @@ std::vector<std::string> Stop() {
   return paths;
 }
 
+void StartInMemory(int64_t host_tracer_level, int64_t device_tracer_level, int64_t python_tracer_level) {
+  ProfileOptions options =
+      ToProfileOptions(host_tracer_level, device_tracer_level, python_tracer_level, "StartProfilingInMemory");
+  Status started;
+  {
+    py::gil_scoped_release release;
+    started = StartProfilingInMemory(options);
+  }
+  ThrowIfError(started);
+}
+
+// Stops and hands the profile back as serialized XSpace bytes; nothing is written.
+py::bytes StopInMemory() {
+  Status stopped;
+  std::string bytes;
+  {
+    py::gil_scoped_release release;
+    stopped = StopProfilingInMemory(&bytes);
+  }
+  ThrowIfError(stopped);
+  return py::bytes(bytes);
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_stepscope, m) {
@@ -71,6 +94,9 @@ PYBIND11_MODULE(_stepscope, m) {
   m.def("start", &Start, py::arg("logdir"), py::arg("host_tracer_level"), py::arg("device_tracer_level"),
         py::arg("python_tracer_level"));
   m.def("stop", &Stop);
+  m.def("start_in_memory", &StartInMemory, py::arg("host_tracer_level"), py::arg("device_tracer_level"),
+        py::arg("python_tracer_level"));
+  m.def("stop_in_memory", &StopInMemory);
   // Without the GIL: a session starting on another thread may wait for it (the Python
   // tracer) while holding the lock IsProfiling takes.
   m.def("is_profiling", [] { return IsProfiling(); }, py::call_guard<py::gil_scoped_release>());

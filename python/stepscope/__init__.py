@@ -106,26 +106,53 @@ def _levels(options):
             _int_option(options, "python_tracer_level"))
 
 
-def start(logdir, options=None):
+_in_memory = False  # whether the active session start() began has no logdir
+
+
+def start(logdir=None, options=None):
     """Starts profiling; the profile goes to LOGDIR/plugins/profile/<run>/<host>.xplane.pb at stop().
+
+    logdir=None records in memory only: nothing is created or written, and stop() returns the
+    profile for analysis (stepscope.load's Profile).
 
     Raises AlreadyExistsError when a session is active, InvalidArgumentError for bad options,
     and the error of creating LOGDIR (e.g. IoError, PermissionDeniedError) when it cannot be.
     """
+    global _in_memory
     levels = _levels(options)
     if options is not None and options.delay_ms not in (None, 0):
         raise InvalidArgumentError("ProfilerOptions.delay_ms is for client.trace; stepscope.start records at once "
                                    "(got delay_ms=%r)" % (options.delay_ms,))
-    _stepscope.start(_path(logdir), *levels)
+    if logdir is None:
+        _stepscope.start_in_memory(*levels)
+        _in_memory = True
+    else:
+        _stepscope.start(_path(logdir), *levels)
+        _in_memory = False
 
 
-def stop():
-    """Stops profiling and writes the profile; returns the written .xplane.pb paths.
+def stop(write=None):
+    """Stops profiling.
 
-    Raises FailedPreconditionError when no session started by start() is active, and the
-    write error when the profile could not be written.
+    write=True writes the profile under the logdir given to start() and returns the written
+    .xplane.pb paths (what TensorFlow's stop() does). write=False writes nothing and returns the
+    session's profile, ready to analyse (stepscope.load's Profile: .tool(), .table(), ...).
+    The default: write when start() was given a logdir, else return the profile.
+
+    Raises FailedPreconditionError when no session started by start() is active (or write=True
+    for a session started without a logdir), and the write error when the profile could not be
+    written.
     """
-    return _stepscope.stop()
+    global _in_memory
+    if write is None:
+        write = not _in_memory
+    if write:
+        paths = _stepscope.stop()
+        _in_memory = False
+        return paths
+    data = _stepscope.stop_in_memory()
+    _in_memory = False
+    return load(data)
 
 
 def is_profiling():
@@ -136,21 +163,28 @@ def is_profiling():
 class Profile:
     """Context manager: start(logdir, options) on entry, stop() on exit.
 
-        with stepscope.Profile("/tmp/logdir"):
+        with stepscope.Profile("/tmp/logdir") as session:   # written at exit: session.paths
             train()
+        with stepscope.Profile() as session:                # in memory: nothing written
+            train()
+        session.profile.tool("overview_page")               # the profile, analysed
     """
 
-    def __init__(self, logdir, options=None):
+    def __init__(self, logdir=None, options=None):
         self._logdir = logdir
         self._options = options
         self.paths = []
+        self.profile = None
 
     def __enter__(self):
         start(self._logdir, self._options)
         return self
 
     def __exit__(self, *exc):
-        self.paths = stop()
+        if self._logdir is None:
+            self.profile = stop(write=False)
+        else:
+            self.paths = stop()
         return False
 
 

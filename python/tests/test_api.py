@@ -150,7 +150,7 @@ class ErrorTest(LogdirTestCase):
                 self.assertIn(expected, str(raised.exception))
                 self.assertIsInstance(raised.exception, ValueError)
         with self.assertRaises(stepscope.InvalidArgumentError):
-            stepscope.start(None)
+            stepscope.start(42)  # None is a session in memory (test_load.py); a number is no logdir
         with self.assertRaises(stepscope.InvalidArgumentError) as raised:
             stepscope.start("")
         self.assertEqual(str(raised.exception), "StartProfiling: the logdir is empty")

@@ -29,7 +29,12 @@ GlobalProfile* g_profile = nullptr;  // guarded by g_api_mu; the session StartPr
 // the collector thread before static destructors (protobuf's included) run.
 void ShutdownAtExit() {
   if (collect::InForkedChild()) return;  // the parent's session and writer are not ours
-  if (IsProfiling()) StopProfiling().IgnoreError();
+  if (IsProfiling() && StopProfiling().code() == StatusCode::kFailedPrecondition) {
+    // An in-memory session nobody collected: there is nowhere to write it, but its
+    // tracers must stop before static destructors run.
+    std::string discarded;
+    StopProfilingInMemory(&discarded).IgnoreError();
+  }
   collect::ProfileWriter::Get().Shutdown();
 }
 
@@ -38,34 +43,36 @@ void RegisterExitHandlerOnce() {
   std::call_once(once, [] { std::atexit(ShutdownAtExit); });
 }
 
-}  // namespace
 
-Status StartProfiling(const std::string& logdir, const ProfileOptions& options) {
-  if (logdir.empty()) return InvalidArgumentError("StartProfiling: the logdir is empty");
-  if (logdir.find('\0') != std::string::npos || options.run_name.find('\0') != std::string::npos) {
-    return InvalidArgumentError("StartProfiling: the logdir or run name contains a NUL byte");
+// Starts the process-wide session with `destination` (an empty logdir: in memory).
+Status StartGlobalProfile(const char* context, collect::ProfileDestination destination, const ProfileOptions& options) {
+  if (options.run_name.find('\0') != std::string::npos) {
+    return InvalidArgumentError(std::string(context) + ": the logdir or run name contains a NUL byte");
   }
   if (collect::InForkedChild()) {
-    return FailedPreconditionError(std::string("StartProfiling: ") + collect::ForkedChildMessage());
+    return FailedPreconditionError(std::string(context) + ": " + collect::ForkedChildMessage());
   }
   std::lock_guard<std::mutex> lock(g_api_mu);
   if (g_profile != nullptr) {
-    return AlreadyExistsError("StartProfiling: a profiling session is already active (logdir " +
-                              g_profile->destination.logdir + "); call StopProfiling first");
+    const std::string where = g_profile->destination.logdir.empty() ? "in memory" : "logdir " + g_profile->destination.logdir;
+    return AlreadyExistsError(std::string(context) + ": a profiling session is already active (" + where +
+                              "); call StopProfiling first");
   }
   if (!options.run_name.empty()) {
     Status named = xspace::ValidateRunName(options.run_name);
-    if (!named.ok()) return named.WithContext("StartProfiling");
+    if (!named.ok()) return named.WithContext(context);
   }
-  // Fail now, not at stop, when the logdir cannot be created or written: the session's
-  // whole recording would be lost at stop.
-  Status created = base::CreateDirectories(logdir);
-  if (created.ok()) created = base::CheckWritableDirectory(logdir);
-  if (!created.ok()) return created.WithContext("StartProfiling");
+  if (!destination.logdir.empty()) {
+    // Fail now, not at stop, when the logdir cannot be created or written: the session's
+    // whole recording would be lost at stop.
+    Status created = base::CreateDirectories(destination.logdir);
+    if (created.ok()) created = base::CheckWritableDirectory(destination.logdir);
+    if (!created.ok()) return created.WithContext(context);
+  }
   RegisterExitHandlerOnce();
 
   auto profile = std::make_unique<GlobalProfile>();
-  profile->destination.logdir = logdir;
+  profile->destination = std::move(destination);
   profile->destination.run = options.run_name;
   if (profile->destination.run.empty()) {
     profile->destination.run = base::LocalTimestampString(base::WallNowNs());
@@ -75,29 +82,62 @@ Status StartProfiling(const std::string& logdir, const ProfileOptions& options) 
       options.host_name.empty() ? collect::CurrentRunEnvironment().host_name : options.host_name;
 
   StatusOr<std::unique_ptr<Session>> session = Session::Start(options);
-  if (!session.ok()) return session.status().WithContext("StartProfiling");
+  if (!session.ok()) return session.status().WithContext(context);
   profile->session = std::move(session).value();
   g_profile = profile.release();
   return OkStatus();
 }
 
-Status StopProfiling() {
+// Detaches the active session started here, stopped. `accept` may refuse it with `refusal`.
+StatusOr<std::unique_ptr<GlobalProfile>> TakeStoppedProfile(const char* context,
+                                                            bool (*accept)(const GlobalProfile&),
+                                                            const char* refusal) {
   if (collect::InForkedChild()) {
-    return FailedPreconditionError(std::string("StopProfiling: ") + collect::ForkedChildMessage());
+    return FailedPreconditionError(std::string(context) + ": " + collect::ForkedChildMessage());
   }
-  std::unique_ptr<GlobalProfile> profile;
-  {
-    std::lock_guard<std::mutex> lock(g_api_mu);
-    if (g_profile == nullptr) {
-      return FailedPreconditionError("StopProfiling: no session started by StartProfiling is active");
-    }
-    profile.reset(g_profile);
-    g_profile = nullptr;
-    Status stopped = profile->session->Stop();
-    if (!stopped.ok()) return stopped.WithContext("StopProfiling");
+  std::lock_guard<std::mutex> lock(g_api_mu);
+  if (g_profile == nullptr) {
+    return FailedPreconditionError(std::string(context) + ": no session started by StartProfiling is active");
   }
-  collect::ProfileWriter::Get().Enqueue(std::move(profile->session), std::move(profile->destination));
+  if (!accept(*g_profile)) return FailedPreconditionError(std::string(context) + ": " + refusal);
+  std::unique_ptr<GlobalProfile> profile(g_profile);
+  g_profile = nullptr;
+  Status stopped = profile->session->Stop();
+  if (!stopped.ok()) return stopped.WithContext(context);
+  return profile;
+}
+
+bool HasLogdir(const GlobalProfile& profile) { return !profile.destination.logdir.empty(); }
+bool AnyProfile(const GlobalProfile&) { return true; }
+
+}  // namespace
+
+Status StartProfiling(const std::string& logdir, const ProfileOptions& options) {
+  if (logdir.empty()) return InvalidArgumentError("StartProfiling: the logdir is empty");
+  if (logdir.find('\0') != std::string::npos) {
+    return InvalidArgumentError("StartProfiling: the logdir or run name contains a NUL byte");
+  }
+  return StartGlobalProfile("StartProfiling", {.logdir = logdir}, options);
+}
+
+Status StartProfilingInMemory(const ProfileOptions& options) {
+  return StartGlobalProfile("StartProfilingInMemory", {}, options);
+}
+
+Status StopProfiling() {
+  StatusOr<std::unique_ptr<GlobalProfile>> profile = TakeStoppedProfile(
+      "StopProfiling", HasLogdir,
+      "the session was started in memory (StartProfilingInMemory); collect it with StopProfilingInMemory");
+  if (!profile.ok()) return profile.status();
+  collect::ProfileWriter::Get().Enqueue(std::move((*profile)->session), std::move((*profile)->destination));
   return OkStatus();
+}
+
+Status StopProfilingInMemory(std::string* serialized_xspace) {
+  if (serialized_xspace == nullptr) return InvalidArgumentError("StopProfilingInMemory: no output string");
+  StatusOr<std::unique_ptr<GlobalProfile>> profile = TakeStoppedProfile("StopProfilingInMemory", AnyProfile, "");
+  if (!profile.ok()) return profile.status();
+  return (*profile)->session->CollectSerializedXSpace(serialized_xspace).WithContext("StopProfilingInMemory");
 }
 
 bool IsProfiling() { return !collect::InForkedChild() && collect::IsSessionActive(); }

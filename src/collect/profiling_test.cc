@@ -137,6 +137,43 @@ TEST_F(ProfilingTest, BadLogdirFailsAtStart) {
   EXPECT_FALSE(IsProfiling());
 }
 
+// In memory: the profile comes back as XSpace bytes, and nothing is written - not even a
+// write job for FlushProfiles to report.
+TEST_F(ProfilingTest, InMemorySessionHandsBackTheProfileAndWritesNothing) {
+  ProfileOptions options;
+  options.host_name = "in_memory_host";
+  ASSERT_TRUE(StartProfilingInMemory(options).ok());
+  EXPECT_TRUE(IsProfiling());
+  EXPECT_EQ(StartProfiling(NewLogdir("second")).code(), StatusCode::kAlreadyExists);
+  for (int64_t n = 0; n < 4; ++n) Step step("train", n);
+  Status refused = StopProfiling();
+  EXPECT_EQ(refused.code(), StatusCode::kFailedPrecondition);
+  EXPECT_THAT(refused.message(), testing::HasSubstr("StopProfilingInMemory"));
+  EXPECT_TRUE(IsProfiling()) << "a refused stop leaves the session recording";
+  std::string bytes;
+  ASSERT_TRUE(StopProfilingInMemory(&bytes).ok());
+  EXPECT_FALSE(IsProfiling());
+  xspace::XSpace space;
+  ASSERT_TRUE(space.ParseFromString(bytes));
+  EXPECT_THAT(TrainSteps(space), testing::ElementsAre(0, 1, 2, 3));
+  EXPECT_TRUE(FlushOrDie().empty());
+  EXPECT_EQ(StopProfilingInMemory(&bytes).code(), StatusCode::kFailedPrecondition);
+}
+
+// A session started with a logdir can be collected in memory instead of written.
+TEST_F(ProfilingTest, LogdirSessionCanBeCollectedInMemoryInstead) {
+  const std::string logdir = NewLogdir("collected");
+  ASSERT_TRUE(StartProfiling(logdir).ok());
+  { Step step("train", 7); }
+  std::string bytes;
+  ASSERT_TRUE(StopProfilingInMemory(&bytes).ok());
+  xspace::XSpace space;
+  ASSERT_TRUE(space.ParseFromString(bytes));
+  EXPECT_THAT(TrainSteps(space), testing::ElementsAre(7));
+  EXPECT_TRUE(FlushOrDie().empty());
+  EXPECT_FALSE(fs::exists(logdir + "/plugins")) << "nothing is written under the logdir";
+}
+
 TEST_F(ProfilingTest, ScopedProfileWritesWhenItGoesOutOfScope) {
   const std::string logdir = NewLogdir("scoped");
   {

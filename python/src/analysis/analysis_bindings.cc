@@ -15,7 +15,9 @@
 #include "src/analysis/tool.h"
 #include "src/analysis/tool_options.h"
 #include "src/analysis/tool_registry.h"
+#include "src/analysis/tools/check.h"
 #include "src/analysis/tools/diff.h"
+#include "src/load/bytes_profile.h"
 #include "src/load/profile_loader.h"
 
 namespace py = pybind11;
@@ -48,6 +50,50 @@ py::object CellValue(const analysis::output::Cell& cell) {
       cell);
 }
 
+py::object ColumnDict(const analysis::output::Column& column) {
+  py::dict d;
+  d["id"] = column.id;
+  d["label"] = column.label;
+  d["unit"] = column.unit;
+  d["decimals"] = column.text_decimals;
+  return std::move(d);
+}
+
+// A tool's (or diff's, or check's) result: its JSON, its tables and its text, from the
+// one ToolResult the CLI would print.
+class Result {
+ public:
+  Result(std::unique_ptr<analysis::ToolResult> result, analysis::ToolOptions options)
+      : result_(std::move(result)), options_(std::move(options)) {}
+
+  std::string Json() const { return result_->ToJson(/*pretty=*/false); }
+  std::vector<std::string> TableNames() const { return result_->TableNames(); }
+  std::string Text() const { return result_->FormatText(options_); }
+
+  // The table `name`: {name, title, columns: [{id, label, unit, decimals}], rows}.
+  py::dict Table(const std::string& name) const {
+    const analysis::output::Table table = ValueOrRaise(result_->FindTable(name));
+    py::list columns;
+    for (const analysis::output::Column& column : table.columns) columns.append(ColumnDict(column));
+    py::list rows;
+    for (const std::vector<analysis::output::Cell>& row : table.rows) {
+      py::list values;
+      for (const analysis::output::Cell& cell : row) values.append(CellValue(cell));
+      rows.append(std::move(values));
+    }
+    py::dict d;
+    d["name"] = table.name;
+    d["title"] = table.title;
+    d["columns"] = std::move(columns);
+    d["rows"] = std::move(rows);
+    return d;
+  }
+
+ private:
+  std::unique_ptr<analysis::ToolResult> result_;
+  analysis::ToolOptions options_;
+};
+
 // One loaded profile: its model (every selected host combined) and the hosts of its run.
 class LoadedProfile {
  public:
@@ -75,41 +121,57 @@ class LoadedProfile {
     return profile;
   }
 
+  // A profile given as bytes (an XSpace or trace JSON, gzip or not); `what` names it in
+  // errors. Nothing is written: this is how a session collected in memory is analysed.
+  static std::unique_ptr<LoadedProfile> LoadBytes(const py::buffer& data, const std::string& what) {
+    const py::buffer_info info = data.request();
+    if (info.ndim != 1 || info.itemsize != 1) Raise(InvalidArgumentError("load: bytes are expected, not a buffer of " + std::to_string(info.ndim) + " dimensions"));
+    const std::string_view bytes(static_cast<const char*>(info.ptr), static_cast<size_t>(info.size));
+    auto profile = std::make_unique<LoadedProfile>();
+    StatusOr<analysis::ProfileModel> model = InternalError("unreachable");
+    {
+      py::gil_scoped_release release;  // the buffer is kept alive by `data`, held by the caller
+      model = load::LoadModelFromBytes(bytes, what);
+    }
+    if (!model.ok()) Raise(model.status());
+    profile->model_ = std::make_unique<analysis::ProfileModel>(std::move(*model));
+    profile->hosts_ = profile->model_->hostnames;
+    return profile;
+  }
+
   const std::vector<std::string>& hosts() const { return hosts_; }
   const std::string& run() const { return run_; }
 
-  // The tool's result as its JSON text; options by their declared names, as text.
-  std::string ToolJson(const std::string& tool_id, const std::map<std::string, std::string>& options) const {
-    return Run(tool_id, options)->ToJson(/*pretty=*/false);
+  // The tool's result; options by their declared names, as text.
+  Result RunTool(const std::string& tool_id, const std::map<std::string, std::string>& options) const {
+    analysis::ToolOptions parsed = ParseOptions(tool_id, options);
+    return Result(Run(tool_id, parsed), parsed);
   }
 
-  // `stepscope diff this other` as its JSON text: this profile is A (before), `other` B.
-  std::string DiffJson(const LoadedProfile& other, const std::string& label_a, const std::string& label_b) const {
+  // `stepscope diff this other`: this profile is A (before), `other` B.
+  Result Diff(const LoadedProfile& other, const std::string& label_a, const std::string& label_b) const {
     analysis::DiffOptions options{.label_a = label_a, .label_b = label_b};
     py::gil_scoped_release release;
-    return analysis::StructToolResult<analysis::ProfileDiff>(
-               analysis::CompareProfiles(*model_, *other.model_, options))
-        .ToJson(/*pretty=*/false);
+    return Result(std::make_unique<analysis::StructToolResult<analysis::ProfileDiff>>(
+                      analysis::CompareProfiles(*model_, *other.model_, options)),
+                  {});
   }
 
-  // The tool's table `name`: (column ids, rows of Python values).
-  py::tuple Table(const std::string& tool_id, const std::string& name,
-                  const std::map<std::string, std::string>& options) const {
-    const analysis::output::Table table = ValueOrRaise(Run(tool_id, options)->FindTable(name));
-    py::list columns;
-    for (const analysis::output::Column& column : table.columns) columns.append(column.id);
-    py::list rows;
-    for (const std::vector<analysis::output::Cell>& row : table.rows) {
-      py::list values;
-      for (const analysis::output::Cell& cell : row) values.append(CellValue(cell));
-      rows.append(std::move(values));
+  // `stepscope check`: `budgets` in the budget file's syntax (one `KEY <= VALUE` or
+  // `KEY >= VALUE` per line). A broken budget is a result, not an error.
+  Result Check(const std::string& budgets) const {
+    std::vector<analysis::Budget> parsed = ValueOrRaise(analysis::ParseBudgetFile(budgets));
+    if (parsed.empty()) {
+      Raise(InvalidArgumentError("check: no budgets (e.g. \"step_ms <= 120\"); keys: " + analysis::BudgetKeyList()));
     }
-    return py::make_tuple(columns, rows);
+    return Result(std::make_unique<analysis::StructToolResult<analysis::CheckResult>>(
+                      analysis::CheckBudgets(*model_, parsed)),
+                  {});
   }
 
  private:
-  std::unique_ptr<analysis::ToolResult> Run(const std::string& tool_id,
-                                            const std::map<std::string, std::string>& options) const {
+  static analysis::ToolOptions ParseOptions(const std::string& tool_id,
+                                            const std::map<std::string, std::string>& options) {
     const analysis::Tool* tool = ValueOrRaise(analysis::FindTool(tool_id));
     analysis::ToolOptions parsed;
     const std::vector<const analysis::ToolOptionDecl*> declared = analysis::OptionsOf(*tool);
@@ -125,10 +187,15 @@ class LoadedProfile {
       if (Status set = (*option)->set(name, text, &parsed); !set.ok()) Raise(set);
     }
     if (Status valid = analysis::ValidateToolOptions(parsed, ""); !valid.ok()) Raise(valid);
+    return parsed;
+  }
+
+  std::unique_ptr<analysis::ToolResult> Run(const std::string& tool_id, const analysis::ToolOptions& options) const {
+    const analysis::Tool* tool = ValueOrRaise(analysis::FindTool(tool_id));
     if (!tool->IsAvailable(*model_)) Raise(analysis::ToolUnavailableError(*tool, *model_));
     StatusOr<std::unique_ptr<analysis::ToolResult>> result = [&] {
       py::gil_scoped_release release;
-      return tool->Run(*model_, parsed);
+      return tool->Run(*model_, options);
     }();
     return ValueOrRaise(std::move(result));
   }
@@ -142,13 +209,21 @@ class LoadedProfile {
 
 void BindAnalysis(py::module_& m) {
   py::module_ sub = m.def_submodule("_analysis", "stepscope.load's bindings over the loader and the analysis tools");
+  py::class_<Result>(sub, "Result")
+      .def("json", &Result::Json)
+      .def("table_names", &Result::TableNames)
+      .def("table", &Result::Table, py::arg("name"))
+      .def("text", &Result::Text);
   py::class_<LoadedProfile>(sub, "LoadedProfile")
       .def_static("load", &LoadedProfile::Load, py::arg("path"), py::arg("run") = "", py::arg("host") = "")
+      .def_static("load_bytes", &LoadedProfile::LoadBytes, py::arg("data"), py::arg("what"))
       .def_property_readonly("hosts", &LoadedProfile::hosts)
       .def_property_readonly("run", &LoadedProfile::run)
-      .def("tool_json", &LoadedProfile::ToolJson, py::arg("tool"), py::arg("options"))
-      .def("diff_json", &LoadedProfile::DiffJson, py::arg("other"), py::arg("label_a"), py::arg("label_b"))
-      .def("table", &LoadedProfile::Table, py::arg("tool"), py::arg("table"), py::arg("options"));
+      // A result may refer to its profile's model: the profiles live as long as it does.
+      .def("run_tool", &LoadedProfile::RunTool, py::arg("tool"), py::arg("options"), py::keep_alive<0, 1>())
+      .def("check", &LoadedProfile::Check, py::arg("budgets"), py::keep_alive<0, 1>())
+      .def("diff", &LoadedProfile::Diff, py::arg("other"), py::arg("label_a"), py::arg("label_b"),
+           py::keep_alive<0, 1>(), py::keep_alive<0, 2>());
   sub.def("tool_ids", [] {
     std::vector<std::string> ids;
     for (const analysis::Tool* tool : analysis::AllTools()) ids.emplace_back(tool->id());
