@@ -15,6 +15,8 @@
 namespace stepscope::load {
 namespace {
 
+constexpr size_t kSniffBytes = 4096;
+
 bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 // The first non-blank byte of JSON text; a UTF-8 byte-order mark is skipped too.
@@ -59,10 +61,21 @@ StatusOr<analysis::ProfileModel> XSpaceModel(std::string_view bytes, const std::
   return ModelFromColumns(std::move(*columns), options);
 }
 
+// The first few KiB of gzip'ed `bytes`, inflated (enough to tell JSON from an XSpace).
+StatusOr<std::string> InflatedHead(std::string_view bytes) {
+  base::GzipInflater inflater(xspace::InflateLimitsForBudget());
+  std::string head(kSniffBytes, '\0');
+  std::string_view input = bytes;
+  StatusOr<size_t> produced = inflater.Inflate(&input, /*input_end=*/true, head.data(), head.size());
+  if (!produced.ok()) return produced.status();
+  head.resize(*produced);
+  return head;
+}
+
 }  // namespace
 
 BytesFormat SniffBytesFormat(std::string_view bytes) {
-  const char first = FirstTextByte(bytes.substr(0, 4096));
+  const char first = FirstTextByte(bytes.substr(0, kSniffBytes));
   return first == '{' || first == '[' ? BytesFormat::kTraceJson : BytesFormat::kXSpace;
 }
 
@@ -70,17 +83,19 @@ StatusOr<analysis::ProfileModel> LoadModelFromBytes(std::string_view bytes, std:
                                                     const analysis::ModelOptions& options) {
   const std::string name = what.empty() ? "<bytes>" : std::string(what);
   if (bytes.empty()) return InvalidArgumentError(name + ": no bytes (an empty profile)");
-  // Both readers take gzip, but telling the formats apart needs the inflated head, and an
-  // XSpace is parsed from whole bytes anyway.
-  std::string inflated;
-  if (base::IsGzip(bytes)) {
-    StatusOr<std::string> out = base::GunzipWithLimit(bytes, xspace::InflateLimitsForBudget());
-    if (!out.ok()) return out.status().WithContext(name);
-    inflated = std::move(*out);
-    bytes = inflated;
+  if (!base::IsGzip(bytes)) {
+    if (SniffBytesFormat(bytes) == BytesFormat::kTraceJson) return TraceJsonModel(bytes, name, options);
+    return XSpaceModel(bytes, name, options);
   }
-  if (SniffBytesFormat(bytes) == BytesFormat::kTraceJson) return TraceJsonModel(bytes, name, options);
-  return XSpaceModel(bytes, name, options);
+  // Compressed: the head tells the format. The importer inflates JSON itself, streaming on
+  // threads of its own (a whole inflate first made a 15 MB trace ~70 % slower to load);
+  // an XSpace is parsed from whole bytes, so it is inflated here.
+  StatusOr<std::string> head = InflatedHead(bytes);
+  if (!head.ok()) return head.status().WithContext(name);
+  if (SniffBytesFormat(*head) == BytesFormat::kTraceJson) return TraceJsonModel(bytes, name, options);
+  StatusOr<std::string> inflated = base::GunzipWithLimit(bytes, xspace::InflateLimitsForBudget());
+  if (!inflated.ok()) return inflated.status().WithContext(name);
+  return XSpaceModel(*inflated, name, options);
 }
 
 }  // namespace stepscope::load

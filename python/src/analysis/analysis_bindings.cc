@@ -59,6 +59,14 @@ py::object ColumnDict(const analysis::output::Column& column) {
   return std::move(d);
 }
 
+// The model the CLI's commands build: the tools read its summaries only, and without the
+// per-event trees it takes half the memory (a Profile may live as long as a notebook).
+analysis::ModelOptions ToolModelOptions() {
+  analysis::ModelOptions options;
+  options.keep_event_tree = false;
+  return options;
+}
+
 // A tool's (or diff's, or check's) result: its JSON, its tables and its text, from the
 // one ToolResult the CLI would print.
 class Result {
@@ -98,7 +106,7 @@ class Result {
 class LoadedProfile {
  public:
   static std::unique_ptr<LoadedProfile> Load(const std::string& path, const std::string& run, const std::string& host) {
-    load::ProfileRequest request{.path = path, .run = run, .host = host};
+    load::ProfileRequest request{.path = path, .run = run, .host = host, .model_options = ToolModelOptions()};
     auto profile = std::make_unique<LoadedProfile>();
     Status status = OkStatus();
     {
@@ -131,7 +139,7 @@ class LoadedProfile {
     StatusOr<analysis::ProfileModel> model = InternalError("unreachable");
     {
       py::gil_scoped_release release;  // the buffer is kept alive by `data`, held by the caller
-      model = load::LoadModelFromBytes(bytes, what);
+      model = load::LoadModelFromBytes(bytes, what, ToolModelOptions());
     }
     if (!model.ok()) Raise(model.status());
     profile->model_ = std::make_unique<analysis::ProfileModel>(std::move(*model));
