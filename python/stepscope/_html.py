@@ -40,7 +40,9 @@ def _number(value, decimals=2):
 def _header(column):
     unit = column.get("unit") or ""
     label = column.get("label") or column["id"]
-    return label if not unit or unit in label else "%s (%s)" % (label, unit)
+    if not unit or unit == "count" or unit.lower() in label.lower():
+        return label  # "Count", "Self %": the label says it already
+    return "%s (%s)" % (label, unit)
 
 
 def table_html(table):
