@@ -92,6 +92,8 @@ int RunAnalyzeCommand(CommandContext& context) {
   flags.AddString("tool", &tool_id, "tool id, or all (overview_page + advisor): " + analysis::ToolIdList());
   flags.AddString("run", &run, "run to analyse in a logdir (default: the newest)");
   flags.AddString("host", &host, "analyse one host of the run (default: all hosts combined)");
+  bool separate_runs = false;
+  flags.AddBool("separate_runs", &separate_runs, "read every run directory of the logdir on its own (no sessions assembled; see stepscope runs)");
   flags.AddString("format", &format, "text for people, json for programs, csv for one table", {"text", "json", "csv"});
   flags.AddString("table", &table, "print only this table (required with --format csv)");
   std::string step_text;
@@ -139,7 +141,13 @@ int RunAnalyzeCommand(CommandContext& context) {
 
   const std::string& path = positional[0];
   auto profile = LoadCommandProfile(
-      "analyze", {.path = path, .run = run, .host = host, .model_options = model_options}, "--run", context.err);
+      "analyze",
+      {.path = path,
+       .run = run,
+       .host = host,
+       .model_options = model_options,
+       .list_options = {.assemble_sessions = !separate_runs}},
+      "--run", context.err);
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
   const ProfileModel* model = &profile->model;
 

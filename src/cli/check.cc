@@ -54,6 +54,8 @@ int RunCheckCommand(CommandContext& context) {
   flags.AddString("budget", &budget_file, "file of budgets, one `KEY <= VALUE` or `KEY >= VALUE` per line");
   flags.AddString("run", &run, "run to check in a logdir (default: the newest)");
   flags.AddString("host", &host, "check one host of the run (default: all hosts combined)");
+  bool separate_runs = false;
+  flags.AddBool("separate_runs", &separate_runs, "read every run directory of the logdir on its own (no sessions assembled; see stepscope runs)");
   flags.AddString("format", &format, "text for people, json for programs, csv for the budgets table",
                   {"text", "json", "csv"});
   std::vector<std::string> positional;
@@ -77,7 +79,9 @@ int RunCheckCommand(CommandContext& context) {
     return ReportUsageError(context.err, "check", "no budgets: add --max KEY=VALUE, --min KEY=VALUE or --budget FILE");
   }
   const std::string& path = positional[0];
-  auto profile = LoadCommandProfile("check", {.path = path, .run = run, .host = host}, "--run", context.err);
+  auto profile = LoadCommandProfile(
+      "check", {.path = path, .run = run, .host = host, .list_options = {.assemble_sessions = !separate_runs}}, "--run",
+      context.err);
   if (!profile.ok()) return ReportError(context.err, path, profile.status());
 
   const analysis::CheckResult checked = analysis::CheckBudgets(profile->model, budgets);

@@ -41,6 +41,8 @@ int RunDiffCommand(CommandContext& context) {
   flags.AddString("host_b", &host_b, "one host of B (default: all hosts combined)");
   flags.AddString("format", &format, "text for people, json for programs, csv for one table", {"text", "json", "csv"});
   flags.AddString("table", &table, "print only this table (required with --format csv)");
+  bool separate_runs = false;
+  flags.AddBool("separate_runs", &separate_runs, "read every run directory of the logdir on its own (no sessions assembled; see stepscope runs)");
   flags.AddInt("top", &top, "text: changed, added and removed ops and kernels shown (0 = all)", 0, 1000000);
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
@@ -62,9 +64,12 @@ int RunDiffCommand(CommandContext& context) {
   }
   const std::string& path_a = positional[0];
   const std::string& path_b = positional[1];
-  auto resolved_a = ResolveCommandProfile("diff", {.path = path_a, .run = run_a, .host = host_a}, "--run_a", context.err);
+  const load::ListOptions listing{.assemble_sessions = !separate_runs};
+  auto resolved_a = ResolveCommandProfile(
+      "diff", {.path = path_a, .run = run_a, .host = host_a, .list_options = listing}, "--run_a", context.err);
   if (!resolved_a.ok()) return ReportError(context.err, path_a, resolved_a.status());
-  auto resolved_b = ResolveCommandProfile("diff", {.path = path_b, .run = run_b, .host = host_b}, "--run_b", context.err);
+  auto resolved_b = ResolveCommandProfile(
+      "diff", {.path = path_b, .run = run_b, .host = host_b, .list_options = listing}, "--run_b", context.err);
   if (!resolved_b.ok()) return ReportError(context.err, path_b, resolved_b.status());
   // Both models are alive together: size the batch heap for both inputs.
   std::vector<std::string> inputs = load::ProfilePaths(*resolved_a);

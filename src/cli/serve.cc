@@ -99,6 +99,8 @@ int RunServeCommand(CommandContext& context) {
   flags.AddString("cors_origin", &cors, "comma-separated origins allowed to read the API cross-origin (default none)");
   flags.AddInt("cache_mb", &cache_mb, "memory for cached tool results, MiB", 1, 1 << 20);
   flags.AddInt("threads", &threads, "requests served concurrently", 1, 256);
+  bool separate_runs = false;
+  flags.AddBool("separate_runs", &separate_runs, "read every run directory of the logdir on its own (no sessions assembled; see stepscope runs)");
   std::vector<std::string> positional;
   Status parsed = flags.Parse(context.args, &positional);
   if (!parsed.ok()) return ReportUsageError(context.err, "serve", parsed.message());
@@ -120,6 +122,7 @@ int RunServeCommand(CommandContext& context) {
   options.cors_origins = SplitCommas(cors);
   options.result_cache_bytes = static_cast<size_t>(cache_mb) << 20;
   options.worker_threads = static_cast<int>(threads);
+  options.separate_runs = separate_runs;
   auto server = server::HttpServer::Create(options);
   if (!server.ok()) return ReportError(context.err, "serve", server.status());
 

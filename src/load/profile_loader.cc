@@ -13,6 +13,7 @@
 #include "src/analysis/model/combine_hosts.h"
 #include "src/base/cores.h"
 #include "src/base/status_macros.h"
+#include "src/load/run_sessions.h"
 #include "src/load/trace_import.h"
 #include "src/xspace/logdir.h"
 
@@ -128,7 +129,7 @@ StatusOr<std::vector<HostProfileFile>> ListRunFiles(const std::string& run_dir) 
   return files;
 }
 
-StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir) {
+StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir, const ListOptions& options) {
   STEPSCOPE_ASSIGN_OR_RETURN(std::vector<xspace::RunInfo> runs, xspace::ListRuns(logdir));
   std::vector<RunProfiles> result;
   result.reserve(runs.size());
@@ -147,7 +148,20 @@ StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir) {
     return NotFoundError(logdir + " holds no profile runs: its run directories hold no profile files (" +
                          std::to_string(runs.size()) + " without)");
   }
+  if (options.assemble_sessions) return AssembleSessions(std::move(result));
   return result;
+}
+
+StatusOr<std::vector<HostProfileFile>> RelistRunFiles(const RunProfiles& run) {
+  if (run.member_paths.empty()) return ListRunFiles(run.path);
+  std::vector<HostProfileFile> files;
+  for (const std::string& path : run.member_paths) {
+    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<HostProfileFile> member, ListRunFiles(path));
+    files.insert(files.end(), std::make_move_iterator(member.begin()), std::make_move_iterator(member.end()));
+  }
+  std::sort(files.begin(), files.end(),
+            [](const HostProfileFile& a, const HostProfileFile& b) { return a.host < b.host; });
+  return files;
 }
 
 std::string FilesSignature(const std::vector<HostProfileFile>& files) {
@@ -246,7 +260,7 @@ StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
     resolved.run = fs::path(request.path).filename().string();
     resolved.run_count = 1;
   } else {
-    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<RunProfiles> runs, ListLogdirRuns(request.path));
+    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<RunProfiles> runs, ListLogdirRuns(request.path, request.list_options));
     resolved.run_count = static_cast<int>(runs.size());
     const RunProfiles* chosen = nullptr;
     if (request.run.empty()) {
@@ -254,7 +268,10 @@ StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
     } else {
       std::string names;
       for (const RunProfiles& run : runs) {
-        if (run.name == request.run) chosen = &run;
+        // A session is also found by the name of any run directory it was assembled from.
+        const bool member = std::find(run.member_runs.begin(), run.member_runs.end(), request.run) !=
+                            run.member_runs.end();
+        if (run.name == request.run || member) chosen = &run;
         names += (names.empty() ? "" : ", ") + run.name;
       }
       if (chosen == nullptr) return NotFoundError("no run '" + request.run + "'; runs: " + names);

@@ -38,8 +38,18 @@ struct HostProfileFile {
 
 struct RunProfiles {
   std::string name;  // "2026_11_21_10_00_00", or "<sub>/<run>" for nested logdirs
-  std::string path;  // the run directory
+  std::string path;  // the run directory (an assembled session: its first run's)
   std::vector<HostProfileFile> hosts;  // sorted by host; may be empty (run being written)
+  // A session assembled from several run directories (run_sessions.h): their names and
+  // paths, in start order (the first is `name`'s). Empty for a run directory on its own.
+  std::vector<std::string> member_runs;
+  std::vector<std::string> member_paths;
+};
+
+struct ListOptions {
+  // Assemble the runs that the workers of one job wrote to run directories of their own
+  // into one session (run_sessions.h). Off: every run directory is a run.
+  bool assemble_sessions = true;
 };
 
 // The host name that means "every host of the run, combined".
@@ -50,7 +60,11 @@ StatusOr<std::vector<HostProfileFile>> ListRunFiles(const std::string& run_dir);
 
 // Every run under `logdir` with its files, sorted by name. kNotFound when the logdir does
 // not exist or holds no runs (the message says what was expected).
-StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir);
+StatusOr<std::vector<RunProfiles>> ListLogdirRuns(const std::string& logdir, const ListOptions& options = {});
+
+// The run's files listed again (a server's cached listing may be stale): every member run
+// directory's for an assembled session. kNotFound when a directory is gone.
+StatusOr<std::vector<HostProfileFile>> RelistRunFiles(const RunProfiles& run);
 
 // Identifies the contents of `files`: equal signatures mean no file was added, removed or
 // rewritten (paths, sizes and mtimes are equal).
@@ -79,6 +93,7 @@ struct ProfileRequest {
   std::string run;   // logdir only; empty = the newest run (files written last)
   std::string host;  // empty or "all" = every host combined
   analysis::ModelOptions model_options;
+  ListOptions list_options;  // how a logdir's runs are listed
 };
 
 struct ResolvedProfile {

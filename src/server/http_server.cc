@@ -195,6 +195,7 @@ StatusOr<std::unique_ptr<HttpServer>> HttpServer::Create(const ServerOptions& op
   store_options.logdir = std::filesystem::absolute(options.logdir, ec).lexically_normal().string();
   store_options.result_cache_bytes = options.result_cache_bytes;
   store_options.model_cache_bytes = options.model_cache_bytes;
+  store_options.list_options.assemble_sessions = !options.separate_runs;
   impl->store = std::make_unique<ProfileStore>(store_options);
   impl->routes = std::make_unique<ApiRoutes>(impl->store.get());
   impl->trace_routes = std::make_unique<TraceRoutes>(impl->store.get());

@@ -39,6 +39,7 @@ struct ServerOptions {
   std::vector<std::string> cors_origins;  // e.g. "http://localhost:5173" for `vite dev`
   size_t result_cache_bytes = size_t{256} << 20;
   size_t model_cache_bytes = 0;  // 0: half of --max_memory_mb (ProfileStoreOptions)
+  bool separate_runs = false;    // no sessions assembled from run directories (load::ListOptions)
   int worker_threads = 8;  // concurrent requests; results are computed once regardless
   // A request must arrive whole within this time of its first byte (408 otherwise); a
   // kept-alive connection waits idle_timeout_ms for its next request.

@@ -56,7 +56,7 @@ StatusOr<std::vector<load::RunProfiles>> ProfileStore::RunsFromCacheOrDisk(bool 
     runs_valid_ = false;
     return NotFoundError("the logdir " + options_.logdir + " does not exist (was it deleted?)");
   }
-  auto runs = load::ListLogdirRuns(options_.logdir);
+  auto runs = load::ListLogdirRuns(options_.logdir, options_.list_options);
   // An existing logdir without runs is not an error for a server: runs may come later.
   runs_ = runs.ok() ? std::move(runs).value() : std::vector<load::RunProfiles>{};
   runs_listed_at_ = now;
@@ -71,7 +71,7 @@ StatusOr<load::RunProfiles> ProfileStore::FindRun(std::string_view name) {
     STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::RunProfiles> runs, RunsFromCacheOrDisk(refresh));
     for (load::RunProfiles& run : runs) {
       if (run.name != name) continue;
-      auto files = load::ListRunFiles(run.path);
+      auto files = load::RelistRunFiles(run);
       if (!files.ok()) return NotFoundError("run '" + std::string(name) + "' was removed from the logdir");
       run.hosts = std::move(files).value();
       return std::move(run);

@@ -41,6 +41,8 @@ struct ProfileStoreOptions {
   // Budget for profile models (analysis::ModelMemoryBytes: what each keeps), LRU. 0: half
   // the process's memory budget (base::MemoryBudgetBytes, --max_memory_mb).
   size_t model_cache_bytes = 0;
+  // How runs are listed: sessions assembled from run directories (load::ListOptions).
+  load::ListOptions list_options;
 };
 
 // One tool run's output, kept by the cache.
