@@ -269,6 +269,11 @@ HttpReply ApiRoutes::Runs() {
     w.Field("file_count", static_cast<int64_t>(run.hosts.size()));
     w.Field("bytes", bytes);
     w.Field("modified_time_ns", modified_ns);
+    // A session assembled from several run directories (load/run_sessions.h): their names.
+    w.Key("assembled_from");
+    w.BeginArray();
+    for (const std::string& member : run.member_runs) w.String(member);
+    w.EndArray();
     w.EndObject();
   }
   w.EndArray();

@@ -143,6 +143,32 @@ TEST_F(ServerApiTest, RunsAreListedAndNewRunsAppearWithoutRestart) {
   EXPECT_EQ(listed.body.find("killed_mid_write"), std::string::npos) << listed.body;
 }
 
+// Workers that each wrote a run directory named after its start time, at the same time, are
+// one session: listed once, with the directories it was assembled from, and served whole.
+TEST_F(ServerApiTest, RunDirectoriesOfOneJobAreServedAsOneSession) {
+  ASSERT_FALSE(WriteSyntheticRun(logdir_, "2027_01_15_08_00_00", "worker0", 2).empty());
+  ASSERT_FALSE(WriteSyntheticRun(logdir_, "2027_01_15_08_00_01", "worker1", 2).empty());
+  RawResponse r = Get("/api/runs");
+  ASSERT_EQ(r.status, 200) << r.body;
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(r.body);
+  bool found = false;
+  for (simdjson::dom::element run : doc["runs"].get_array()) {
+    EXPECT_NE(std::string_view(run["name"]), "2027_01_15_08_00_01") << "a member is not a run of its own";
+    if (std::string_view(run["name"]) != "2027_01_15_08_00_00") {
+      EXPECT_EQ(run["assembled_from"].get_array().size(), 0u);
+      continue;
+    }
+    found = true;
+    EXPECT_EQ(run["assembled_from"].get_array().size(), 2u);
+    EXPECT_EQ(run["hosts"].get_array().size(), 3u);  // all, worker0, worker1
+  }
+  EXPECT_TRUE(found) << r.body;
+  RawResponse pod = Get("/api/data?run=2027_01_15_08_00_00&tool=pod_viewer");
+  ASSERT_EQ(pod.status, 200) << pod.body;
+  EXPECT_EQ(int64_t(parser.parse(pod.body)["host_count"]), 2);
+}
+
 TEST_F(ServerApiTest, ToolsSayWhichApplyToTheRun) {
   simdjson::dom::parser parser;
   RawResponse cpu = Get("/api/tools?run=synthetic");

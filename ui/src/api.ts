@@ -23,6 +23,8 @@ export interface RunInfo {
   file_count: number;
   bytes: number;
   modified_time_ns: number;
+  // Run directories this session was assembled from (empty for a directory on its own).
+  assembled_from: string[];
 }
 
 export interface ColumnInfo {

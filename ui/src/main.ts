@@ -216,6 +216,9 @@ async function update(): Promise<void> {
   runMeta.replaceChildren(
     el('div', {}, `${run.file_count} profile file${run.file_count === 1 ? '' : 's'}, ${formatBytes(run.bytes)}`),
   );
+  if (run.assembled_from.length > 1) {
+    runMeta.append(el('div', {}, `one session from ${run.assembled_from.length} run directories: ${run.assembled_from.join(', ')}`));
+  }
   if (run.modified_time_ns > 0) runMeta.append(el('div', {}, `written ${new Date(run.modified_time_ns / 1e6).toLocaleString()}`));
   pageCrumbs.textContent = `${run.name}`;
 
