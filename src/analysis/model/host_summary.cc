@@ -1,6 +1,10 @@
 #include "src/analysis/model/host_summary.h"
 
+#include "src/hlo/hlo_programs.h"
+#include "src/xspace/columnar/columnar_reader.h"
+
 #include <bit>
+#include <memory>
 #include <cstring>
 #include <tuple>
 #include <type_traits>
@@ -382,11 +386,12 @@ void Get(Reader& r, T* value) {
 
 }  // namespace
 
-std::string EncodeHostSummary(const ProfileModel& model) {
+std::string EncodeHostSummary(const ProfileModel& model, std::string_view xla_programs) {
   Writer w;
   w.Raw(kMagic.data(), kMagic.size());
   w.Varint(kHostSummaryVersion);
   Put(w, model);
+  Put(w, std::string(xla_programs));
   return std::move(w.out());
 }
 
@@ -401,8 +406,20 @@ StatusOr<ProfileModel> DecodeHostSummary(std::string_view bytes) {
   }
   ProfileModel model;
   Get(r, &model);
+  std::string xla_programs;
+  Get(r, &xla_programs);
   if (r.failed()) return DataLossError("a truncated or corrupt host summary");
   if (!r.done()) return DataLossError("a corrupt host summary (bytes after its end)");
+  if (!xla_programs.empty()) {
+    StatusOr<xspace::ColumnarXSpace> plane = xspace::ParseColumnarXSpace(xla_programs, "a host summary's XLA programs");
+    if (!plane.ok()) return DataLossError("a corrupt host summary: " + plane.status().message());
+    // As BuildProfileModel keeps them: also when none could be read (the reasons are what
+    // the XLA tools say); the reader's diagnostics are in the model's already.
+    hlo::HloPrograms programs = hlo::ReadHloPrograms(*plane);
+    if (!programs.empty() || !programs.diagnostics.empty()) {
+      model.hlo = std::make_shared<const hlo::HloPrograms>(std::move(programs));
+    }
+  }
   return model;
 }
 
