@@ -8,6 +8,7 @@
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/output/tool_output.h"
 #include "src/cli/batch_memory.h"
+#include "src/load/summary_cache.h"
 
 namespace stepscope::cli {
 namespace {
@@ -31,19 +32,33 @@ StatusOr<analysis::ProfileModel> BuildCommandModel(std::string_view command, con
   // Tools read the summarised model only; dropping per-event trees halves memory.
   options.keep_event_tree = false;
   const auto start = std::chrono::steady_clock::now();
-  auto job = std::async(std::launch::async, [&profile, options] { return load::LoadCombinedModel(profile.files, options); });
+  // Several hosts: each from its summary (src/load/summary_cache.h), written the first time,
+  // so the next question about the run reads summaries, not the hosts' files. One step's
+  // model (--step) is built from the files: a summary holds the whole profile's.
+  const bool from_summaries = profile.files.size() > 1 && !options.step.has_value();
+  std::vector<std::string> notes;
+  auto job = std::async(std::launch::async, [&profile, options, from_summaries, &notes] {
+    return from_summaries ? load::LoadCombinedModelFromSummaries(profile.files, {}, &notes)
+                          : load::LoadCombinedModel(profile.files, options);
+  });
+  auto report_notes = [&] {
+    for (const std::string& note : notes) err << "stepscope: " << command << ": " << note << "\n";
+  };
   if (StderrIsTerminal() && job.wait_for(kProgressAfter) != std::future_status::ready) {
     err << "stepscope: " << command << ": reading " << profile.files.size()
         << (profile.files.size() == 1 ? " host" : " hosts") << " ("
         << output::FormatFixed(total_bytes / 1048576.0, 1) << " MiB)...\n";
     err.flush();
     StatusOr<analysis::ProfileModel> model = job.get();
+    report_notes();
     if (!model.ok()) return model;  // the error is the next line, not "model built"
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     err << "stepscope: " << command << ": model built in " << output::FormatFixed(seconds, 1) << " s\n";
     return model;
   }
-  return job.get();
+  StatusOr<analysis::ProfileModel> model = job.get();
+  report_notes();
+  return model;
 }
 
 StatusOr<load::ResolvedProfile> ResolveCommandProfile(std::string_view command, const load::ProfileRequest& request,

@@ -15,5 +15,6 @@ int RunConvertCommand(CommandContext& context);
 int RunDiffCommand(CommandContext& context);
 int RunCheckCommand(CommandContext& context);
 int RunRunsCommand(CommandContext& context);
+int RunSummarizeCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

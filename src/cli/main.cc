@@ -26,6 +26,8 @@ constexpr Command kCommands[] = {
     {"diff", "compare two profiles (before/after): step time, categories, input verdict, ops and kernels that changed",
      RunDiffCommand},
     {"check", "check performance budgets (--max step_ms=120 ...): exit 5 when one is broken, for CI", RunCheckCommand},
+    {"summarize", "write each host's summary, the map of a multi-host analysis (--shard I/N for job runners)",
+     RunSummarizeCommand},
     {"runs", "list a logdir's profiling sessions and the run directories and hosts of each", RunRunsCommand},
     {"serve", "the web dashboard and JSON API for a logdir (http://127.0.0.1:6006/)", RunServeCommand},
     {"import", "convert PyTorch/Kineto, TF/JAX or Chrome trace JSON into a run of .xplane.pb files", RunImportCommand},
