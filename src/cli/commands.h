@@ -14,5 +14,6 @@ int RunImportCommand(CommandContext& context);
 int RunConvertCommand(CommandContext& context);
 int RunDiffCommand(CommandContext& context);
 int RunCheckCommand(CommandContext& context);
+int RunMcpCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

@@ -26,6 +26,8 @@ constexpr Command kCommands[] = {
     {"diff", "compare two profiles (before/after): step time, categories, input verdict, ops and kernels that changed",
      RunDiffCommand},
     {"check", "check performance budgets (--max step_ms=120 ...): exit 5 when one is broken, for CI", RunCheckCommand},
+    {"mcp", "serve a logdir to AI agents over the Model Context Protocol (stdio): tools, diff, check, trace search",
+     RunMcpCommand},
     {"serve", "the web dashboard and JSON API for a logdir (http://127.0.0.1:6006/)", RunServeCommand},
     {"import", "convert PyTorch/Kineto, TF/JAX or Chrome trace JSON into a run of .xplane.pb files", RunImportCommand},
     {"convert", "write a profile's timeline as Chrome or Perfetto trace JSON (no event cap, streamed)",
