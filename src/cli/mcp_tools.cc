@@ -516,7 +516,7 @@ std::string DiffDescription() {
 }
 std::string CheckDescription() {
   return "Check performance budgets on a run, as `stepscope check --format json`: each budget with its measured "
-         "value and pass, fail or not_measured; `passed` is false when one does not hold (a normal result, not an "
+         "value and pass, fail or not_measured; `all_hold` is false when one does not hold (a normal result, not an "
          "error).";
 }
 std::string SearchDescription() {
