@@ -1,5 +1,6 @@
 #include "src/cli/mcp_session.h"
 
+#include <functional>
 #include <ostream>
 
 #include "src/analysis/output/json_writer.h"
@@ -65,6 +66,17 @@ std::string ToolErrorJson(std::string_view message) {
   w.Field("isError", true);
   w.EndObject();
   return out;
+}
+
+// A list method's result, {"<key>": <what `write` writes>}; -32603 when it fails.
+RpcOutcome ListResult(std::string_view key, const std::function<Status(JsonWriter*)>& write) {
+  std::string out;
+  JsonWriter w(&out);
+  w.BeginObject();
+  w.Key(key);
+  if (Status written = write(&w); !written.ok()) return RpcOutcome::Error(kInternalError, written.message());
+  w.EndObject();
+  return RpcOutcome::Result(std::move(out));
 }
 
 }  // namespace
@@ -139,13 +151,10 @@ RpcOutcome McpSession::Initialize(const simdjson::dom::element* params) {
 }
 
 RpcOutcome McpSession::ToolsList() const {
-  std::string out;
-  JsonWriter w(&out);
-  w.BeginObject();
-  w.Key("tools");
-  tools_->WriteToolList(&w);
-  w.EndObject();
-  return RpcOutcome::Result(std::move(out));
+  return ListResult("tools", [this](JsonWriter* w) {
+    tools_->WriteToolList(w);
+    return OkStatus();
+  });
 }
 
 RpcOutcome McpSession::ToolsCall(const simdjson::dom::element* params) {
@@ -165,25 +174,14 @@ RpcOutcome McpSession::ToolsCall(const simdjson::dom::element* params) {
 }
 
 RpcOutcome McpSession::ResourcesList() const {
-  std::string out;
-  JsonWriter w(&out);
-  w.BeginObject();
-  w.Key("resources");
-  if (Status listed = tools_->WriteResourceList(&w); !listed.ok()) {
-    return RpcOutcome::Error(kInternalError, listed.message());
-  }
-  w.EndObject();
-  return RpcOutcome::Result(std::move(out));
+  return ListResult("resources", [this](JsonWriter* w) { return tools_->WriteResourceList(w); });
 }
 
 RpcOutcome McpSession::ResourceTemplatesList() const {
-  std::string out;
-  JsonWriter w(&out);
-  w.BeginObject();
-  w.Key("resourceTemplates");
-  tools_->WriteResourceTemplates(&w);
-  w.EndObject();
-  return RpcOutcome::Result(std::move(out));
+  return ListResult("resourceTemplates", [this](JsonWriter* w) {
+    tools_->WriteResourceTemplates(w);
+    return OkStatus();
+  });
 }
 
 RpcOutcome McpSession::ResourcesRead(const simdjson::dom::element* params) {
