@@ -9,6 +9,7 @@
 // everything for people goes to stderr.
 #include <unistd.h>
 
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -61,9 +62,13 @@ int RunMcpCommand(CommandContext& context) {
   mcp::JsonRpcEndpoint endpoint(&session);
   context.err << "stepscope: mcp: serving " << logdir << " on stdio (MCP)\n";
   context.err.flush();
+  // A client that goes away closes our stdout: a failed write ends the loop (main reports
+  // it), where SIGPIPE would kill the process without a word.
+  std::signal(SIGPIPE, SIG_IGN);
   mcp::ServeLines(STDIN_FILENO, endpoint, [&context](std::string_view line) {
     context.out << line;
     context.out.flush();
+    return static_cast<bool>(context.out);
   });
   return kExitOk;
 }

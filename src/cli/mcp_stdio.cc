@@ -62,21 +62,20 @@ LineReader::Next LineReader::Read(std::string* line) {
   }
 }
 
-void ServeLines(int in_fd, JsonRpcEndpoint& endpoint, const std::function<void(std::string_view)>& write,
+void ServeLines(int in_fd, JsonRpcEndpoint& endpoint, const std::function<bool(std::string_view)>& write,
                 size_t max_line_bytes) {
   LineReader reader(in_fd, max_line_bytes);
   std::string line;
   while (true) {
     const LineReader::Next next = reader.Read(&line);
     if (next == LineReader::Next::kEnd) return;
-    if (next == LineReader::Next::kTooLong) {
-      write(ErrorResponse("null", kInvalidRequest,
-                          "message longer than " + std::to_string(max_line_bytes) + " bytes; skipped") +
-            "\n");
-      continue;
-    }
-    const std::string response = endpoint.HandleLine(line);
-    if (!response.empty()) write(response);
+    const std::string response =
+        next == LineReader::Next::kTooLong
+            ? ErrorResponse("null", kInvalidRequest,
+                            "message longer than " + std::to_string(max_line_bytes) + " bytes; skipped") +
+                  "\n"
+            : endpoint.HandleLine(line);
+    if (!response.empty() && !write(response)) return;
   }
 }
 

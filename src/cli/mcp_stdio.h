@@ -35,8 +35,9 @@ class LineReader {
 };
 
 // Reads messages from `in_fd` until end of input, answering each through `endpoint`;
-// `write` gets every response line (and must flush it: the client waits for it).
-void ServeLines(int in_fd, JsonRpcEndpoint& endpoint, const std::function<void(std::string_view)>& write,
+// `write` gets every response line (and must flush it: the client waits for it) and
+// returns false once the output is gone (the client closed it), which ends the loop too.
+void ServeLines(int in_fd, JsonRpcEndpoint& endpoint, const std::function<bool(std::string_view)>& write,
                 size_t max_line_bytes = kMaxMessageBytes);
 
 }  // namespace stepscope::cli::mcp

@@ -331,7 +331,13 @@ TEST(McpStdioTest, AnOversizedLineIsAnsweredWithAnErrorAndTheNextOneServed) {
   } dispatcher;
   JsonRpcEndpoint endpoint(&dispatcher);
   std::vector<std::string> written;
-  ServeLines(fds[0], endpoint, [&](std::string_view line) { written.emplace_back(line); }, /*max_line_bytes=*/100);
+  ServeLines(
+      fds[0], endpoint,
+      [&](std::string_view line) {
+        written.emplace_back(line);
+        return true;
+      },
+      /*max_line_bytes=*/100);
   ::close(fds[0]);
   ASSERT_EQ(written.size(), 3u);
   EXPECT_THAT(written[0], HasSubstr("\"code\":-32600"));

@@ -270,16 +270,10 @@ StatusOr<analysis::ToolOptions> ReadToolOptions(const analysis::Tool& tool, cons
   StatusOr<std::optional<simdjson::dom::object>> given = args.Object("options");
   if (!given.ok()) return given.status();
   if (!*given) return options;
-  const std::vector<const analysis::ToolOptionDecl*> declared = analysis::OptionsOf(tool);
   for (auto field : **given) {
-    const analysis::ToolOptionDecl* option = nullptr;
-    for (const analysis::ToolOptionDecl* d : declared) option = d->name == field.key ? d : option;
-    if (option == nullptr) {
-      std::string names;
-      for (const analysis::ToolOptionDecl* d : declared) names += (names.empty() ? "" : ", ") + std::string(d->name);
-      return InvalidArgumentError(std::string(tool.id()) + " takes no option '" + std::string(field.key) + "'" +
-                                  (names.empty() ? " (it takes none)" : "; its options: " + names));
-    }
+    StatusOr<const analysis::ToolOptionDecl*> found = analysis::FindOptionOf(tool, field.key);
+    if (!found.ok()) return found.status();
+    const analysis::ToolOptionDecl* option = *found;
     StatusOr<std::string> text = OptionValueText(*option, field.value);
     if (!text.ok()) return text.status();
     if (Status set = option->set(option->name, *text, &options); !set.ok()) return set;
