@@ -57,6 +57,11 @@ int RunMcpCommand(CommandContext& context) {
   StatusOr<mcp::ConfinedLogdir> confined = mcp::ConfinedLogdir::Open(logdir);
   if (!confined.ok()) return ReportError(context.err, logdir, confined.status());
 
+  // Served anyway (runs may be written later), but said at once: a run directory given
+  // for the logdir is the usual slip.
+  if (StatusOr<std::vector<load::RunProfiles>> runs = confined->Runs(); runs.ok() && runs->empty()) {
+    context.err << "stepscope: mcp: note: " << mcp::NoRunsMessage(logdir) << "\n";
+  }
   mcp::McpTools tools(std::move(*confined));
   mcp::McpSession session(&tools, &context.err);
   mcp::JsonRpcEndpoint endpoint(&session);

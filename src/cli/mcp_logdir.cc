@@ -19,6 +19,11 @@ std::string RealPath(const std::string& path) {
 
 }  // namespace
 
+std::string NoRunsMessage(const std::string& logdir) {
+  return "the logdir " + logdir + " holds no profile runs yet (a run is a directory " + logdir +
+         "/plugins/profile/<run>/ of <host>.xplane.pb or trace JSON files)";
+}
+
 Status CheckName(std::string_view what, std::string_view name) {
   const std::string quoted = "'" + std::string(name) + "'";
   if (name.empty()) return InvalidArgumentError(std::string(what) + " name is empty");
@@ -89,7 +94,7 @@ StatusOr<load::ResolvedProfile> ConfinedLogdir::Select(const std::string& run, c
   }
   StatusOr<std::vector<load::RunProfiles>> runs = Runs();
   if (!runs.ok()) return runs.status();
-  if (runs->empty()) return NotFoundError("the logdir " + path_ + " holds no profile runs yet");
+  if (runs->empty()) return NotFoundError(NoRunsMessage(path_));
   return load::SelectRun(*runs, run, host);
 }
 

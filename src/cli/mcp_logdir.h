@@ -42,6 +42,9 @@ class ConfinedLogdir {
   std::string real_path_;  // no trailing '/'
 };
 
+// What a logdir without runs is told: where runs are expected.
+std::string NoRunsMessage(const std::string& logdir);
+
 // OkStatus when `name` can name a run or host: not empty, no NUL or other control
 // character, no backslash, not absolute, no "." or ".." component (run names of nested
 // logdirs hold '/': "sub/run"). `what` names it in the error ("run", "host").
