@@ -230,6 +230,16 @@ std::vector<const ToolOptionDecl*> OptionsOf(const Tool& tool) {
   return options;
 }
 
+StatusOr<const ToolOptionDecl*> FindOptionOf(const Tool& tool, std::string_view name) {
+  std::string names;
+  for (const ToolOptionDecl* option : OptionsOf(tool)) {
+    if (option->name == name) return option;
+    names += (names.empty() ? "" : ", ") + std::string(option->name);
+  }
+  return InvalidArgumentError(std::string(tool.id()) + " takes no option '" + std::string(name) + "'" +
+                              (names.empty() ? "" : "; its options: " + names));
+}
+
 Status ValidateToolOptions(const ToolOptions& options, std::string_view prefix) {
   if (options.start_ps && options.end_ps && *options.start_ps > *options.end_ps) {
     return InvalidArgumentError(std::string(prefix) + "start_ps (" + std::to_string(*options.start_ps) +

@@ -46,6 +46,10 @@ const std::vector<ToolOptionDecl>& AllToolOptions();
 const ToolOptionDecl* FindToolOption(std::string_view name);
 // The declarations `tool` reads, in its order.
 std::vector<const ToolOptionDecl*> OptionsOf(const Tool& tool);
+// The declaration of `tool`'s option `name`; kInvalidArgument "<tool> takes no option
+// 'name'; its options: a, b" when the tool does not read one of that name (for callers
+// that take options by name, such as the MCP server, rather than as flags).
+StatusOr<const ToolOptionDecl*> FindOptionOf(const Tool& tool, std::string_view name);
 
 // Checks what no single option can: start_ps <= end_ps. `prefix` is put before option
 // names in the message ("--" on the CLI).

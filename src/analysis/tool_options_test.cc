@@ -90,6 +90,23 @@ TEST(ToolOptionsTest, MaskKeepsOnlyTheToolsOptionsAndTheKeyHoldsEachOfThem) {
   }
 }
 
+TEST(ToolOptionsTest, FindOptionOfNamesTheToolsOwnOptions) {
+  for (const Tool* tool : AllTools()) {
+    for (const ToolOptionDecl* option : OptionsOf(*tool)) {
+      auto found = FindOptionOf(*tool, option->name);
+      ASSERT_TRUE(found.ok()) << tool->id() << " " << option->name;
+      EXPECT_EQ(*found, option);
+    }
+  }
+  auto kernel_stats = FindTool("kernel_stats");
+  ASSERT_TRUE(kernel_stats.ok());
+  EXPECT_EQ(FindOptionOf(**kernel_stats, "hops").status().message(),
+            "kernel_stats takes no option 'hops'; its options: max_kernels");
+  auto overview = FindTool("overview_page");
+  ASSERT_TRUE(overview.ok());
+  EXPECT_EQ(FindOptionOf(**overview, "hops").status().message(), "overview_page takes no option 'hops'");
+}
+
 TEST(ToolReferenceTest, BlocksAreReplacedAndBadMarkersNamed) {
   auto doc = UpdateReferenceBlocks("a\n<!-- generated: reference framework_op_stats -->\nold\n<!-- end generated -->\nb\n");
   ASSERT_TRUE(doc.ok()) << doc.status().ToString();

@@ -16,5 +16,6 @@ int RunDiffCommand(CommandContext& context);
 int RunCheckCommand(CommandContext& context);
 int RunRunsCommand(CommandContext& context);
 int RunSummarizeCommand(CommandContext& context);
+int RunMcpCommand(CommandContext& context);
 
 }  // namespace stepscope::cli

@@ -29,6 +29,8 @@ constexpr Command kCommands[] = {
     {"summarize", "write each host's summary, the map of a multi-host analysis (--shard I/N for job runners)",
      RunSummarizeCommand},
     {"runs", "list a logdir's profiling sessions and the run directories and hosts of each", RunRunsCommand},
+    {"mcp", "serve a logdir to AI agents over the Model Context Protocol (stdio): tools, diff, check, trace search",
+     RunMcpCommand},
     {"serve", "the web dashboard and JSON API for a logdir (http://127.0.0.1:6006/)", RunServeCommand},
     {"import", "convert PyTorch/Kineto, TF/JAX or Chrome trace JSON into a run of .xplane.pb files", RunImportCommand},
     {"convert", "write a profile's timeline as Chrome or Perfetto trace JSON (no event cap, streamed)",

@@ -233,14 +233,58 @@ std::vector<std::string> ProfilePaths(const ResolvedProfile& profile) {
   return paths;
 }
 
+namespace {
+
+// Completes `resolved` (its run named) with `files`, the run's: all of them for an empty
+// host or kAllHosts, else the one of `host`.
+StatusOr<ResolvedProfile> SelectHost(ResolvedProfile resolved, std::vector<HostProfileFile> files,
+                                     const std::string& host) {
+  if (files.empty()) return NotFoundError("run " + resolved.run + " holds no profile files (*.xplane.pb)");
+  for (const HostProfileFile& file : files) resolved.all_hosts.push_back(file.host);
+  if (host.empty() || host == kAllHosts) {
+    resolved.files = std::move(files);
+    return resolved;
+  }
+  for (HostProfileFile& file : files) {
+    if (file.host == host) {
+      resolved.files.push_back(std::move(file));
+      return resolved;
+    }
+  }
+  return NotFoundError("no host '" + host + "' in run " + resolved.run + "; hosts: " + HostList(files));
+}
+
+}  // namespace
+
+StatusOr<ResolvedProfile> SelectRun(const std::vector<RunProfiles>& runs, const std::string& run,
+                                    const std::string& host) {
+  ResolvedProfile resolved;
+  resolved.run_count = static_cast<int>(runs.size());
+  const RunProfiles* chosen = nullptr;
+  if (run.empty()) {
+    chosen = NewestRun(runs);
+    if (chosen == nullptr) return NotFoundError("no runs");
+  } else {
+    std::string names;
+    for (const RunProfiles& candidate : runs) {
+      // A session is also found by the name of any run directory it was assembled from.
+      const bool member = std::find(candidate.member_runs.begin(), candidate.member_runs.end(), run) !=
+                          candidate.member_runs.end();
+      if (candidate.name == run || member) chosen = &candidate;
+      names += (names.empty() ? "" : ", ") + candidate.name;
+    }
+    if (chosen == nullptr) return NotFoundError("no run '" + run + "'; runs: " + names);
+  }
+  resolved.run = chosen->name;
+  return SelectHost(std::move(resolved), chosen->hosts, host);
+}
+
 StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
   STEPSCOPE_ASSIGN_OR_RETURN(xspace::ProfilePathKind kind, xspace::ClassifyProfilePath(request.path));
   if (kind != xspace::ProfilePathKind::kLogdir && !request.run.empty()) {
     return InvalidArgumentError("--run applies to a logdir, and " + request.path + " is a " +
                                 (kind == xspace::ProfilePathKind::kRunDir ? "run directory" : "file"));
   }
-  ResolvedProfile resolved;
-  std::vector<HostProfileFile> files;
   if (kind == xspace::ProfilePathKind::kXSpaceFile) {
     if (!request.host.empty() && request.host != kAllHosts) {
       return InvalidArgumentError("--host applies to a run or logdir, not to one file");
@@ -251,47 +295,20 @@ StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request) {
       return UnimplementedError(request.path + ": trace JSON files need the importers, which this build lacks");
     }
     STEPSCOPE_ASSIGN_OR_RETURN(HostProfileFile file, StatFile(request.path, host, format));
+    ResolvedProfile resolved;
     resolved.files.push_back(file);
     resolved.all_hosts.push_back(file.host);
     return resolved;
   }
   if (kind == xspace::ProfilePathKind::kRunDir) {
-    STEPSCOPE_ASSIGN_OR_RETURN(files, ListRunFiles(request.path));
+    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<HostProfileFile> files, ListRunFiles(request.path));
+    ResolvedProfile resolved;
     resolved.run = fs::path(request.path).filename().string();
     resolved.run_count = 1;
-  } else {
-    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<RunProfiles> runs, ListLogdirRuns(request.path, request.list_options));
-    resolved.run_count = static_cast<int>(runs.size());
-    const RunProfiles* chosen = nullptr;
-    if (request.run.empty()) {
-      chosen = NewestRun(runs);
-    } else {
-      std::string names;
-      for (const RunProfiles& run : runs) {
-        // A session is also found by the name of any run directory it was assembled from.
-        const bool member = std::find(run.member_runs.begin(), run.member_runs.end(), request.run) !=
-                            run.member_runs.end();
-        if (run.name == request.run || member) chosen = &run;
-        names += (names.empty() ? "" : ", ") + run.name;
-      }
-      if (chosen == nullptr) return NotFoundError("no run '" + request.run + "'; runs: " + names);
-    }
-    resolved.run = chosen->name;
-    files = chosen->hosts;
+    return SelectHost(std::move(resolved), std::move(files), request.host);
   }
-  if (files.empty()) return NotFoundError("run " + resolved.run + " holds no profile files (*.xplane.pb)");
-  for (const HostProfileFile& file : files) resolved.all_hosts.push_back(file.host);
-  if (request.host.empty() || request.host == kAllHosts) {
-    resolved.files = std::move(files);
-    return resolved;
-  }
-  for (HostProfileFile& file : files) {
-    if (file.host == request.host) {
-      resolved.files.push_back(std::move(file));
-      return resolved;
-    }
-  }
-  return NotFoundError("no host '" + request.host + "' in run " + resolved.run + "; hosts: " + HostList(files));
+  STEPSCOPE_ASSIGN_OR_RETURN(std::vector<RunProfiles> runs, ListLogdirRuns(request.path, request.list_options));
+  return SelectRun(runs, request.run, request.host);
 }
 
 StatusOr<analysis::ProfileModel> LoadProfile(const ProfileRequest& request) {

@@ -107,6 +107,13 @@ struct ResolvedProfile {
 // valid ones), kInvalidArgument for a path that is not a profile.
 StatusOr<ResolvedProfile> ResolveProfile(const ProfileRequest& request);
 
+// The choice ResolveProfile makes in a logdir, among `runs` (its listing, or a caller's
+// filtered copy of it): the run named `run` (empty: the newest, files written last) and
+// its host `host` (empty or kAllHosts: every host). kNotFound naming the valid runs or
+// hosts.
+StatusOr<ResolvedProfile> SelectRun(const std::vector<RunProfiles>& runs, const std::string& run,
+                                    const std::string& host);
+
 // The paths of `profile`'s files, in its order.
 std::vector<std::string> ProfilePaths(const ResolvedProfile& profile);
 

@@ -54,7 +54,7 @@ TEST(CliFlagsTest, TypedTyposExitTwoWithOneLineNamingTheFlag) {
 }
 
 TEST(CliFlagsTest, HelpWinsOverBadFlagsAndEveryFormIsAccepted) {
-  for (const std::string command : {"info", "capture", "analyze", "serve", "import", "convert"}) {
+  for (const std::string command : {"info", "capture", "analyze", "mcp", "serve", "import", "convert"}) {
     SCOPED_TRACE(command);
     for (const std::string help : {"-h", "--help"}) {
       const ProcessResult r = RunStepscope({command, "--frob", help});
