@@ -2,7 +2,6 @@
 
 #include <pybind11/stl.h>
 
-#include <algorithm>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -182,17 +181,9 @@ class LoadedProfile {
                                             const std::map<std::string, std::string>& options) {
     const analysis::Tool* tool = ValueOrRaise(analysis::FindTool(tool_id));
     analysis::ToolOptions parsed;
-    const std::vector<const analysis::ToolOptionDecl*> declared = analysis::OptionsOf(*tool);
     for (const auto& [name, text] : options) {
-      auto option = std::find_if(declared.begin(), declared.end(),
-                                 [&](const analysis::ToolOptionDecl* d) { return d->name == name; });
-      if (option == declared.end()) {
-        std::string own_names;
-        for (const analysis::ToolOptionDecl* d : declared) own_names += (own_names.empty() ? "" : ", ") + std::string(d->name);
-        Raise(InvalidArgumentError(tool_id + " takes no option '" + name + "'" +
-                                   (own_names.empty() ? "" : "; its options: " + own_names)));
-      }
-      if (Status set = (*option)->set(name, text, &parsed); !set.ok()) Raise(set);
+      const analysis::ToolOptionDecl* option = ValueOrRaise(analysis::FindOptionOf(*tool, name));
+      if (Status set = option->set(name, text, &parsed); !set.ok()) Raise(set);
     }
     if (Status valid = analysis::ValidateToolOptions(parsed, ""); !valid.ok()) Raise(valid);
     return parsed;
