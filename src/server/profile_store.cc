@@ -7,6 +7,7 @@
 #include "src/analysis/model/build_profile_model.h"
 #include "src/analysis/tool_options.h"
 #include "src/analysis/tool_registry.h"
+#include "src/base/logging.h"
 #include "src/analysis/model/model_memory.h"
 #include "src/base/memory_budget.h"
 #include "src/base/status_macros.h"
@@ -114,6 +115,22 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::KeepIfItFi
   return std::make_shared<const analysis::ProfileModel>(std::move(model));
 }
 
+// Several hosts' model (no step) from their summaries, as the CLI's commands read them
+// (src/load/summary_cache.h): written the first time, so a restarted server, the CLI and
+// the server share them. A rebuilt summary is logged.
+StatusOr<analysis::ProfileModel> ProfileStore::LoadModel(const std::vector<load::HostProfileFile>& files,
+                                                         std::optional<int64_t> step) const {
+  if (files.size() > 1 && !step.has_value()) {
+    std::vector<std::string> notes;
+    StatusOr<analysis::ProfileModel> model = load::LoadCombinedModelFromSummaries(files, options_.summaries, &notes);
+    for (const std::string& note : notes) base::LogWarning("serve: %s", note.c_str());
+    return model;
+  }
+  analysis::ModelOptions options;
+  options.step = step;
+  return load::LoadCombinedModel(files, options);
+}
+
 StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(const load::RunProfiles& run,
                                                                               std::string_view host,
                                                                               std::optional<int64_t> step) {
@@ -139,10 +156,7 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(c
   }
   return models_.GetOrCompute(ModelKey(run, files, step),
                               [&]() -> StatusOr<std::shared_ptr<const analysis::ProfileModel>> {
-                                analysis::ModelOptions options;
-                                options.step = step;
-                                STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model,
-                                                           load::LoadCombinedModel(files, options));
+                                STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model, LoadModel(files, step));
                                 return KeepIfItFits(std::move(model), run.name);
                               });
 }

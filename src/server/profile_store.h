@@ -24,6 +24,7 @@
 #include "src/analysis/model/profile_model.h"
 #include "src/analysis/tool.h"
 #include "src/load/profile_loader.h"
+#include "src/load/summary_cache.h"
 #include "src/server/result_cache.h"
 #include "stepscope/status.h"
 
@@ -43,6 +44,8 @@ struct ProfileStoreOptions {
   size_t model_cache_bytes = 0;
   // How runs are listed: sessions assembled from run directories (load::ListOptions).
   load::ListOptions list_options;
+  // Where multi-host models' summaries are read and written (load::SummaryOptions).
+  load::SummaryOptions summaries;
 };
 
 // One tool run's output, kept by the cache.
@@ -87,6 +90,8 @@ class ProfileStore {
   // The files `host` selects in `run`; kNotFound naming the valid hosts.
   StatusOr<std::vector<load::HostProfileFile>> SelectFiles(const load::RunProfiles& run, std::string_view host) const;
   StatusOr<std::vector<load::RunProfiles>> RunsFromCacheOrDisk(bool force_refresh);
+  StatusOr<analysis::ProfileModel> LoadModel(const std::vector<load::HostProfileFile>& files,
+                                             std::optional<int64_t> step) const;
   StatusOr<std::shared_ptr<const analysis::ProfileModel>> KeepIfItFits(analysis::ProfileModel model,
                                                                        const std::string& run) const;
 

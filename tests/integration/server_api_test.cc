@@ -167,6 +167,11 @@ TEST_F(ServerApiTest, RunDirectoriesOfOneJobAreServedAsOneSession) {
   RawResponse pod = Get("/api/data?run=2027_01_15_08_00_00&tool=pod_viewer");
   ASSERT_EQ(pod.status, 200) << pod.body;
   EXPECT_EQ(int64_t(parser.parse(pod.body)["host_count"]), 2);
+  // The session's model came from its hosts' summaries, written beside their files for the
+  // next server and the CLI (src/load/summary_cache.h).
+  const fs::path root(xspace::ProfileRootDir(logdir_));
+  EXPECT_TRUE(fs::exists(root / "2027_01_15_08_00_00" / ".worker0.xplane.pb.stepscope-summary"));
+  EXPECT_TRUE(fs::exists(root / "2027_01_15_08_00_01" / ".worker1.xplane.pb.stepscope-summary"));
 }
 
 TEST_F(ServerApiTest, ToolsSayWhichApplyToTheRun) {
