@@ -11,13 +11,11 @@
 #include "src/analysis/output/schema.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tool.h"
-#include "src/base/status_macros.h"
 #include "src/cli/command.h"
 #include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
 #include "src/cli/flags.h"
 #include "src/load/summary_cache.h"
-#include "src/xspace/logdir.h"
 
 namespace stepscope::cli {
 
@@ -110,29 +108,6 @@ Status ParseShard(const std::string& text, Shard* shard) {
   return OkStatus();
 }
 
-struct HostInRun {
-  std::string run;
-  load::HostProfileFile file;
-};
-
-// Every host file the path names, in path order.
-StatusOr<std::vector<HostInRun>> HostsOf(const std::string& path) {
-  STEPSCOPE_ASSIGN_OR_RETURN(xspace::ProfilePathKind kind, xspace::ClassifyProfilePath(path));
-  std::vector<HostInRun> hosts;
-  if (kind == xspace::ProfilePathKind::kLogdir) {
-    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<load::RunProfiles> runs,
-                               load::ListLogdirRuns(path, {.assemble_sessions = false}));
-    for (const load::RunProfiles& run : runs) {
-      for (const load::HostProfileFile& file : run.hosts) hosts.push_back({run.name, file});
-    }
-  } else {
-    STEPSCOPE_ASSIGN_OR_RETURN(load::ResolvedProfile resolved, load::ResolveProfile({.path = path}));
-    for (const load::HostProfileFile& file : resolved.files) hosts.push_back({resolved.run, file});
-  }
-  std::sort(hosts.begin(), hosts.end(), [](const HostInRun& a, const HostInRun& b) { return a.file.path < b.file.path; });
-  return hosts;
-}
-
 const char* StateName(load::SummaryFound found) {
   switch (found) {
     case load::SummaryFound::kCurrent: return "current";
@@ -143,7 +118,7 @@ const char* StateName(load::SummaryFound found) {
   return "built";
 }
 
-SummarizedRow SummarizeOne(const HostInRun& host, const load::SummaryOptions& options) {
+SummarizedRow SummarizeOne(const load::HostInRun& host, const load::SummaryOptions& options) {
   SummarizedRow row{.run = host.run, .host = host.file.host, .file_bytes = host.file.size_bytes};
   const auto start = std::chrono::steady_clock::now();
   StatusOr<load::SummarizedHost> summarized = load::SummarizeHost(host.file, options);
@@ -186,7 +161,7 @@ int RunSummarizeCommand(CommandContext& context) {
   if (Status valid = ParseShard(shard_text, &shard); !valid.ok()) {
     return ReportUsageError(context.err, "summarize", valid.message());
   }
-  auto hosts = HostsOf(positional[0]);
+  auto hosts = load::ListHostFiles(positional[0]);
   if (!hosts.ok()) return ReportError(context.err, positional[0], hosts.status());
 
   SummarizeResult result{.shard = shard.index, .shards = shard.count};

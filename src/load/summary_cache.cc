@@ -17,6 +17,7 @@
 #include "src/base/status_macros.h"
 #include "src/base/gzip.h"
 #include "src/load/plane_scan.h"
+#include "src/xspace/logdir.h"
 #include "src/xspace/read_rules.h"
 #include "src/xspace/schema.h"
 
@@ -221,6 +222,31 @@ std::string SummaryCacheDir(const SummaryOptions& options) {
   }
   const char* home = std::getenv("HOME");
   return (fs::path(home != nullptr && *home != '\0' ? home : "/tmp") / ".cache" / "stepscope").string();
+}
+
+StatusOr<std::vector<HostInRun>> ListHostFiles(const std::string& path) {
+  STEPSCOPE_ASSIGN_OR_RETURN(xspace::ProfilePathKind kind, xspace::ClassifyProfilePath(path));
+  std::vector<HostInRun> hosts;
+  if (kind == xspace::ProfilePathKind::kLogdir) {
+    STEPSCOPE_ASSIGN_OR_RETURN(std::vector<RunProfiles> runs, ListLogdirRuns(path, {.assemble_sessions = false}));
+    for (const RunProfiles& run : runs) {
+      for (const HostProfileFile& file : run.hosts) hosts.push_back({run.name, file});
+    }
+  } else {
+    STEPSCOPE_ASSIGN_OR_RETURN(ResolvedProfile resolved, ResolveProfile({.path = path}));
+    for (const HostProfileFile& file : resolved.files) hosts.push_back({resolved.run, file});
+  }
+  std::sort(hosts.begin(), hosts.end(), [](const HostInRun& a, const HostInRun& b) { return a.file.path < b.file.path; });
+  return hosts;
+}
+
+bool HasCurrentSummary(const HostProfileFile& file, const SummaryOptions& options) {
+  StatusOr<FileKey> key = KeyOf(file.path);
+  if (!key.ok()) return false;
+  for (const std::string& path : {BesidePath(file), CachePath(file, options)}) {
+    if (ReadSummary(path, *key).found == SummaryFound::kCurrent) return true;
+  }
+  return false;
 }
 
 StatusOr<SummarizedHost> SummarizeHost(const HostProfileFile& file, const SummaryOptions& options) {

@@ -46,6 +46,19 @@ struct SummarizedHost {
   int64_t summary_bytes = 0;
 };
 
+// A host file of a run, for maps over every host a path names.
+struct HostInRun {
+  std::string run;  // empty for a single file
+  HostProfileFile file;
+};
+
+// Every host file `path` names (a host file, a run directory, or a logdir: every host of
+// every run directory), in path order: what `stepscope summarize` and a cluster's map take.
+StatusOr<std::vector<HostInRun>> ListHostFiles(const std::string& path);
+
+// Whether the host has a current summary (one SummarizeHost would use), without building.
+bool HasCurrentSummary(const HostProfileFile& file, const SummaryOptions& options = {});
+
 // The host's model, from its current summary or built (and its summary written).
 StatusOr<SummarizedHost> SummarizeHost(const HostProfileFile& file, const SummaryOptions& options = {});
 

@@ -18,6 +18,7 @@
 #include "src/analysis/tools/diff.h"
 #include "src/load/bytes_profile.h"
 #include "src/load/profile_loader.h"
+#include "src/load/summary_cache.h"
 
 namespace py = pybind11;
 
@@ -204,6 +205,73 @@ class LoadedProfile {
   std::string run_;
 };
 
+// ---- stepscope.cluster: a multi-host map's task, run in process on a cluster's worker ----
+
+py::dict HostDict(const load::HostInRun& host) {
+  py::dict d;
+  d["run"] = host.run;
+  d["host"] = host.file.host;
+  d["path"] = host.file.path;
+  d["format"] = host.file.format == load::ProfileFormat::kXSpace ? "xspace" : "trace_json";
+  d["size_bytes"] = host.file.size_bytes;
+  d["mtime_ns"] = host.file.mtime_ns;
+  return d;
+}
+
+load::HostProfileFile HostFileOf(const py::dict& host) {
+  return {.host = host["host"].cast<std::string>(),
+          .path = host["path"].cast<std::string>(),
+          .format = host["format"].cast<std::string>() == "xspace" ? load::ProfileFormat::kXSpace
+                                                                    : load::ProfileFormat::kTraceJson,
+          .size_bytes = host["size_bytes"].cast<int64_t>(),
+          .mtime_ns = host["mtime_ns"].cast<int64_t>()};
+}
+
+// Every host file `path` names, as dicts (run, host, path, format, size_bytes, mtime_ns).
+py::list HostFiles(const std::string& path) {
+  StatusOr<std::vector<load::HostInRun>> hosts = [&] {
+    py::gil_scoped_release release;
+    return load::ListHostFiles(path);
+  }();
+  py::list out;
+  for (const load::HostInRun& host : ValueOrRaise(std::move(hosts))) out.append(HostDict(host));
+  return out;
+}
+
+bool HasCurrentSummary(const py::dict& host, const std::string& cache_dir) {
+  const load::HostProfileFile file = HostFileOf(host);
+  py::gil_scoped_release release;
+  return load::HasCurrentSummary(file, {.cache_dir = cache_dir});
+}
+
+const char* SummaryStateName(load::SummaryFound found) {
+  switch (found) {
+    case load::SummaryFound::kCurrent: return "current";
+    case load::SummaryFound::kNone: return "built";
+    case load::SummaryFound::kStale: return "rebuilt_stale";
+    case load::SummaryFound::kCorrupt: return "rebuilt_corrupt";
+  }
+  return "built";
+}
+
+// Reads or builds and writes one host's summary (what `stepscope summarize` does for it):
+// {state, summary_path, summary_bytes, note}. Raises the loader's error for a host that
+// cannot be read.
+py::dict SummarizeHost(const py::dict& host, const std::string& cache_dir) {
+  const load::HostProfileFile file = HostFileOf(host);
+  StatusOr<load::SummarizedHost> summarized = [&] {
+    py::gil_scoped_release release;
+    return load::SummarizeHost(file, {.cache_dir = cache_dir});
+  }();
+  const load::SummarizedHost& done = ValueOrRaise(std::move(summarized));
+  py::dict d;
+  d["state"] = SummaryStateName(done.found);
+  d["summary_path"] = done.summary_path;
+  d["summary_bytes"] = done.summary_bytes;
+  d["note"] = done.note;
+  return d;
+}
+
 }  // namespace
 
 void BindAnalysis(py::module_& m) {
@@ -223,6 +291,9 @@ void BindAnalysis(py::module_& m) {
       .def("check", &LoadedProfile::Check, py::arg("budgets"), py::keep_alive<0, 1>())
       .def("diff", &LoadedProfile::Diff, py::arg("other"), py::arg("label_a"), py::arg("label_b"),
            py::keep_alive<0, 1>(), py::keep_alive<0, 2>());
+  sub.def("host_files", &HostFiles, py::arg("path"));
+  sub.def("has_current_summary", &HasCurrentSummary, py::arg("host"), py::arg("cache_dir") = "");
+  sub.def("summarize_host", &SummarizeHost, py::arg("host"), py::arg("cache_dir") = "");
   sub.def("tool_ids", [] {
     std::vector<std::string> ids;
     for (const analysis::Tool* tool : analysis::AllTools()) ids.emplace_back(tool->id());
