@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -129,9 +130,10 @@ int64_t EventsPerStep() {
 }
 
 // Writes the planes and a hostname as one XSpace file; returns its size.
-StatusOr<uint64_t> WritePlanes(const std::string& path, std::initializer_list<PlaneWriter*> planes) {
+StatusOr<uint64_t> WritePlanes(const std::string& path, const std::vector<PlaneWriter*>& planes,
+                               const std::string& host_name = "synthetic-host") {
   std::string head;
-  PutBytesField(&head, 4, "synthetic-host");
+  PutBytesField(&head, 4, host_name);
   FILE* file = std::fopen(path.c_str(), "wb");
   if (file == nullptr) return InvalidArgumentError(path + ": cannot create");
   uint64_t bytes = 0;
@@ -153,18 +155,42 @@ StatusOr<uint64_t> WritePlanes(const std::string& path, std::initializer_list<Pl
   return bytes;
 }
 
+// Kernels on two compute streams and copies on a copy stream, for the launches of
+// WriteSyntheticXSpace's training thread (correlation ids from `corr_base`).
+void WriteGpuPlane(PlaneWriter& gpu, int64_t steps, uint64_t corr_base);
+
+// The launches of GPU `g` > 0: a thread of its own whose cudaLaunchKernel / cudaMemcpyAsync
+// events carry the correlation ids its kernels do, at the training thread's times.
+void WriteLaunchThread(PlaneWriter& host, int g, int64_t steps, uint64_t corr_base) {
+  const uint64_t host_corr = host.StatId("correlation_id");
+  const uint64_t launch = host.EventId("cudaLaunchKernel"), memcpy_launch = host.EventId("cudaMemcpyAsync");
+  host.BeginLine(4000 + g, "launch/" + std::to_string(g));
+  for (int64_t s = 0; s < steps; ++s) {
+    const int64_t base = s * kStepPs;
+    const uint64_t corr = corr_base + static_cast<uint64_t>(s) * (kOpsPerStep + 2);
+    host.AddEvent(memcpy_launch, base + 3002 * kPsPerUs, 20 * kPsPerUs, {{host_corr, 3, corr}});
+    int64_t t = base + 3100 * kPsPerUs;
+    for (int k = 0; k < kOpsPerStep; ++k) {
+      host.AddEvent(launch, t + 5 * kPsPerUs, 8 * kPsPerUs, {{host_corr, 3, corr + 1 + k}});
+      t += 45 * kPsPerUs;
+    }
+    host.AddEvent(memcpy_launch, t, 20 * kPsPerUs, {{host_corr, 3, corr + 1 + kOpsPerStep}});
+  }
+  host.EndLine();
+}
+
 }  // namespace
 
-StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_t target_events) {
-  const int64_t steps = std::max<int64_t>(1, static_cast<int64_t>(target_events) / EventsPerStep());
+StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_t target_events,
+                                                const SyntheticShape& shape) {
+  const int gpus = std::max(1, shape.gpus);
+  // Events per step grow with the GPUs (their kernels and their launch threads).
+  const int64_t per_step = EventsPerStep() + (gpus - 1) * (2 * (kOpsPerStep + 2));
+  const int64_t steps = std::max<int64_t>(1, static_cast<int64_t>(target_events) / per_step);
+  const int64_t input_wait_us = 3000 + 50 * (shape.host_index % 7);
   PlaneWriter host("/host:CPU");
-  PlaneWriter gpu("/device:GPU:0");
   host.AddPlaneStat("logical_cores", 16);
   host.AddPlaneStat("process_id", 4242);
-  gpu.AddPlaneStat("clock_rate", 1530000);
-  gpu.AddPlaneStat("core_count", 80);
-  gpu.AddPlaneStat("memory_bandwidth", 898048000000ull);
-  gpu.AddPlaneStat("compute_cap_major", 7);
 
   const uint64_t step_num = host.StatId("step_num"), root = host.StatId("_r"), eager = host.StatId("is_eager");
   const uint64_t host_corr = host.StatId("correlation_id");
@@ -181,7 +207,7 @@ StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_
     const int64_t base = s * kStepPs;
     const uint64_t corr = static_cast<uint64_t>(s) * (kOpsPerStep + 2);
     host.AddEvent(train, base, kStepPs - 100 * kPsPerUs, {{step_num, 4, static_cast<uint64_t>(s)}, {root, 4, 1}});
-    host.AddEvent(get_next, base + kPsPerUs, 3000 * kPsPerUs, {});
+    host.AddEvent(get_next, base + kPsPerUs, input_wait_us * kPsPerUs, {});
     host.AddEvent(memcpy_launch, base + 3002 * kPsPerUs, 20 * kPsPerUs, {{host_corr, 3, corr}});
     int64_t t = base + 3100 * kPsPerUs;
     for (int k = 0; k < kOpsPerStep; ++k) {
@@ -222,7 +248,32 @@ StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_
     host.EndLine();
   }
 
-  // GPU: kernels on two compute streams, copies on a copy stream.
+  // GPU 0 runs the training thread's launches; each further GPU those of its launch thread.
+  std::vector<std::unique_ptr<PlaneWriter>> gpu_planes;
+  uint64_t events = 0;
+  for (int g = 0; g < gpus; ++g) {
+    const uint64_t corr_base = static_cast<uint64_t>(g) * 1'000'000'000ull;
+    if (g > 0) WriteLaunchThread(host, g, steps, corr_base);
+    auto gpu = std::make_unique<PlaneWriter>("/device:GPU:" + std::to_string(g));
+    WriteGpuPlane(*gpu, steps, corr_base);
+    events += gpu->events();
+    gpu_planes.push_back(std::move(gpu));
+  }
+  std::vector<PlaneWriter*> planes = {&host};
+  for (auto& gpu : gpu_planes) planes.push_back(gpu.get());
+  StatusOr<uint64_t> bytes =
+      WritePlanes(path, planes, shape.host_index == 0 ? "synthetic-host" : "host" + std::to_string(shape.host_index));
+  if (!bytes.ok()) return bytes.status();
+  return SyntheticProfile{host.events() + events, *bytes, steps};
+}
+
+namespace {
+
+void WriteGpuPlane(PlaneWriter& gpu, int64_t steps, uint64_t corr_base) {
+  gpu.AddPlaneStat("clock_rate", 1530000);
+  gpu.AddPlaneStat("core_count", 80);
+  gpu.AddPlaneStat("memory_bandwidth", 898048000000ull);
+  gpu.AddPlaneStat("compute_cap_major", 7);
   const uint64_t corr_stat = gpu.StatId("correlation_id"), details = gpu.StatId("kernel_details");
   const uint64_t tf_op = gpu.StatId("tf_op"), memcpy_details = gpu.StatId("memcpy_details");
   std::vector<uint64_t> kernels, kernel_ops, kernel_details;
@@ -243,7 +294,7 @@ StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_
   for (int stream = 0; stream < 2; ++stream) {
     gpu.BeginLine(7 + stream, "Stream #" + std::to_string(7 + stream) + "(Compute)");
     for (int64_t s = 0; s < steps; ++s) {
-      const uint64_t corr = static_cast<uint64_t>(s) * (kOpsPerStep + 2);
+      const uint64_t corr = corr_base + static_cast<uint64_t>(s) * (kOpsPerStep + 2);
       int64_t t = s * kStepPs + 3150 * kPsPerUs;
       for (int k = stream; k < kOpsPerStep; k += 2) {
         gpu.AddEvent(kernels[k], t + k * 45 * kPsPerUs, 35 * kPsPerUs,
@@ -254,17 +305,15 @@ StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_
   }
   gpu.BeginLine(9, "Stream #9(MemcpyH2D,MemcpyD2H)");
   for (int64_t s = 0; s < steps; ++s) {
-    const uint64_t corr = static_cast<uint64_t>(s) * (kOpsPerStep + 2);
+    const uint64_t corr = corr_base + static_cast<uint64_t>(s) * (kOpsPerStep + 2);
     gpu.AddEvent(h2d, s * kStepPs + 3030 * kPsPerUs, 60 * kPsPerUs, {{corr_stat, 3, corr}, {memcpy_details, 7, h2d_details}});
     gpu.AddEvent(d2h, s * kStepPs + (3150 + 45 * kOpsPerStep) * kPsPerUs, 10 * kPsPerUs,
                  {{corr_stat, 3, corr + 1 + kOpsPerStep}, {memcpy_details, 7, d2h_details}});
   }
   gpu.EndLine();
-
-  StatusOr<uint64_t> bytes = WritePlanes(path, {&host, &gpu});
-  if (!bytes.ok()) return bytes.status();
-  return SyntheticProfile{host.events() + gpu.events(), *bytes, steps};
 }
+
+}  // namespace
 
 StatusOr<SyntheticProfile> WriteSyntheticMemoryXSpace(const std::string& path, uint64_t target_events) {
   PlaneWriter host("/host:CPU");

@@ -22,7 +22,18 @@ struct SyntheticProfile {
   int64_t steps = 0;
 };
 
-StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_t target_events);
+// Variations for a pod of synthetic hosts (the pod benchmark).
+struct SyntheticShape {
+  // GPU planes: /device:GPU:0 as above; each further GPU runs the same kernels, launched
+  // from a thread of its own ("launch/<g>", no step markers: PyTorch's autograd-thread shape).
+  int gpus = 1;
+  // Varies the input wait per host (IteratorGetNext: +50 us per host_index % 7), so the
+  // hosts of a pod differ; names the host ("synthetic-host" for 0, "host<index>" else).
+  int host_index = 0;
+};
+
+StatusOr<SyntheticProfile> WriteSyntheticXSpace(const std::string& path, uint64_t target_events,
+                                                const SyntheticShape& shape = {});
 
 // Allocator activity only: two BFC-like allocators (GPU_0_bfc, GPU_1_bfc), each step
 // allocating up to 512 tensors and freeing them all, every event with TF's 14 memory stats

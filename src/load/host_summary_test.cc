@@ -100,11 +100,19 @@ TEST(HostSummaryTest, TheSameModelEncodesToTheSameBytes) {
   EXPECT_EQ(analysis::EncodeHostSummary(RoundTrip(model)), bytes);
 }
 
+void ExpectDamageIsAnError(const std::string& bytes);
+
 // Cut anywhere, or with any byte changed: an error or a model, never a crash (and never
 // an allocation past the bytes' bound: the sanitizer build runs this too).
 TEST(HostSummaryTest, DamagedSummariesAreErrors) {
-  const std::string bytes =
-      analysis::EncodeHostSummary(LoadOrDie("traces/hta_sampled_rank-0.json.gz", ProfileFormat::kTraceJson));
+  // With kernels and ops (the first), and with allocator events (the second).
+  for (const char* trace : {"traces/hta_sampled_rank-0.json.gz", "traces/tracelens_h100_qwen1.5_0.5b_chat.json.gz"}) {
+    SCOPED_TRACE(trace);
+    ExpectDamageIsAnError(analysis::EncodeHostSummary(LoadOrDie(trace, ProfileFormat::kTraceJson)));
+  }
+}
+
+void ExpectDamageIsAnError(const std::string& bytes) {
   ASSERT_GT(bytes.size(), 100u);
   for (size_t cut = 0; cut < bytes.size(); cut += std::max<size_t>(1, bytes.size() / 997)) {
     StatusOr<ProfileModel> decoded = analysis::DecodeHostSummary(std::string_view(bytes).substr(0, cut));
