@@ -25,7 +25,7 @@
 namespace stepscope::analysis {
 
 // Bump on any change to what is encoded or how.
-inline constexpr uint32_t kHostSummaryVersion = 1;
+inline constexpr uint32_t kHostSummaryVersion = 2;
 
 // The model as summary bytes (after a magic and the version). `xla_programs`: the
 // /host:metadata plane as an XSpace of that one plane (load/plane_scan.h) when the model
