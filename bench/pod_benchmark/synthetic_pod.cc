@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
   for (int t = 0; t < std::max(1, stepscope::base::UsableCores()); ++t) {
     threads.emplace_back([&] {
       for (int64_t h = next++; h < hosts; h = next++) {
-        char name[32];
+        char name[48];
         std::snprintf(name, sizeof(name), "host%04lld.xplane.pb", static_cast<long long>(h));
         auto written = stepscope::bench::WriteSyntheticXSpace(
             (run / name).string(), static_cast<uint64_t>(events),

@@ -30,7 +30,9 @@ namespace fs = std::filesystem;
 // last byte of the magic.
 constexpr std::string_view kFileMagic = "SSHSFIL\x02";
 constexpr std::string_view kFileMagicStem = "SSHSFIL";
-constexpr size_t kHashedEdgeBytes = 64 << 10;
+// Size and mtime catch a rewrite; the edges catch a same-size file put in place with its
+// mtime kept (a copy with -p): a page of each is enough for that.
+constexpr size_t kHashedEdgeBytes = 4 << 10;
 // XLA programs: a profile's /host:metadata plane; larger than any module set seen, and the
 // summary would not be small.
 constexpr uint64_t kMaxXlaPlaneBytes = uint64_t{1} << 30;

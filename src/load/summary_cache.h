@@ -11,7 +11,7 @@
 // The file: a header with the key below, then the encoded model, gzip'ed.
 //
 // Current: the summary's key is the file's size, its mtime and a hash of its first and
-// last 64 KiB, plus the summary format's version. A summary whose key differs (stale) or
+// last 4 KiB, plus the summary format's version. A summary whose key differs (stale) or
 // that cannot be decoded (corrupt) is never used: the host is read again and the summary
 // rewritten, and the result says why.
 #pragma once

@@ -290,7 +290,7 @@ constexpr size_t MinBytes() {
     return sizeof(double);
   } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || std::is_same_v<T, std::string> ||
                        std::is_same_v<T, MemoryEventArray> || requires(T t) { t.has_value(); } ||
-                       requires(T t) { t.size(); t.begin(); } && !requires { std::tuple_size<T>::value; }) {
+                       (requires(T t) { t.size(); t.begin(); } && !requires { std::tuple_size<T>::value; })) {
     return 1;  // a varint, a count or a presence flag
   } else if constexpr (requires { std::tuple_size<T>::value; }) {  // std::array
     return std::tuple_size<T>::value * MinBytes<typename T::value_type>();

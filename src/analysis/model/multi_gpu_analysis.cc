@@ -20,10 +20,8 @@ struct DeviceInStep {
 };
 
 int64_t HostStepBegin(const StepInfo& step, int host_index) {
-  for (const HostStep& h : step.per_host) {
-    if (h.host_index == host_index) return h.begin_ps;
-  }
-  return step.begin_ps;
+  const HostStep* h = FindHostStep(step, host_index);
+  return h != nullptr ? h->begin_ps : step.begin_ps;
 }
 
 std::string DeviceLabel(const ProfileModel& model, const DeviceActivity& d) {

@@ -31,6 +31,12 @@ std::string_view EventTypeName(EventType type) {
   return "unknown_time";
 }
 
+const HostStep* FindHostStep(const StepInfo& step, int host_index) {
+  auto it = std::lower_bound(step.per_host.begin(), step.per_host.end(), host_index,
+                             [](const HostStep& h, int index) { return h.host_index < index; });
+  return it != step.per_host.end() && it->host_index == host_index ? &*it : nullptr;
+}
+
 std::optional<double> StepsInputPercent(const std::vector<StepInfo>& steps) {
   int64_t input_ps = 0, total_ps = 0;
   for (const StepInfo& step : steps) {

@@ -164,6 +164,11 @@ struct StepInfo {
   std::vector<HostStep> per_host;
 };
 
+// The step as host `host_index` saw it, in a combined model; null when that host has no
+// such step. per_host is in host order: a binary search, so per-host lookups over a pod's
+// steps stay linear in its hosts.
+const HostStep* FindHostStep(const StepInfo& step, int host_index);
+
 // The steps' wait for input over their time, in percent: the one input share every page
 // reports (input_pipeline_analyzer's input_bound_percent, tf_data_bottleneck_analysis'
 // step_input_wait_percent). nullopt when the steps have no time.

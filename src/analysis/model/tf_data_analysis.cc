@@ -680,9 +680,7 @@ int64_t TotalStepTimePs(const ProfileModel& model, int host_index) {
       total += step.duration_ps;
       continue;
     }
-    for (const HostStep& h : step.per_host) {
-      if (h.host_index == host_index) total += h.duration_ps;
-    }
+    if (const HostStep* h = FindHostStep(step, host_index)) total += h->duration_ps;
   }
   return total;
 }
