@@ -108,16 +108,6 @@ Status ParseShard(const std::string& text, Shard* shard) {
   return OkStatus();
 }
 
-const char* StateName(load::SummaryFound found) {
-  switch (found) {
-    case load::SummaryFound::kCurrent: return "current";
-    case load::SummaryFound::kNone: return "built";
-    case load::SummaryFound::kStale: return "rebuilt_stale";
-    case load::SummaryFound::kCorrupt: return "rebuilt_corrupt";
-  }
-  return "built";
-}
-
 SummarizedRow SummarizeOne(const load::HostInRun& host, const load::SummaryOptions& options) {
   SummarizedRow row{.run = host.run, .host = host.file.host, .file_bytes = host.file.size_bytes};
   const auto start = std::chrono::steady_clock::now();
@@ -128,7 +118,7 @@ SummarizedRow SummarizeOne(const load::HostInRun& host, const load::SummaryOptio
     row.note = summarized.status().ToString();
     return row;
   }
-  row.state = StateName(summarized->found);
+  row.state = load::SummaryStateName(summarized->found);
   row.summary_bytes = summarized->summary_bytes;
   row.summary_path = summarized->summary_path;
   row.note = summarized->note;

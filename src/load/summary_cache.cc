@@ -216,6 +216,16 @@ StatusOr<analysis::ProfileModel> LoadCombinedModelFromSummaries(const std::vecto
   return analysis::CombineHostModels(std::move(models));
 }
 
+std::string_view SummaryStateName(SummaryFound found) {
+  switch (found) {
+    case SummaryFound::kCurrent: return "current";
+    case SummaryFound::kNone: return "built";
+    case SummaryFound::kStale: return "rebuilt_stale";
+    case SummaryFound::kCorrupt: return "rebuilt_corrupt";
+  }
+  return "built";
+}
+
 std::string SummaryCacheDir(const SummaryOptions& options) {
   if (!options.cache_dir.empty()) return options.cache_dir;
   if (const char* dir = std::getenv("STEPSCOPE_CACHE_DIR"); dir != nullptr && *dir != '\0') return dir;

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "src/analysis/model/profile_model.h"
@@ -37,6 +38,9 @@ enum class SummaryFound {
   kStale,    // the file changed, or another format version: rebuilt
   kCorrupt,  // unreadable: rebuilt
 };
+
+// "current", "built", "rebuilt_stale", "rebuilt_corrupt": how reports name what was found.
+std::string_view SummaryStateName(SummaryFound found);
 
 struct SummarizedHost {
   analysis::ProfileModel model;

@@ -56,7 +56,7 @@ py::object ColumnDict(const analysis::output::Column& column) {
   d["label"] = column.label;
   d["unit"] = column.unit;
   d["decimals"] = column.text_decimals;
-  return std::move(d);
+  return d;
 }
 
 // The model the CLI's commands build: the tools read its summaries only, and without the
@@ -244,16 +244,6 @@ bool HasCurrentSummary(const py::dict& host, const std::string& cache_dir) {
   return load::HasCurrentSummary(file, {.cache_dir = cache_dir});
 }
 
-const char* SummaryStateName(load::SummaryFound found) {
-  switch (found) {
-    case load::SummaryFound::kCurrent: return "current";
-    case load::SummaryFound::kNone: return "built";
-    case load::SummaryFound::kStale: return "rebuilt_stale";
-    case load::SummaryFound::kCorrupt: return "rebuilt_corrupt";
-  }
-  return "built";
-}
-
 // Reads or builds and writes one host's summary (what `stepscope summarize` does for it):
 // {state, summary_path, summary_bytes, note}. Raises the loader's error for a host that
 // cannot be read.
@@ -265,7 +255,7 @@ py::dict SummarizeHost(const py::dict& host, const std::string& cache_dir) {
   }();
   const load::SummarizedHost& done = ValueOrRaise(std::move(summarized));
   py::dict d;
-  d["state"] = SummaryStateName(done.found);
+  d["state"] = std::string(load::SummaryStateName(done.found));
   d["summary_path"] = done.summary_path;
   d["summary_bytes"] = done.summary_bytes;
   d["note"] = done.note;
