@@ -205,19 +205,21 @@ StatusOr<analysis::ProfileModel> LoadCombinedModel(const std::vector<HostProfile
                                                    const analysis::ModelOptions& options) {
   if (files.empty()) return InvalidArgumentError("no profile files to load");
   if (files.size() == 1) return LoadHostModel(files[0], options);
-  // Hosts are built in parallel, a few at a time: each model can be large, and the
-  // machine's cores are the limit anyway.
-  const size_t parallelism = std::max<size_t>(1, std::min<size_t>(files.size(), static_cast<size_t>(base::UsableCores())));
+  analysis::ModelOptions host_options = options;
+  host_options.hostname.clear();
+  return CombineHostsBuiltInParallel(files.size(), [&](size_t i) { return LoadHostModel(files[i], host_options); });
+}
+
+StatusOr<analysis::ProfileModel> CombineHostsBuiltInParallel(
+    size_t count, const std::function<StatusOr<analysis::ProfileModel>(size_t)>& build) {
+  if (count == 0) return InvalidArgumentError("no profile files to load");
+  const size_t parallelism = std::max<size_t>(1, std::min<size_t>(count, static_cast<size_t>(base::UsableCores())));
   std::vector<analysis::ProfileModel> models;
-  models.reserve(files.size());
-  for (size_t begin = 0; begin < files.size(); begin += parallelism) {
+  models.reserve(count);
+  for (size_t begin = 0; begin < count; begin += parallelism) {
     std::vector<std::future<StatusOr<analysis::ProfileModel>>> batch;
-    for (size_t i = begin; i < std::min(files.size(), begin + parallelism); ++i) {
-      analysis::ModelOptions host_options = options;
-      host_options.hostname.clear();
-      batch.push_back(std::async(std::launch::async, [&file = files[i], host_options] {
-        return LoadHostModel(file, host_options);
-      }));
+    for (size_t i = begin; i < std::min(count, begin + parallelism); ++i) {
+      batch.push_back(std::async(std::launch::async, [&build, i] { return build(i); }));
     }
     for (auto& future : batch) {
       STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model, future.get());

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -85,6 +86,13 @@ StatusOr<analysis::ProfileModel> LoadHostModel(const HostProfileFile& file,
 // gives that host's model. kInvalidArgument for an empty list.
 StatusOr<analysis::ProfileModel> LoadCombinedModel(const std::vector<HostProfileFile>& files,
                                                    const analysis::ModelOptions& options = {});
+
+// Builds the models of `count` hosts with `build(i)`, a few at a time in parallel (each model
+// can be large, and the machine's cores are the limit anyway), and combines them in index
+// order; the first error, in index order, otherwise. The one loop for every way a host's
+// model is made (from its file, from its summary).
+StatusOr<analysis::ProfileModel> CombineHostsBuiltInParallel(
+    size_t count, const std::function<StatusOr<analysis::ProfileModel>(size_t)>& build);
 
 // ---- The CLI's entry point ----
 

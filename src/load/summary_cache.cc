@@ -7,12 +7,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <future>
 #include <optional>
 
-#include "src/analysis/model/combine_hosts.h"
 #include "src/analysis/model/host_summary.h"
-#include "src/base/cores.h"
 #include "src/base/file_io.h"
 #include "src/base/status_macros.h"
 #include "src/base/gzip.h"
@@ -194,26 +191,20 @@ StatusOr<std::string> WriteSummary(const HostProfileFile& file, const SummaryOpt
 StatusOr<analysis::ProfileModel> LoadCombinedModelFromSummaries(const std::vector<HostProfileFile>& files,
                                                                 const SummaryOptions& options,
                                                                 std::vector<std::string>* notes) {
-  if (files.empty()) return InvalidArgumentError("no profile files to load");
-  // A few hosts at a time: a host being summarised holds its whole model.
-  const size_t parallelism = std::max<size_t>(1, std::min<size_t>(files.size(), static_cast<size_t>(base::UsableCores())));
-  std::vector<analysis::ProfileModel> models;
-  models.reserve(files.size());
-  for (size_t begin = 0; begin < files.size(); begin += parallelism) {
-    std::vector<std::future<StatusOr<SummarizedHost>>> batch;
-    for (size_t i = begin; i < std::min(files.size(), begin + parallelism); ++i) {
-      batch.push_back(std::async(std::launch::async, [&file = files[i], &options] { return SummarizeHost(file, options); }));
-    }
-    for (auto& future : batch) {
-      STEPSCOPE_ASSIGN_OR_RETURN(SummarizedHost host, future.get());
-      if (notes != nullptr && (host.found == SummaryFound::kStale || host.found == SummaryFound::kCorrupt)) {
-        notes->push_back("the summary " + host.note + "; rebuilt");
-      }
-      models.push_back(std::move(host.model));
-    }
+  // One slot per host (each written by its own task), reported in host order.
+  std::vector<std::string> rebuilt(files.size());
+  StatusOr<analysis::ProfileModel> model = CombineHostsBuiltInParallel(
+      files.size(), [&](size_t i) -> StatusOr<analysis::ProfileModel> {
+        STEPSCOPE_ASSIGN_OR_RETURN(SummarizedHost host, SummarizeHost(files[i], options));
+        if (host.found == SummaryFound::kStale || host.found == SummaryFound::kCorrupt) {
+          rebuilt[i] = "the summary " + host.note + "; rebuilt";
+        }
+        return std::move(host.model);
+      });
+  for (std::string& note : rebuilt) {
+    if (notes != nullptr && !note.empty()) notes->push_back(std::move(note));
   }
-  if (models.size() == 1) return std::move(models[0]);
-  return analysis::CombineHostModels(std::move(models));
+  return model;
 }
 
 std::string_view SummaryStateName(SummaryFound found) {
