@@ -101,7 +101,10 @@ TEST(BatchHeapTest, ReservedHeapIsFaultedInByHugePagesAndReusedAfterFree) {
   auto* second = static_cast<char*>(std::malloc(bytes));
   ASSERT_NE(second, nullptr);
   std::memset(second, 2, bytes);
-  EXPECT_LT(MinorFaults() - before, 64);
+  // Faulting it in again takes 6144 faults (4 KiB pages); the process's other threads (the
+  // background backing, a busy machine's reclaim) add a few dozen: 64 was hit exactly in
+  // a loaded ctest run, so the bound is a sixteenth of a re-fault.
+  EXPECT_LT(MinorFaults() - before, 6144 / 16);
   std::free(second);
 }
 

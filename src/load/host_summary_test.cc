@@ -87,9 +87,14 @@ TEST(HostSummaryTest, EveryToolGivesTheModelsResultOnEverySharedProfile) {
 
 TEST(HostSummaryTest, CombinedSummariesGiveTheCombinedModelsResults) {
   std::vector<ProfileModel> models, summarised;
-  for (const char* rank : {"traces/hta_sampled_rank-0.json.gz", "traces/hta_sampled_rank-1.json.gz"}) {
-    models.push_back(LoadOrDie(rank, ProfileFormat::kTraceJson));
-    summarised.push_back(RoundTrip(models.back()));
+  // Two PyTorch ranks and a TensorFlow worker with a tf.data pipeline (whose events a
+  // summary carries as their analysis, the step time applied after the reduce).
+  const std::string tf_worker = kProfiles[0].path;
+  for (const std::string& host :
+       {std::string("traces/hta_sampled_rank-0.json.gz"), std::string("traces/hta_sampled_rank-1.json.gz"), tf_worker}) {
+    const bool xspace = host == tf_worker;
+    models.push_back(LoadOrDie(host, xspace ? ProfileFormat::kXSpace : ProfileFormat::kTraceJson));
+    summarised.push_back(RoundTrip(models.back(), xspace ? std::string(STEPSCOPE_SHARED_DIR) + "/testdata/" + host : ""));
   }
   ExpectSameResults(analysis::CombineHostModels(std::move(models)), analysis::CombineHostModels(std::move(summarised)));
 }

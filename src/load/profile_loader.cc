@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <future>
 #include <map>
 #include <memory>
 #include <system_error>
@@ -12,6 +11,7 @@
 
 #include "src/analysis/model/combine_hosts.h"
 #include "src/base/cores.h"
+#include "src/base/map_in_order.h"
 #include "src/base/status_macros.h"
 #include "src/load/run_sessions.h"
 #include "src/load/trace_import.h"
@@ -80,11 +80,6 @@ std::string HostOfFile(const fs::path& path, ProfileFormat* format) {
   if (ParseProfileFileName(name, &host, format)) return host;
   *format = IsTraceFileName(name) ? ProfileFormat::kTraceJson : ProfileFormat::kXSpace;
   return path.stem().string();
-}
-
-StatusOr<analysis::ProfileModel> CombineModels(std::vector<analysis::ProfileModel> models) {
-  if (models.size() == 1) return std::move(models[0]);
-  return analysis::CombineHostModels(std::move(models));
 }
 
 // The run written last (by its files' mtimes; ties by name). Run names are free-form
@@ -213,20 +208,22 @@ StatusOr<analysis::ProfileModel> LoadCombinedModel(const std::vector<HostProfile
 StatusOr<analysis::ProfileModel> CombineHostsBuiltInParallel(
     size_t count, const std::function<StatusOr<analysis::ProfileModel>(size_t)>& build) {
   if (count == 0) return InvalidArgumentError("no profile files to load");
-  const size_t parallelism = std::max<size_t>(1, std::min<size_t>(count, static_cast<size_t>(base::UsableCores())));
-  std::vector<analysis::ProfileModel> models;
-  models.reserve(count);
-  for (size_t begin = 0; begin < count; begin += parallelism) {
-    std::vector<std::future<StatusOr<analysis::ProfileModel>>> batch;
-    for (size_t i = begin; i < std::min(count, begin + parallelism); ++i) {
-      batch.push_back(std::async(std::launch::async, [&build, i] { return build(i); }));
-    }
-    for (auto& future : batch) {
-      STEPSCOPE_ASSIGN_OR_RETURN(analysis::ProfileModel model, future.get());
-      models.push_back(std::move(model));
-    }
-  }
-  return CombineModels(std::move(models));
+  const int cores = std::max(1, base::UsableCores());
+  // Hosts are built on every core and folded in host order on this thread as they come: a
+  // few hosts' models in memory at a time, never the run's.
+  analysis::HostCombiner combiner;
+  Status failed = OkStatus();
+  base::MapInOrder<StatusOr<analysis::ProfileModel>>(
+      count, cores, 2 * static_cast<size_t>(cores), build, [&](size_t, StatusOr<analysis::ProfileModel> model) {
+        if (!model.ok()) {
+          failed = model.status();
+          return false;
+        }
+        combiner.Add(std::move(*model));
+        return true;
+      });
+  if (!failed.ok()) return failed;
+  return std::move(combiner).Finish();
 }
 
 std::vector<std::string> ProfilePaths(const ResolvedProfile& profile) {

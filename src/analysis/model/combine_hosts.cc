@@ -88,14 +88,13 @@ void SortOps(OpMetricsDb* db) {
 
 }  // namespace
 
-ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
-  if (hosts.size() == 1) return std::move(hosts[0]);
+// What folding hosts in needs beyond the combined model: the rows' indices by key.
+struct HostCombiner::State {
   ProfileModel combined;
-  RunEnvironment& run = combined.run_environment;
   std::unordered_map<std::string, size_t> host_op_index, device_op_index, input_op_index;
   std::map<std::tuple<std::string, std::string, std::string>, size_t> input_copy_index;  // (op, copy, source)
-  std::map<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>, int64_t, std::array<int64_t, 3>,
-                      std::array<int64_t, 3>>,
+  std::map<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>, int64_t,
+                      std::array<int64_t, 3>, std::array<int64_t, 3>>,
            size_t>
       kernel_index;
   std::map<int64_t, size_t> step_index;  // step number -> combined step
@@ -103,119 +102,142 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
   std::unordered_map<std::string, uint32_t> memory_name_index;
   std::string step_source;
   std::vector<std::shared_ptr<const hlo::HloPrograms>> hlo_parts;
+  size_t hosts = 0;  // folded in
+};
 
-  for (size_t h = 0; h < hosts.size(); ++h) {
-    ProfileModel& model = hosts[h];
-    const int host_index = static_cast<int>(combined.hostnames.size());
-    std::string host_name = model.hostnames.empty() ? "host " + std::to_string(h) : model.hostnames[0];
-    for (const std::string& name : model.hostnames) combined.hostnames.push_back(name);
-    for (HostEnvironment& env : model.run_environment.hosts) run.hosts.push_back(std::move(env));
-    const RunEnvironment& from = model.run_environment;
-    if (run.device_type.empty() || run.device_type == "CPU") run.device_type = from.device_type;
-    run.device_count += from.device_count;
-    run.active_device_count += from.active_device_count;
-    run.device_core_count += from.device_core_count;
-    AddTo(run.dropped_traces, from.dropped_traces);
-    combined.has_device = combined.has_device || model.has_device;
-    combined.total_events += model.total_events;
-    KeepPipelineEvents(&model);  // the combined model keeps no event trees
-    if (model.pipeline_events.empty()) combined.pipeline_events.emplace_back();  // one entry per host
-    for (PipelineEvents& events : model.pipeline_events) combined.pipeline_events.push_back(std::move(events));
-    combined.device_step_ties.Add(model.device_step_ties);
-    AddLaunchThreads(model.launch_threads, &combined.launch_threads);
-    step_source = h == 0 ? model.step_source : (step_source == model.step_source ? step_source : "mixed");
-    if (h == 0 || model.step_cadence.device_interval_ps > combined.step_cadence.device_interval_ps) {
-      combined.step_cadence = model.step_cadence;  // the slowest host's
-    }
+HostCombiner::HostCombiner() : state_(std::make_unique<State>()) {}
+HostCombiner::~HostCombiner() = default;
 
-    for (StepInfo& step : model.steps) {
-      HostStep per_host{host_index, step.begin_ps, step.duration_ps, step.breakdown};
-      auto [it, inserted] = step_index.try_emplace(step.step_number, combined.steps.size());
-      if (inserted) {
-        StepInfo& first = combined.steps.emplace_back(step);
-        first.per_host.clear();
-        first.per_host.push_back(per_host);
-        continue;
-      }
-      StepInfo& merged = combined.steps[it->second];
-      merged.per_host.push_back(per_host);
-      merged.has_device_activity = merged.has_device_activity || step.has_device_activity;
-      if (step.duration_ps > merged.duration_ps) {  // the slowest host defines the step
-        merged.begin_ps = step.begin_ps;
-        merged.duration_ps = step.duration_ps;
-        merged.time_source = step.time_source;
-        merged.breakdown = step.breakdown;
-        merged.host_begin_ps = step.host_begin_ps;
-        merged.host_end_ps = step.host_end_ps;
-        merged.device_end_ps = step.device_end_ps;
-        merged.device_busy_ps = step.device_busy_ps;
-      }
-    }
-
-    for (const HostSyncWait& wait : model.host_sync_waits) {
-      MergeByKey(wait, std::make_pair(wait.call, wait.op), &sync_index, &combined.host_sync_waits,
-                 [](HostSyncWait& merged, const HostSyncWait& w) {
-                   merged.count += w.count;
-                   AddTo(merged.total_ps, w.total_ps);
-                   AddTo(merged.in_steps_ps, w.in_steps_ps);
-                 });
-    }
-    MergeOps(model.host_ops, &combined.host_ops, &host_op_index);
-    MergeOps(model.device_ops, &combined.device_ops, &device_op_index);
-
-    for (const KernelStats& k : model.kernels) {
-      const KernelLaunchParams& p = k.params;
-      auto key = std::make_tuple(k.kernel_name, k.op_name, p.registers_per_thread, p.static_shared_memory_bytes,
-                                 p.dynamic_shared_memory_bytes, p.grid, p.block);
-      MergeByKey(k, std::move(key), &kernel_index, &combined.kernels, [](KernelStats& merged, const KernelStats& from) {
-        merged.occurrences += from.occurrences;
-        AddTo(merged.total_duration_ps, from.total_duration_ps);
-        merged.min_duration_ps = std::min(merged.min_duration_ps, from.min_duration_ps);
-        merged.max_duration_ps = std::max(merged.max_duration_ps, from.max_duration_ps);
-        merged.is_op_tensor_core_eligible = merged.is_op_tensor_core_eligible || from.is_op_tensor_core_eligible;
-      });
-    }
-
-    for (DeviceActivity& device : model.devices) {
-      device.host_index = host_index;
-      combined.devices.push_back(std::move(device));
-    }
-
-    InputPipelineFacts& input = combined.input_pipeline;
-    const InputPipelineFacts& host_input = model.input_pipeline;
-    input.uses_tf_data = input.uses_tf_data || host_input.uses_tf_data;
-    input.get_next_count += host_input.get_next_count;
-    input.data_loader_next_count += host_input.data_loader_next_count;
-    input.get_next_outside_steps += host_input.get_next_outside_steps;
-    for (const DeviceInputCopy& copy : host_input.device_copies) {
-      MergeByKey(copy, std::make_tuple(copy.op_name, copy.copy_name, copy.source_memory), &input_copy_index,
-                 &input.device_copies, [](DeviceInputCopy& merged, const DeviceInputCopy& from) {
-                   merged.occurrences += from.occurrences;
-                   AddTo(merged.total_time_ps, from.total_time_ps);
-                   AddTo(merged.bytes, from.bytes);
-                 });
-    }
-    for (int c = 0; c < kNumInputOpCategories; ++c) AddTo(input.category_self_time_ps[c], host_input.category_self_time_ps[c]);
-    for (const InputOp& op : host_input.ops) {
-      MergeByKey(op, op.name, &input_op_index, &input.ops, [](InputOp& merged, const InputOp& from) {
-        merged.occurrences += from.occurrences;
-        AddTo(merged.total_time_ps, from.total_time_ps);
-        AddTo(merged.self_time_ps, from.self_time_ps);
-      });
-    }
-
-    MergeMemory(std::move(model.memory), host_index, &combined.memory, &memory_name_index);
-
-    for (const std::string& d : model.diagnostics) combined.diagnostics.push_back(host_name + ": " + d);
-    hlo_parts.push_back(std::move(model.hlo));
-    internal::MergeHloOps(model.hlo_ops, &combined.hlo_ops);
-    combined.hlo_join.kernels += model.hlo_join.kernels;
-    combined.hlo_join.kernels_with_hlo_op += model.hlo_join.kernels_with_hlo_op;
+void HostCombiner::Add(ProfileModel host) {
+  ++added_;
+  if (added_ == 1) {  // held: a single model is returned unchanged
+    first_ = std::move(host);
+    return;
   }
-  combined.hlo = hlo::MergeHloPrograms(hlo_parts);
+  if (added_ == 2) Fold(std::move(first_));
+  Fold(std::move(host));
+}
+
+void HostCombiner::Fold(ProfileModel model) {
+  State& st = *state_;
+  ProfileModel& combined = st.combined;
+  RunEnvironment& run = combined.run_environment;
+  const size_t h = st.hosts++;
+  const int host_index = static_cast<int>(combined.hostnames.size());
+  std::string host_name = model.hostnames.empty() ? "host " + std::to_string(h) : model.hostnames[0];
+  for (const std::string& name : model.hostnames) combined.hostnames.push_back(name);
+  for (HostEnvironment& env : model.run_environment.hosts) run.hosts.push_back(std::move(env));
+  const RunEnvironment& from = model.run_environment;
+  if (run.device_type.empty() || run.device_type == "CPU") run.device_type = from.device_type;
+  run.device_count += from.device_count;
+  run.active_device_count += from.active_device_count;
+  run.device_core_count += from.device_core_count;
+  AddTo(run.dropped_traces, from.dropped_traces);
+  combined.has_device = combined.has_device || model.has_device;
+  combined.total_events += model.total_events;
+  KeepPipelineEvents(&model);  // the combined model keeps no event trees
+  if (model.pipeline_events.empty()) combined.pipeline_events.emplace_back();  // one entry per host
+  for (PipelineEvents& events : model.pipeline_events) combined.pipeline_events.push_back(std::move(events));
+  combined.device_step_ties.Add(model.device_step_ties);
+  AddLaunchThreads(model.launch_threads, &combined.launch_threads);
+  st.step_source = h == 0 ? model.step_source : (st.step_source == model.step_source ? st.step_source : "mixed");
+  if (h == 0 || model.step_cadence.device_interval_ps > combined.step_cadence.device_interval_ps) {
+    combined.step_cadence = model.step_cadence;  // the slowest host's
+  }
+
+  for (StepInfo& step : model.steps) {
+    HostStep per_host{host_index, step.begin_ps, step.duration_ps, step.breakdown};
+    auto [it, inserted] = st.step_index.try_emplace(step.step_number, combined.steps.size());
+    if (inserted) {
+      StepInfo& first = combined.steps.emplace_back(step);
+      first.per_host.clear();
+      first.per_host.push_back(per_host);
+      continue;
+    }
+    StepInfo& merged = combined.steps[it->second];
+    merged.per_host.push_back(per_host);
+    merged.has_device_activity = merged.has_device_activity || step.has_device_activity;
+    if (step.duration_ps > merged.duration_ps) {  // the slowest host defines the step
+      merged.begin_ps = step.begin_ps;
+      merged.duration_ps = step.duration_ps;
+      merged.time_source = step.time_source;
+      merged.breakdown = step.breakdown;
+      merged.host_begin_ps = step.host_begin_ps;
+      merged.host_end_ps = step.host_end_ps;
+      merged.device_end_ps = step.device_end_ps;
+      merged.device_busy_ps = step.device_busy_ps;
+    }
+  }
+
+  for (const HostSyncWait& wait : model.host_sync_waits) {
+    MergeByKey(wait, std::make_pair(wait.call, wait.op), &st.sync_index, &combined.host_sync_waits,
+               [](HostSyncWait& merged, const HostSyncWait& w) {
+                 merged.count += w.count;
+                 AddTo(merged.total_ps, w.total_ps);
+                 AddTo(merged.in_steps_ps, w.in_steps_ps);
+               });
+  }
+  MergeOps(model.host_ops, &combined.host_ops, &st.host_op_index);
+  MergeOps(model.device_ops, &combined.device_ops, &st.device_op_index);
+
+  for (const KernelStats& k : model.kernels) {
+    const KernelLaunchParams& p = k.params;
+    auto key = std::make_tuple(k.kernel_name, k.op_name, p.registers_per_thread, p.static_shared_memory_bytes,
+                               p.dynamic_shared_memory_bytes, p.grid, p.block);
+    MergeByKey(k, std::move(key), &st.kernel_index, &combined.kernels, [](KernelStats& merged, const KernelStats& from) {
+      merged.occurrences += from.occurrences;
+      AddTo(merged.total_duration_ps, from.total_duration_ps);
+      merged.min_duration_ps = std::min(merged.min_duration_ps, from.min_duration_ps);
+      merged.max_duration_ps = std::max(merged.max_duration_ps, from.max_duration_ps);
+      merged.is_op_tensor_core_eligible = merged.is_op_tensor_core_eligible || from.is_op_tensor_core_eligible;
+    });
+  }
+
+  for (DeviceActivity& device : model.devices) {
+    device.host_index = host_index;
+    combined.devices.push_back(std::move(device));
+  }
+
+  InputPipelineFacts& input = combined.input_pipeline;
+  const InputPipelineFacts& host_input = model.input_pipeline;
+  input.uses_tf_data = input.uses_tf_data || host_input.uses_tf_data;
+  input.get_next_count += host_input.get_next_count;
+  input.data_loader_next_count += host_input.data_loader_next_count;
+  input.get_next_outside_steps += host_input.get_next_outside_steps;
+  for (const DeviceInputCopy& copy : host_input.device_copies) {
+    MergeByKey(copy, std::make_tuple(copy.op_name, copy.copy_name, copy.source_memory), &st.input_copy_index,
+               &input.device_copies, [](DeviceInputCopy& merged, const DeviceInputCopy& from) {
+                 merged.occurrences += from.occurrences;
+                 AddTo(merged.total_time_ps, from.total_time_ps);
+                 AddTo(merged.bytes, from.bytes);
+               });
+  }
+  for (int c = 0; c < kNumInputOpCategories; ++c) AddTo(input.category_self_time_ps[c], host_input.category_self_time_ps[c]);
+  for (const InputOp& op : host_input.ops) {
+    MergeByKey(op, op.name, &st.input_op_index, &input.ops, [](InputOp& merged, const InputOp& from) {
+      merged.occurrences += from.occurrences;
+      AddTo(merged.total_time_ps, from.total_time_ps);
+      AddTo(merged.self_time_ps, from.self_time_ps);
+    });
+  }
+
+  MergeMemory(std::move(model.memory), host_index, &combined.memory, &st.memory_name_index);
+
+  for (const std::string& d : model.diagnostics) combined.diagnostics.push_back(host_name + ": " + d);
+  st.hlo_parts.push_back(std::move(model.hlo));
+  internal::MergeHloOps(model.hlo_ops, &combined.hlo_ops);
+  combined.hlo_join.kernels += model.hlo_join.kernels;
+  combined.hlo_join.kernels_with_hlo_op += model.hlo_join.kernels_with_hlo_op;
+}
+
+ProfileModel HostCombiner::Finish() && {
+  if (added_ <= 1) return std::move(first_);
+  State& st = *state_;
+  ProfileModel& combined = st.combined;
+  combined.hlo = hlo::MergeHloPrograms(st.hlo_parts);
   internal::ResolveHloOps(combined.hlo.get(), &combined.hlo_ops, &combined.hlo_join);
 
-  combined.step_source = step_source;
+  combined.step_source = st.step_source;
   std::sort(combined.steps.begin(), combined.steps.end(),
             [](const StepInfo& a, const StepInfo& b) { return a.step_number < b.step_number; });
   SortHostSyncWaits(&combined.host_sync_waits);
@@ -238,7 +260,13 @@ ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
             [](const InputOp& a, const InputOp& b) {
               return a.self_time_ps != b.self_time_ps ? a.self_time_ps > b.self_time_ps : a.name < b.name;
             });
-  return combined;
+  return std::move(combined);
+}
+
+ProfileModel CombineHostModels(std::vector<ProfileModel> hosts) {
+  HostCombiner combiner;
+  for (ProfileModel& host : hosts) combiner.Add(std::move(host));
+  return std::move(combiner).Finish();
 }
 
 }  // namespace stepscope::analysis

@@ -12,11 +12,35 @@
 // A single model is returned unchanged.
 #pragma once
 
+#include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "src/analysis/model/profile_model.h"
 
 namespace stepscope::analysis {
+
+// The same, a host at a time: each host's model is folded in as it comes and freed, so a
+// pod's thousands of hosts are never all in memory at once (only their combination).
+class HostCombiner {
+ public:
+  HostCombiner();
+  ~HostCombiner();
+  HostCombiner(const HostCombiner&) = delete;
+  HostCombiner& operator=(const HostCombiner&) = delete;
+
+  void Add(ProfileModel host);  // in host order
+  // The combination (a single model unchanged; an empty model for none). Ends the combiner.
+  ProfileModel Finish() &&;
+
+ private:
+  struct State;
+  void Fold(ProfileModel host);
+
+  std::unique_ptr<State> state_;
+  ProfileModel first_;  // held until a second host comes
+  size_t added_ = 0;
+};
 
 ProfileModel CombineHostModels(std::vector<ProfileModel> hosts);
 

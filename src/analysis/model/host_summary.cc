@@ -1,5 +1,7 @@
 #include "src/analysis/model/host_summary.h"
 
+#include "src/analysis/model/tf_data_analysis.h"
+
 #include "src/hlo/hlo_programs.h"
 #include "src/xspace/columnar/columnar_reader.h"
 
@@ -95,8 +97,37 @@ STEPSCOPE_SUMMARY_FIELDS(InputPipelineFacts, &InputPipelineFacts::ops, &InputPip
                          &InputPipelineFacts::data_loader_next_count);
 STEPSCOPE_SUMMARY_FIELDS(PipelineIteratorStats, &PipelineIteratorStats::id, &PipelineIteratorStats::parent_id,
                          &PipelineIteratorStats::setting);
-STEPSCOPE_SUMMARY_FIELDS(PipelineEvents, &PipelineEvents::names, &PipelineEvents::threads, &PipelineEvents::events,
-                         &PipelineEvents::iterator_stats);
+STEPSCOPE_SUMMARY_FIELDS(PipelineStageStats, &PipelineStageStats::pipeline, &PipelineStageStats::id,
+                         &PipelineStageStats::parent_id, &PipelineStageStats::parent_known,
+                         &PipelineStageStats::long_name, &PipelineStageStats::dataset_name, &PipelineStageStats::kind,
+                         &PipelineStageStats::setting, &PipelineStageStats::calls, &PipelineStageStats::total_ps,
+                         &PipelineStageStats::self_ps, &PipelineStageStats::blocking_calls,
+                         &PipelineStageStats::blocking_self_ps, &PipelineStageStats::slow_blocking_self_ps);
+STEPSCOPE_SUMMARY_FIELDS(CriticalPathStep, &CriticalPathStep::pipeline, &CriticalPathStep::depth,
+                         &CriticalPathStep::stage, &CriticalPathStep::duration_ps, &CriticalPathStep::self_ps,
+                         &CriticalPathStep::wait_ps, &CriticalPathStep::thread);
+STEPSCOPE_SUMMARY_FIELDS(PipelineStats, &PipelineStats::name, &PipelineStats::is_device, &PipelineStats::root_stage,
+                         &PipelineStats::calls, &PipelineStats::total_latency_ps, &PipelineStats::min_latency_ps,
+                         &PipelineStats::max_latency_ps, &PipelineStats::slow_calls,
+                         &PipelineStats::analysed_slow_calls, &PipelineStats::step_time_percent,
+                         &PipelineStats::bottleneck_stage, &PipelineStats::bottleneck_share_percent,
+                         &PipelineStats::slowest_call_bottleneck_stage, &PipelineStats::iterator_bound,
+                         &PipelineStats::suggestion);
+STEPSCOPE_SUMMARY_FIELDS(PipelineEventCounts, &PipelineEventCounts::iterator_events,
+                         &PipelineEventCounts::produce_events, &PipelineEventCounts::consume_events,
+                         &PipelineEventCounts::linked_producers, &PipelineEventCounts::iterators_without_id,
+                         &PipelineEventCounts::produce_without_element, &PipelineEventCounts::produce_unconsumed,
+                         &PipelineEventCounts::consume_without_producer,
+                         &PipelineEventCounts::consume_outside_iterator, &PipelineEventCounts::duplicate_consumes,
+                         &PipelineEventCounts::revisited_calls, &PipelineEventCounts::parent_cycles,
+                         &PipelineEventCounts::missing_parents, &PipelineEventCounts::conflicting_names,
+                         &PipelineEventCounts::unreached_calls);
+// A host's pipeline events travel as their analysis (PipelineEvents::analysis): see Put.
+STEPSCOPE_SUMMARY_FIELDS(TfDataBottleneckResult, &TfDataBottleneckResult::pipelines,
+                         &TfDataBottleneckResult::stages, &TfDataBottleneckResult::critical_path,
+                         &TfDataBottleneckResult::iterator_bound, &TfDataBottleneckResult::step_input_wait_percent,
+                         &TfDataBottleneckResult::bottleneck_stage, &TfDataBottleneckResult::statement,
+                         &TfDataBottleneckResult::counts, &TfDataBottleneckResult::diagnostics);
 STEPSCOPE_SUMMARY_FIELDS(HostEnvironment, &HostEnvironment::hostname, &HostEnvironment::logical_cores,
                          &HostEnvironment::process_id, &HostEnvironment::host_memory_bytes,
                          &HostEnvironment::dropped_traces, &HostEnvironment::profile_start_time_ns,
@@ -161,7 +192,12 @@ static_assert(sizeof(StepBreakdown) == 144 &&
                    sizeof(DeviceInputCopy) == 120 &&
                    sizeof(InputPipelineFacts) == 136 &&
                    sizeof(PipelineIteratorStats) == 24 &&
-                   sizeof(PipelineEvents) == 96 &&
+                   sizeof(PipelineEvents) == 112 &&
+                   sizeof(PipelineStageStats) == 168 &&
+                   sizeof(CriticalPathStep) == 72 &&
+                   sizeof(PipelineStats) == 168 &&
+                   sizeof(PipelineEventCounts) == 120 &&
+                   sizeof(TfDataBottleneckResult) == 280 &&
                    sizeof(HostEnvironment) == 80 &&
                    sizeof(RunEnvironment) == 88 &&
                    sizeof(StepCadence) == 48 &&
@@ -208,25 +244,8 @@ void PutFields(Writer& w, const T& value, std::index_sequence<I...>) {
   (Put(w, value.*std::get<I>(Fields<T>::kList)), ...);
 }
 
-// The records a model holds by the million (memory and pipeline events), field by field
-// with times as deltas from the previous event's: a few bytes each instead of 96 or 48.
-void PutEvents(Writer& w, const std::vector<PipelineEvent>& events) {
-  w.Varint(events.size());
-  int64_t previous_begin = 0;
-  for (size_t i = 0; i < events.size(); ++i) {
-    const PipelineEvent& e = events[i];
-    w.Signed(e.begin_ps - previous_begin);
-    w.Signed(e.end_ps - e.begin_ps);
-    w.Signed(e.element_id);
-    w.Signed(static_cast<int64_t>(i) - e.enclosing);  // 1 + i for none
-    for (uint64_t v : {uint64_t{e.name}, uint64_t{e.thread}, uint64_t{e.stats}, static_cast<uint64_t>(e.kind),
-                       uint64_t{e.flags}}) {
-      w.Varint(v);
-    }
-    previous_begin = e.begin_ps;
-  }
-}
-
+// The records a model holds by the million (memory events), field by field with times as
+// deltas from the previous event's: a few bytes each instead of 96.
 void PutEvents(Writer& w, const MemoryEventArray& events) {
   w.Varint(events.size());
   int64_t previous_time = 0;
@@ -257,8 +276,13 @@ void Put(Writer& w, const T& value) {
   } else if constexpr (std::is_same_v<T, std::string>) {
     w.Varint(value.size());
     w.Raw(value.data(), value.size());
-  } else if constexpr (std::is_same_v<T, MemoryEventArray> || std::is_same_v<T, std::vector<PipelineEvent>>) {
+  } else if constexpr (std::is_same_v<T, MemoryEventArray>) {
     PutEvents(w, value);
+  } else if constexpr (std::is_same_v<T, PipelineEvents>) {
+    // Their analysis, not the events (tens of thousands on a tf.data host, 80 % of a
+    // summary's bytes): the tools read nothing else of them, and what depends on the run's
+    // steps is applied after decoding (ApplyStepTime), so the result is the same.
+    Put(w, AnalyzePipelineEvents(value));
   } else if constexpr (requires { typename T::value_type; value.has_value(); }) {  // std::optional
     w.Varint(value.has_value() ? 1 : 0);
     if (value.has_value()) Put(w, *value);
@@ -288,6 +312,8 @@ template <typename T>
 constexpr size_t MinBytes() {
   if constexpr (std::is_same_v<T, double>) {
     return sizeof(double);
+  } else if constexpr (std::is_same_v<T, PipelineEvents>) {
+    return MinBytes<TfDataBottleneckResult>();
   } else if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T> || std::is_same_v<T, std::string> ||
                        std::is_same_v<T, MemoryEventArray> || requires(T t) { t.has_value(); } ||
                        (requires(T t) { t.size(); t.begin(); } && !requires { std::tuple_size<T>::value; })) {
@@ -362,26 +388,7 @@ class Reader {
 template <typename T>
 void Get(Reader& r, T* value);
 
-// PutEvents' records back. Each takes at least 9 (pipeline) or 21 (memory) bytes: the count
-// is bounded by that.
-void GetEvents(Reader& r, std::vector<PipelineEvent>* events) {
-  events->resize(r.Count(9));
-  int64_t previous_begin = 0;
-  for (size_t i = 0; i < events->size() && !r.failed(); ++i) {
-    PipelineEvent& e = (*events)[i];
-    e.begin_ps = previous_begin + r.Signed();
-    e.end_ps = e.begin_ps + r.Signed();
-    e.element_id = r.Signed();
-    e.enclosing = static_cast<int32_t>(static_cast<int64_t>(i) - r.Signed());
-    e.name = static_cast<uint32_t>(r.Varint());
-    e.thread = static_cast<uint32_t>(r.Varint());
-    e.stats = static_cast<uint32_t>(r.Varint());
-    e.kind = static_cast<PipelineEventKind>(r.Varint());
-    e.flags = static_cast<uint8_t>(r.Varint());
-    previous_begin = e.begin_ps;
-  }
-}
-
+// PutEvents' records back. Each takes at least 21 bytes: the count is bounded by that.
 void GetEvents(Reader& r, MemoryEventArray* events) {
   if (!events->Resize(r.Count(21))) {
     r.Fail();
@@ -422,8 +429,13 @@ void Get(Reader& r, T* value) {
     r.Raw(value, sizeof(*value));
   } else if constexpr (std::is_same_v<T, std::string>) {
     *value = std::string(r.Take(r.Count(1)));
-  } else if constexpr (std::is_same_v<T, MemoryEventArray> || std::is_same_v<T, std::vector<PipelineEvent>>) {
+  } else if constexpr (std::is_same_v<T, MemoryEventArray>) {
     GetEvents(r, value);
+  } else if constexpr (std::is_same_v<T, PipelineEvents>) {
+    TfDataBottleneckResult analysis;
+    Get(r, &analysis);
+    *value = PipelineEvents{};
+    value->analysis = std::make_shared<const TfDataBottleneckResult>(std::move(analysis));
   } else if constexpr (requires { typename T::value_type; value->has_value(); }) {  // std::optional
     if (r.Varint() != 0) {
       typename T::value_type item{};
@@ -442,6 +454,25 @@ void Get(Reader& r, T* value) {
   } else {
     GetFields(r, value, std::make_index_sequence<std::tuple_size_v<decltype(Fields<T>::kList)>>{});
   }
+}
+
+// A pipeline analysis's stage and pipeline indices.
+bool PipelineIndicesAreValid(const TfDataBottleneckResult& r) {
+  const int pipelines = static_cast<int>(r.pipelines.size());
+  const int stages = static_cast<int>(r.stages.size());
+  auto stage_ok = [stages](const std::optional<int>& s) { return !s.has_value() || (*s >= 0 && *s < stages); };
+  for (const PipelineStats& p : r.pipelines) {
+    if (!stage_ok(p.root_stage) || !stage_ok(p.bottleneck_stage) || !stage_ok(p.slowest_call_bottleneck_stage)) {
+      return false;
+    }
+  }
+  for (const PipelineStageStats& s : r.stages) {
+    if (s.pipeline < -1 || s.pipeline >= pipelines) return false;
+  }
+  for (const CriticalPathStep& step : r.critical_path) {
+    if (step.pipeline < 0 || step.pipeline >= pipelines || !stage_ok(step.stage)) return false;
+  }
+  return stage_ok(r.bottleneck_stage);
 }
 
 // The indices a model's records hold point where the tools will look: a summary that
@@ -468,13 +499,7 @@ bool IndicesAreValid(const ProfileModel& model) {
     }
   }
   for (const PipelineEvents& pipeline : model.pipeline_events) {
-    for (size_t i = 0; i < pipeline.events.size(); ++i) {
-      const PipelineEvent& e = pipeline.events[i];
-      if (e.name >= pipeline.names.size() || e.thread >= pipeline.threads.size() || e.enclosing < -1 ||
-          e.enclosing >= static_cast<int64_t>(i) || e.kind > PipelineEventKind::kConsume) {
-        return false;
-      }
-    }
+    if (pipeline.analysis != nullptr && !PipelineIndicesAreValid(*pipeline.analysis)) return false;
   }
   for (const HloOpTime& op : model.hlo_ops) {
     if (op.module < 0) continue;

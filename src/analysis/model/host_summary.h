@@ -4,7 +4,8 @@
 //
 // It holds every field of ProfileModel but the two that tie a model to its file, the event
 // trees (host_threads) and the columnar source; the XLA programs (hlo) travel as the
-// /host:metadata plane they were read from, and are read again from it. A model built with
+// /host:metadata plane they were read from, and are read again from it; the input
+// pipeline's events travel as their analysis (PipelineEvents::analysis). A model built with
 // keep_event_tree off and then encoded and decoded gives every tool but the trace viewer
 // its result byte for byte (host_summary_test holds that on the shared profiles, one host
 // and combined).
@@ -25,7 +26,7 @@
 namespace stepscope::analysis {
 
 // Bump on any change to what is encoded or how.
-inline constexpr uint32_t kHostSummaryVersion = 2;
+inline constexpr uint32_t kHostSummaryVersion = 3;
 
 // The model as summary bytes (after a magic and the version). `xla_programs`: the
 // /host:metadata plane as an XSpace of that one plane (load/plane_scan.h) when the model

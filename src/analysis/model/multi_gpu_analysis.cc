@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <utility>
 
 #include "src/analysis/model/collective_message.h"
@@ -37,15 +38,17 @@ constexpr double kBytesPerMb = 1e6;
 void AddCollectiveBandwidth(const ProfileModel& model, const MultiGpuParams& options, MultiGpuResult* r) {
   double size = 0, bus = 0, sized_ps = 0, all_reduce_bytes = 0, all_reduce_ps = 0, device_steps = 0;
   bool link_unknown = false;
+  // Each row's device by its (host, plane) names, the last of equal names as rows are
+  // matched: an index, not a scan of the devices per row (a pod has 10^4 to 10^5 devices).
+  std::map<std::pair<std::string_view, std::string_view>, const DeviceActivity*> device_named;
+  for (const DeviceActivity& d : model.devices) {
+    const std::string_view host = model.hostnames.empty() ? std::string_view() : model.hostnames[d.host_index];
+    device_named[{host, d.plane_name}] = &d;
+  }
   for (const MultiGpuDeviceRow& row : r->devices) {
-    const DeviceActivity* d = nullptr;
-    for (const DeviceActivity& candidate : model.devices) {
-      if (candidate.plane_name == row.device &&
-          (model.hostnames.empty() || model.hostnames[candidate.host_index] == row.host)) {
-        d = &candidate;
-      }
-    }
-    if (d == nullptr) continue;
+    auto named = device_named.find({model.hostnames.empty() ? std::string_view() : row.host, row.device});
+    if (named == device_named.end()) continue;
+    const DeviceActivity* d = named->second;
     LinkBandwidth link = LinkBandwidthOf(d->capabilities);
     if (options.link_bandwidth_gbps) link = {*options.link_bandwidth_gbps, "option"};
     const double steps = r->basis == "steps" ? static_cast<double>(std::max<int64_t>(row.steps, 1)) : 1.0;
@@ -160,7 +163,7 @@ MultiGpuResult AnalyzeMultiGpu(const ProfileModel& model, const MultiGpuParams& 
   struct Acc {
     int64_t steps = 0, active = 0, collective = 0, collectives = 0, straggler = 0, wait = 0, skew = 0, skew_steps = 0;
   };
-  std::map<size_t, Acc> acc;
+  std::vector<Acc> acc(model.devices.size());
   int64_t total_active = 0, total_collective = 0, imbalance_sum = 0, skew_sum = 0, skew_steps = 0, collective_sum = 0,
           device_steps = 0;
   for (const auto& [number, devices] : by_step) {

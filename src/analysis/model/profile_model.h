@@ -38,6 +38,8 @@ struct HloPrograms;
 
 namespace stepscope::analysis {
 
+struct TfDataBottleneckResult;  // tf_data_analysis.h
+
 // ---------------------------------------------------------------------------------------
 // Time categories
 // ---------------------------------------------------------------------------------------
@@ -547,6 +549,12 @@ struct PipelineEvents {
   std::vector<PipelineEvent> events;
   // What PipelineEvent::stats points at; entry 0 is all zero (nothing recorded).
   std::vector<PipelineIteratorStats> iterator_stats{PipelineIteratorStats{}};
+
+  // In place of the events, when they were read from a host summary: their analysis
+  // without the step time (tf_data_analysis.h: AnalyzePipelineEvents), which is all the
+  // tools read of them. A pod's host then carries its few dozen stage rows, not its tens of
+  // thousands of events.
+  std::shared_ptr<const TfDataBottleneckResult> analysis;
 
   // The event's iterator stats (all zero for an index out of range).
   const PipelineIteratorStats& stats_of(const PipelineEvent& event) const {

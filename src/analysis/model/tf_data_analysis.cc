@@ -61,9 +61,8 @@ struct CallGraph {
 
 class Analyzer {
  public:
-  Analyzer(const PipelineEvents& input, int64_t total_step_time_ps)
-      : in_(input), ev_(input.events), n_(static_cast<int32_t>(input.events.size())),
-        total_step_time_ps_(total_step_time_ps) {}
+  explicit Analyzer(const PipelineEvents& input)
+      : in_(input), ev_(input.events), n_(static_cast<int32_t>(input.events.size())) {}
 
   TfDataBottleneckResult Run() {
     CountKinds();
@@ -455,10 +454,6 @@ class Analyzer {
     for (size_t i = 0; i < r_.pipelines.size(); ++i) {
       PipelineStats& p = r_.pipelines[i];
       p.analysed_slow_calls = std::min<int64_t>(slow_quota_[i], p.calls);
-      if (total_step_time_ps_ > 0) {
-        p.step_time_percent = std::min(100.0, Percent(static_cast<double>(p.total_latency_ps),
-                                                      static_cast<double>(total_step_time_ps_)));
-      }
       int64_t sum = 0, best = 0;
       for (size_t s = 0; s < r_.stages.size(); ++s) {
         const PipelineStageStats& stage = r_.stages[s];
@@ -470,8 +465,6 @@ class Analyzer {
         }
       }
       p.bottleneck_share_percent = Percent(static_cast<double>(best), static_cast<double>(sum));
-      p.iterator_bound = p.step_time_percent.has_value() ? *p.step_time_percent >= kModeratelyInputBoundThresholdPercent
-                                                      : p.max_latency_ps > kSlowPipelineCallPs;
       // Device pipelines: the per-device Prefetch over a Generator that a
       // MultiDeviceIterator runs (XProf marks them by "Iterator::Prefetch::Generator").
       for (const PipelineStageStats& stage : r_.stages) {
@@ -553,39 +546,7 @@ class Analyzer {
                      [](const CriticalPathStep& a, const CriticalPathStep& b) { return a.pipeline < b.pipeline; });
     r_.pipelines = std::move(pipelines);
     r_.stages = std::move(stages);
-
-    if (!r_.pipelines.empty()) {
-      const PipelineStats& top = r_.pipelines[0];
-      r_.iterator_bound = top.iterator_bound;
-      if (top.iterator_bound) r_.bottleneck_stage = top.bottleneck_stage;
-    }
-    r_.statement = Statement();
     AddDiagnostics();
-  }
-
-  std::string Statement() const {
-    if (r_.pipelines.empty()) {
-      return r_.counts.iterator_events == 0 ? "No input pipeline events (Iterator::...) in this profile."
-                                            : "Iterator events were recorded, but no root iterator call (Iterator::X).";
-    }
-    const PipelineStats& top = r_.pipelines[0];
-    std::string share = top.step_time_percent.has_value()
-                            ? FormatPercent(*top.step_time_percent) + " of the step time"
-                            : "a slowest call of " + FormatUs(top.max_latency_ps);
-    if (!top.iterator_bound) {
-      return "Not iterator-bound: the calls of pipeline " + top.name + " (" + r_.stages[top.root_stage].long_name +
-             ") take " + share + " (average fetch " + FormatUs(top.calls > 0 ? top.total_latency_ps / top.calls : 0) +
-             ").";
-    }
-    std::string text = "Iterator-bound: the calls of pipeline " + top.name + " take " + share;
-    if (r_.bottleneck_stage.has_value()) {
-      const PipelineStageStats& stage = r_.stages[*r_.bottleneck_stage];
-      text += "; the bottleneck is stage " + stage.long_name + " (" + FormatPercent(top.bottleneck_share_percent) +
-              " of the blocking time in the slowest calls).";
-    } else {
-      text += "; no stage stands out.";
-    }
-    return text;
   }
 
   void AddDiagnostics() {
@@ -609,7 +570,6 @@ class Analyzer {
   const PipelineEvents& in_;
   const Events& ev_;
   const int32_t n_;
-  const int64_t total_step_time_ps_;
   TfDataBottleneckResult r_;
   std::vector<int32_t> stage_of_;
   std::vector<uint32_t> stage_name_;
@@ -666,8 +626,59 @@ BottleneckKind BottleneckKindOf(std::string_view name) {
   return BottleneckKind::kOther;
 }
 
+namespace {
+
+std::string Statement(const TfDataBottleneckResult& r) {
+  if (r.pipelines.empty()) {
+    return r.counts.iterator_events == 0 ? "No input pipeline events (Iterator::...) in this profile."
+                                         : "Iterator events were recorded, but no root iterator call (Iterator::X).";
+  }
+  const PipelineStats& top = r.pipelines[0];
+  std::string share = top.step_time_percent.has_value() ? FormatPercent(*top.step_time_percent) + " of the step time"
+                                                        : "a slowest call of " + FormatUs(top.max_latency_ps);
+  if (!top.iterator_bound) {
+    return "Not iterator-bound: the calls of pipeline " + top.name + " (" + r.stages[top.root_stage].long_name +
+           ") take " + share + " (average fetch " + FormatUs(top.calls > 0 ? top.total_latency_ps / top.calls : 0) +
+           ").";
+  }
+  std::string text = "Iterator-bound: the calls of pipeline " + top.name + " take " + share;
+  if (r.bottleneck_stage.has_value()) {
+    const PipelineStageStats& stage = r.stages[*r.bottleneck_stage];
+    text += "; the bottleneck is stage " + stage.long_name + " (" + FormatPercent(top.bottleneck_share_percent) +
+            " of the blocking time in the slowest calls).";
+  } else {
+    text += "; no stage stands out.";
+  }
+  return text;
+}
+
+}  // namespace
+
+TfDataBottleneckResult AnalyzePipelineEvents(const PipelineEvents& events) {
+  if (events.analysis != nullptr) return *events.analysis;
+  return Analyzer(events).Run();
+}
+
+void ApplyStepTime(int64_t total_step_time_ps, TfDataBottleneckResult* r) {
+  for (PipelineStats& p : r->pipelines) {
+    p.step_time_percent.reset();
+    if (total_step_time_ps > 0) {
+      p.step_time_percent = std::min(100.0, Percent(static_cast<double>(p.total_latency_ps),
+                                                    static_cast<double>(total_step_time_ps)));
+    }
+    p.iterator_bound = p.step_time_percent.has_value() ? *p.step_time_percent >= kModeratelyInputBoundThresholdPercent
+                                                       : p.max_latency_ps > kSlowPipelineCallPs;
+  }
+  r->iterator_bound = !r->pipelines.empty() && r->pipelines[0].iterator_bound;
+  r->bottleneck_stage.reset();
+  if (r->iterator_bound) r->bottleneck_stage = r->pipelines[0].bottleneck_stage;
+  r->statement = Statement(*r);
+}
+
 TfDataBottleneckResult AnalyzePipelineEvents(const PipelineEvents& events, int64_t total_step_time_ps) {
-  return Analyzer(events, total_step_time_ps).Run();
+  TfDataBottleneckResult r = AnalyzePipelineEvents(events);
+  ApplyStepTime(total_step_time_ps, &r);
+  return r;
 }
 
 namespace {

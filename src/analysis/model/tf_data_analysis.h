@@ -142,7 +142,15 @@ struct TfDataBottleneckResult {
   std::vector<std::string> diagnostics;
 };
 
-// The analysis of already extracted events. `total_step_time_ps` 0: steps unknown.
+// The analysis of already extracted events (or the analysis a host summary carries in
+// their place, PipelineEvents::analysis) in two parts, so that a summary can hold the first:
+//   - AnalyzePipelineEvents(events): everything that depends on the events alone (stages,
+//     pipelines, critical paths, counts), with the step-time fields unset;
+//   - ApplyStepTime: each pipeline's share of the steps' total time, its verdict, the
+//     result's verdict and statement. `total_step_time_ps` 0: steps unknown.
+TfDataBottleneckResult AnalyzePipelineEvents(const PipelineEvents& events);
+void ApplyStepTime(int64_t total_step_time_ps, TfDataBottleneckResult* result);
+// Both.
 TfDataBottleneckResult AnalyzePipelineEvents(const PipelineEvents& events, int64_t total_step_time_ps);
 // Extracts the model's events (pipeline_events.h), per host, and analyses them. Tools read
 // the cached result: TfDataAnalysisOf(model).

@@ -125,6 +125,32 @@ TEST(TfDataBottleneckTest, SynchronousPipelineNamesTheStageWithTheMostBlockingSe
   EXPECT_EQ(output::RecordTables(TfDataBottleneckReportOf(r)).size(), 3u);
 }
 
+// A host summary keeps the analysis without the step time and the reduce applies the run's
+// (ApplyStepTime): that must give what the analysis with that step time gives, whatever
+// step time the result held before. 0 (no steps), 4 % of the steps (not bound), 40 %.
+TEST(TfDataBottleneckTest, AStepTimeAppliedLaterGivesTheAnalysisWithThatStepTime) {
+  const TfDataBottleneckResult events_only = AnalyzePipelineEvents(SlowMapPipeline());
+  ASSERT_EQ(events_only.pipelines.size(), 1u);
+  EXPECT_FALSE(events_only.pipelines[0].step_time_percent.has_value());
+  std::vector<bool> verdicts;
+  for (int64_t total : {int64_t{0}, 100 * 1000 * kUs, 10 * 1000 * kUs}) {
+    SCOPED_TRACE(total);
+    const TfDataBottleneckResult direct = AnalyzePipelineEvents(SlowMapPipeline(), total);
+    for (int64_t before : {int64_t{0}, 100 * 1000 * kUs, 10 * 1000 * kUs}) {
+      TfDataBottleneckResult later = AnalyzePipelineEvents(SlowMapPipeline(), before);
+      ApplyStepTime(total, &later);
+      EXPECT_EQ(later.statement, direct.statement);
+      EXPECT_EQ(later.iterator_bound, direct.iterator_bound);
+      EXPECT_EQ(later.bottleneck_stage, direct.bottleneck_stage);
+      EXPECT_EQ(later.pipelines[0].step_time_percent, direct.pipelines[0].step_time_percent);
+      EXPECT_EQ(later.pipelines[0].iterator_bound, direct.pipelines[0].iterator_bound);
+      EXPECT_EQ(later.pipelines[0].suggestion, direct.pipelines[0].suggestion);
+    }
+    verdicts.push_back(direct.iterator_bound);
+  }
+  EXPECT_EQ(verdicts, (std::vector<bool>{true, false, true})) << "400 µs calls; 4 ms of 100 ms; 4 ms of 10 ms";
+}
+
 // The report names the stages the analysis indexes; its JSON writes the tables' rows (ids
 // as decimal strings, a stage no pipeline reaches or without a parent as null).
 TEST(TfDataBottleneckTest, ReportNamesStagesAndWritesTheTablesInItsJson) {
