@@ -259,6 +259,45 @@ TEST_F(ServerApiTest, DataIsTheToolsJsonByteForByte) {
   EXPECT_EQ(int64_t(parser.parse(omitted.body)["steps"]), 4);
 }
 
+// The pages of a multi-host run come from its hosts' summaries (issue 37): every tool's
+// data, from the first server (which writes the summaries) and from the next (which reads
+// them), is the JSON of the model built from the files, byte for byte. Two PyTorch ranks
+// and a TensorFlow worker with a tf.data pipeline, on the shared profiles.
+TEST_F(ServerApiTest, AMultiHostRunsPagesAreTheFilesResultsFromSummaries) {
+  const fs::path run = fs::path(xspace::ProfileRootDir(logdir_)) / "pod";
+  fs::create_directories(run);
+  fs::create_symlink(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/hta_sampled_rank-0.json.gz",
+                     run / "rank0.pt.trace.json.gz");
+  fs::create_symlink(std::string(STEPSCOPE_SHARED_DIR) + "/testdata/traces/hta_sampled_rank-1.json.gz",
+                     run / "rank1.pt.trace.json.gz");
+  fs::create_symlink(TfDemoFile(), run / "tf_worker.xplane.pb");
+  StatusOr<std::vector<load::HostProfileFile>> files = load::ListRunFiles(run.string());
+  ASSERT_TRUE(files.ok() && files->size() == 3) << files.status().ToString();
+  StatusOr<analysis::ProfileModel> from_files = load::LoadCombinedModel(*files, {});
+  ASSERT_TRUE(from_files.ok()) << from_files.status().ToString();
+  std::vector<std::pair<std::string, std::string>> expected;  // tool, JSON
+  for (const analysis::Tool* tool : analysis::AllTools()) {
+    if (tool->id() == "trace_viewer" || !tool->IsAvailable(*from_files)) continue;
+    auto result = tool->Run(*from_files, {});
+    ASSERT_TRUE(result.ok()) << tool->id();
+    expected.emplace_back(std::string(tool->id()), (*result)->ToJson(/*pretty=*/true));
+  }
+  ASSERT_GE(expected.size(), 8u);
+  for (int server = 0; server < 2; ++server) {
+    SCOPED_TRACE(server == 0 ? "summaries written" : "summaries read");
+    if (server == 1) {
+      StopServer();
+      StartServer({});
+    }
+    for (const auto& [tool, json] : expected) {
+      RawResponse r = Get("/api/data?run=pod&tool=" + tool);
+      ASSERT_EQ(r.status, 200) << tool << ": " << r.body;
+      EXPECT_EQ(r.body, json) << tool;
+    }
+    EXPECT_TRUE(fs::exists(run / ".tf_worker.xplane.pb.stepscope-summary"));
+  }
+}
+
 TEST_F(ServerApiTest, StepParameterGivesTheResultOfThatStepsModel) {
   simdjson::dom::parser parser;
   RawResponse all = Get("/api/data?run=synthetic&tool=overview_page");
