@@ -11,6 +11,9 @@
 #include "src/analysis/output/schema.h"
 #include "src/analysis/output/text_table.h"
 #include "src/analysis/tool.h"
+#include "src/base/cores.h"
+#include "src/base/map_in_order.h"
+#include "src/cli/batch_memory.h"
 #include "src/cli/command.h"
 #include "src/cli/command_profile.h"
 #include "src/cli/commands.h"
@@ -125,6 +128,16 @@ SummarizedRow SummarizeOne(const load::HostInRun& host, const load::SummaryOptio
   return row;
 }
 
+// The paths of the `count` largest host files.
+std::vector<std::string> LargestPaths(std::vector<const load::HostInRun*> hosts, size_t count) {
+  std::sort(hosts.begin(), hosts.end(), [](const load::HostInRun* a, const load::HostInRun* b) {
+    return a->file.size_bytes > b->file.size_bytes;
+  });
+  std::vector<std::string> paths;
+  for (size_t i = 0; i < std::min(count, hosts.size()); ++i) paths.push_back(hosts[i]->file.path);
+  return paths;
+}
+
 }  // namespace
 
 int RunSummarizeCommand(CommandContext& context) {
@@ -154,15 +167,25 @@ int RunSummarizeCommand(CommandContext& context) {
   auto hosts = load::ListHostFiles(positional[0]);
   if (!hosts.ok()) return ReportError(context.err, positional[0], hosts.status());
 
-  SummarizeResult result{.shard = shard.index, .shards = shard.count};
+  std::vector<const load::HostInRun*> mine;
   for (size_t i = static_cast<size_t>(shard.index); i < hosts->size(); i += static_cast<size_t>(shard.count)) {
-    SummarizedRow row = SummarizeOne((*hosts)[i], options);
-    if (row.state == "failed") {
-      ++result.failed;
-      context.err << "stepscope: summarize: " << (*hosts)[i].file.path << ": " << row.note << "\n";
-    }
-    result.rows.push_back(std::move(row));
+    mine.push_back(&(*hosts)[i]);
   }
+  // Hosts on every core, a host a core at a time (as `analyze` reads a run), reported in
+  // path order; the heap is prepared for the largest hosts that can be read at once.
+  const int cores = std::max(1, base::UsableCores());
+  PrepareHeapForInputs(LargestPaths(mine, static_cast<size_t>(cores)));
+  SummarizeResult result{.shard = shard.index, .shards = shard.count};
+  base::MapInOrder<SummarizedRow>(
+      mine.size(), cores, 2 * static_cast<size_t>(cores), [&](size_t i) { return SummarizeOne(*mine[i], options); },
+      [&](size_t i, SummarizedRow row) {
+        if (row.state == "failed") {
+          ++result.failed;
+          context.err << "stepscope: summarize: " << mine[i]->file.path << ": " << row.note << "\n";
+        }
+        result.rows.push_back(std::move(row));
+        return true;
+      });
   result.hosts = static_cast<int64_t>(result.rows.size());
   analysis::StructToolResult<SummarizeResult> printed(std::move(result));
   if (Status written = PrintResult(printed, format, table, {}, context.out); !written.ok()) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "src/analysis/model/collective_message.h"
+#include "src/analysis/model/correlation_map.h"
 #include "src/analysis/model/flat_map.h"
 #include "src/analysis/model/hlo_kernels.h"
 #include "src/analysis/model/profile_model.h"
@@ -28,6 +29,7 @@
 namespace stepscope::analysis::internal {
 
 inline constexpr int32_t kNoGroup = -1;
+static_assert(CorrelationMap::kNone == kNoGroup);
 
 // Bits of HostThreadFacts::flags.
 enum EventFlag : uint8_t {
@@ -121,57 +123,6 @@ class EventIndexSpace {
  private:
   std::vector<uint32_t> base_;
   bool fits_ = true;
-};
-
-// Correlation id -> an int32 of the host event that launched it (its dense group, or its
-// framework op's index in HostAnalysis::launch_ops); kNoGroup (-1) when the id is unknown.
-// Where one id has several values, a non-negative one wins over a negative one. CUPTI /
-// ROCm ids are small and dense, so a flat array indexed by (id - min) is used when the id
-// range is at most a few times the count: device events
-// then look their launch up without a hash probe (a random probe into a large table was a
-// fifth of the model's time). Any other id set falls back to a hash map.
-class CorrelationMap {
- public:
-  void Add(uint64_t correlation_id, int32_t value) { pending_.push_back({correlation_id, value}); }
-  // Call once after the last Add.
-  void Finish() {
-    if (pending_.empty()) return;
-    uint64_t lo = UINT64_MAX, hi = 0;
-    for (const auto& [id, group] : pending_) {
-      lo = std::min(lo, id);
-      hi = std::max(hi, id);
-    }
-    if (hi - lo <= pending_.size() * 4 + (1u << 20)) {
-      base_ = lo;
-      dense_.assign(hi - lo + 1, kNoGroup);
-      for (const auto& [id, group] : pending_) {
-        int32_t& slot = dense_[id - lo];
-        if (group >= 0 || slot < 0) slot = group;
-      }
-    } else {
-      use_map_ = true;
-      for (const auto& [id, group] : pending_) {
-        if (group < 0 && static_cast<int32_t>(map_.Find(id)) >= 0) continue;
-        map_.Set(id, static_cast<uint32_t>(group));
-      }
-    }
-    pending_ = {};
-  }
-  int32_t Find(uint64_t correlation_id) const {
-    if (!use_map_) {
-      uint64_t i = correlation_id - base_;
-      return i < dense_.size() ? dense_[i] : kNoGroup;
-    }
-    uint32_t group = map_.Find(correlation_id);
-    return group == FlatUint64Map::kAbsent ? kNoGroup : static_cast<int32_t>(group);
-  }
-
- private:
-  std::vector<std::pair<uint64_t, int32_t>> pending_;
-  uint64_t base_ = 0;
-  std::vector<int32_t> dense_;
-  bool use_map_ = false;
-  FlatUint64Map map_;
 };
 
 // A host op that launched device work, by name (a view into the columnar space's
