@@ -17,6 +17,10 @@ commands, in fresh processes:
                                  each with its summary): reducing STEPSCOPE_BENCH_POD_REDUCE_HOSTS
                                  summaries (default 10,000)
   summary_bytes_over_host_bytes  the summaries' bytes over the host files', in %
+  huge_host_split_speedup        `summarize` of one ~2 GB host (STEPSCOPE_BENCH_HUGE_EVENTS events, default
+                                 68 M) on one core over on all cores: today the planes parsed and the host
+                                 threads scanned on every core; the host is not split into summarised parts
+                                 (huge_host_s and huge_host_one_core_s are the two times)
   host_file_bytes                mean bytes of a host file
   cold_per_host_core_s           pod_cold_s x cores / hosts: one host's map on one core
 
@@ -37,6 +41,7 @@ GENERATOR = os.path.join(os.path.dirname(CLI), "synthetic_pod")
 OUT = os.environ.get("STEPSCOPE_BENCH_OUT", os.path.join(ROOT, "build", "bench"))
 HOSTS = int(os.environ.get("STEPSCOPE_BENCH_POD_HOSTS", "1000"))
 REDUCE_HOSTS = int(os.environ.get("STEPSCOPE_BENCH_POD_REDUCE_HOSTS", "10000"))
+HUGE_EVENTS = int(os.environ.get("STEPSCOPE_BENCH_HUGE_EVENTS", "68000000"))  # ~2 GB
 EVENTS_PER_HOST = int(os.environ.get("STEPSCOPE_BENCH_POD_EVENTS", "340000"))  # ~10 MB
 GPUS = 8
 SUFFIX = ".stepscope-summary"
@@ -98,6 +103,22 @@ def make_reduce_run(pod, logdir):
         os.link(os.path.join(source, "." + name + SUFFIX), os.path.join(target, "." + linked + SUFFIX))
 
 
+def huge_host(out):
+    """Seconds to summarise one huge host on all cores and on one (its summary removed first)."""
+    logdir = os.path.join(out, "pod_huge")
+    shutil.rmtree(logdir, ignore_errors=True)
+    subprocess.run([GENERATOR, logdir, "1", str(HUGE_EVENTS), str(GPUS)], check=True, stdout=subprocess.DEVNULL)
+    times = []
+    for one_core in (False, True):
+        remove_summaries(run_dir(logdir))
+        pin = (lambda: os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})) if one_core else None
+        seconds, _ = timed([CLI, "summarize", logdir], preexec_fn=pin)
+        times.append(seconds)
+    size = bytes_of(run_dir(logdir), lambda n: n.endswith(".xplane.pb"))
+    shutil.rmtree(logdir, ignore_errors=True)
+    return times[0], times[1], size
+
+
 def main():
     if not os.path.exists(GENERATOR):
         raise SystemExit("pod_benchmark: %s is missing (built with the Release CLI)" % GENERATOR)
@@ -129,6 +150,8 @@ def main():
     if dask_overview != cold or dask_err:
         raise SystemExit("pod_benchmark: the Dask map's summaries do not reduce to the cold analysis")
 
+    huge_s, huge_one_core_s, huge_bytes = huge_host(OUT)
+
     figures = {
         "hosts": HOSTS,
         "gpus_per_host": GPUS,
@@ -142,6 +165,10 @@ def main():
         "summary_bytes_over_host_bytes": 100.0 * summary_bytes / host_bytes,
         "cold_per_host_core_s": cold_s * cores / HOSTS,
         "cores": cores,
+        "huge_host_bytes": huge_bytes,
+        "huge_host_s": huge_s,
+        "huge_host_one_core_s": huge_one_core_s,
+        "huge_host_split_speedup": huge_one_core_s / huge_s,
     }
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "pod.json"), "w") as f:
