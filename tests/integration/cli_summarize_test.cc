@@ -63,6 +63,25 @@ TEST(CliSummarizeTest, TheSecondQuestionIsAnsweredFromSummariesWithTheSameBytes)
   EXPECT_THAT(check.out, HasSubstr("\"measured\""));
 }
 
+// `diff` of two multi-host runs: the first reads the files (and writes the summaries of the
+// second run), the second reads every host from its summary, with the same bytes.
+TEST(CliSummarizeTest, DiffOfTwoRunsIsTheSameFromSummaries) {
+  const std::string a = TwoRankLogdir("summaries_diff_a");
+  const std::string b = TwoRankLogdir("summaries_diff_b");
+  const fs::path rank2 = fs::path(b) / "plugins" / "profile" / "job" / "rank2.pt.trace.json.gz";
+  fs::create_symlink(TraceFile("hta_ns_resolution_rank-0.pt.trace.json.gz"), rank2);
+  auto diff = [&] {
+    ProcessResult r = RunStepscope({"diff", a, b, "--format", "json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    return r.out;
+  };
+  const std::string first = diff();
+  EXPECT_EQ(SummaryFiles(a).size(), 2u);
+  EXPECT_THAT(first, HasSubstr("\"ops\""));
+  EXPECT_EQ(diff(), first);
+}
+
 TEST(CliSummarizeTest, ShardedMapsWriteTheSummariesOneProcessWrites) {
   const std::string sharded = TwoRankLogdir("summaries_sharded");
   for (const char* shard : {"0/2", "1/2"}) {

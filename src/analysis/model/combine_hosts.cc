@@ -1,6 +1,7 @@
 #include "src/analysis/model/combine_hosts.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -86,6 +87,26 @@ void SortOps(OpMetricsDb* db) {
   });
 }
 
+// A kernel row's key: name, op and launch parameters. Hashed, not ordered: a pod folds in
+// hundreds of kernels a host, and an ordered map compared their long names a dozen times each.
+using KernelKey = std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>, int64_t,
+                             std::array<int64_t, 3>, std::array<int64_t, 3>>;
+
+struct KernelKeyHash {
+  size_t operator()(const KernelKey& key) const {
+    size_t h = std::hash<std::string>()(std::get<0>(key));
+    auto mix = [&h](uint64_t v) { h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2); };
+    mix(std::hash<std::string>()(std::get<1>(key)));
+    for (const std::optional<int64_t>& v : {std::get<2>(key), std::get<3>(key)}) {
+      mix(v.has_value() ? static_cast<uint64_t>(*v) : 0x5bd1e995ull);
+    }
+    mix(static_cast<uint64_t>(std::get<4>(key)));
+    for (int64_t v : std::get<5>(key)) mix(static_cast<uint64_t>(v));
+    for (int64_t v : std::get<6>(key)) mix(static_cast<uint64_t>(v));
+    return h;
+  }
+};
+
 }  // namespace
 
 // What folding hosts in needs beyond the combined model: the rows' indices by key.
@@ -93,10 +114,7 @@ struct HostCombiner::State {
   ProfileModel combined;
   std::unordered_map<std::string, size_t> host_op_index, device_op_index, input_op_index;
   std::map<std::tuple<std::string, std::string, std::string>, size_t> input_copy_index;  // (op, copy, source)
-  std::map<std::tuple<std::string, std::string, std::optional<int64_t>, std::optional<int64_t>, int64_t,
-                      std::array<int64_t, 3>, std::array<int64_t, 3>>,
-           size_t>
-      kernel_index;
+  std::unordered_map<KernelKey, size_t, KernelKeyHash> kernel_index;
   std::map<int64_t, size_t> step_index;  // step number -> combined step
   std::map<std::pair<std::string, std::string>, size_t> sync_index;  // (call, op) -> host_sync_waits
   std::unordered_map<std::string, uint32_t> memory_name_index;

@@ -13,13 +13,7 @@
 namespace stepscope::analysis {
 namespace {
 
-// Each device's activity in one step, with where that device's host began the step.
-struct DeviceInStep {
-  size_t device;  // index into model.devices
-  const DeviceStepActivity* activity;
-  int64_t host_step_begin_ps;
-};
-
+// Where host `host_index` began `step` (the step's own begin when the host has no part).
 int64_t HostStepBegin(const StepInfo& step, int host_index) {
   const HostStep* h = FindHostStep(step, host_index);
   return h != nullptr ? h->begin_ps : step.begin_ps;
@@ -149,100 +143,141 @@ MultiGpuResult AnalyzeMultiGpu(const ProfileModel& model, const MultiGpuParams& 
   std::map<int64_t, const StepInfo*> step_by_number;
   for (const StepInfo& step : model.steps) step_by_number.emplace(step.step_number, &step);
 
-  // Step number -> each device's activity in it.
-  std::map<int64_t, std::vector<DeviceInStep>> by_step;
+  // The steps the devices have activity in, ascending: slot s is numbers[s].
+  std::vector<int64_t> numbers;
   for (size_t i : active) {
-    const DeviceActivity& d = model.devices[i];
-    for (const DeviceStepActivity& a : d.step_activity) {
-      auto step = step_by_number.find(a.step_number);
-      const int64_t begin = step == step_by_number.end() ? 0 : HostStepBegin(*step->second, d.host_index);
-      by_step[a.step_number].push_back({i, &a, begin});
-    }
+    for (const DeviceStepActivity& a : model.devices[i].step_activity) numbers.push_back(a.step_number);
   }
+  std::sort(numbers.begin(), numbers.end());
+  numbers.erase(std::unique(numbers.begin(), numbers.end()), numbers.end());
+  auto slot_of = [&](int64_t number) {
+    return static_cast<size_t>(std::lower_bound(numbers.begin(), numbers.end(), number) - numbers.begin());
+  };
+  std::vector<const StepInfo*> step_of_slot(numbers.size(), nullptr);
+  for (size_t s = 0; s < numbers.size(); ++s) {
+    auto step = step_by_number.find(numbers[s]);
+    if (step != step_by_number.end()) step_of_slot[s] = step->second;
+  }
+  // Each host's begin of each step, looked up once (a pod: hosts x steps, not device-steps).
+  std::vector<int64_t> host_begin(std::max<size_t>(1, model.hostnames.size()) * numbers.size(), INT64_MIN);
+  auto step_begin_on_host = [&](size_t slot, int host_index) {
+    if (step_of_slot[slot] == nullptr) return int64_t{0};
+    if (host_index < 0 || static_cast<size_t>(host_index) * numbers.size() >= host_begin.size()) {
+      return HostStepBegin(*step_of_slot[slot], host_index);
+    }
+    int64_t& begin = host_begin[static_cast<size_t>(host_index) * numbers.size() + slot];
+    if (begin == INT64_MIN) begin = HostStepBegin(*step_of_slot[slot], host_index);
+    return begin;
+  };
+  auto compute = [](const DeviceStepActivity& a) { return a.active_ps - a.collective_ps; };
 
+  // What each step's row needs of its devices, gathered device by device in the order the
+  // devices and their activity come (a pass over memory in order, not a gather per step:
+  // a pod has 10^6 device-steps): the first device with the most compute is the slowest.
+  struct StepAcc {
+    int64_t devices = 0;
+    const DeviceStepActivity* slowest = nullptr;
+    size_t slowest_device = 0;
+    int64_t min_compute = 0, collective = 0;
+    int64_t last_start = INT64_MIN, first_end = INT64_MAX;  // on each host's clock, from its step start
+    int64_t earliest = INT64_MAX, latest = INT64_MIN;        // first kernels, the same
+  };
+  std::vector<StepAcc> per_step(numbers.size());
   struct Acc {
     int64_t steps = 0, active = 0, collective = 0, collectives = 0, straggler = 0, wait = 0, skew = 0, skew_steps = 0;
   };
   std::vector<Acc> acc(model.devices.size());
   int64_t total_active = 0, total_collective = 0, imbalance_sum = 0, skew_sum = 0, skew_steps = 0, collective_sum = 0,
           device_steps = 0;
-  for (const auto& [number, devices] : by_step) {
-    for (const DeviceInStep& d : devices) {
-      Acc& a = acc[d.device];
-      ++a.steps;
-      a.active += d.activity->active_ps;
-      a.collective += d.activity->collective_ps;
-      a.collectives += d.activity->collective_count;
-      total_active += d.activity->active_ps;
-      total_collective += d.activity->collective_ps;
+  for (size_t i : active) {
+    const DeviceActivity& d = model.devices[i];
+    Acc& device_acc = acc[i];
+    for (const DeviceStepActivity& a : d.step_activity) {
+      const size_t slot = slot_of(a.step_number);
+      const int64_t begin = step_begin_on_host(slot, d.host_index);
+      StepAcc& st = per_step[slot];
+      ++device_acc.steps;
+      device_acc.active += a.active_ps;
+      device_acc.collective += a.collective_ps;
+      device_acc.collectives += a.collective_count;
+      total_active += a.active_ps;
+      total_collective += a.collective_ps;
+      if (st.devices++ == 0) {
+        st.slowest = &a;
+        st.slowest_device = i;
+        st.min_compute = compute(a);
+      } else {
+        if (compute(a) > compute(*st.slowest)) {
+          st.slowest = &a;
+          st.slowest_device = i;
+        }
+        st.min_compute = std::min(st.min_compute, compute(a));
+      }
+      st.collective += a.collective_ps;
+      // The devices' windows for this step: when one starts after another has finished,
+      // they did not run it together, and comparing their starts measures nothing.
+      st.last_start = std::max(st.last_start, a.first_begin_ps - begin);
+      st.first_end = std::min(st.first_end, a.last_end_ps - begin);
+      if (a.first_kernel_begin_ps >= 0) {  // launch skew: first kernel from the device's own host's step start
+        st.earliest = std::min(st.earliest, a.first_kernel_begin_ps - begin);
+        st.latest = std::max(st.latest, a.first_kernel_begin_ps - begin);
+      }
     }
-    if (devices.size() < 2) continue;  // nothing to compare in this step
+  }
+  auto concurrent = [](const StepAcc& st) { return st.devices >= 2 && st.last_start < st.first_end; };
+  // The waits and skews, which need each step's slowest device and earliest kernel.
+  for (size_t i : active) {
+    const DeviceActivity& d = model.devices[i];
+    for (const DeviceStepActivity& a : d.step_activity) {
+      const size_t slot = slot_of(a.step_number);
+      const StepAcc& st = per_step[slot];
+      if (!concurrent(st)) continue;
+      acc[i].wait += compute(*st.slowest) - compute(a);
+      if (st.earliest != INT64_MAX && a.first_kernel_begin_ps >= 0) {
+        acc[i].skew += a.first_kernel_begin_ps - step_begin_on_host(slot, d.host_index) - st.earliest;
+        ++acc[i].skew_steps;
+      }
+    }
+  }
+  for (size_t slot = 0; slot < numbers.size(); ++slot) {
+    const StepAcc& st = per_step[slot];
+    if (st.devices < 2) continue;  // nothing to compare in this step
+    const int64_t number = numbers[slot];
     MultiGpuStepRow row;
     row.step_number = number;
-    row.devices = static_cast<int64_t>(devices.size());
-    auto compute = [](const DeviceInStep& d) { return d.activity->active_ps - d.activity->collective_ps; };
-    const DeviceInStep* slowest = &devices[0];
-    int64_t min_compute = compute(devices[0]), collective = 0;
-    for (const DeviceInStep& d : devices) {
-      if (compute(d) > compute(*slowest)) slowest = &d;
-      min_compute = std::min(min_compute, compute(d));
-      collective += d.activity->collective_ps;
-    }
-    // The devices' windows for this step: when one starts after another has finished,
-    // they did not run it together, and comparing their starts measures nothing.
-    int64_t last_start = INT64_MIN, first_end = INT64_MAX;
-    for (const DeviceInStep& d : devices) {  // on each host's own clock, from its step start
-      last_start = std::max(last_start, d.activity->first_begin_ps - d.host_step_begin_ps);
-      first_end = std::min(first_end, d.activity->last_end_ps - d.host_step_begin_ps);
-    }
-    row.concurrent = last_start < first_end;
-    const auto step = step_by_number.find(number);
-    const int64_t step_ps = step == step_by_number.end() ? 0 : step->second->duration_ps;
-    const int64_t imbalance_ps = compute(*slowest) - min_compute;
+    row.devices = st.devices;
+    row.concurrent = concurrent(st);
+    const int64_t step_ps = step_of_slot[slot] == nullptr ? 0 : step_of_slot[slot]->duration_ps;
+    const int64_t max_compute = compute(*st.slowest);
+    const int64_t imbalance_ps = max_compute - st.min_compute;
     const bool straggles = row.concurrent && step_ps > 0 &&
                            Percent(static_cast<double>(imbalance_ps), static_cast<double>(step_ps)) >=
                                kStepStragglerMinPercent;
     if (straggles) {
-      ++acc[slowest->device].straggler;
-      row.straggler = DeviceLabel(model, model.devices[slowest->device]);
+      ++acc[st.slowest_device].straggler;
+      row.straggler = DeviceLabel(model, model.devices[st.slowest_device]);
     }
-    if (row.concurrent) {
-      for (const DeviceInStep& d : devices) acc[d.device].wait += compute(*slowest) - compute(d);
-    } else {
+    if (!row.concurrent) {
       ++r.non_concurrent_steps;
       if (r.non_concurrent_steps == 1) {
         r.diagnostics.push_back("step " + std::to_string(number) + ": the devices' work for it does not overlap (one "
-                                "starts " + base::FormatFixed(PsToMs(last_start - first_end), 1) + " ms" +
+                                "starts " + base::FormatFixed(PsToMs(st.last_start - st.first_end), 1) + " ms" +
                                 " after another has finished): they ran it at different times, so it has no launch "
                                 "skew or straggler");
       }
     }
-    // Launch skew: first kernel relative to the device's own host's step start.
-    int64_t earliest = INT64_MAX, latest = INT64_MIN;
-    for (const DeviceInStep& d : devices) {
-      if (d.activity->first_kernel_begin_ps < 0) continue;
-      const int64_t at = d.activity->first_kernel_begin_ps - d.host_step_begin_ps;
-      earliest = std::min(earliest, at);
-      latest = std::max(latest, at);
-    }
-    if (row.concurrent && earliest != INT64_MAX) {
-      for (const DeviceInStep& d : devices) {
-        if (d.activity->first_kernel_begin_ps < 0) continue;
-        Acc& a = acc[d.device];
-        a.skew += d.activity->first_kernel_begin_ps - d.host_step_begin_ps - earliest;
-        ++a.skew_steps;
-      }
-      row.launch_skew_ms = PsToMs(latest - earliest);
-      skew_sum += latest - earliest;
+    if (row.concurrent && st.earliest != INT64_MAX) {
+      row.launch_skew_ms = PsToMs(st.latest - st.earliest);
+      skew_sum += st.latest - st.earliest;
       ++skew_steps;
     }
-    row.max_compute_ms = PsToMs(compute(*slowest));
-    row.min_compute_ms = PsToMs(min_compute);
+    row.max_compute_ms = PsToMs(max_compute);
+    row.min_compute_ms = PsToMs(st.min_compute);
     row.imbalance_ms = row.max_compute_ms - row.min_compute_ms;
-    row.avg_collective_ms = PsToMs(collective) / static_cast<double>(devices.size());
-    imbalance_sum += compute(*slowest) - min_compute;
-    collective_sum += collective;
-    device_steps += static_cast<int64_t>(devices.size());
+    row.avg_collective_ms = PsToMs(st.collective) / static_cast<double>(st.devices);
+    imbalance_sum += imbalance_ps;
+    collective_sum += st.collective;
+    device_steps += st.devices;
     r.step_rows.push_back(std::move(row));
   }
   r.steps = static_cast<int64_t>(r.step_rows.size());
