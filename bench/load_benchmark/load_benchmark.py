@@ -34,6 +34,8 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+from bench_figures import write_figures  # noqa: E402
 CLI = os.environ.get("STEPSCOPE_CLI", os.path.join(ROOT, "build", "bin", "stepscope"))
 SHARED = os.environ.get("STEPSCOPE_SHARED_DIR", os.path.join(ROOT, "..", "shared"))
 TRACE = os.path.join(SHARED, "testdata", "traces", "hta_ns_resolution_rank-0.pt.trace.json.gz")
@@ -131,12 +133,7 @@ def main():
         "trace_file_bytes": os.path.getsize(TRACE),
         "rounds": rounds,
     }
-    out_dir = os.environ.get("STEPSCOPE_BENCH_OUT", os.path.join(ROOT, "build", "bench"))
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "load.json"), "w") as f:
-        json.dump(figures, f, indent=2, sort_keys=True)
-        f.write("\n")
-    print(json.dumps(figures, indent=2, sort_keys=True))
+    write_figures("load", figures)
 
 
 if __name__ == "__main__":

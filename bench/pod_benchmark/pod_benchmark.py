@@ -36,9 +36,10 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+from bench_figures import OUT, write_figures  # noqa: E402
 CLI = os.environ.get("STEPSCOPE_CLI", os.path.join(ROOT, "build", "bin", "stepscope"))
 GENERATOR = os.path.join(os.path.dirname(CLI), "synthetic_pod")
-OUT = os.environ.get("STEPSCOPE_BENCH_OUT", os.path.join(ROOT, "build", "bench"))
 HOSTS = int(os.environ.get("STEPSCOPE_BENCH_POD_HOSTS", "1000"))
 REDUCE_HOSTS = int(os.environ.get("STEPSCOPE_BENCH_POD_REDUCE_HOSTS", "10000"))
 HUGE_EVENTS = int(os.environ.get("STEPSCOPE_BENCH_HUGE_EVENTS", "68000000"))  # ~2 GB
@@ -170,11 +171,7 @@ def main():
         "huge_host_one_core_s": huge_one_core_s,
         "huge_host_split_speedup": huge_one_core_s / huge_s,
     }
-    os.makedirs(OUT, exist_ok=True)
-    with open(os.path.join(OUT, "pod.json"), "w") as f:
-        json.dump(figures, f, indent=2, sort_keys=True)
-        f.write("\n")
-    print(json.dumps(figures, indent=2, sort_keys=True))
+    write_figures("pod", figures)
 
 
 if __name__ == "__main__":

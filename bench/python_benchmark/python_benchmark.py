@@ -51,6 +51,8 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "common"))
+from bench_figures import write_figures  # noqa: E402
 EXAMPLE = os.path.join(ROOT, "examples", "pytorch_mnist", "train.py")
 CLI = os.environ.get("STEPSCOPE_CLI", os.path.join(ROOT, "build", "bin", "stepscope"))
 STEPS, FIRST = 220, 20
@@ -190,14 +192,7 @@ def main():
         figures["pinned_cpu"] = min(pin_to_cpu())
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    out_dir = os.environ.get("STEPSCOPE_BENCH_OUT", os.path.join(ROOT, "build", "bench"))
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, "python.json")
-    with open(path, "w") as f:
-        json.dump(figures, f, indent=2, sort_keys=True)
-        f.write("\n")
-    print(json.dumps(figures, indent=2, sort_keys=True))
-    print("wrote " + path)
+    print("wrote " + write_figures("python", figures))
     return 0
 
 
