@@ -32,14 +32,11 @@ StatusOr<analysis::ProfileModel> BuildCommandModel(std::string_view command, con
   // Tools read the summarised model only; dropping per-event trees halves memory.
   options.keep_event_tree = false;
   const auto start = std::chrono::steady_clock::now();
-  // Several hosts: each from its summary (src/load/summary_cache.h), written the first time,
-  // so the next question about the run reads summaries, not the hosts' files. One step's
-  // model (--step) is built from the files: a summary holds the whole profile's.
-  const bool from_summaries = profile.files.size() > 1 && !options.step.has_value();
+  // Several hosts: each from its summary, written the first time, so the next question
+  // about the run reads summaries, not the hosts' files (load::LoadRunModel).
   std::vector<std::string> notes;
-  auto job = std::async(std::launch::async, [&profile, options, from_summaries, &notes] {
-    return from_summaries ? load::LoadCombinedModelFromSummaries(profile.files, {}, &notes)
-                          : load::LoadCombinedModel(profile.files, options);
+  auto job = std::async(std::launch::async, [&profile, options, &notes] {
+    return load::LoadRunModel(profile.files, options, {}, &notes);
   });
   auto report_notes = [&] {
     for (const std::string& note : notes) err << "stepscope: " << command << ": " << note << "\n";

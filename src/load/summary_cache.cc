@@ -207,6 +207,13 @@ StatusOr<analysis::ProfileModel> LoadCombinedModelFromSummaries(const std::vecto
   return model;
 }
 
+StatusOr<analysis::ProfileModel> LoadRunModel(const std::vector<HostProfileFile>& files,
+                                              const analysis::ModelOptions& options, const SummaryOptions& summaries,
+                                              std::vector<std::string>* notes) {
+  if (files.size() > 1 && !options.step.has_value()) return LoadCombinedModelFromSummaries(files, summaries, notes);
+  return LoadCombinedModel(files, options);
+}
+
 std::string_view SummaryStateName(SummaryFound found) {
   switch (found) {
     case SummaryFound::kCurrent: return "current";

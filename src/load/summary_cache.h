@@ -74,6 +74,13 @@ StatusOr<analysis::ProfileModel> LoadCombinedModelFromSummaries(const std::vecto
                                                                 const SummaryOptions& options,
                                                                 std::vector<std::string>* notes);
 
+// A run's model as every command and the server read it: several hosts without a step
+// from their summaries (LoadCombinedModelFromSummaries, `notes` as there); one host, or
+// one step's model (a summary holds the whole profile's), from the files with `options`.
+StatusOr<analysis::ProfileModel> LoadRunModel(const std::vector<HostProfileFile>& files,
+                                              const analysis::ModelOptions& options, const SummaryOptions& summaries,
+                                              std::vector<std::string>* notes);
+
 // The cache directory SummaryOptions::cache_dir names or the environment gives.
 std::string SummaryCacheDir(const SummaryOptions& options);
 

@@ -116,19 +116,16 @@ StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::KeepIfItFi
 }
 
 // Several hosts' model (no step) from their summaries, as the CLI's commands read them
-// (src/load/summary_cache.h): written the first time, so a restarted server, the CLI and
-// the server share them. A rebuilt summary is logged.
+// (load::LoadRunModel): written the first time, so a restarted server, the CLI and the
+// server share them. A rebuilt summary is logged.
 StatusOr<analysis::ProfileModel> ProfileStore::LoadModel(const std::vector<load::HostProfileFile>& files,
                                                          std::optional<int64_t> step) const {
-  if (files.size() > 1 && !step.has_value()) {
-    std::vector<std::string> notes;
-    StatusOr<analysis::ProfileModel> model = load::LoadCombinedModelFromSummaries(files, options_.summaries, &notes);
-    for (const std::string& note : notes) base::LogWarning("serve: %s", note.c_str());
-    return model;
-  }
   analysis::ModelOptions options;
   options.step = step;
-  return load::LoadCombinedModel(files, options);
+  std::vector<std::string> notes;
+  StatusOr<analysis::ProfileModel> model = load::LoadRunModel(files, options, options_.summaries, &notes);
+  for (const std::string& note : notes) base::LogWarning("serve: %s", note.c_str());
+  return model;
 }
 
 StatusOr<std::shared_ptr<const analysis::ProfileModel>> ProfileStore::GetModel(const load::RunProfiles& run,
